@@ -1,0 +1,55 @@
+/** `webgrade score <artifact>`: score one HTML file or folder. */
+import { Command } from 'commander';
+import { InputError } from '../../runner/errors.js';
+import { loadRequirementRef, type Requirement } from '../../runner/requirements.js';
+import { DEFAULT_BUDGET_MS, Scorer } from '../../runner/score.js';
+import { action, parseIdList, parsePositiveNumber, printJson } from '../cli-support.js';
+import { explainMetric, scoreTable } from '../format.js';
+
+interface ScoreFlags {
+  json?: boolean;
+  only?: string[];
+  explain?: string;
+  checkNetwork?: boolean;
+  budget?: number;
+  requirement?: string;
+  requirementText?: string;
+}
+
+export function scoreCommand(): Command {
+  return new Command('score')
+    .description('score one web app: an HTML file, or a folder with index.html')
+    .argument('<artifact>', 'HTML file or folder with index.html')
+    .option('--json', 'print the machine-readable JSON document')
+    .option('--only <ids>', 'comma-separated metric ids to run', parseIdList)
+    .option('--explain <id>', 'print the full details behind one metric')
+    .option('--check-network', 'check remote URLs over the network (otherwise reported as unverified)')
+    .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
+    .option('--requirement <file#id>', 'the requirement this page answers, from a requirements JSONL file')
+    .option('--requirement-text <text>', 'the requirement as text')
+    .action(
+      action(async (artifact: string, flags: ScoreFlags) => {
+        let requirement: Requirement | undefined;
+        if (flags.requirement && flags.requirementText) throw new InputError('give --requirement or --requirement-text, not both');
+        if (flags.requirement) requirement = loadRequirementRef(flags.requirement);
+        if (flags.requirementText) requirement = { id: 'cli', requirement: flags.requirementText };
+        const only = flags.only ?? (flags.explain ? [flags.explain] : undefined);
+        if (flags.explain && only && !only.includes(flags.explain)) only.push(flags.explain);
+        const scorer = new Scorer({
+          only,
+          checkNetwork: flags.checkNetwork ?? false,
+          budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
+        });
+        try {
+          const doc = await scorer.score(artifact, { requirement });
+          if (flags.json) printJson(doc);
+          else if (flags.explain) {
+            const m = doc.metrics.find((x) => x.id === flags.explain)!;
+            process.stdout.write(explainMetric(m) + '\n');
+          } else process.stdout.write(scoreTable(doc) + '\n');
+        } finally {
+          await scorer.close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,22 @@
+/**
+ * The implemented metrics, in SPEC order. A metric is listed here only once it works and is tested; the
+ * catalogue (`catalog.ts`) names all 24 for weighting.
+ */
+import { METRIC_CATALOG } from './catalog.js';
+import type { MetricDefinition } from './types.js';
+import commentRate from './maintainability/comment-rate.js';
+
+const IMPLEMENTED: MetricDefinition[] = [
+  commentRate,
+];
+
+const order = new Map(METRIC_CATALOG.map((m, i) => [m.id, i]));
+
+/** All implemented metrics, in SPEC order. */
+export const METRICS: readonly MetricDefinition[] = [...IMPLEMENTED].sort(
+  (a, b) => (order.get(a.id) ?? 99) - (order.get(b.id) ?? 99),
+);
+
+export function findMetric(id: string): MetricDefinition | undefined {
+  return METRICS.find((m) => m.id === id);
+}

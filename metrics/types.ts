@@ -1,0 +1,83 @@
+/**
+ * The metric contract. Every metric is one module exporting a `MetricDefinition`: who it is (`id`,
+ * `perspective`, `kind`), what evidence it reads (`needs`), and a `score` function that is a pure function of
+ * that evidence (same evidence, same outcome; no I/O of its own). Gathering (browser, Lighthouse, judges,
+ * network checks) happens before scoring, in `runner/`.
+ */
+import type { Evidence } from '../runner/evidence.js';
+
+export const PERSPECTIVES = [
+  'code',
+  'visual',
+  'content',
+  'performance',
+  'accessibility',
+  'maintainability',
+  'functional-alignment',
+  'visual-alignment',
+  'content-alignment',
+] as const;
+export type PerspectiveId = (typeof PERSPECTIVES)[number];
+
+export type MetricKind = 'rule' | 'judge';
+
+/**
+ * What a metric reads. The runner uses this to decide which gatherers to run for a `--only` subset:
+ * - `source`: the static artifact model (files, HTML, CSS/JS blocks, resources); always available;
+ * - `dom`: the static DOM of the entry page (jsdom, no scripts run); always available;
+ * - `browser`: the browser session evidence (runtime DOM, console, network, coverage, features, icons, media);
+ * - `screenshot`: screenshots from the browser session;
+ * - `lighthouse`: the one Lighthouse report of the artifact;
+ * - `requirement`: the user's requirement text; `checklist`: its checklist items;
+ * - `judge`: an LLM judge answer gathered before scoring;
+ * - `network`: remote URL checks (only with `--check-network`).
+ */
+export type EvidenceNeed =
+  | 'source'
+  | 'dom'
+  | 'browser'
+  | 'screenshot'
+  | 'lighthouse'
+  | 'requirement'
+  | 'checklist'
+  | 'judge'
+  | 'network';
+
+/** Free-form but JSON-serialisable explanation of a score: the elements, lines or rules behind it. */
+export type MetricDetails = Record<string, unknown>;
+
+export interface ScoredOutcome {
+  score: number;
+  /** One line that explains the score to a person (shown in the table). */
+  summary: string;
+  details: MetricDetails;
+}
+
+export interface UnscorableOutcome {
+  score: null;
+  /** Why nothing could be measured: nothing to measure, a tool failed, a time limit hit, no judge configured. */
+  reason: string;
+  details: MetricDetails;
+}
+
+export type MetricOutcome = ScoredOutcome | UnscorableOutcome;
+
+export interface MetricDefinition {
+  id: string;
+  perspective: PerspectiveId;
+  kind: MetricKind;
+  needs: readonly EvidenceNeed[];
+  /** Short human title, e.g. "Console errors". */
+  title: string;
+  score(evidence: Evidence): MetricOutcome | Promise<MetricOutcome>;
+}
+
+export function scored(score: number, summary: string, details: MetricDetails = {}): ScoredOutcome {
+  if (!Number.isFinite(score)) throw new Error(`metric produced a non-finite score (${score})`);
+  const clamped = Math.min(100, Math.max(0, score));
+  return { score: clamped, summary, details };
+}
+
+export function unscorable(reason: string, details: MetricDetails = {}): UnscorableOutcome {
+  return { score: null, reason, details };
+}

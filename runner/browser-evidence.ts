@@ -1,0 +1,127 @@
+/**
+ * The shape of what one browser session gathers about an artifact (see runner/gather/ for how). Every rule
+ * metric that needs the browser reads only this. Fields may be added; existing ones keep their meaning,
+ * because saved evidence (`--save-evidence`) is read back by `--from-evidence`.
+ */
+
+export interface ConsoleEntry {
+  /** Chrome's console level: 'error', 'warn', 'log', 'info', 'debug', ... */
+  level: string;
+  text: string;
+  url?: string;
+  line?: number;
+  /** True when the browser itself made the message for a request it made by itself (favicon probe). */
+  browserMade?: boolean;
+}
+
+export interface PageError {
+  kind: 'exception' | 'unhandled-rejection';
+  message: string;
+  stack?: string;
+}
+
+export interface NetworkEntry {
+  url: string;
+  method: string;
+  resourceType: string;
+  /** HTTP status, when a response arrived. */
+  status?: number;
+  /** Why it failed (net::ERR_..., blocked by webgrade, ...). */
+  failure?: string;
+  /** Blocked by webgrade because it was not the artifact's own loopback server. */
+  blocked: boolean;
+  /** Requested by the browser on its own (favicon probe), not by the page. */
+  browserMade: boolean;
+}
+
+export interface Screenshot {
+  /** PNG bytes. */
+  png: Buffer;
+  width: number;
+  height: number;
+  deviceScaleFactor: number;
+  /** For full-page shots: true when the page was taller than the cap and the shot was cut. */
+  truncated?: boolean;
+}
+
+export interface MobileResult {
+  device: string;
+  viewportWidth: number;
+  scrollWidth: number;
+  clientWidth: number;
+  /** max(0, scrollWidth − clientWidth) of the document element after load. */
+  overflowPx: number;
+  /** Elements sticking out to the right, widest first (selector and right edge in CSS px). */
+  offenders: Array<{ selector: string; right: number; width: number }>;
+}
+
+export interface CoverageEntry {
+  /** Artifact-relative file, or `<file>#inline-<n>` for inline blocks. */
+  source: string;
+  totalBytes: number;
+  usedBytes: number;
+}
+
+export interface UsedFeatures {
+  css: { properties: string[]; values: Array<{ property: string; value: string }>; atRules: string[]; selectors: string[] };
+  html: { elements: string[]; attributes: Array<{ element: string; attribute: string }> };
+  js: { apis: string[] };
+  /** CSS features used only inside `@supports` blocks (not held against the page). */
+  guardedCss: string[];
+}
+
+export interface IconInfo {
+  /** CSS selector path of the icon element. */
+  selector: string;
+  /** 'svg' | 'img-svg' | 'font' (icon fonts like Font Awesome / Material) | 'emoji' */
+  type: string;
+  /** Guess of the icon set: 'font-awesome', 'material', 'lucide', 'heroicons', 'inline-svg', ... */
+  set: string;
+  width: number;
+  height: number;
+  strokeWidth: number | null;
+  /** Selector of the nearest container shared with sibling icons (the grouping key). */
+  container: string;
+  background: { shape: string; color: string; padding: number } | null;
+}
+
+export interface MediaInfo {
+  tag: 'img' | 'video' | 'picture' | 'svg-image' | 'css-background';
+  src: string;
+  /** Artifact-relative path when local. */
+  path?: string;
+  alt: string | null;
+  naturalWidth: number;
+  naturalHeight: number;
+  renderedWidth: number;
+  renderedHeight: number;
+  /** Image decoded in the browser (complete && naturalWidth > 0). */
+  decoded: boolean;
+  visible: boolean;
+  /** Video only. */
+  video?: { readyState: number; canPlay: boolean; hasControls: boolean; hasCaptions: boolean; firstFrame?: Buffer };
+  /** Selector of the card-like ancestor it sits in, if any (for repeated-image detection). */
+  card?: string;
+  selector: string;
+}
+
+export interface BrowserEvidence {
+  url: string;
+  finalUrl: string;
+  /** Milliseconds spent in the session, by phase. */
+  timings: Record<string, number>;
+  console: ConsoleEntry[];
+  pageErrors: PageError[];
+  network: NetworkEntry[];
+  /** Serialised DOM after load and settle. */
+  domHtml: string;
+  domNodeCount: number;
+  screenshots: { desktop?: Screenshot; fullPage?: Screenshot; mobile?: Screenshot };
+  mobile?: MobileResult;
+  coverage?: { js: CoverageEntry[]; css: CoverageEntry[] };
+  features?: UsedFeatures;
+  icons?: IconInfo[];
+  media?: MediaInfo[];
+  /** Faults seen during the visit (timeout, dialog storm, navigation away, window closed, crash). */
+  faults: string[];
+}

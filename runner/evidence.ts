@@ -1,0 +1,74 @@
+/**
+ * Evidence: everything gathered about one artifact before any metric scores it. Metrics are pure functions of
+ * this object. Each gathered part is either present or carries the reason it is missing, so that a metric can
+ * say "unscorable: <reason>" instead of guessing.
+ */
+import type { Artifact } from './artifact.js';
+import type { BrowserEvidence } from './browser-evidence.js';
+import type { Requirement } from './requirements.js';
+
+/** A gathered part: the value, or why it could not be gathered. */
+export type Gathered<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export function gathered<T>(value: T): Gathered<T> {
+  return { ok: true, value };
+}
+
+export function missing<T = never>(reason: string): Gathered<T> {
+  return { ok: false, reason };
+}
+
+/** The parts of a Lighthouse result (LHR) that metrics read; the full report is kept for `--save-evidence`. */
+export interface LighthouseEvidence {
+  lighthouseVersion: string;
+  /** Category scores 0..1 (null when Lighthouse could not compute one, e.g. no LCP). */
+  categories: Record<string, { score: number | null; title: string }>;
+  /** Audit results by id: score 0..1 or null, and Lighthouse's display value. */
+  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string }>;
+  runWarnings: string[];
+  /** Lighthouse's runtimeError code, when the run finished with one (e.g. NO_FCP). */
+  runtimeError?: string;
+  /** The whole LHR, for saving; metrics should not depend on it. */
+  lhr?: unknown;
+}
+
+/** A remote URL check made with `--check-network`. */
+export interface RemoteCheck {
+  url: string;
+  ok: boolean;
+  status?: number;
+  error?: string;
+}
+
+/** What a judge answered, already parsed and validated (see `judges/`). */
+export interface JudgeAnswer {
+  model: string;
+  promptVersion: string;
+  /** Parsed, validated payload; its shape depends on the judge. */
+  payload: unknown;
+  /** Token and cost accounting, repeats, cache hits. */
+  usage?: Record<string, unknown>;
+}
+
+export interface EvidenceOptions {
+  /** Remote URLs were checked (resource-validity); otherwise they are reported as unverified. */
+  checkNetwork: boolean;
+}
+
+export interface Evidence {
+  artifact: Artifact;
+  options: EvidenceOptions;
+  requirement?: Requirement;
+  /** Present when a metric that needs the browser was requested. */
+  browser?: Gathered<BrowserEvidence>;
+  lighthouse?: Gathered<LighthouseEvidence>;
+  /** Remote URL checks keyed by URL (only with --check-network). */
+  remote?: Gathered<Record<string, RemoteCheck>>;
+  /** Judge answers keyed by metric id. */
+  judges?: Record<string, Gathered<JudgeAnswer>>;
+}
+
+/** Evidence with only the static parts, for rule metrics that read source and DOM. */
+export function staticEvidence(artifact: Artifact, options: Partial<EvidenceOptions> = {}): Evidence {
+  return { artifact, options: { checkNetwork: false, ...options } };
+}

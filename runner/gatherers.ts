@@ -1,0 +1,38 @@
+/**
+ * Gatherers collect evidence before scoring (Lighthouse's model: gather once, score many). Each gatherer
+ * provides some evidence needs; the scorer runs only the gatherers whose needs the selected metrics have, once
+ * per artifact, and keeps them alive across artifacts (a batch reuses one browser).
+ */
+import type { Evidence } from './evidence.js';
+import type { EvidenceNeed, MetricDefinition } from '../metrics/types.js';
+
+export interface GatherRequest {
+  /** Every need of the selected metrics. */
+  needs: ReadonlySet<EvidenceNeed>;
+  /** The selected metrics (a judge gatherer asks only for the judges selected). */
+  metrics: readonly MetricDefinition[];
+  /** Milliseconds this artifact may still spend. */
+  budgetMs: number;
+}
+
+export interface Gatherer {
+  name: string;
+  provides: readonly EvidenceNeed[];
+  /** Fill its part of the evidence. Must not throw for page faults: record a `missing(reason)` instead. */
+  gather(evidence: Evidence, request: GatherRequest): Promise<void>;
+  /** Record `reason` as the cause of every part this gatherer fills (called if `gather` threw anyway). */
+  fail(evidence: Evidence, reason: string): void;
+  /** Release processes and files (browsers, servers). Called once when the scorer closes. */
+  close(): Promise<void>;
+}
+
+export interface GathererOptions {
+  checkNetwork: boolean;
+  /** Per-artifact time budget in ms. */
+  budgetMs: number;
+}
+
+/** Factories for every gatherer the product has, in the order they run. */
+export type GathererFactory = (options: GathererOptions) => Gatherer;
+
+export const GATHERER_FACTORIES: GathererFactory[] = [];

@@ -1,0 +1,175 @@
+/**
+ * Score artifacts: load the artifact model, run the gatherers the selected metrics need, then every selected
+ * metric's pure `score` function. A metric that throws becomes unscorable with the error as its reason; it
+ * never takes the run down.
+ */
+import { loadArtifact, type Artifact } from './artifact.js';
+import { InputError, errorMessage } from './errors.js';
+import type { Evidence } from './evidence.js';
+import { GATHERER_FACTORIES, type Gatherer, type GathererOptions } from './gatherers.js';
+import type { Requirement } from './requirements.js';
+import { METRICS } from '../metrics/registry.js';
+import { METRIC_CATALOG } from '../metrics/catalog.js';
+import { PERSPECTIVES, type EvidenceNeed, type MetricDefinition, type MetricDetails, type MetricKind, type PerspectiveId } from '../metrics/types.js';
+import { round2 } from '../metrics/formula.js';
+
+export interface MetricResult {
+  id: string;
+  perspective: PerspectiveId;
+  kind: MetricKind;
+  title: string;
+  score: number | null;
+  reason?: string;
+  summary?: string;
+  details: MetricDetails;
+  ms: number;
+}
+
+export interface PerspectiveSummary {
+  /** Mean raw score (0–100) of the scorable metrics of the perspective that ran, or null. */
+  meanScore: number | null;
+  scored: number;
+  unscorable: number;
+}
+
+export interface ScoreDocument {
+  artifact: string;
+  entry: string;
+  requirement?: string;
+  metrics: MetricResult[];
+  perspectives: Partial<Record<PerspectiveId, PerspectiveSummary>>;
+  /** Norm-based overall (see weights/); null when no norms apply. */
+  overall: Record<string, unknown> | null;
+  /** Milliseconds by phase (load, each gatherer, scoring). */
+  timings: Record<string, number>;
+}
+
+export const DEFAULT_BUDGET_MS = 60_000;
+
+export interface ScorerOptions {
+  /** Metric ids to run; all implemented ones when absent. */
+  only?: string[];
+  checkNetwork?: boolean;
+  budgetMs?: number;
+  /** Override the gatherers (tests, `--from-evidence`). */
+  gatherers?: Gatherer[];
+}
+
+/** Resolve `--only` ids against the registry; unknown or not-yet-implemented ids are bad input. */
+export function selectMetrics(only?: string[]): MetricDefinition[] {
+  if (!only || only.length === 0) return [...METRICS];
+  const out: MetricDefinition[] = [];
+  for (const raw of only) {
+    const id = raw.trim();
+    if (!id) continue;
+    const m = METRICS.find((x) => x.id === id);
+    if (!m) {
+      const known = METRIC_CATALOG.some((c) => c.id === id);
+      throw new InputError(
+        known ? `metric ${id} is not implemented yet` : `unknown metric ${JSON.stringify(id)} (known: ${METRICS.map((x) => x.id).join(', ')})`,
+      );
+    }
+    if (!out.includes(m)) out.push(m);
+  }
+  if (out.length === 0) throw new InputError('--only names no metric');
+  return out;
+}
+
+export async function runMetric(metric: MetricDefinition, evidence: Evidence): Promise<MetricResult> {
+  const t0 = performance.now();
+  const base = { id: metric.id, perspective: metric.perspective, kind: metric.kind, title: metric.title };
+  try {
+    const outcome = await metric.score(evidence);
+    const ms = round2(performance.now() - t0);
+    if (outcome.score === null) return { ...base, score: null, reason: outcome.reason, details: outcome.details, ms };
+    return { ...base, score: round2(outcome.score), summary: outcome.summary, details: outcome.details, ms };
+  } catch (err) {
+    return {
+      ...base,
+      score: null,
+      reason: `metric failed: ${errorMessage(err)}`,
+      details: { error: err instanceof Error ? err.stack ?? err.message : String(err) },
+      ms: round2(performance.now() - t0),
+    };
+  }
+}
+
+export function summarisePerspectives(results: readonly MetricResult[]): Partial<Record<PerspectiveId, PerspectiveSummary>> {
+  const out: Partial<Record<PerspectiveId, PerspectiveSummary>> = {};
+  for (const p of PERSPECTIVES) {
+    const rs = results.filter((r) => r.perspective === p);
+    if (rs.length === 0) continue;
+    const scores = rs.map((r) => r.score).filter((s): s is number => s !== null);
+    out[p] = {
+      meanScore: scores.length ? round2(scores.reduce((a, b) => a + b, 0) / scores.length) : null,
+      scored: scores.length,
+      unscorable: rs.length - scores.length,
+    };
+  }
+  return out;
+}
+
+export class Scorer {
+  readonly metrics: MetricDefinition[];
+  private readonly gatherers: Gatherer[];
+  private readonly options: GathererOptions;
+
+  constructor(opts: ScorerOptions = {}) {
+    this.metrics = selectMetrics(opts.only);
+    this.options = { checkNetwork: opts.checkNetwork ?? false, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS };
+    this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
+  }
+
+  get needs(): Set<EvidenceNeed> {
+    return new Set(this.metrics.flatMap((m) => m.needs));
+  }
+
+  /** Gather and score one artifact (a path, or an already loaded model). */
+  async score(input: string | Artifact, extra: { requirement?: Requirement } = {}): Promise<ScoreDocument> {
+    const timings: Record<string, number> = {};
+    const start = performance.now();
+    const artifact = typeof input === 'string' ? loadArtifact(input) : input;
+    timings.load = round2(performance.now() - start);
+    const evidence: Evidence = { artifact, options: { checkNetwork: this.options.checkNetwork } };
+    if (extra.requirement) evidence.requirement = extra.requirement;
+    await this.gather(evidence, timings, start);
+    return this.scoreEvidence(evidence, timings);
+  }
+
+  async gather(evidence: Evidence, timings: Record<string, number>, start = performance.now()): Promise<void> {
+    const needs = this.needs;
+    for (const g of this.gatherers) {
+      if (!g.provides.some((n) => needs.has(n))) continue;
+      const t = performance.now();
+      const budgetMs = Math.max(0, this.options.budgetMs - (t - start));
+      try {
+        await g.gather(evidence, { needs, metrics: this.metrics, budgetMs });
+      } catch (err) {
+        // A gatherer records its own failures; if one escapes anyway, the metrics that need it become unscorable.
+        g.fail(evidence, `${g.name} failed: ${errorMessage(err)}`);
+      }
+      timings[g.name] = round2(performance.now() - t);
+    }
+  }
+
+  async scoreEvidence(evidence: Evidence, timings: Record<string, number> = {}): Promise<ScoreDocument> {
+    const t = performance.now();
+    const metrics: MetricResult[] = [];
+    for (const m of this.metrics) metrics.push(await runMetric(m, evidence));
+    timings.score = round2(performance.now() - t);
+    const doc: ScoreDocument = {
+      artifact: evidence.artifact.input,
+      entry: evidence.artifact.entry,
+      metrics,
+      perspectives: summarisePerspectives(metrics),
+      overall: null,
+      timings,
+    };
+    if (evidence.requirement) doc.requirement = evidence.requirement.id;
+    return doc;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.gatherers.map((g) => g.close()));
+  }
+}

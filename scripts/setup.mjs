@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// Installs whatever is missing before the example or the tests run, on a fresh machine with only Node:
+//   1. npm packages (npm ci when the lockfile changed since the last install),
+//   2. the TypeScript build (incremental: a no-op when nothing changed),
+//   3. a Chrome/Chromium for the browser metrics: Debian's `chromium` through apt when none is found.
+// Plain JavaScript with no dependencies, because it runs before any package is installed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync, accessSync, constants } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quiet = process.argv.includes('--quiet');
+const log = (msg) => { if (!quiet) process.stderr.write(`[setup] ${msg}\n`); };
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], ...opts });
+  if (r.error) throw new Error(`${cmd} could not start: ${r.error.message}`);
+  return r.status === 0;
+}
+
+function mtime(p) {
+  try { return statSync(p).mtimeMs; } catch { return 0; }
+}
+
+// 1. npm packages
+const lock = join(root, 'package-lock.json');
+const installedMarker = join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(installedMarker) || mtime(lock) > mtime(installedMarker)) {
+  log('installing npm packages (npm ci)');
+  const ok = existsSync(lock)
+    ? run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'])
+    : run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts']);
+  if (!ok) { console.error('webgrade setup: npm install failed'); process.exit(1); }
+  // sharp ships its native binary as an npm package; nothing else here needs install scripts.
+}
+
+// 2. build
+log('building (tsc)');
+if (!run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])) {
+  console.error('webgrade setup: TypeScript build failed');
+  process.exit(1);
+}
+
+// 3. a browser
+const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'].filter(Boolean);
+const executable = (p) => { try { accessSync(p, constants.X_OK); return true; } catch { return false; } };
+if (!candidates.some(executable)) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const apt = existsSync('/usr/bin/apt-get');
+  if (apt) {
+    log('no Chrome found: installing Debian chromium through apt');
+    const prefix = isRoot ? [] : ['sudo', '-n'];
+    const sh = (args) => prefix.length ? run(prefix[0], [...prefix.slice(1), ...args]) : run(args[0], args.slice(1));
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const ok = sh(['apt-get', 'update', '-qq']) && (prefix.length
+      ? run('sudo', ['-n', 'apt-get', 'install', '-y', '-qq', 'chromium'], { env })
+      : run('apt-get', ['install', '-y', '-qq', 'chromium'], { env }));
+    if (!ok) log('could not install chromium: browser metrics will be unscorable');
+  } else {
+    log('no Chrome found and no apt-get: set CHROME_PATH; browser metrics will be unscorable');
+  }
+}

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fixture, runCli, tempDir, writeArtifact, writeSingleFile } from '../helpers.js';
+
+describe('webgrade score (CLI)', () => {
+  it('--json prints the SPEC document with metrics, perspectives and overall', async () => {
+    const r = await runCli(['score', fixture('example'), '--json', '--only', 'comment-rate']);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.artifact, fixture('example'));
+    assert.equal(doc.metrics.length, 1);
+    const m = doc.metrics[0];
+    assert.deepEqual([m.id, m.perspective, m.kind], ['comment-rate', 'maintainability', 'rule']);
+    assert.equal(typeof m.score, 'number');
+    assert.ok('details' in m);
+    assert.ok('perspectives' in doc && 'overall' in doc);
+  });
+
+  it('prints a readable table by default', async () => {
+    const r = await runCli(['score', fixture('example'), '--only', 'comment-rate']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /comment-rate/);
+    assert.match(r.stdout, /maintainability/);
+    assert.match(r.stdout, /non-blank lines carry comments/);
+  });
+
+  it('--explain prints the details of one metric', async () => {
+    const r = await runCli(['score', fixture('example'), '--explain', 'comment-rate']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^comment-rate: \d/);
+    assert.match(r.stdout, /"commentLines"/);
+  });
+
+  const bad: Array<[string, () => string[], RegExp]> = [
+    ['a missing file', () => ['score', join(tempDir(), 'missing.html')], /no such file/],
+    ['an empty file', () => ['score', writeSingleFile('')], /empty/],
+    ['a binary file', () => ['score', writeSingleFile(Buffer.from([0, 1, 2, 3, 0, 0]))], /binary/],
+    ['a folder without index.html', () => ['score', writeArtifact({ 'a.html': '<p>' })], /no index\.html/],
+    ['an unknown metric id', () => ['score', fixture('example'), '--only', 'nope'], /unknown metric "nope"/],
+    ['an unknown option', () => ['score', fixture('example'), '--frobnicate'], /unknown option/],
+    ['a bad requirement reference', () => ['score', fixture('example'), '--requirement', 'x.jsonl'], /expected <file\.jsonl>#<id>/],
+  ];
+  for (const [name, args, re] of bad) {
+    it(`exits 2 with one line on stderr for ${name}`, async () => {
+      const r = await runCli(args());
+      assert.equal(r.code, 2, `exit ${r.code}: ${r.stderr}`);
+      assert.match(r.stderr, re);
+      assert.equal(r.stderr.trim().split('\n').length, 1, `stderr not one line: ${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /\s+at .+:\d+:\d+/);
+      assert.equal(r.stdout, '');
+    });
+  }
+
+  it('names the line of an unreadable requirements file', async () => {
+    const reqs = join(writeArtifact({ 'r.jsonl': '{"id":"a","requirement":"x"}\n{broken\n' }), 'r.jsonl');
+    const r = await runCli(['score', fixture('example'), '--only', 'comment-rate', '--requirement', `${reqs}#a`]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /r\.jsonl:2: not valid JSON/);
+  });
+});

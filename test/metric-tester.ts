@@ -1,0 +1,76 @@
+/**
+ * Table-driven metric tests, in the spirit of ESLint's RuleTester: a list of cases, each an input (an
+ * artifact's files and optional extra evidence) and the expected outcome (an exact or approximate score, or an
+ * unscorable reason). No browser: evidence is built from the files plus whatever the case supplies.
+ *
+ *   testMetric(commentRate, [
+ *     { name: 'no comments scores 60', files: { 'index.html': '<p>hi</p>' }, score: 60 },
+ *     { name: 'browser evidence missing', html: '...', evidence: { browser: missing('no browser') }, unscorable: /no browser/ },
+ *   ]);
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadArtifact } from '../runner/artifact.js';
+import type { Evidence } from '../runner/evidence.js';
+import type { MetricDefinition, MetricDetails, MetricOutcome } from '../metrics/types.js';
+import { writeArtifact, writeSingleFile } from './helpers.js';
+
+export interface MetricCase {
+  name: string;
+  /** A one-file artifact. */
+  html?: string | Buffer;
+  /** A folder artifact (must contain index.html). */
+  files?: Record<string, string | Buffer>;
+  /** Extra evidence merged over the static evidence (browser, lighthouse, judges ...). */
+  evidence?: Partial<Omit<Evidence, 'artifact'>> | ((base: Evidence) => Partial<Omit<Evidence, 'artifact'>>);
+  /** Exact expected score (compared to 1e-6). */
+  score?: number;
+  /** Expected score within a tolerance: [value, tolerance]. */
+  near?: [number, number];
+  /** Score bounds, inclusive. */
+  between?: [number, number];
+  /** Expected unscorable; the reason must match. */
+  unscorable?: RegExp | string;
+  /** Extra checks on details. */
+  details?: (details: MetricDetails, outcome: MetricOutcome) => void;
+}
+
+export function buildEvidence(c: Pick<MetricCase, 'html' | 'files' | 'evidence'>): Evidence {
+  let path: string;
+  if (c.files) path = writeArtifact(c.files);
+  else if (c.html !== undefined) path = writeSingleFile(c.html);
+  else throw new Error('a metric case needs html or files');
+  const base: Evidence = { artifact: loadArtifact(path), options: { checkNetwork: false } };
+  const extra = typeof c.evidence === 'function' ? c.evidence(base) : c.evidence;
+  return { ...base, ...extra };
+}
+
+export async function evaluateCase(metric: MetricDefinition, c: MetricCase): Promise<MetricOutcome> {
+  const outcome = await metric.score(buildEvidence(c));
+  if (c.unscorable !== undefined) {
+    assert.equal(outcome.score, null, `expected unscorable, got ${outcome.score}`);
+    const reason = (outcome as { reason: string }).reason;
+    if (typeof c.unscorable === 'string') assert.ok(reason.includes(c.unscorable), `reason "${reason}" lacks "${c.unscorable}"`);
+    else assert.match(reason, c.unscorable);
+  } else {
+    assert.notEqual(outcome.score, null, `expected a score, got unscorable: ${(outcome as { reason?: string }).reason}`);
+    const s = outcome.score as number;
+    assert.ok(s >= 0 && s <= 100, `score ${s} outside [0, 100]`);
+    if (c.score !== undefined) assert.ok(Math.abs(s - c.score) < 1e-6, `expected score ${c.score}, got ${s}`);
+    if (c.near) assert.ok(Math.abs(s - c.near[0]) <= c.near[1], `expected ${c.near[0]} ± ${c.near[1]}, got ${s}`);
+    if (c.between) assert.ok(s >= c.between[0] && s <= c.between[1], `expected score in [${c.between}], got ${s}`);
+  }
+  c.details?.(outcome.details, outcome);
+  return outcome;
+}
+
+/** Register one `it` per case under `describe(metric.id)`. */
+export function testMetric(metric: MetricDefinition, cases: MetricCase[]): void {
+  describe(`metric ${metric.id}`, () => {
+    for (const c of cases) {
+      it(c.name, async () => {
+        await evaluateCase(metric, c);
+      });
+    }
+  });
+}
