@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT_USAGE, fail } from './cli-support.js';
 import { scoreCommand } from './commands/score.js';
+import { checklistCommand } from './commands/checklist.js';
+import { judgeStabilityCommand } from './commands/judge-stability.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -13,6 +15,8 @@ const program = new Command('webgrade')
   .exitOverride();
 
 program.addCommand(scoreCommand());
+program.addCommand(checklistCommand());
+program.addCommand(judgeStabilityCommand());
 
 for (const cmd of program.commands) cmd.exitOverride();
 

@@ -5,6 +5,8 @@
  */
 import type { Evidence } from './evidence.js';
 import type { EvidenceNeed, MetricDefinition } from '../metrics/types.js';
+import type { JudgeSettings } from '../judges/settings.js';
+import { judgeGathererFactory } from '../judges/gatherer.js';
 
 export interface GatherRequest {
   /** Every need of the selected metrics. */
@@ -30,9 +32,13 @@ export interface GathererOptions {
   checkNetwork: boolean;
   /** Per-artifact time budget in ms. */
   budgetMs: number;
+  /** LLM judge settings (judges/settings.ts); resolved from the environment when absent. */
+  judge?: JudgeSettings;
 }
 
 /** Factories for every gatherer the product has, in the order they run. */
 export type GathererFactory = (options: GathererOptions) => Gatherer;
 
-export const GATHERER_FACTORIES: GathererFactory[] = [];
+export const GATHERER_FACTORIES: GathererFactory[] = [
+  judgeGathererFactory, // keep last: judges read the browser's screenshots
+];

@@ -8,6 +8,7 @@ import { InputError, errorMessage } from './errors.js';
 import type { Evidence } from './evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type GathererOptions } from './gatherers.js';
 import type { Requirement } from './requirements.js';
+import type { JudgeSettings } from '../judges/settings.js';
 import { METRICS } from '../metrics/registry.js';
 import { METRIC_CATALOG } from '../metrics/catalog.js';
 import { PERSPECTIVES, type EvidenceNeed, type MetricDefinition, type MetricDetails, type MetricKind, type PerspectiveId } from '../metrics/types.js';
@@ -53,6 +54,8 @@ export interface ScorerOptions {
   budgetMs?: number;
   /** Override the gatherers (tests, `--from-evidence`). */
   gatherers?: Gatherer[];
+  /** LLM judge settings (judges/settings.ts), passed to the gatherers. */
+  judge?: JudgeSettings;
 }
 
 /** Resolve `--only` ids against the registry; unknown or not-yet-implemented ids are bad input. */
@@ -117,6 +120,7 @@ export class Scorer {
   constructor(opts: ScorerOptions = {}) {
     this.metrics = selectMetrics(opts.only);
     this.options = { checkNetwork: opts.checkNetwork ?? false, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS };
+    if (opts.judge) this.options.judge = opts.judge;
     this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
   }
 

@@ -5,8 +5,10 @@ import { loadRequirementRef, type Requirement } from '../../runner/requirements.
 import { DEFAULT_BUDGET_MS, Scorer } from '../../runner/score.js';
 import { action, parseIdList, parsePositiveNumber, printJson } from '../cli-support.js';
 import { explainMetric, scoreTable } from '../format.js';
+import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
+import type { JudgeFlags } from '../../judges/settings.js';
 
-interface ScoreFlags {
+interface ScoreFlags extends JudgeFlags {
   json?: boolean;
   only?: string[];
   explain?: string;
@@ -17,7 +19,7 @@ interface ScoreFlags {
 }
 
 export function scoreCommand(): Command {
-  return new Command('score')
+  return addJudgeOptions(new Command('score'))
     .description('score one web app: an HTML file, or a folder with index.html')
     .argument('<artifact>', 'HTML file or folder with index.html')
     .option('--json', 'print the machine-readable JSON document')
@@ -39,6 +41,7 @@ export function scoreCommand(): Command {
           only,
           checkNetwork: flags.checkNetwork ?? false,
           budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
+          judge: judgeSettingsFromFlags(flags),
         });
         try {
           const doc = await scorer.score(artifact, { requirement });

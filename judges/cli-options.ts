@@ -1,0 +1,36 @@
+/**
+ * The judge flags, shared by `webgrade score` and `webgrade checklist` (and any command that asks judges).
+ * Resolution order and the config file format: judges/settings.ts.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { resolveJudgeSettings, type JudgeFlags, type JudgeSettings } from './settings.js';
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive whole number');
+  return n;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
+  return n;
+}
+
+/** Register the judge options on `cmd` (returns it, for chaining). */
+export function addJudgeOptions(cmd: Command, opts: { repeats?: boolean } = {}): Command {
+  cmd
+    .option('--judge-config <file>', 'JSON file with judge endpoint, models per metric, prices, limits (see README)')
+    .option('--judge-base-url <url>', 'OpenAI-compatible endpoint of the LLM judge (default: $OPENAI_BASE_URL)')
+    .option('--judge-model <name>', 'judge model (default: $WEBGRADE_JUDGE_MODEL)');
+  if (opts.repeats !== false) cmd.option('--judge-repeats <n>', 'ask each judge n times and report the spread (default 1)', positiveInt);
+  return cmd
+    .option('--judge-timeout <seconds>', 'time limit of one judge request (default 120)', positiveNumber)
+    .option('--judge-concurrency <n>', 'judge requests in flight at once (default 4)', positiveInt)
+    .option('--no-judge-cache', 'do not read or write the judge answer cache');
+}
+
+/** Judge settings from the parsed flags of a command that called addJudgeOptions. Throws InputError. */
+export function judgeSettingsFromFlags(flags: JudgeFlags, env: NodeJS.ProcessEnv = process.env): JudgeSettings {
+  return resolveJudgeSettings(flags, env);
+}

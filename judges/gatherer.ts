@@ -1,0 +1,151 @@
+/**
+ * The judge gatherer (provides 'judge'): asks the LLM judges of the selected judge metrics and fills
+ * `evidence.judges[metricId]` with `gathered(JudgeAnswer)` or `missing(reason)`. The five metric modules are pure
+ * functions of those answers.
+ *
+ * - Settings: `GathererOptions.judge` (CLI flags/config/env resolved by the score command); when absent (a
+ *   library user or a batch worker that passes none), they are resolved from the environment alone.
+ * - Preconditions are checked before any call, in this order: requirement (functionality-correctness and the
+ *   alignment metrics), checklist items (alignment), screenshot (visual-experience), judge configured.
+ * - All judge metrics of an artifact are asked concurrently through one client queue, under one deadline
+ *   (`deadlineMs`, default 10 min, independent of the page's time budget: a slow judge is not the page's fault);
+ *   when the deadline passes, calls in flight are aborted and their metrics become unscorable.
+ * - The payload of a JudgeAnswer is `JudgePayload<T>`: the valid answers of every repeat, the reasons of failed
+ *   repeats, and the prompt context (truncation, items, screenshot or not).
+ */
+import { JudgeCache } from './cache.js';
+import { JudgeClient } from './client.js';
+import type { PromptSpec } from './prompts/common.js';
+import { alignmentPrompt, type AlignmentKind } from './prompts/alignment.js';
+import { functionalityPrompt } from './prompts/functionality.js';
+import { visualExperiencePrompt } from './prompts/visual-experience.js';
+import { askRepeated, type JudgeContext } from './run.js';
+import { JUDGE_METRIC_IDS, isJudgeMetricId, modelFor, notConfiguredReason, resolveJudgeSettings, type JudgeMetricId, type JudgeSettings } from './settings.js';
+import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer } from '../runner/evidence.js';
+import type { Gatherer, GatherRequest, GathererOptions } from '../runner/gatherers.js';
+import { errorMessage } from '../runner/errors.js';
+
+/** What `JudgeAnswer.payload` holds for every judge metric. */
+export interface JudgePayload<T = unknown> {
+  repeats: T[];
+  failedRepeats: string[];
+  context: Record<string, unknown>;
+}
+
+const ALIGNMENT_KIND: Partial<Record<JudgeMetricId, AlignmentKind>> = {
+  'functional-alignment': 'functional',
+  'visual-alignment': 'visual',
+  'content-alignment': 'content',
+};
+
+export function noChecklistReason(kind: AlignmentKind): string {
+  return `no ${kind} checklist items (give a requirement with a checklist, or derive one with \`webgrade checklist\`)`;
+}
+export const NO_REQUIREMENT_REASON = 'no requirement given (--requirement <file#id> or --requirement-text)';
+
+function desktopScreenshot(evidence: Evidence): { ok: true; png: Buffer; width: number; height: number } | { ok: false; reason: string } {
+  const b = evidence.browser;
+  if (!b) return { ok: false, reason: 'no screenshot: the browser did not run' };
+  if (!b.ok) return { ok: false, reason: `no screenshot: ${b.reason}` };
+  const shot = b.value.screenshots.desktop;
+  if (!shot) return { ok: false, reason: 'no screenshot: the browser session took no desktop screenshot' };
+  return { ok: true, png: shot.png, width: shot.width, height: shot.height };
+}
+
+export class JudgeGatherer implements Gatherer {
+  readonly name = 'judge';
+  readonly provides = ['judge'] as const;
+  private settings: JudgeSettings | undefined;
+  private settingsError: string | undefined;
+  private client: JudgeClient | undefined;
+  private cache: JudgeCache | undefined;
+
+  constructor(private readonly options: GathererOptions) {}
+
+  private setup(): void {
+    if (this.settings || this.settingsError) return;
+    try {
+      this.settings = this.options.judge ?? resolveJudgeSettings({}, process.env);
+    } catch (err) {
+      this.settingsError = `judge settings: ${errorMessage(err)}`;
+    }
+  }
+
+  /** Build the prompt for one metric, or say why it cannot be asked. */
+  private prompt(id: JudgeMetricId, evidence: Evidence, settings: JudgeSettings): PromptSpec<unknown> | string {
+    const req = evidence.requirement;
+    const kind = ALIGNMENT_KIND[id];
+    if (id === 'visual-experience') {
+      const shot = desktopScreenshot(evidence);
+      if (!shot.ok) return shot.reason;
+      const nc = notConfiguredReason(settings, id);
+      if (nc) return nc;
+      return visualExperiencePrompt(shot.png, req, shot) as PromptSpec<unknown>;
+    }
+    if (!req) return NO_REQUIREMENT_REASON;
+    if (kind) {
+      const items = req.checklist?.[kind] ?? [];
+      if (items.length === 0) return noChecklistReason(kind);
+    }
+    const nc = notConfiguredReason(settings, id);
+    if (nc) return nc;
+    if (id === 'functionality-correctness') return functionalityPrompt(evidence.artifact, req, settings.maxSourceChars) as PromptSpec<unknown>;
+    const shot = kind === 'visual' ? desktopScreenshot(evidence) : undefined;
+    return alignmentPrompt(kind!, evidence.artifact, req, req.checklist![kind!], settings.maxSourceChars, shot?.ok ? shot : undefined) as PromptSpec<unknown>;
+  }
+
+  async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
+    const ids = request.metrics.map((m) => m.id).filter(isJudgeMetricId);
+    evidence.judges ??= {};
+    if (ids.length === 0) return;
+    this.setup();
+    if (!this.settings) {
+      for (const id of ids) evidence.judges[id] = missing(this.settingsError ?? 'no judge configured');
+      return;
+    }
+    const settings = this.settings;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), settings.deadlineMs);
+    timer.unref?.();
+    try {
+      await Promise.all(ids.map(async (id) => {
+        evidence.judges![id] = await this.judgeOne(id, evidence, settings, controller.signal);
+      }));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async judgeOne(id: JudgeMetricId, evidence: Evidence, settings: JudgeSettings, signal: AbortSignal): Promise<Gathered<JudgeAnswer>> {
+    const spec = this.prompt(id, evidence, settings);
+    if (typeof spec === 'string') return missing(spec);
+    this.client ??= new JudgeClient(settings);
+    this.cache ??= new JudgeCache(settings.cacheDir);
+    const ctx: JudgeContext = { client: this.client, cache: this.cache, settings, signal };
+    const model = modelFor(settings, id)!;
+    const t0 = performance.now();
+    const r = await askRepeated(ctx, spec, model, settings.repeats);
+    const wallMs = Math.round(performance.now() - t0);
+    if (!r.ok) {
+      const why = signal.aborted ? `judge deadline of ${settings.deadlineMs / 1000} s reached: ${r.reason}` : r.reason;
+      return missing(why);
+    }
+    const payload: JudgePayload = { repeats: r.answer.values, failedRepeats: r.answer.failures, context: spec.context };
+    const usage: Record<string, unknown> = { ...r.answer.usage, wallMs, repeatsAsked: settings.repeats };
+    if (this.cache.writeErrors.length) usage.cacheWriteErrors = [...this.cache.writeErrors];
+    return gathered({ model, promptVersion: spec.promptVersion, payload, usage });
+  }
+
+  fail(evidence: Evidence, reason: string): void {
+    evidence.judges ??= {};
+    for (const id of JUDGE_METRIC_IDS) if (!evidence.judges[id]) evidence.judges[id] = missing(reason);
+  }
+
+  async close(): Promise<void> {
+    this.client = undefined;
+  }
+}
+
+export function judgeGathererFactory(options: GathererOptions): Gatherer {
+  return new JudgeGatherer(options);
+}

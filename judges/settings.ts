@@ -1,0 +1,258 @@
+/**
+ * Judge settings: which OpenAI-compatible endpoint and model(s) the five judge metrics and the checklist step use,
+ * and how patiently they call it.
+ *
+ * Sources, highest precedence first (merged field by field):
+ *   1. command-line flags (`--judge-base-url`, `--judge-model`, `--judge-repeats`, `--judge-timeout`, ...);
+ *   2. the JSON config file named by `--judge-config <file>` (or `WEBGRADE_JUDGE_CONFIG`);
+ *   3. the environment: `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `WEBGRADE_JUDGE_MODEL`, `WEBGRADE_CACHE_DIR`.
+ * Interpretation: a config file named on the command line is more specific than the ambient environment, so it
+ * wins over it; the API key is normally left to `OPENAI_API_KEY` (or `apiKeyEnv` in the file names another variable).
+ *
+ * Config file (every key optional; unknown keys are an error, to catch typos):
+ * ```json
+ * { "baseURL": "http://localhost:8000/v1", "apiKey": "...", "apiKeyEnv": "MY_KEY_VAR",
+ *   "model": "qwen2.5-vl-72b",
+ *   "models": { "functional-alignment": "other-model", "checklist": "other-model" },
+ *   "timeoutSeconds": 120, "maxRetries": 2, "invalidRetries": 1, "concurrency": 4, "repeats": 1,
+ *   "deadlineSeconds": 600, "temperature": 0, "maxTokens": 4096,
+ *   "responseFormat": "json_schema" | "json_object" | "none",
+ *   "prices": { "qwen2.5-vl-72b": { "input": 0.4, "output": 1.2 } },   // USD per million tokens
+ *   "cache": true, "cacheDir": "/path", "maxSourceChars": 60000 }
+ * ```
+ * A judge is "configured" for a task when a model is known for it and either a base URL or an API key is known
+ * (the openai package would otherwise talk to its default host, which a benchmark run should never do by accident).
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { InputError, errorMessage } from '../runner/errors.js';
+
+export const JUDGE_METRIC_IDS = [
+  'functionality-correctness',
+  'visual-experience',
+  'functional-alignment',
+  'visual-alignment',
+  'content-alignment',
+] as const;
+export type JudgeMetricId = (typeof JUDGE_METRIC_IDS)[number];
+/** A judge task: one of the five metrics, or deriving checklists. */
+export type JudgeTask = JudgeMetricId | 'checklist';
+export const JUDGE_TASKS: readonly JudgeTask[] = [...JUDGE_METRIC_IDS, 'checklist'];
+
+export function isJudgeMetricId(id: string): id is JudgeMetricId {
+  return (JUDGE_METRIC_IDS as readonly string[]).includes(id);
+}
+
+/** USD per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+export type ResponseFormatMode = 'json_schema' | 'json_object' | 'none';
+
+export interface JudgeSettings {
+  baseURL?: string;
+  apiKey?: string;
+  /** Default model for every task. */
+  model?: string;
+  /** Per-task model overrides. */
+  models: Partial<Record<JudgeTask, string>>;
+  /** Per request attempt. */
+  timeoutMs: number;
+  /** Retries of one request on 408/409/429/5xx, connection errors and timeouts (the openai client's backoff). */
+  maxRetries: number;
+  /** Extra attempts after a malformed or invalid answer. */
+  invalidRetries: number;
+  /** Requests in flight at once (one queue per client). */
+  concurrency: number;
+  /** Ask each judge this many times (`--judge-repeats`); the score is the mean, the spread is reported. */
+  repeats: number;
+  /** Wall-clock limit for all judge calls of one artifact. */
+  deadlineMs: number;
+  temperature: number;
+  maxTokens: number;
+  /** Most structured response format to ask for; falls back to a lesser one when the server rejects it. */
+  responseFormat: ResponseFormatMode;
+  prices: Record<string, ModelPrice>;
+  /** Folder of the answer cache; null disables caching. */
+  cacheDir: string | null;
+  /** Size limit of the page code put into one prompt (see untrusted.ts for the truncation policy). */
+  maxSourceChars: number;
+}
+
+export const DEFAULT_JUDGE_SETTINGS: JudgeSettings = {
+  models: {},
+  timeoutMs: 120_000,
+  maxRetries: 2,
+  invalidRetries: 1,
+  concurrency: 4,
+  repeats: 1,
+  deadlineMs: 600_000,
+  temperature: 0,
+  maxTokens: 4096,
+  responseFormat: 'json_schema',
+  prices: {},
+  cacheDir: null,
+  maxSourceChars: 60_000,
+};
+
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.WEBGRADE_CACHE_DIR) return join(env.WEBGRADE_CACHE_DIR, 'judges');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'webgrade', 'judges');
+}
+
+/** Flags as commander hands them over (see cli-options.ts). */
+export interface JudgeFlags {
+  judgeConfig?: string;
+  judgeBaseUrl?: string;
+  judgeModel?: string;
+  judgeRepeats?: number;
+  judgeTimeout?: number;
+  judgeConcurrency?: number;
+  /** `--no-judge-cache` sets this to false. */
+  judgeCache?: boolean;
+}
+
+const CONFIG_KEYS = new Set([
+  'baseURL', 'apiKey', 'apiKeyEnv', 'model', 'models', 'timeoutSeconds', 'maxRetries', 'invalidRetries', 'concurrency',
+  'repeats', 'deadlineSeconds', 'temperature', 'maxTokens', 'responseFormat', 'prices', 'cache', 'cacheDir', 'maxSourceChars',
+]);
+
+function num(o: Record<string, unknown>, key: string, min: number, integer: boolean, where: string): number | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || (integer && !Number.isInteger(v))) {
+    throw new InputError(`${where}: "${key}" must be ${integer ? 'a whole number' : 'a number'} ≥ ${min}`);
+  }
+  return v;
+}
+
+function str(o: Record<string, unknown>, key: string, where: string): string | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.trim() === '') throw new InputError(`${where}: "${key}" must be a non-empty string`);
+  return v;
+}
+
+/** Parse a config object (already JSON-decoded) into partial settings. */
+export function parseJudgeConfig(value: unknown, where: string, env: NodeJS.ProcessEnv = process.env): Partial<JudgeSettings> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${where}: expected a JSON object`);
+  const o = value as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!CONFIG_KEYS.has(k)) throw new InputError(`${where}: unknown key "${k}"`);
+  const out: Partial<JudgeSettings> = {};
+  const baseURL = str(o, 'baseURL', where);
+  if (baseURL) out.baseURL = baseURL;
+  const apiKey = str(o, 'apiKey', where);
+  if (apiKey) out.apiKey = apiKey;
+  const apiKeyEnv = str(o, 'apiKeyEnv', where);
+  if (apiKeyEnv && !apiKey) {
+    const v = env[apiKeyEnv];
+    if (!v) throw new InputError(`${where}: "apiKeyEnv" names ${apiKeyEnv}, which is not set`);
+    out.apiKey = v;
+  }
+  const model = str(o, 'model', where);
+  if (model) out.model = model;
+  if (o.models !== undefined) {
+    if (!o.models || typeof o.models !== 'object' || Array.isArray(o.models)) throw new InputError(`${where}: "models" must be an object`);
+    out.models = {};
+    for (const [task, m] of Object.entries(o.models as Record<string, unknown>)) {
+      if (!(JUDGE_TASKS as readonly string[]).includes(task)) {
+        throw new InputError(`${where}: "models" key "${task}" is not a judge task (${JUDGE_TASKS.join(', ')})`);
+      }
+      if (typeof m !== 'string' || !m.trim()) throw new InputError(`${where}: models.${task} must be a model name`);
+      out.models[task as JudgeTask] = m;
+    }
+  }
+  const t = num(o, 'timeoutSeconds', 0.001, false, where);
+  if (t !== undefined) out.timeoutMs = t * 1000;
+  const d = num(o, 'deadlineSeconds', 0.001, false, where);
+  if (d !== undefined) out.deadlineMs = d * 1000;
+  const ints: Array<[keyof JudgeSettings & string, number]> = [
+    ['maxRetries', 0], ['invalidRetries', 0], ['concurrency', 1], ['repeats', 1], ['maxTokens', 1], ['maxSourceChars', 1000],
+  ];
+  for (const [k, min] of ints) {
+    const v = num(o, k, min, true, where);
+    if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  }
+  const temp = num(o, 'temperature', 0, false, where);
+  if (temp !== undefined) out.temperature = temp;
+  if (o.responseFormat !== undefined) {
+    if (o.responseFormat !== 'json_schema' && o.responseFormat !== 'json_object' && o.responseFormat !== 'none') {
+      throw new InputError(`${where}: "responseFormat" must be "json_schema", "json_object" or "none"`);
+    }
+    out.responseFormat = o.responseFormat;
+  }
+  if (o.prices !== undefined) {
+    if (!o.prices || typeof o.prices !== 'object' || Array.isArray(o.prices)) throw new InputError(`${where}: "prices" must be an object`);
+    out.prices = {};
+    for (const [m, p] of Object.entries(o.prices as Record<string, unknown>)) {
+      const po = p as Record<string, unknown> | null;
+      if (!po || typeof po !== 'object' || typeof po.input !== 'number' || typeof po.output !== 'number' || po.input < 0 || po.output < 0) {
+        throw new InputError(`${where}: prices.${m} must be {"input": USD per 1M tokens, "output": USD per 1M tokens}`);
+      }
+      out.prices[m] = { input: po.input, output: po.output };
+    }
+  }
+  if (o.cache !== undefined) {
+    if (typeof o.cache !== 'boolean') throw new InputError(`${where}: "cache" must be true or false`);
+    if (!o.cache) out.cacheDir = null;
+  }
+  const cacheDir = str(o, 'cacheDir', where);
+  if (cacheDir && o.cache !== false) out.cacheDir = cacheDir;
+  return out;
+}
+
+export function loadJudgeConfig(path: string, env: NodeJS.ProcessEnv = process.env): Partial<JudgeSettings> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(`judge config ${path}: ${code === 'ENOENT' ? 'no such file' : errorMessage(err)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`judge config ${path}: not valid JSON (${errorMessage(err)})`);
+  }
+  return parseJudgeConfig(value, `judge config ${path}`, env);
+}
+
+/** Merge flags > config file > environment > defaults into complete settings. */
+export function resolveJudgeSettings(flags: JudgeFlags = {}, env: NodeJS.ProcessEnv = process.env): JudgeSettings {
+  const s: JudgeSettings = { ...DEFAULT_JUDGE_SETTINGS, models: {}, prices: {}, cacheDir: defaultCacheDir(env) };
+  if (env.OPENAI_BASE_URL) s.baseURL = env.OPENAI_BASE_URL;
+  if (env.OPENAI_API_KEY) s.apiKey = env.OPENAI_API_KEY;
+  if (env.WEBGRADE_JUDGE_MODEL) s.model = env.WEBGRADE_JUDGE_MODEL;
+  const configPath = flags.judgeConfig ?? env.WEBGRADE_JUDGE_CONFIG;
+  if (configPath) {
+    const c = loadJudgeConfig(configPath, env);
+    Object.assign(s, { ...c, models: { ...s.models, ...c.models }, prices: { ...s.prices, ...c.prices } });
+  }
+  if (flags.judgeBaseUrl) s.baseURL = flags.judgeBaseUrl;
+  if (flags.judgeModel) s.model = flags.judgeModel;
+  if (flags.judgeRepeats !== undefined) s.repeats = flags.judgeRepeats;
+  if (flags.judgeTimeout !== undefined) s.timeoutMs = flags.judgeTimeout * 1000;
+  if (flags.judgeConcurrency !== undefined) s.concurrency = flags.judgeConcurrency;
+  if (flags.judgeCache === false) s.cacheDir = null;
+  return s;
+}
+
+export function modelFor(settings: JudgeSettings, task: JudgeTask): string | undefined {
+  return settings.models[task] ?? settings.model;
+}
+
+/** Why no judge can be asked for `task`, or null when one can. */
+export function notConfiguredReason(settings: JudgeSettings | undefined, task: JudgeTask): string | null {
+  if (!settings) return 'no judge configured';
+  const model = modelFor(settings, task);
+  if (!model && !settings.baseURL && !settings.apiKey) {
+    return 'no judge configured (set --judge-base-url/OPENAI_BASE_URL and --judge-model/WEBGRADE_JUDGE_MODEL, or --judge-config)';
+  }
+  if (!model) return `no judge model configured for ${task} (set --judge-model/WEBGRADE_JUDGE_MODEL or "models" in --judge-config)`;
+  if (!settings.baseURL && !settings.apiKey) return 'no judge endpoint configured (set --judge-base-url/OPENAI_BASE_URL or OPENAI_API_KEY)';
+  return null;
+}

@@ -1,0 +1,27 @@
+/**
+ * content-alignment (SPEC #24): an LLM judge marks each content checklist item of the requirement as met or not;
+ * score = 100 × passed / items.
+ *
+ * Interpretations:
+ * - Items come from the requirement's `checklist.content` (requirements JSONL, or `webgrade checklist` derives them).
+ *   No requirement, or no content items: unscorable with that reason (never 0).
+ * - The judge must return exactly one verdict per item (ids C1…Cn); any other answer is retried, then the metric
+ *   is unscorable (judges/parse.ts). Partial or placeholder implementations count as not met.
+ * - With `--judge-repeats N`, the score is the mean of the N per-repeat scores; `details.repeats` and
+ *   `details.spread` report them (judges/metric-support.ts).
+ * - Each item's details carry the judge's reason, its code excerpt, and `excerptFound` (whether that excerpt
+ *   really occurs in the artifact); excerptFound is reported, not scored.
+ */
+import { scoreAlignment } from '../../judges/metric-support.js';
+import type { MetricDefinition } from '../types.js';
+
+const contentAlignment: MetricDefinition = {
+  id: 'content-alignment',
+  perspective: 'content-alignment',
+  kind: 'judge',
+  needs: ['source', 'checklist', 'judge'],
+  title: 'Content alignment',
+  score: (evidence) => scoreAlignment(evidence, 'content-alignment', 'content'),
+};
+
+export default contentAlignment;

@@ -1,0 +1,27 @@
+/**
+ * functional-alignment (SPEC #22): an LLM judge marks each functional checklist item of the requirement as met or not;
+ * score = 100 × passed / items.
+ *
+ * Interpretations:
+ * - Items come from the requirement's `checklist.functional` (requirements JSONL, or `webgrade checklist` derives them).
+ *   No requirement, or no functional items: unscorable with that reason (never 0).
+ * - The judge must return exactly one verdict per item (ids F1…Fn); any other answer is retried, then the metric
+ *   is unscorable (judges/parse.ts). Partial or placeholder implementations count as not met.
+ * - With `--judge-repeats N`, the score is the mean of the N per-repeat scores; `details.repeats` and
+ *   `details.spread` report them (judges/metric-support.ts).
+ * - Each item's details carry the judge's reason, its code excerpt, and `excerptFound` (whether that excerpt
+ *   really occurs in the artifact); excerptFound is reported, not scored.
+ */
+import { scoreAlignment } from '../../judges/metric-support.js';
+import type { MetricDefinition } from '../types.js';
+
+const functionalAlignment: MetricDefinition = {
+  id: 'functional-alignment',
+  perspective: 'functional-alignment',
+  kind: 'judge',
+  needs: ['source', 'checklist', 'judge'],
+  title: 'Functional alignment',
+  score: (evidence) => scoreAlignment(evidence, 'functional-alignment', 'functional'),
+};
+
+export default functionalAlignment;

@@ -1,0 +1,29 @@
+/**
+ * visual-alignment (SPEC #23): an LLM judge marks each visual checklist item of the requirement as met or not;
+ * score = 100 × passed / items.
+ *
+ * Interpretations:
+ * - Items come from the requirement's `checklist.visual` (requirements JSONL, or `webgrade checklist` derives them).
+ *   No requirement, or no visual items: unscorable with that reason (never 0).
+ * - The judge must return exactly one verdict per item (ids V1…Vn); any other answer is retried, then the metric
+ *   is unscorable (judges/parse.ts). Partial or placeholder implementations count as not met.
+ * - When the browser gave a desktop screenshot, the judge sees it with the code; otherwise it judges from source
+ *   alone, and the summary and `details.sourceOnly` say so.
+ * - With `--judge-repeats N`, the score is the mean of the N per-repeat scores; `details.repeats` and
+ *   `details.spread` report them (judges/metric-support.ts).
+ * - Each item's details carry the judge's reason, its code excerpt, and `excerptFound` (whether that excerpt
+ *   really occurs in the artifact); excerptFound is reported, not scored.
+ */
+import { scoreAlignment } from '../../judges/metric-support.js';
+import type { MetricDefinition } from '../types.js';
+
+const visualAlignment: MetricDefinition = {
+  id: 'visual-alignment',
+  perspective: 'visual-alignment',
+  kind: 'judge',
+  needs: ['source', 'screenshot', 'checklist', 'judge'],
+  title: 'Visual alignment',
+  score: (evidence) => scoreAlignment(evidence, 'visual-alignment', 'visual'),
+};
+
+export default visualAlignment;
