@@ -12,6 +12,8 @@ export interface ConsoleEntry {
   line?: number;
   /** True when the browser itself made the message for a request it made by itself (favicon probe). */
   browserMade?: boolean;
+  /** True for "Failed to load resource" lines about requests webgrade blocked (not the page's own errors). */
+  webgradeCaused?: boolean;
 }
 
 export interface PageError {
@@ -60,6 +62,8 @@ export interface CoverageEntry {
   source: string;
   totalBytes: number;
   usedBytes: number;
+  /** CSS only: bytes of unused rules whose selector matches after removing user-action pseudo-classes (:hover ...); counted as used. */
+  interactionBytes?: number;
 }
 
 export interface UsedFeatures {
@@ -124,4 +128,12 @@ export interface BrowserEvidence {
   media?: MediaInfo[];
   /** Faults seen during the visit (timeout, dialog storm, navigation away, window closed, crash). */
   faults: string[];
+  /** Why an optional field above is absent, by field name (e.g. `mobile: "page did not respond ..."`). */
+  unavailable?: Record<string, string>;
+  /** Dialogs (alert/confirm/prompt/beforeunload) the page opened; all were dismissed. */
+  dialogs?: number;
+  /** `domHtml` was cut at the cap (see runner/gather/session.ts). */
+  domTruncated?: boolean;
+  /** The load event fired within the load timeout. */
+  loaded?: boolean;
 }

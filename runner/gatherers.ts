@@ -7,6 +7,7 @@ import type { Evidence } from './evidence.js';
 import type { EvidenceNeed, MetricDefinition } from '../metrics/types.js';
 import type { JudgeSettings } from '../judges/settings.js';
 import { judgeGathererFactory } from '../judges/gatherer.js';
+import { browserGathererFactory } from './gather/browser-gatherer.js';
 
 export interface GatherRequest {
   /** Every need of the selected metrics. */
@@ -40,5 +41,6 @@ export interface GathererOptions {
 export type GathererFactory = (options: GathererOptions) => Gatherer;
 
 export const GATHERER_FACTORIES: GathererFactory[] = [
+  browserGathererFactory, // keep first: browser session + Lighthouse (runner/gather/)
   judgeGathererFactory, // keep last: judges read the browser's screenshots
 ];

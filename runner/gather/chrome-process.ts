@@ -1,0 +1,160 @@
+/**
+ * The one Chrome of a scoring process: started with chrome-launcher (fresh `--user-data-dir`, the flags of
+ * runner/chrome.ts plus isolation flags), driven with puppeteer-core over the same debugging port that
+ * Lighthouse uses, killed by pid on every exit path (close, process exit, SIGINT, SIGTERM) and restarted when
+ * it dies.
+ *
+ * Isolation flags: `--host-resolver-rules` makes every host name except `localhost` fail to resolve, and a
+ * proxy on a closed loopback port (`--proxy-server=127.0.0.1:9`, loopback bypasses proxies) makes IP-literal
+ * requests to anything but loopback fail too. The page session additionally intercepts and logs every request;
+ * these flags are what keep Lighthouse's own page load (which does not go through our interception) isolated.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { chromeFlags, findChrome } from '../chrome.js';
+
+export const ISOLATION_FLAGS = [
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+  '--proxy-server=127.0.0.1:9',
+  '--disable-domain-reliability',
+  '--no-pings',
+  '--disable-client-side-phishing-detection',
+];
+
+/** Pids of every Chrome this process started and has not yet killed. */
+const livePids = new Map<number, string>();
+let hooksInstalled = false;
+
+function killPid(pid: number): void {
+  try {
+    // chrome-launcher starts Chrome detached, in its own process group: kill the group, then the pid.
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* not a group leader or gone */
+  }
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}
+
+function killAllOwn(): void {
+  for (const [pid, dir] of livePids) {
+    killPid(pid);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  livePids.clear();
+}
+
+function installExitHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.on('exit', killAllOwn);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      killAllOwn();
+      // Re-raise with the default handler so the exit status says which signal ended us.
+      process.removeAllListeners(sig);
+      process.kill(process.pid, sig);
+    });
+  }
+}
+
+/** The real binary behind Debian's /usr/bin/chromium wrapper script (so that the pid we kill is Chrome's). */
+function chromeBinary(): string {
+  const p = findChrome();
+  if (!p) throw new Error('no Chrome or Chromium found (install Debian chromium or set CHROME_PATH)');
+  if (p === '/usr/bin/chromium' && existsSync('/usr/lib/chromium/chromium')) return '/usr/lib/chromium/chromium';
+  return p;
+}
+
+export class ChromeProcess {
+  private launched?: chromeLauncher.LaunchedChrome;
+  private userDataDir?: string;
+  private _browser?: Browser;
+  private starting?: Promise<Browser>;
+  /** How many times Chrome was (re)started. */
+  starts = 0;
+
+  get port(): number | undefined {
+    return this.launched?.port;
+  }
+
+  get pid(): number | undefined {
+    return this.launched?.pid;
+  }
+
+  /** True when a started Chrome is still connected. */
+  get alive(): boolean {
+    return !!this._browser && this._browser.connected && this.launched?.process.exitCode === null;
+  }
+
+  /** The connected browser, starting (or restarting) Chrome when needed. */
+  async browser(): Promise<Browser> {
+    if (this.alive) return this._browser!;
+    if (this.starting) return this.starting;
+    this.starting = (async () => {
+      if (this.launched) await this.kill();
+      return this.start();
+    })().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async start(): Promise<Browser> {
+    installExitHooks();
+    const userDataDir = mkdtempSync(join(tmpdir(), 'webgrade-chrome-'));
+    this.userDataDir = userDataDir;
+    const launched = await chromeLauncher.launch({
+      chromePath: chromeBinary(),
+      chromeFlags: [...chromeFlags(), ...ISOLATION_FLAGS, '--disable-features=Translate,OptimizationHints,MediaRouter'],
+      userDataDir,
+      handleSIGINT: false,
+      logLevel: 'silent',
+    });
+    this.launched = launched;
+    livePids.set(launched.pid, userDataDir);
+    this.starts++;
+    try {
+      this._browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${launched.port}`, defaultViewport: null, protocolTimeout: 60_000 });
+    } catch (err) {
+      await this.kill();
+      throw err;
+    }
+    return this._browser;
+  }
+
+  /** Kill Chrome by pid and remove its profile; safe to call twice. The next `browser()` starts a new one. */
+  async kill(): Promise<void> {
+    const launched = this.launched;
+    const browser = this._browser;
+    this.launched = undefined;
+    this._browser = undefined;
+    if (browser) {
+      try {
+        await browser.disconnect();
+      } catch {
+        /* already gone */
+      }
+    }
+    if (launched) {
+      killPid(launched.pid);
+      livePids.delete(launched.pid);
+      await new Promise<void>((resolve) => {
+        if (launched.process.exitCode !== null || launched.process.signalCode !== null) return resolve();
+        const t = setTimeout(resolve, 2000);
+        launched.process.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    if (this.userDataDir) rmSync(this.userDataDir, { recursive: true, force: true });
+    this.userDataDir = undefined;
+  }
+}

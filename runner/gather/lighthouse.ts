@@ -1,0 +1,116 @@
+/**
+ * One Lighthouse run per artifact, on the session's Chrome (same debugging port), with categories performance,
+ * accessibility and best-practices. Every Lighthouse-based metric reads this one report.
+ *
+ * Settings (LIGHTHOUSE_SETTINGS): Lighthouse's defaults (mobile form factor, simulated throttling) except the
+ * four quiet windows at 100 ms instead of ~1 s, no full-page screenshot, and capped waits (maxWaitForFcp 15 s,
+ * maxWaitForLoad at most 30 s and never beyond the artifact's budget). With simulated throttling the metric
+ * values are computed from the trace, so shorter quiet windows only end the observation sooner; bench/
+ * browser-suite.ts `--verify-settings` compares category scores against a default run (see the report).
+ *
+ * Isolation: Lighthouse loads the page itself (not through our request interception); Chrome's
+ * `--host-resolver-rules`/proxy flags (chrome-process.ts) make every request but loopback fail. The requests
+ * that failed are listed from the report's `network-requests` audit as `blockedRequests`.
+ *
+ * Lighthouse cannot run twice at once in one process (TOOLCHAIN.md): runs are serialised by a process-wide
+ * queue. A run that overruns its time limit is abandoned: the caller kills Chrome (the only way to stop it) and
+ * the metrics become unscorable with the reason.
+ */
+import type { LighthouseEvidence } from '../evidence.js';
+import { errorMessage } from '../errors.js';
+
+export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
+
+export const LIGHTHOUSE_SETTINGS = {
+  pauseAfterFcpMs: 100,
+  pauseAfterLoadMs: 100,
+  networkQuietThresholdMs: 100,
+  cpuQuietThresholdMs: 100,
+  disableFullPageScreenshot: true,
+  maxWaitForFcp: 15_000,
+  maxWaitForLoad: 30_000,
+};
+
+let queue: Promise<unknown> = Promise.resolve();
+
+type LighthouseFn = (url: string, flags: Record<string, unknown>, config?: Record<string, unknown>) => Promise<{ lhr: LhrLike } | undefined>;
+let lighthouseFn: LighthouseFn | undefined;
+
+async function loadLighthouse(): Promise<LighthouseFn> {
+  if (!lighthouseFn) lighthouseFn = (await import('lighthouse')).default as unknown as LighthouseFn;
+  return lighthouseFn;
+}
+
+interface LhrLike {
+  lighthouseVersion: string;
+  categories: Record<string, { score: number | null; title: string }>;
+  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string; details?: { items?: Array<Record<string, unknown>> } }>;
+  runWarnings: string[];
+  runtimeError?: { code: string; message: string };
+}
+
+export interface LighthouseRunOptions {
+  port: number;
+  /** Milliseconds the run may take. */
+  timeoutMs: number;
+  /** Use Lighthouse's default settings (for the settings check of the benchmark). */
+  defaults?: boolean;
+}
+
+export class LighthouseTimeout extends Error {}
+
+/** Reduce an LHR to the evidence metrics read (keeping the full report in `lhr`). */
+export function lighthouseEvidence(lhr: LhrLike): LighthouseEvidence & { blockedRequests?: string[] } {
+  const categories: LighthouseEvidence['categories'] = {};
+  for (const [id, c] of Object.entries(lhr.categories)) categories[id] = { score: c.score, title: c.title };
+  const audits: LighthouseEvidence['audits'] = {};
+  for (const [id, a] of Object.entries(lhr.audits)) {
+    audits[id] = { score: a.score, scoreDisplayMode: a.scoreDisplayMode, title: a.title };
+    if (a.displayValue) audits[id]!.displayValue = a.displayValue;
+  }
+  const out: LighthouseEvidence & { blockedRequests?: string[] } = { lighthouseVersion: lhr.lighthouseVersion, categories, audits, runWarnings: lhr.runWarnings ?? [], lhr };
+  if (lhr.runtimeError?.code) out.runtimeError = `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`;
+  const items = lhr.audits['network-requests']?.details?.items ?? [];
+  const failed = items
+    .filter((i) => typeof i.url === 'string' && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(i.url as string) && !/^data:/.test(i.url as string))
+    .map((i) => String(i.url));
+  if (failed.length) out.blockedRequests = failed;
+  return out;
+}
+
+/** Run Lighthouse on `url` over Chrome's debugging `port`; rejects with LighthouseTimeout when over time. */
+export async function runLighthouse(url: string, opts: LighthouseRunOptions): Promise<LighthouseEvidence> {
+  let release!: () => void;
+  const slot = new Promise<void>((r) => (release = r));
+  const prev = queue;
+  queue = prev.then(() => slot);
+  await prev;
+  let job: Promise<{ lhr: LhrLike } | undefined> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const lighthouse = await loadLighthouse();
+    const flags = { port: opts.port, output: 'json', logLevel: 'silent', onlyCategories: [...LIGHTHOUSE_CATEGORIES] };
+    const settings = opts.defaults
+      ? { onlyCategories: [...LIGHTHOUSE_CATEGORIES] }
+      : { ...LIGHTHOUSE_SETTINGS, maxWaitForLoad: Math.max(5000, Math.min(LIGHTHOUSE_SETTINGS.maxWaitForLoad, opts.timeoutMs - 5000)), onlyCategories: [...LIGHTHOUSE_CATEGORIES] };
+    const config = { extends: 'lighthouse:default', settings };
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new LighthouseTimeout(`Lighthouse did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)), Math.max(0, opts.timeoutMs));
+    });
+    job = lighthouse(url, flags, config);
+    job.catch(() => undefined);
+    const result = await Promise.race([job, timeout]);
+    if (!result?.lhr) throw new Error('Lighthouse returned no report');
+    return lighthouseEvidence(result.lhr);
+  } catch (err) {
+    if (err instanceof LighthouseTimeout) throw err;
+    throw new Error(`Lighthouse failed: ${errorMessage(err)}`);
+  } finally {
+    clearTimeout(timer);
+    // An abandoned run keeps the queue until it settles (the caller kills Chrome, which ends it), at most 20 s.
+    if (job) {
+      const j = job;
+      void Promise.race([j.then(() => undefined, () => undefined), new Promise<void>((r) => setTimeout(r, 20_000).unref())]).then(release);
+    } else release();
+  }
+}

@@ -1,0 +1,554 @@
+/**
+ * One visit of one artifact in a fresh browser context: everything the runtime metrics need, in one
+ * BrowserEvidence object.
+ *
+ * What happens, in order (every step guarded by the artifact's deadline; see `SessionOptions`):
+ * 1. A fresh incognito-like browser context and page at 1280×800, DPR 1. Before any page script runs,
+ *    `alert`/`confirm`/`prompt`/`print` are replaced by functions that return what a dismissed dialog returns
+ *    (undefined/false/null) and count the call, and `window.close` by a no-op that records a fault; puppeteer's
+ *    `dialog` event dismisses whatever still opens (e.g. beforeunload). So an alert storm costs nothing and a
+ *    page cannot close its own window.
+ * 2. Request interception: requests to the artifact's loopback origin continue; `data:`/`blob:` sub-resources
+ *    continue (they are not network); everything else (other hosts, `file://`, other schemes) is aborted and
+ *    logged as `blocked`. A main-frame navigation away is answered with HTTP 204 (so the page stays where it is)
+ *    and logged, with a fault. Chrome-level flags (chrome-process.ts) back this up.
+ * 3. Console messages, uncaught exceptions and unhandled rejections (CDP `Runtime.exceptionThrown`; a rejection
+ *    handled later is revoked and dropped), the network log, JS coverage (V8 block coverage) and CSS rule usage
+ *    are recorded from before navigation.
+ * 4. Navigate and wait for `load` (at most LOAD_TIMEOUT_MS, or 40% of the budget if less), then settle
+ *    SETTLE_MS. A page that never loads gets the fault "load timeout" and we go on with what is there.
+ * 5. DOM (`page.content()`, cut at DOM_CAP_CHARS) and node count; every PAGE_COLLECTORS entry (each at most
+ *    COLLECTOR_TIMEOUT_MS); coverage; desktop first-screen screenshot (1280×800) and full-page screenshot
+ *    (1280 × min(max(scrollHeight, 800), FULL_PAGE_CAP_PX)); `truncated` says when the cap cut it.
+ * 6. iPhone 12 Pro: a second page of the same context, emulated (390×844, DPR 3, touch, mobile UA) before it
+ *    loads the entry; after load + settle: documentElement scrollWidth − clientWidth, the outermost elements
+ *    sticking out to the right, and a first-screen screenshot.
+ *
+ * When an in-page step times out the page is taken as unresponsive (a busy main thread: endless loop) and the
+ * remaining in-page steps are skipped, each field recording why in `unavailable`. Closing the context ends the
+ * renderer; if even that hangs, the caller restarts Chrome.
+ */
+import { KnownDevices, type BrowserContext, type CDPSession, type HTTPRequest, type Page } from 'puppeteer-core';
+import type { Artifact } from '../artifact.js';
+import type { BrowserEvidence, ConsoleEntry, CoverageEntry, MobileResult, NetworkEntry, PageError, Screenshot } from '../browser-evidence.js';
+import { errorMessage } from '../errors.js';
+import { PAGE_COLLECTORS } from './collectors/index.js';
+import { cssStyleRules, ruleCoverage } from './css-rules.js';
+import { requestPath } from './server.js';
+
+
+export const VIEWPORT = { width: 1280, height: 800 } as const;
+export const LOAD_TIMEOUT_MS = 15_000;
+export const SETTLE_MS = 500;
+export const MOBILE_SETTLE_MS = 300;
+export const COLLECTOR_TIMEOUT_MS = 5_000;
+export const STEP_TIMEOUT_MS = 8_000;
+export const FULL_PAGE_CAP_PX = 8000;
+export const DOM_CAP_CHARS = 5_000_000;
+export const MOBILE_DEVICE = 'iPhone 12 Pro';
+
+export interface SessionOptions {
+  /** Absolute time (performance.now()) by which the visit must be over. */
+  deadline: number;
+  /** Fields to gather; screenshots are skipped when not needed. */
+  screenshots: boolean;
+}
+
+export class TimeoutError extends Error {}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  p.catch(() => undefined);
+  if (ms <= 0) return Promise.reject(new TimeoutError(`${what}: no time left in the budget`));
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new TimeoutError(`${what} timed out after ${Math.round(ms)} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(t);
+        reject(e);
+      },
+    );
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+
+/** Runs in the page before any script: dialogs answer as dismissed, window.close is a no-op; both counted. */
+function dialogGuard(): void {
+  const w = window as unknown as Record<string, unknown>;
+  const counts = { dialogs: 0, closes: 0 };
+  Object.defineProperty(w, '__webgradeGuard', { value: counts, enumerable: false });
+  const answer = (ret: unknown) =>
+    function () {
+      counts.dialogs++;
+      return ret;
+    };
+  w.alert = answer(undefined);
+  w.confirm = answer(false);
+  w.prompt = answer(null);
+  w.print = answer(undefined);
+  w.close = function () {
+    counts.closes++;
+  };
+}
+
+/** Runs in the page: the document element's overflow at the current viewport and the outermost offenders. */
+function measureOverflow(): { scrollWidth: number; clientWidth: number; offenders: Array<{ selector: string; right: number; width: number }> } {
+  const de = document.documentElement;
+  const clientWidth = de.clientWidth;
+  const scrollWidth = de.scrollWidth;
+  if (!document.body) return { scrollWidth, clientWidth, offenders: [] };
+  const sel = (el: Element): string => {
+    const parts: string[] = [];
+    for (let e: Element | null = el; e && e !== document.documentElement && parts.length < 4; e = e.parentElement) {
+      let s = e.tagName.toLowerCase();
+      if (e.id) {
+        parts.unshift(`${s}#${e.id}`);
+        break;
+      }
+      const cls = [...e.classList].slice(0, 2);
+      if (cls.length) s += '.' + cls.join('.');
+      parts.unshift(s);
+    }
+    return parts.join(' > ');
+  };
+  let contentRight = document.body ? document.body.scrollWidth + document.body.getBoundingClientRect().left + window.scrollX : 0;
+  const sticking = new Set<Element>();
+  const all = document.body ? document.body.getElementsByTagName('*') : [];
+  const n = Math.min(all.length, 20000);
+  for (let i = 0; i < n; i++) {
+    const el = all[i]!;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right + window.scrollX > contentRight) contentRight = r.right + window.scrollX;
+    if (r.width > 0 && r.right + window.scrollX > clientWidth + 0.5) sticking.add(el);
+  }
+  const out: Array<{ selector: string; right: number; width: number }> = [];
+  for (const el of sticking) {
+    if (el.parentElement && sticking.has(el.parentElement)) continue;
+    const r = el.getBoundingClientRect();
+    out.push({ selector: sel(el), right: Math.round(r.right + window.scrollX), width: Math.round(r.width) });
+  }
+  out.sort((a, b) => b.right - a.right);
+  // When content is wider than the device, mobile Chrome widens the layout viewport to fit it and rounds that
+  // width up (420 px of content gives scrollWidth 421): never report more than the content's own right edge.
+  return { scrollWidth: Math.min(scrollWidth, Math.max(clientWidth, Math.ceil(contentRight - 0.01))), clientWidth, offenders: out.slice(0, 10) };
+}
+
+/** Runs in the page: which of the given selectors (dynamic pseudo-classes already removed) match something. */
+function matchSelectors(selectors: string[]): boolean[] {
+  return selectors.map((s) => {
+    try {
+      return s !== '' && document.querySelector(s) !== null;
+    } catch {
+      return false;
+    }
+  });
+}
+
+const USER_ACTION_PSEUDO = /:(hover|focus|focus-visible|focus-within|active|visited|target|checked|invalid|valid|user-invalid|user-valid|placeholder-shown|disabled|enabled|indeterminate|default|autofill)\b(\([^)]*\))?|::?(selection|placeholder|before|after|marker|backdrop|file-selector-button|first-letter|first-line|-webkit-[\w-]+|-moz-[\w-]+)\b/gi;
+
+/** A selector list with user-action and pseudo-element parts removed (`a:hover` → `a`), for matching in the page. */
+export function interactionFreeSelector(selector: string): string {
+  return selector
+    .split(',')
+    .map((s) => s.replace(USER_ACTION_PSEUDO, '').trim())
+    .map((s) => (s === '' || /[>+~]$/.test(s) ? '*' : s))
+    .join(', ');
+}
+
+interface StyleSheetHeader {
+  styleSheetId: string;
+  sourceURL: string;
+  isInline: boolean;
+  startLine: number;
+  startColumn: number;
+  isConstructed?: boolean;
+  origin?: string;
+}
+
+/** Name of a coverage source: artifact-relative path, or `<file>#inline-<n>` (1-based, in document order). */
+function sourceName(url: string, origin: string, inlineIndex?: number): string | null {
+  if (!url.startsWith(origin + '/')) return null;
+  const rel = requestPath(url.slice(origin.length));
+  if (rel === null) return null;
+  return inlineIndex === undefined ? rel : `${rel}#inline-${inlineIndex}`;
+}
+
+export class PageFaults {
+  faults: string[] = [];
+  unavailable: Record<string, string> = {};
+  add(f: string): void {
+    if (!this.faults.includes(f)) this.faults.push(f);
+  }
+  skip(field: string, reason: string): void {
+    this.unavailable[field] ??= reason;
+  }
+}
+
+/**
+ * Visit the artifact at `entryUrl` in a fresh context of `context`'s browser and gather BrowserEvidence.
+ * Never throws for page faults; throws only when the browser itself is unusable (the caller restarts it).
+ */
+export async function visitArtifact(
+  context: BrowserContext,
+  artifact: Artifact,
+  origin: string,
+  entryUrl: string,
+  opts: SessionOptions,
+): Promise<BrowserEvidence> {
+  const t0 = performance.now();
+  const timings: Record<string, number> = {};
+  const mark = (name: string, since: number) => (timings[name] = Math.round(performance.now() - since));
+  const left = () => opts.deadline - performance.now();
+  const f = new PageFaults();
+  const consoleEntries: ConsoleEntry[] = [];
+  const pageErrors: Array<PageError & { id?: number }> = [];
+  const network: NetworkEntry[] = [];
+  const blockedUrls = new Set<string>();
+  let dialogs = 0;
+
+  const page = await context.newPage();
+  await page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 });
+  await page.evaluateOnNewDocument(dialogGuard);
+  page.on('dialog', (d) => {
+    dialogs++;
+    d.dismiss().catch(() => undefined);
+  });
+  let closed = false;
+  page.on('close', () => {
+    closed = true;
+    f.add('the page window was closed');
+  });
+  page.on('error', (e) => f.add(`page crashed: ${errorMessage(e)}`));
+
+  await installInterception(page, origin, network, blockedUrls, f, true);
+
+  page.on('console', (msg) => {
+    const loc = msg.location();
+    const entry: ConsoleEntry = { level: msg.type(), text: msg.text() };
+    if (loc?.url) entry.url = loc.url;
+    if (loc?.lineNumber !== undefined) entry.line = loc.lineNumber + 1;
+    if (/^Failed to load resource/.test(entry.text) && loc?.url) {
+      if (blockedUrls.has(loc.url)) entry.webgradeCaused = true;
+      else if (isFaviconProbe(loc.url, origin)) entry.browserMade = true;
+    }
+    consoleEntries.push(entry);
+  });
+
+  const cdp: CDPSession = await page.createCDPSession();
+  cdp.on('Runtime.exceptionThrown', (e: { exceptionDetails: { exceptionId: number; text: string; exception?: { description?: string; value?: unknown } } }) => {
+    const d = e.exceptionDetails;
+    const rejection = /in promise/i.test(d.text);
+    const desc = d.exception?.description ?? (d.exception?.value !== undefined ? String(d.exception.value) : undefined);
+    pageErrors.push({ id: d.exceptionId, kind: rejection ? 'unhandled-rejection' : 'exception', message: desc ? desc.split('\n')[0]! : d.text, ...(desc && desc.includes('\n') ? { stack: desc } : {}) });
+  });
+  cdp.on('Runtime.exceptionRevoked', (e: { exceptionId: number }) => {
+    const i = pageErrors.findIndex((p) => p.id === e.exceptionId);
+    if (i >= 0) pageErrors.splice(i, 1);
+  });
+  const sheets = new Map<string, StyleSheetHeader>();
+  cdp.on('CSS.styleSheetAdded', (e: { header: StyleSheetHeader }) => sheets.set(e.header.styleSheetId, e.header));
+  await cdp.send('Runtime.enable');
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  await cdp.send('CSS.startRuleUsageTracking');
+  await page.coverage.startJSCoverage({ resetOnNavigation: false, reportAnonymousScripts: false, useBlockCoverage: true } as Parameters<Page['coverage']['startJSCoverage']>[0]);
+  mark('setup', t0);
+
+  // Load and settle.
+  const tLoad = performance.now();
+  let loaded = false;
+  try {
+    await withTimeout(page.goto(entryUrl, { waitUntil: 'load', timeout: 0 }), Math.min(LOAD_TIMEOUT_MS, left() * 0.4), 'load');
+    loaded = true;
+  } catch (err) {
+    f.add(err instanceof TimeoutError ? `load timeout: ${err.message}` : `navigation failed: ${errorMessage(err)}`);
+  }
+  mark('load', tLoad);
+  if (loaded) await sleep(Math.min(SETTLE_MS, left()));
+
+  let responsive = !closed;
+  const unresponsive = 'page did not respond (busy main thread or closed window)';
+  /** Run an in-page step; on timeout mark the page unresponsive and return undefined. */
+  const step = async <T>(field: string, what: string, fn: () => Promise<T>, limit = STEP_TIMEOUT_MS): Promise<T | undefined> => {
+    if (!responsive || closed) {
+      f.skip(field, closed ? 'the page window was closed' : unresponsive);
+      return undefined;
+    }
+    const t = performance.now();
+    try {
+      return await withTimeout(fn(), Math.min(limit, left()), what);
+    } catch (err) {
+      if (err instanceof TimeoutError) {
+        responsive = false;
+        f.add(`${what}: ${err.message}`);
+        f.skip(field, `${what} timed out (${unresponsive})`);
+      } else {
+        f.add(`${what} failed: ${errorMessage(err)}`);
+        f.skip(field, `${what} failed: ${errorMessage(err)}`);
+      }
+      return undefined;
+    } finally {
+      timings[what] = Math.round(performance.now() - t);
+    }
+  };
+
+  // Probe responsiveness quickly: a page stuck in a loop never answers.
+  await step('domHtml', 'probe', () => page.evaluate(() => 1), 2000);
+
+  const ev: BrowserEvidence = {
+    url: entryUrl,
+    finalUrl: entryUrl,
+    timings,
+    console: consoleEntries,
+    pageErrors,
+    network,
+    domHtml: '',
+    domNodeCount: 0,
+    screenshots: {},
+    faults: f.faults,
+    loaded,
+  };
+
+  const guard = await step('dialogs', 'guard counts', () =>
+    page.evaluate(() => (window as unknown as { __webgradeGuard?: { dialogs: number; closes: number } }).__webgradeGuard ?? { dialogs: 0, closes: 0 }),
+  );
+  if (guard?.closes) f.add(`the page called window.close() ${guard.closes} time(s) (ignored)`);
+
+  const dom = await step('domHtml', 'dom', async () => {
+    const html = await page.content();
+    const count = await page.evaluate(() => document.getElementsByTagName('*').length);
+    return { html, count, url: page.url() };
+  });
+  if (dom) {
+    ev.finalUrl = dom.url;
+    ev.domNodeCount = dom.count;
+    if (dom.html.length > DOM_CAP_CHARS) {
+      ev.domHtml = dom.html.slice(0, DOM_CAP_CHARS);
+      ev.domTruncated = true;
+      f.add(`DOM of ${dom.html.length} characters cut at ${DOM_CAP_CHARS}`);
+    } else ev.domHtml = dom.html;
+  }
+
+  for (const c of PAGE_COLLECTORS) {
+    const raw = await step(String(c.key), `collector ${String(c.key)}`, () => page.evaluate(c.fn, c.arg), COLLECTOR_TIMEOUT_MS);
+    if (raw === undefined) continue;
+    try {
+      (ev as unknown as Record<string, unknown>)[c.key] = c.finish ? c.finish(raw) : raw;
+    } catch (err) {
+      f.add(`collector ${String(c.key)} finish failed: ${errorMessage(err)}`);
+      f.skip(String(c.key), `collector failed: ${errorMessage(err)}`);
+    }
+  }
+
+  const coverage = await step('coverage', 'coverage', () => collectCoverage(page, cdp, sheets, artifact, origin));
+  if (coverage) ev.coverage = coverage;
+
+  if (opts.screenshots) {
+    const desktop = await step('screenshots', 'desktop screenshot', async () => {
+      const png = Buffer.from(await page.screenshot({ type: 'png', captureBeyondViewport: false }));
+      return { png, width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: 1 } satisfies Screenshot;
+    });
+    if (desktop) ev.screenshots.desktop = desktop;
+    const full = await step('screenshots', 'full-page screenshot', async () => {
+      const h = await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0));
+      const height = Math.min(Math.max(h, VIEWPORT.height), FULL_PAGE_CAP_PX);
+      const png = Buffer.from(await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: VIEWPORT.width, height }, captureBeyondViewport: true }));
+      return { png, width: VIEWPORT.width, height, deviceScaleFactor: 1, truncated: h > FULL_PAGE_CAP_PX } satisfies Screenshot;
+    });
+    if (full) ev.screenshots.fullPage = full;
+  }
+
+  // Mobile emulation on a second page of the same context (the desktop page may be unresponsive; this one loads anew).
+  if (responsive && !closed && left() > 1000) {
+    const tm = performance.now();
+    try {
+      const mob = await withTimeout(visitMobile(context, origin, entryUrl, f, left, opts.screenshots), Math.min(LOAD_TIMEOUT_MS + 5000, left()), 'mobile visit');
+      ev.mobile = mob.result;
+      if (mob.screenshot) ev.screenshots.mobile = mob.screenshot;
+    } catch (err) {
+      f.add(`mobile emulation: ${errorMessage(err)}`);
+      f.skip('mobile', `mobile emulation failed: ${errorMessage(err)}`);
+    }
+    mark('mobile', tm);
+  } else f.skip('mobile', responsive ? 'no time left in the budget for mobile emulation' : unresponsive);
+
+  if (guard) dialogs += guard.dialogs;
+  ev.dialogs = dialogs;
+  if (dialogs > 20) f.add(`dialog storm: ${dialogs} dialogs dismissed`);
+  for (const e of pageErrors) delete e.id;
+  if (Object.keys(f.unavailable).length) ev.unavailable = f.unavailable;
+  cdp.detach().catch(() => undefined);
+  page.removeAllListeners('close');
+  ev.faults = [...f.faults];
+  timings.total = Math.round(performance.now() - t0);
+  return ev;
+}
+
+function isFaviconProbe(url: string, origin: string): boolean {
+  return url === `${origin}/favicon.ico`;
+}
+
+async function installInterception(page: Page, origin: string, network: NetworkEntry[] | null, blockedUrls: Set<string>, f: PageFaults, logFaults: boolean): Promise<void> {
+  await page.setRequestInterception(true);
+  const entries = new Map<HTTPRequest, NetworkEntry>();
+  page.on('request', (req) => {
+    const url = req.url();
+    const own = url.startsWith(origin + '/') || url === origin;
+    const inert = url.startsWith('data:') || url.startsWith('blob:') || url === 'about:blank' || url.startsWith('about:srcdoc');
+    const entry: NetworkEntry = { url: url.length > 2000 ? url.slice(0, 2000) + '…' : url, method: req.method(), resourceType: req.resourceType(), blocked: false, browserMade: isFaviconProbe(url, origin) };
+    if (network && !inert) {
+      network.push(entry);
+      entries.set(req, entry);
+    }
+    if (own || inert) {
+      req.continue().catch(() => undefined);
+      return;
+    }
+    entry.blocked = true;
+    entry.failure = 'blocked by webgrade (not the artifact server)';
+    blockedUrls.add(url);
+    const mainNav = req.isNavigationRequest() && req.frame() === page.mainFrame();
+    if (mainNav) {
+      if (logFaults) f.add(`navigation away to ${url.slice(0, 200)} blocked`);
+      // 204 keeps the current document (no navigation happens).
+      req.respond({ status: 204, body: '' }).catch(() => undefined);
+    } else req.abort('blockedbyclient').catch(() => undefined);
+  });
+  page.on('requestfinished', (req) => {
+    const e = entries.get(req);
+    const status = req.response()?.status();
+    if (e && status !== undefined && !e.blocked) e.status = status;
+  });
+  page.on('requestfailed', (req) => {
+    const e = entries.get(req);
+    if (e && !e.blocked) e.failure = req.failure()?.errorText ?? 'failed';
+  });
+}
+
+async function collectCoverage(
+  page: Page,
+  cdp: CDPSession,
+  sheets: Map<string, StyleSheetHeader>,
+  artifact: Artifact,
+  origin: string,
+): Promise<{ js: CoverageEntry[]; css: CoverageEntry[] }> {
+  void artifact;
+  const jsRaw = await page.coverage.stopJSCoverage();
+  const js: CoverageEntry[] = [];
+  const inlineJs = new Map<string, number>();
+  for (const e of jsRaw) {
+    const path = sourceName(e.url, origin);
+    if (path === null) continue;
+    const file = requestPath(e.url.slice(origin.length))!;
+    const f = artifact.files.find((x) => x.path === file);
+    // A script whose text differs from the served file is an inline block of that (HTML) file.
+    const inline = f?.kind === 'html';
+    let name = path;
+    if (inline) {
+      const n = (inlineJs.get(file) ?? 0) + 1;
+      inlineJs.set(file, n);
+      name = `${file}#inline-${n}`;
+    }
+    const used = e.ranges.reduce((s, r) => s + (r.end - r.start), 0);
+    js.push({ source: name, totalBytes: e.text.length, usedBytes: used });
+  }
+
+  const { ruleUsage } = (await cdp.send('CSS.stopRuleUsageTracking')) as { ruleUsage: Array<{ styleSheetId: string; startOffset: number; endOffset: number; used: boolean }> };
+  const usedBySheet = new Map<string, typeof ruleUsage>();
+  for (const r of ruleUsage) {
+    if (!r.used) continue;
+    const list = usedBySheet.get(r.styleSheetId) ?? [];
+    list.push(r);
+    usedBySheet.set(r.styleSheetId, list);
+  }
+  const own = [...sheets.values()]
+    .filter((h) => (h.origin ?? 'regular') === 'regular' && !h.isConstructed && sourceName(h.sourceURL, origin) !== null)
+    .sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
+  const css: CoverageEntry[] = [];
+  const inlineCss = new Map<string, number>();
+  const pending: Array<{ entry: CoverageEntry; selectors: Array<{ sel: string; bytes: number }> }> = [];
+  for (const h of own) {
+    const file = requestPath(h.sourceURL.slice(origin.length))!;
+    const fileKind = artifact.files.find((x) => x.path === file)?.kind;
+    // A <link> whose load was blocked leaves an empty non-inline sheet named after the document: skip it.
+    if (!h.isInline && fileKind === 'html') continue;
+    let name = file;
+    if (h.isInline) {
+      const n = (inlineCss.get(file) ?? 0) + 1;
+      inlineCss.set(file, n);
+      name = `${file}#inline-${n}`;
+    }
+    let text = '';
+    try {
+      text = ((await cdp.send('CSS.getStyleSheetText', { styleSheetId: h.styleSheetId })) as { text: string }).text;
+    } catch {
+      continue; // the sheet went away (removed by a script)
+    }
+    const cov = ruleCoverage(cssStyleRules(text), usedBySheet.get(h.styleSheetId) ?? []);
+    const entry: CoverageEntry = { source: name, totalBytes: cov.total, usedBytes: cov.used, interactionBytes: 0 };
+    css.push(entry);
+    const selectors: Array<{ sel: string; bytes: number }> = [];
+    for (const r of cov.unused) {
+      const free = interactionFreeSelector(r.selector);
+      if (r.selector && free !== r.selector) selectors.push({ sel: free, bytes: r.end - r.start });
+    }
+    if (selectors.length) pending.push({ entry, selectors });
+  }
+  const flat = pending.flatMap((p) => p.selectors.map((s) => s.sel));
+  if (flat.length) {
+    const hits = await page.evaluate(matchSelectors, flat.slice(0, 5000));
+    let i = 0;
+    for (const p of pending) {
+      for (const s of p.selectors) {
+        if (hits[i++]) p.entry.interactionBytes! += s.bytes;
+      }
+    }
+  }
+  return { js, css };
+}
+
+async function visitMobile(
+  context: BrowserContext,
+  origin: string,
+  entryUrl: string,
+  f: PageFaults,
+  left: () => number,
+  screenshot: boolean,
+): Promise<{ result: MobileResult; screenshot?: Screenshot }> {
+  const device = KnownDevices[MOBILE_DEVICE];
+  const page = await context.newPage();
+  try {
+    await page.emulate(device);
+    await page.evaluateOnNewDocument(dialogGuard);
+    page.on('dialog', (d) => d.dismiss().catch(() => undefined));
+    await installInterception(page, origin, null, new Set(), f, false);
+    try {
+      await withTimeout(page.goto(entryUrl, { waitUntil: 'load', timeout: 0 }), Math.min(LOAD_TIMEOUT_MS, left() - 500), 'mobile load');
+    } catch (err) {
+      if (!(err instanceof TimeoutError)) throw err;
+      f.add(`mobile ${err.message}`);
+    }
+    await sleep(Math.min(MOBILE_SETTLE_MS, left() - 500));
+    const m = await withTimeout(page.evaluate(measureOverflow), Math.min(STEP_TIMEOUT_MS, left()), 'mobile overflow measure');
+    const result: MobileResult = {
+      device: MOBILE_DEVICE,
+      viewportWidth: device.viewport.width,
+      scrollWidth: m.scrollWidth,
+      clientWidth: m.clientWidth,
+      overflowPx: Math.max(0, m.scrollWidth - m.clientWidth),
+      offenders: m.offenders,
+    };
+    let shot: Screenshot | undefined;
+    if (screenshot) {
+      const png = Buffer.from(await withTimeout(page.screenshot({ type: 'png', captureBeyondViewport: false }), Math.min(STEP_TIMEOUT_MS, left()), 'mobile screenshot'));
+      shot = { png, width: device.viewport.width * device.viewport.deviceScaleFactor!, height: device.viewport.height * device.viewport.deviceScaleFactor!, deviceScaleFactor: device.viewport.deviceScaleFactor! };
+    }
+    return shot ? { result, screenshot: shot } : { result };
+  } finally {
+    page.close().catch(() => undefined);
+  }
+}
