@@ -5,8 +5,12 @@
 import { METRIC_CATALOG } from './catalog.js';
 import type { MetricDefinition } from './types.js';
 import commentRate from './maintainability/comment-rate.js';
+import errorHandling from './code/error-handling.js';
+import lint from './code/lint.js';
 
 const IMPLEMENTED: MetricDefinition[] = [
+  errorHandling,
+  lint,
   commentRate,
 ];
 
