@@ -5,6 +5,7 @@
 import { METRIC_CATALOG } from './catalog.js';
 import type { MetricDefinition } from './types.js';
 import commentRate from './maintainability/comment-rate.js';
+import resourceValidity from './content/resource-validity.js';
 import errorHandling from './code/error-handling.js';
 import lint from './code/lint.js';
 
@@ -12,6 +13,7 @@ const IMPLEMENTED: MetricDefinition[] = [
   errorHandling,
   lint,
   commentRate,
+  resourceValidity,
 ];
 
 const order = new Map(METRIC_CATALOG.map((m, i) => [m.id, i]));

@@ -8,6 +8,7 @@ import type { EvidenceNeed, MetricDefinition } from '../metrics/types.js';
 import type { JudgeSettings } from '../judges/settings.js';
 import { judgeGathererFactory } from '../judges/gatherer.js';
 import { browserGathererFactory } from './gather/browser-gatherer.js';
+import { remoteCheckGathererFactory } from './gather/remote-check.js';
 
 export interface GatherRequest {
   /** Every need of the selected metrics. */
@@ -42,5 +43,6 @@ export type GathererFactory = (options: GathererOptions) => Gatherer;
 
 export const GATHERER_FACTORIES: GathererFactory[] = [
   browserGathererFactory, // keep first: browser session + Lighthouse (runner/gather/)
+  remoteCheckGathererFactory, // --check-network: remote URLs for resource-validity
   judgeGathererFactory, // keep last: judges read the browser's screenshots
 ];

@@ -1,0 +1,104 @@
+/**
+ * The network check gatherer (`--check-network`): provides the `network` need by checking every distinct remote
+ * URL the artifact references (runner/js-urls.ts `remoteUrls`) and filling `evidence.remote`.
+ *
+ * Choices:
+ * - Active only when `options.checkNetwork` is true; otherwise it leaves `evidence.remote` unset and
+ *   resource-validity reports remote references as unverified.
+ * - Each URL: HEAD first; when HEAD fails or answers an error status (many servers reject HEAD with 403/405/501),
+ *   one GET whose body is cancelled as soon as the headers arrive. Redirects are followed (fetch's limit of 20).
+ *   ok = the final status is 2xx (fetch's `ok`).
+ * - Each request has REQUEST_TIMEOUT_MS (8 s, or less when the artifact's time budget is lower); at most
+ *   CONCURRENCY (8) requests run at once (p-queue). URLs not started before the budget ran out are recorded as
+ *   not ok with error "not checked: time budget exhausted".
+ * - Only http(s) URLs are requested; anything else is recorded as not ok ("unsupported scheme").
+ * - The requests are made by Node, not by the page: the page itself still reaches nothing but its own server.
+ */
+import PQueue from 'p-queue';
+import { gathered, type Evidence, type RemoteCheck } from '../evidence.js';
+import type { Gatherer, GathererOptions, GatherRequest } from '../gatherers.js';
+import { errorMessage } from '../errors.js';
+import { remoteUrls } from '../js-urls.js';
+
+export const REQUEST_TIMEOUT_MS = 8_000;
+export const CONCURRENCY = 8;
+
+export interface RemoteCheckSettings {
+  timeoutMs?: number;
+  concurrency?: number;
+  /** Overall deadline for all checks, in ms. */
+  budgetMs?: number;
+}
+
+function describeError(err: unknown): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'timed out';
+  const cause = e?.cause;
+  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+  return errorMessage(err);
+}
+
+async function request(url: string, method: 'HEAD' | 'GET', timeoutMs: number): Promise<{ status: number } | { error: string }> {
+  try {
+    const res = await fetch(url, { method, redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
+    try {
+      await res.body?.cancel();
+    } catch {
+      /* already closed */
+    }
+    return { status: res.status };
+  } catch (err) {
+    return { error: describeError(err) };
+  }
+}
+
+/** Check one URL: HEAD, then GET when HEAD did not give a 2xx. */
+export async function checkUrl(url: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<RemoteCheck> {
+  if (!/^https?:\/\//i.test(url)) return { url, ok: false, error: 'unsupported scheme' };
+  const head = await request(url, 'HEAD', timeoutMs);
+  if ('status' in head && head.status >= 200 && head.status < 300) return { url, ok: true, status: head.status };
+  // A timed-out HEAD is not retried: a GET would only wait as long again.
+  if ('error' in head && head.error === 'timed out') return { url, ok: false, error: 'timed out' };
+  const get = await request(url, 'GET', timeoutMs);
+  if ('status' in get) return { url, ok: get.status >= 200 && get.status < 300, status: get.status };
+  return { url, ok: false, error: get.error };
+}
+
+/** Check many URLs with a concurrency limit and an overall deadline. */
+export async function checkUrls(urls: readonly string[], settings: RemoteCheckSettings = {}): Promise<Record<string, RemoteCheck>> {
+  const deadline = Date.now() + (settings.budgetMs ?? Number.POSITIVE_INFINITY);
+  const timeout = settings.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const queue = new PQueue({ concurrency: settings.concurrency ?? CONCURRENCY });
+  const out: Record<string, RemoteCheck> = {};
+  await Promise.all(
+    urls.map((url) =>
+      queue.add(async () => {
+        const left = deadline - Date.now();
+        if (left <= 50) {
+          out[url] = { url, ok: false, error: 'not checked: time budget exhausted' };
+          return;
+        }
+        out[url] = await checkUrl(url, Math.min(timeout, left));
+      }),
+    ),
+  );
+  return out;
+}
+
+export function remoteCheckGathererFactory(options: GathererOptions): Gatherer {
+  return {
+    name: 'remote-check',
+    provides: ['network'],
+    async gather(evidence: Evidence, req: GatherRequest): Promise<void> {
+      if (!options.checkNetwork || !req.needs.has('network')) return;
+      const urls = remoteUrls(evidence.artifact);
+      evidence.remote = gathered(await checkUrls(urls, { budgetMs: req.budgetMs }));
+    },
+    fail(evidence: Evidence, reason: string): void {
+      if (options.checkNetwork) evidence.remote = { ok: false, reason };
+    },
+    async close(): Promise<void> {
+      /* nothing held between artifacts */
+    },
+  };
+}
