@@ -4,6 +4,9 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT_USAGE, fail } from './cli-support.js';
 import { scoreCommand } from './commands/score.js';
+import { batchCommand } from './commands/batch.js';
+import { leaderboardCommand } from './commands/leaderboard.js';
+import { normsCommand } from './commands/norms.js';
 import { checklistCommand } from './commands/checklist.js';
 import { judgeStabilityCommand } from './commands/judge-stability.js';
 
@@ -15,6 +18,9 @@ const program = new Command('webgrade')
   .exitOverride();
 
 program.addCommand(scoreCommand());
+program.addCommand(batchCommand());
+program.addCommand(leaderboardCommand());
+program.addCommand(normsCommand());
 program.addCommand(checklistCommand());
 program.addCommand(judgeStabilityCommand());
 

@@ -5,6 +5,7 @@ import { loadRequirementRef, type Requirement } from '../../runner/requirements.
 import { DEFAULT_BUDGET_MS, Scorer } from '../../runner/score.js';
 import { action, parseIdList, parsePositiveNumber, printJson } from '../cli-support.js';
 import { explainMetric, scoreTable } from '../format.js';
+import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
 import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
 
@@ -16,6 +17,8 @@ interface ScoreFlags extends JudgeFlags {
   budget?: number;
   requirement?: string;
   requirementText?: string;
+  persona?: string;
+  norms?: string;
 }
 
 export function scoreCommand(): Command {
@@ -29,12 +32,15 @@ export function scoreCommand(): Command {
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
     .option('--requirement <file#id>', 'the requirement this page answers, from a requirements JSONL file')
     .option('--requirement-text <text>', 'the requirement as text')
+    .option('--persona <id>', 'weights preset for the norm-based overall (dev, qa, ds, pm, ops, legal, designer, all; default all)')
+    .option('--norms <norms.json>', 'norms for z-scores and the overall (default: the shipped weights/default-norms.json)')
     .action(
       action(async (artifact: string, flags: ScoreFlags) => {
         let requirement: Requirement | undefined;
         if (flags.requirement && flags.requirementText) throw new InputError('give --requirement or --requirement-text, not both');
         if (flags.requirement) requirement = loadRequirementRef(flags.requirement);
         if (flags.requirementText) requirement = { id: 'cli', requirement: flags.requirementText };
+        const normsCtx = resolveScoreNorms(flags);
         const only = flags.only ?? (flags.explain ? [flags.explain] : undefined);
         if (flags.explain && only && !only.includes(flags.explain)) only.push(flags.explain);
         const scorer = new Scorer({
@@ -45,11 +51,12 @@ export function scoreCommand(): Command {
         });
         try {
           const doc = await scorer.score(artifact, { requirement });
+          if (normsCtx) applyNorms(doc, normsCtx.norms, normsCtx.file, normsCtx.weights);
           if (flags.json) printJson(doc);
           else if (flags.explain) {
             const m = doc.metrics.find((x) => x.id === flags.explain)!;
             process.stdout.write(explainMetric(m) + '\n');
-          } else process.stdout.write(scoreTable(doc) + '\n');
+          } else process.stdout.write(scoreTable(doc) + (doc.overall ? '\n' + normOverallText(doc) : '') + '\n');
         } finally {
           await scorer.close();
         }

@@ -1,0 +1,123 @@
+/** `webgrade batch <runs-dir> --out results.jsonl`: score every artifact of a runs folder (runner/batch.ts). */
+import { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { discoverRuns, runBatch, type BatchJob, type BatchOptions, type BatchProgress, type BatchSummary } from '../../runner/batch.js';
+import { loadRequirements } from '../../runner/requirements.js';
+import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
+import { action, parseIdList, parsePositiveInt, parsePositiveNumber } from '../cli-support.js';
+
+/** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
+export const DEFAULT_CONCURRENCY = 1;
+
+interface BatchFlags {
+  requirements?: string;
+  out: string;
+  only?: string[];
+  concurrency?: number;
+  budget?: number;
+  checkNetwork?: boolean;
+  progress?: boolean;
+}
+
+function fmtDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** Progress on stderr: a bar on a terminal, plain lines otherwise. */
+export function progressReporter(opts: { tty: boolean; label?: string }): Pick<BatchOptions, 'onStart' | 'onProgress'> & { stop(): void } {
+  let bar: cliProgress.SingleBar | null = null;
+  let startDone = 0;
+  return {
+    onStart(info) {
+      startDone = info.alreadyDone;
+      if (info.tornTail) process.stderr.write('results file ended with a torn line (an earlier run was killed mid-write): cut it away\n');
+      if (info.badLines.length) process.stderr.write(`results file: skipped unreadable lines ${info.badLines.slice(0, 10).join(', ')}\n`);
+      if (info.alreadyDone) process.stderr.write(`resuming: ${info.alreadyDone} of ${info.total} artifacts already in the results file\n`);
+      if (opts.tty && info.total > info.alreadyDone) {
+        bar = new cliProgress.SingleBar(
+          {
+            stream: process.stderr,
+            format: `${opts.label ?? 'scoring'} [{bar}] {value}/{total} | ok {ok} failed {failed} | {rate}/min | ETA {eta_formatted} | {last}`,
+            hideCursor: true,
+            etaBuffer: 20,
+            fps: 5,
+          },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(info.total, info.alreadyDone, { ok: 0, failed: 0, rate: '-', last: '' });
+      }
+    },
+    onProgress(p: BatchProgress) {
+      const n = p.done - startDone;
+      const rate = n > 0 ? (n / (p.elapsedMs / 60_000)).toFixed(1) : '-';
+      const etaMs = n > 0 ? ((p.total - p.done) * p.elapsedMs) / n : 0;
+      const what = `${p.row.model}/${p.row.requirement}`;
+      if (bar) bar.update(p.done, { ok: p.ok, failed: p.failed, rate, last: what.slice(0, 40) });
+      else {
+        const status = p.row.status === 'ok' ? `ok ${((p.row.ms ?? 0) / 1000).toFixed(1)}s` : `FAILED: ${p.row.error}`;
+        process.stderr.write(`[${p.done}/${p.total}] ${what} ${status} | ${rate}/min | ETA ${fmtDuration(etaMs)}\n`);
+      }
+    },
+    stop() {
+      bar?.stop();
+    },
+  };
+}
+
+export function summaryText(s: BatchSummary, out: string): string {
+  const lines: string[] = [];
+  const rate = s.scored + s.failed > 0 && s.elapsedMs > 0 ? ((s.scored + s.failed) / (s.elapsedMs / 60_000)).toFixed(1) : '-';
+  lines.push(
+    `${s.interrupted ? 'interrupted' : 'done'}: ${s.scored} scored, ${s.failed} failed, ${s.alreadyDone} already done (of ${s.total}) in ${fmtDuration(s.elapsedMs)} (${rate} artifacts/min) → ${out}`,
+  );
+  const un = Object.entries(s.unscorable).sort((a, b) => b[1] - a[1]);
+  if (un.length) lines.push(`unscorable per metric (of ${s.scored}): ${un.map(([id, n]) => `${id} ${n}`).join(', ')}`);
+  else if (s.scored) lines.push('unscorable per metric: none');
+  for (const f of s.failures) lines.push(`failed: ${f.model}/${f.requirement}: ${f.error}`);
+  if (s.failed > s.failures.length) lines.push(`… and ${s.failed - s.failures.length} more failures (status "failed" in the results file)`);
+  if (s.missingRequirement) lines.push(`${s.missingRequirement} artifacts have no requirement with their id in --requirements (scored without one, no labels)`);
+  return lines.join('\n');
+}
+
+export async function runBatchWithProgress(jobs: BatchJob[], opts: BatchOptions, label?: string): Promise<BatchSummary> {
+  const reporter = progressReporter({ tty: Boolean(process.stderr.isTTY), label });
+  try {
+    return await runBatch(jobs, { ...opts, onStart: reporter.onStart, onProgress: reporter.onProgress });
+  } finally {
+    reporter.stop();
+  }
+}
+
+export function batchCommand(): Command {
+  return new Command('batch')
+    .description('score every artifact of runs/<model>/<requirement-id>.html (or <id>/index.html), appending rows to a results JSONL; re-running resumes')
+    .argument('<runs-dir>', 'folder with one sub-folder per model')
+    .requiredOption('--out <results.jsonl>', 'results file (appended to; existing rows are kept and skipped)')
+    .option('--requirements <reqs.jsonl>', 'requirements (text, checklists, labels) by id')
+    .option('--only <ids>', 'comma-separated metric ids to run', parseIdList)
+    .option('--concurrency <n>', `worker processes, each with its own Chrome (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
+    .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
+    .option('--check-network', 'check remote URLs over the network')
+    .action(
+      action(async (runsDir: string, flags: BatchFlags) => {
+        const { jobs, skipped } = discoverRuns(runsDir);
+        const requirements = flags.requirements ? loadRequirements(flags.requirements) : undefined;
+        for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
+        const opts: BatchOptions = {
+          out: flags.out,
+          concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+          budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
+          checkNetwork: flags.checkNetwork ?? false,
+        };
+        if (flags.only) opts.only = flags.only;
+        if (requirements) opts.requirements = requirements;
+        const summary = await runBatchWithProgress(jobs, opts);
+        process.stdout.write(summaryText(summary, flags.out) + '\n');
+        if (summary.interrupted) process.exit(130);
+      }),
+    );
+}

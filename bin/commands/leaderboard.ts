@@ -1,0 +1,92 @@
+/** `webgrade leaderboard <results.jsonl>`: z-normalised, preference-weighted model ranking (weights/). */
+import { writeFileSync } from 'node:fs';
+import { Command, InvalidArgumentError } from 'commander';
+import { InputError, errorMessage } from '../../runner/errors.js';
+import { dedupeRows, readResults } from '../../runner/results-file.js';
+import { populationFromRows } from '../../weights/aggregate.js';
+import { DEFAULT_ITERATIONS, DEFAULT_SEED } from '../../weights/bootstrap.js';
+import { leaderboardFromPopulation } from '../../weights/leaderboard.js';
+import { leaderboardCsv, leaderboardTable } from '../../weights/leaderboard-format.js';
+import { DEFAULT_PERSONA, PERSONA_IDS, resolveWeights } from '../../weights/personas.js';
+import { renderReportHtml, reportData } from '../../weights/report-html.js';
+import { loadWeightsFile } from '../../weights/weights-file.js';
+import { action, parsePositiveInt } from '../cli-support.js';
+
+const FORMATS = ['table', 'json', 'csv', 'html'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface LeaderboardFlags {
+  persona?: string;
+  weights?: string;
+  by?: string;
+  format?: Format;
+  json?: boolean;
+  out?: string;
+  bootstrap?: number;
+  seed?: number;
+  title?: string;
+}
+
+function parseFormat(v: string): Format {
+  if (!(FORMATS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${FORMATS.join(', ')}`);
+  return v as Format;
+}
+
+function parseNonNegativeInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  return n;
+}
+
+export function leaderboardCommand(): Command {
+  return new Command('leaderboard')
+    .description('rank models from a batch results file: weighted z per perspective, overall, CIs, breakdowns')
+    .argument('<results.jsonl>', 'results file written by `webgrade batch`')
+    .option('--persona <id>', `weights preset (${PERSONA_IDS.join(', ')}; default ${DEFAULT_PERSONA}), or a persona of --weights`)
+    .option('--weights <weights.json>', 'weights file (`webgrade survey weights --out`)')
+    .option('--by <label>', 'only the breakdown by this requirement label (default: every label present)')
+    .option('--format <format>', `output: ${FORMATS.join(' | ')} (default table)`, parseFormat)
+    .option('--json', 'same as --format json')
+    .option('--out <file>', 'write to a file instead of stdout')
+    .option('--bootstrap <n>', `bootstrap resamples for the CIs (default ${DEFAULT_ITERATIONS}; 0 = none)`, parseNonNegativeInt)
+    .option('--seed <n>', `bootstrap seed (default ${DEFAULT_SEED})`, parsePositiveInt)
+    .option('--title <text>', 'title of the HTML report')
+    .action(
+      action(async (results: string, flags: LeaderboardFlags) => {
+        const format: Format = flags.json ? 'json' : (flags.format ?? 'table');
+        if (flags.json && flags.format && flags.format !== 'json') throw new InputError('give --json or --format, not both');
+        const read = readResults(results);
+        const { rows, duplicates } = dedupeRows(read.rows);
+        if (rows.length === 0) throw new InputError(`${results}: no result rows`);
+        const wopts: Parameters<typeof resolveWeights>[0] = {};
+        if (flags.persona) wopts.persona = flags.persona;
+        if (flags.weights) {
+          wopts.weightsFile = loadWeightsFile(flags.weights);
+          wopts.weightsPath = flags.weights;
+        }
+        const weights = resolveWeights(wopts);
+        const pop = populationFromRows(rows);
+        const iterations = flags.bootstrap ?? DEFAULT_ITERATIONS;
+        const seed = flags.seed ?? DEFAULT_SEED;
+        const lopts: Parameters<typeof leaderboardFromPopulation>[2] = { iterations, seed };
+        if (flags.by) lopts.by = flags.by;
+        const doc = leaderboardFromPopulation(pop, weights, lopts);
+        if (read.tornTail) doc.notes.push('the results file ends with a torn line (a batch still running or killed): ignored');
+        if (read.badLines.length) doc.notes.push(`unreadable lines skipped: ${read.badLines.join(', ')}`);
+        if (duplicates) doc.notes.push(`${duplicates} duplicate (model, requirement) rows: the last one counts`);
+        let text: string;
+        if (format === 'json') text = JSON.stringify(doc, null, 2) + '\n';
+        else if (format === 'csv') text = leaderboardCsv(doc);
+        else if (format === 'html') text = renderReportHtml(reportData(pop, doc, weights, { iterations, seed, title: flags.title }));
+        else text = leaderboardTable(doc) + '\n';
+        if (flags.out) {
+          try {
+            writeFileSync(flags.out, text);
+          } catch (err) {
+            throw new InputError(`${flags.out}: cannot write (${errorMessage(err)})`);
+          }
+          process.stderr.write(`wrote ${format} leaderboard of ${doc.models.length} models to ${flags.out}\n`);
+        } else process.stdout.write(text);
+      }),
+    );
+}

@@ -1,0 +1,84 @@
+/**
+ * A batch worker process (child_process.fork of the compiled module): one long-lived Scorer, so one Chrome and
+ * one Lighthouse per process (Lighthouse cannot run twice at once in one Node process; TOOLCHAIN.md).
+ *
+ * Protocol (IPC messages):
+ *   parent → worker  {type: 'init', only?, budgetMs, checkNetwork}   then any number of
+ *                    {type: 'job', jobId, path, requirement?}
+ *   worker → parent  {type: 'ready'} after init;
+ *                    {type: 'done', jobId, doc} or {type: 'error', jobId, message} per job.
+ * The worker closes its Scorer (and so its Chrome) and exits when the parent disconnects (including when the
+ * parent dies, even by `kill -9`) or on SIGTERM/SIGINT.
+ */
+import { errorMessage } from './errors.js';
+import type { Requirement } from './requirements.js';
+import { Scorer } from './score.js';
+
+export interface InitMessage {
+  type: 'init';
+  only?: string[];
+  budgetMs: number;
+  checkNetwork: boolean;
+}
+export interface JobMessage {
+  type: 'job';
+  jobId: number;
+  path: string;
+  requirement?: Requirement;
+}
+export type ToWorker = InitMessage | JobMessage;
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'done'; jobId: number; doc: unknown }
+  | { type: 'error'; jobId: number; message: string };
+
+let scorer: Scorer | null = null;
+let closing = false;
+
+async function shutdown(code: number): Promise<void> {
+  if (closing) return;
+  closing = true;
+  const s = scorer;
+  scorer = null;
+  const force = setTimeout(() => process.exit(code), 10_000);
+  force.unref();
+  try {
+    await s?.close();
+  } finally {
+    process.exit(code);
+  }
+}
+
+function send(msg: FromWorker): void {
+  if (process.connected) process.send!(msg);
+}
+
+process.on('message', (msg: ToWorker) => {
+  if (msg.type === 'init') {
+    try {
+      const opts: ConstructorParameters<typeof Scorer>[0] = { budgetMs: msg.budgetMs, checkNetwork: msg.checkNetwork };
+      if (msg.only) opts.only = msg.only;
+      scorer = new Scorer(opts);
+      send({ type: 'ready' });
+    } catch (err) {
+      process.stderr.write(`batch worker: ${errorMessage(err)}\n`);
+      void shutdown(1);
+    }
+    return;
+  }
+  if (msg.type === 'job') {
+    const s = scorer;
+    if (!s) {
+      send({ type: 'error', jobId: msg.jobId, message: 'worker not initialised' });
+      return;
+    }
+    const extra = msg.requirement ? { requirement: msg.requirement } : {};
+    s.score(msg.path, extra).then(
+      (doc) => send({ type: 'done', jobId: msg.jobId, doc }),
+      (err) => send({ type: 'error', jobId: msg.jobId, message: errorMessage(err) }),
+    );
+  }
+});
+process.on('disconnect', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+process.on('SIGINT', () => void shutdown(0));

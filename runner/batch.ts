@@ -1,0 +1,338 @@
+/**
+ * `webgrade batch`: score every artifact of a runs folder with N long-lived worker processes, appending one
+ * results row per artifact as it finishes (results-file.ts), resuming where an earlier run stopped.
+ *
+ * Layout (SPEC "runs"): `runs/<model>/<requirement-id>.html` or `runs/<model>/<requirement-id>/index.html`.
+ * Hidden entries and other files are ignored; a sub-folder without index.html is reported and skipped.
+ *
+ * Interpretations:
+ * - `--concurrency N` runs N worker processes (batch-worker.ts), each with its own Scorer and Chrome.
+ * - The per-artifact time budget goes to the Scorer (gatherers share it). The parent also enforces a hard limit
+ *   (budget × 2 + 30 s, plus 10 min when judge metrics are selected, since judges have their own deadline): past
+ *   it the worker is killed (SIGTERM, SIGKILL after 5 s), the artifact is recorded as failed, and a fresh worker
+ *   takes over. A worker that crashes is replaced the same way; the batch never stops for one artifact.
+ * - Artifacts are dispatched in a fixed order (model, then requirement id), so a resumed run continues in order.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InputError, errorMessage } from './errors.js';
+import type { Requirement } from './requirements.js';
+import { openResultsForAppend, rowKey, type ResultRow } from './results-file.js';
+import type { MetricResult, ScoreDocument } from './score.js';
+import type { FromWorker, ToWorker } from './batch-worker.js';
+import { selectMetrics } from './score.js';
+
+export interface BatchJob {
+  model: string;
+  requirement: string;
+  path: string;
+}
+
+export interface Discovery {
+  jobs: BatchJob[];
+  /** Entries that look like artifacts but are not (folder without index.html). */
+  skipped: string[];
+}
+
+function visible(name: string): boolean {
+  return !name.startsWith('.');
+}
+
+/** Find the artifacts of a runs folder. */
+export function discoverRuns(runsDir: string): Discovery {
+  const root = resolve(runsDir);
+  if (!existsSync(root)) throw new InputError(`${runsDir}: no such folder`);
+  if (!statSync(root).isDirectory()) throw new InputError(`${runsDir}: not a folder (expected runs/<model>/<requirement-id>.html)`);
+  const jobs: BatchJob[] = [];
+  const skipped: string[] = [];
+  for (const model of readdirSync(root).filter(visible).sort()) {
+    const mdir = join(root, model);
+    if (!statSync(mdir).isDirectory()) continue;
+    for (const name of readdirSync(mdir).filter(visible).sort()) {
+      const p = join(mdir, name);
+      const st = statSync(p);
+      if (st.isFile() && /\.html?$/i.test(name)) jobs.push({ model, requirement: name.replace(/\.html?$/i, ''), path: p });
+      else if (st.isDirectory()) {
+        if (existsSync(join(p, 'index.html'))) jobs.push({ model, requirement: name, path: p });
+        else skipped.push(`${model}/${name}/ (no index.html)`);
+      }
+    }
+  }
+  if (jobs.length === 0) throw new InputError(`${runsDir}: no artifacts found (expected runs/<model>/<requirement-id>.html or runs/<model>/<requirement-id>/index.html)`);
+  return { jobs, skipped };
+}
+
+/** Artifacts of one folder of pages (norms build): every .html file and every sub-folder with index.html. */
+export function discoverPages(dir: string, model = 'corpus'): Discovery {
+  const root = resolve(dir);
+  if (!existsSync(root)) throw new InputError(`${dir}: no such folder`);
+  if (!statSync(root).isDirectory()) throw new InputError(`${dir}: not a folder`);
+  const jobs: BatchJob[] = [];
+  const skipped: string[] = [];
+  for (const name of readdirSync(root).filter(visible).sort()) {
+    const p = join(root, name);
+    const st = statSync(p);
+    if (st.isFile() && /\.html?$/i.test(name)) jobs.push({ model, requirement: name.replace(/\.html?$/i, ''), path: p });
+    else if (st.isDirectory()) {
+      if (existsSync(join(p, 'index.html'))) jobs.push({ model, requirement: name, path: p });
+      else skipped.push(`${name}/ (no index.html)`);
+    }
+  }
+  if (jobs.length === 0) throw new InputError(`${dir}: no .html pages or folders with index.html`);
+  return { jobs, skipped };
+}
+
+export interface BatchProgress {
+  done: number;
+  total: number;
+  ok: number;
+  failed: number;
+  /** The row just written. */
+  row: ResultRow;
+  elapsedMs: number;
+}
+
+export interface BatchOptions {
+  out: string;
+  only?: string[];
+  concurrency: number;
+  budgetMs: number;
+  checkNetwork?: boolean;
+  requirements?: Requirement[];
+  /** Hard limit per artifact in ms (default: see the module comment). */
+  hardLimitMs?: number;
+  onStart?: (info: { total: number; alreadyDone: number; tornTail: boolean; badLines: number[] }) => void;
+  onProgress?: (p: BatchProgress) => void;
+  /** Compiled worker module (tests may point to another). */
+  workerModule?: string;
+  /** Extra argv for the worker (tests). */
+  workerArgs?: string[];
+}
+
+export interface BatchSummary {
+  total: number;
+  alreadyDone: number;
+  scored: number;
+  failed: number;
+  /** Per metric id: how many of this run's ok artifacts were unscorable. */
+  unscorable: Record<string, number>;
+  /** Failure messages (first 20). */
+  failures: Array<{ model: string; requirement: string; error: string }>;
+  missingRequirement: number;
+  elapsedMs: number;
+  interrupted: boolean;
+}
+
+interface Worker {
+  child: ChildProcess;
+  ready: boolean;
+  job: { jobId: number; job: BatchJob; started: number; timer: NodeJS.Timeout } | null;
+  dead: boolean;
+}
+
+const WORKER_URL = new URL('./batch-worker.js', import.meta.url);
+
+export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions): Promise<BatchSummary> {
+  const metrics = selectMetrics(opts.only); // bad --only is an InputError before anything starts
+  const hasJudge = metrics.some((m) => m.kind === 'judge');
+  const hardLimitMs = opts.hardLimitMs ?? opts.budgetMs * 2 + 30_000 + (hasJudge ? 600_000 : 0);
+  const reqById = new Map((opts.requirements ?? []).map((r) => [r.id, r]));
+  const { existing, writer } = openResultsForAppend(opts.out);
+  const done = new Set(existing.rows.map((r) => rowKey(r.model, r.requirement)));
+  const queue = allJobs.filter((j) => !done.has(rowKey(j.model, j.requirement)));
+  const alreadyDone = allJobs.length - queue.length;
+  opts.onStart?.({ total: allJobs.length, alreadyDone, tornTail: existing.tornTail, badLines: existing.badLines });
+
+  const summary: BatchSummary = {
+    total: allJobs.length,
+    alreadyDone,
+    scored: 0,
+    failed: 0,
+    unscorable: {},
+    failures: [],
+    missingRequirement: 0,
+    elapsedMs: 0,
+    interrupted: false,
+  };
+  const start = Date.now();
+  if (queue.length === 0) {
+    writer.close();
+    return summary;
+  }
+  if (opts.requirements) summary.missingRequirement = queue.filter((j) => !reqById.has(j.requirement)).length;
+
+  const modulePath = opts.workerModule ?? fileURLToPath(WORKER_URL);
+  const workers: Worker[] = [];
+  let next = 0;
+  let finished = 0;
+  let jobSeq = 0;
+  let stopping = false;
+  let initFailures = 0;
+  let resolveAll!: () => void;
+  let rejectAll!: (err: Error) => void;
+  const allDone = new Promise<void>((res, rej) => {
+    resolveAll = res;
+    rejectAll = rej;
+  });
+
+  const record = (job: BatchJob, row: ResultRow) => {
+    writer.append(row);
+    finished++;
+    if (row.status === 'ok') {
+      summary.scored++;
+      for (const m of row.metrics) if (m.score === null) summary.unscorable[m.id] = (summary.unscorable[m.id] ?? 0) + 1;
+    } else {
+      summary.failed++;
+      if (summary.failures.length < 20) summary.failures.push({ model: job.model, requirement: job.requirement, error: row.error ?? '' });
+    }
+    opts.onProgress?.({ done: alreadyDone + finished, total: allJobs.length, ok: summary.scored, failed: summary.failed, row, elapsedMs: Date.now() - start });
+    if (finished === queue.length) resolveAll();
+  };
+
+  const baseRow = (job: BatchJob): Pick<ResultRow, 'model' | 'requirement' | 'labels'> => {
+    const out: Pick<ResultRow, 'model' | 'requirement' | 'labels'> = { model: job.model, requirement: job.requirement };
+    const labels = reqById.get(job.requirement)?.labels;
+    if (labels) {
+      const l: Record<string, string> = {};
+      for (const [k, v] of Object.entries(labels)) if (typeof v === 'string') l[k] = v;
+      out.labels = l;
+    }
+    return out;
+  };
+
+  const failRow = (job: BatchJob, error: string, ms: number): ResultRow => ({
+    ...baseRow(job),
+    status: 'failed',
+    error,
+    artifact: job.path,
+    metrics: [] as MetricResult[],
+    ms,
+    finishedAt: new Date().toISOString(),
+  });
+
+  const dispatch = (w: Worker) => {
+    if (stopping || w.dead || !w.ready || w.job) return;
+    if (next >= queue.length) return;
+    const job = queue[next++]!;
+    const jobId = ++jobSeq;
+    const timer = setTimeout(() => {
+      if (w.job?.jobId !== jobId) return;
+      const ms = Date.now() - w.job.started;
+      w.job = null;
+      record(job, failRow(job, `time budget exceeded: no result after ${Math.round(ms / 1000)} s (budget ${Math.round(opts.budgetMs / 1000)} s)`, ms));
+      retire(w);
+      spawnWorker();
+    }, hardLimitMs);
+    w.job = { jobId, job, started: Date.now(), timer };
+    const msg: ToWorker = { type: 'job', jobId, path: job.path };
+    const req = reqById.get(job.requirement);
+    if (req) msg.requirement = req;
+    w.child.send(msg);
+  };
+
+  const retire = (w: Worker) => {
+    if (w.dead) return;
+    w.dead = true;
+    if (w.job) clearTimeout(w.job.timer);
+    const child = w.child;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const t = setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }, 5000);
+      child.once('exit', () => clearTimeout(t));
+    }
+  };
+
+  const spawnWorker = () => {
+    if (stopping || next >= queue.length) return;
+    const child = fork(modulePath, opts.workerArgs ?? [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const w: Worker = { child, ready: false, job: null, dead: false };
+    workers.push(w);
+    let stderrTail = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderrTail = (stderrTail + d.toString()).slice(-2000);
+    });
+    child.on('message', (msg: FromWorker) => {
+      if (w.dead) return;
+      if (msg.type === 'ready') {
+        w.ready = true;
+        initFailures = 0;
+        dispatch(w);
+        return;
+      }
+      const cur = w.job;
+      if (!cur || cur.jobId !== msg.jobId) return;
+      clearTimeout(cur.timer);
+      w.job = null;
+      const ms = Date.now() - cur.started;
+      if (msg.type === 'done') {
+        const doc = msg.doc as ScoreDocument;
+        record(cur.job, { ...baseRow(cur.job), status: 'ok', ...doc, ms, finishedAt: new Date().toISOString() } as ResultRow);
+      } else {
+        record(cur.job, failRow(cur.job, msg.message, ms));
+      }
+      dispatch(w);
+    });
+    child.on('error', () => undefined);
+    child.on('exit', (code, signal) => {
+      const cur = w.job;
+      const wasDead = w.dead;
+      w.dead = true;
+      if (cur) {
+        clearTimeout(cur.timer);
+        w.job = null;
+        const last = stderrTail.trim().split('\n').pop() ?? '';
+        record(cur.job, failRow(cur.job, `worker crashed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, Date.now() - cur.started));
+      }
+      if (!w.ready && !wasDead && ++initFailures >= 3) {
+        const last = stderrTail.trim().split('\n').pop() ?? '';
+        stopping = true;
+        rejectAll(new Error(`batch workers fail to start (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`));
+        return;
+      }
+      if (!wasDead && !stopping) spawnWorker();
+    });
+    const init: ToWorker = { type: 'init', budgetMs: opts.budgetMs, checkNetwork: opts.checkNetwork ?? false };
+    if (opts.only) init.only = opts.only;
+    child.send(init);
+  };
+
+  const onSignal = () => {
+    summary.interrupted = true;
+    stopping = true;
+    resolveAll();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const n = Math.max(1, Math.min(opts.concurrency, queue.length));
+    for (let i = 0; i < n; i++) spawnWorker();
+    await allDone;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    stopping = true;
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((res) => {
+            const c = w.child;
+            if (c.exitCode !== null || c.signalCode !== null) return res();
+            c.once('exit', () => res());
+            if (w.job) clearTimeout(w.job.timer);
+            if (c.connected) c.disconnect(); // the worker closes its Chrome and exits
+            const t = setTimeout(() => c.kill('SIGKILL'), 15_000);
+            c.once('exit', () => clearTimeout(t));
+          }),
+      ),
+    );
+    writer.close();
+  }
+  summary.elapsedMs = Date.now() - start;
+  return summary;
+}
+
+export { errorMessage };

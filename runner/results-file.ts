@@ -1,0 +1,161 @@
+/**
+ * The results file of `webgrade batch` (JSONL, one row per artifact, appended as each finishes), read by
+ * `webgrade leaderboard` and `webgrade norms build`.
+ *
+ * A row is the artifact's ScoreDocument (runner/score.ts: `artifact`, `entry`, `metrics`, `perspectives`,
+ * `overall`, `timings`) plus:
+ *   - `model`: the folder name under the runs dir (`runs/<model>/...`);
+ *   - `requirement`: the requirement id (file name without `.html`, or the folder name);
+ *   - `labels`: the requirement's labels from `--requirements`, when given and present;
+ *   - `status`: `"ok"`, or `"failed"` with `error` (the worker crashed, the artifact could not be loaded, or its
+ *     time budget ran out with a grace period); a failed row has `metrics: []`;
+ *   - `ms`: wall time of the artifact, `finishedAt`: ISO time.
+ *
+ * Crash safety: each row is written with one `write` of a whole line, so a run killed at any moment (even
+ * `kill -9`) leaves complete rows plus at most one torn last line. `openResultsForAppend` truncates a torn last
+ * line (no final newline, or not valid JSON) before appending. A row that does not parse in the middle of the
+ * file (someone edited it) is skipped and counted, never fatal.
+ *
+ * Resume: a (model, requirement) pair that already has a row, ok or failed, is done and is not scored again
+ * (so re-running the same command never duplicates a row). Delete failed rows by hand to retry them.
+ */
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import type { MetricResult, PerspectiveSummary } from './score.js';
+import type { PerspectiveId } from '../metrics/types.js';
+import { InputError, errorMessage } from './errors.js';
+
+export type RowStatus = 'ok' | 'failed';
+
+export interface ResultRow {
+  model: string;
+  requirement: string;
+  labels?: Record<string, string>;
+  status: RowStatus;
+  error?: string;
+  artifact: string;
+  entry?: string;
+  metrics: MetricResult[];
+  perspectives?: Partial<Record<PerspectiveId, PerspectiveSummary>>;
+  overall?: Record<string, unknown> | null;
+  timings?: Record<string, number>;
+  ms?: number;
+  finishedAt?: string;
+}
+
+export interface ReadResults {
+  rows: ResultRow[];
+  /** Lines in the middle of the file that did not parse as a row (skipped). */
+  badLines: number[];
+  /** The last line was torn (a crash mid-write); ignored. */
+  tornTail: boolean;
+  /** Byte length of the good prefix of the file (everything up to the last complete, valid row). */
+  goodBytes: number;
+}
+
+export function rowKey(model: string, requirement: string): string {
+  return `${model}\u0000${requirement}`;
+}
+
+function asRow(value: unknown): ResultRow | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const o = value as Record<string, unknown>;
+  if (typeof o.model !== 'string' || typeof o.requirement !== 'string') return null;
+  if (o.status !== 'ok' && o.status !== 'failed') return null;
+  if (!Array.isArray(o.metrics)) return null;
+  return o as unknown as ResultRow;
+}
+
+/** Parse results JSONL text (see the module comment for torn and bad lines). */
+export function parseResults(buf: Buffer): ReadResults {
+  const rows: ResultRow[] = [];
+  const badLines: number[] = [];
+  let tornTail = false;
+  let goodBytes = 0;
+  let pos = 0;
+  let lineNo = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(0x0a, pos);
+    lineNo++;
+    const end = nl < 0 ? buf.length : nl;
+    const text = buf.subarray(pos, end).toString('utf8');
+    const isLast = nl < 0 || nl === buf.length - 1;
+    let row: ResultRow | null = null;
+    if (text.trim() !== '') {
+      try {
+        row = asRow(JSON.parse(text));
+      } catch {
+        row = null;
+      }
+    }
+    if (nl < 0) {
+      // No final newline: a torn write (even if it happens to parse, the writer never finished the line).
+      if (text.trim() !== '') tornTail = true;
+      break;
+    }
+    if (row) rows.push(row);
+    else if (text.trim() !== '') {
+      if (isLast) {
+        tornTail = true;
+        break;
+      }
+      badLines.push(lineNo);
+    }
+    pos = nl + 1;
+    goodBytes = pos;
+  }
+  return { rows, badLines, tornTail, goodBytes };
+}
+
+export function readResults(path: string): ReadResults {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(`${path}: ${code === 'ENOENT' ? 'no such file' : errorMessage(err)}`);
+  }
+  return parseResults(buf);
+}
+
+/** Keep the last row of each (model, requirement); returns the rows and how many duplicates were dropped. */
+export function dedupeRows(rows: readonly ResultRow[]): { rows: ResultRow[]; duplicates: number } {
+  const byKey = new Map<string, ResultRow>();
+  for (const r of rows) byKey.set(rowKey(r.model, r.requirement), r);
+  return { rows: [...byKey.values()], duplicates: rows.length - byKey.size };
+}
+
+/** An append-only results file. */
+export class ResultsWriter {
+  private fd: number | null;
+  constructor(fd: number) {
+    this.fd = fd;
+  }
+  /** Append one row as one whole line in a single write. */
+  append(row: ResultRow): void {
+    if (this.fd === null) throw new Error('results file closed');
+    const buf = Buffer.from(JSON.stringify(row) + '\n', 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+  }
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/**
+ * Open `path` for appending after reading what is there: returns the existing rows and a writer. A torn last
+ * line is cut away first, so the next row starts on a fresh line.
+ */
+export function openResultsForAppend(path: string): { existing: ReadResults; writer: ResultsWriter } {
+  let existing: ReadResults = { rows: [], badLines: [], tornTail: false, goodBytes: 0 };
+  if (existsSync(path)) existing = readResults(path);
+  let fd: number;
+  try {
+    fd = openSync(path, 'a+');
+  } catch (err) {
+    throw new InputError(`${path}: cannot write results (${errorMessage(err)})`);
+  }
+  if (existing.tornTail) ftruncateSync(fd, existing.goodBytes);
+  return { existing, writer: new ResultsWriter(fd) };
+}

@@ -1,0 +1,193 @@
+/**
+ * From result rows to model scores (SPEC "From scores to rankings"), for whatever metrics the rows hold.
+ *
+ * - The population: every artifact row of the results file (all models pooled). The metric set is the union of
+ *   metric ids in the rows, in catalogue order (ids the catalogue does not know come last and weigh 0), so new
+ *   metrics are picked up without changes here.
+ * - z: per metric, μ and σ over all scorable samples of the population (zscore.ts); a metric scorable for nobody
+ *   or with σ = 0 contributes 0 and is reported.
+ * - A model's mean z for metric j is the mean of z_ij over the model's scorable samples; unscorable samples are
+ *   left out and counted. Interpretation: when a model has no scorable sample at all for a metric, its mean z is
+ *   taken as 0 (the population mean: no evidence either way) and shown as n/a in the per-metric tables.
+ * - Interpretation: a `failed` row (the tool could not score the artifact) and a metric missing from a row (it was
+ *   not run for that artifact) count as unscorable for every such metric; failed rows are also counted apart.
+ * - Model score: per perspective `Σ_{j∈p} w_j · meanZ_j`, overall = the sum over all metrics, in units of one
+ *   standard deviation (shown ×100 as %). Ranks: by overall, highest first; ties share nothing (broken by name).
+ * - Breakdown by label: the same overall computed on the artifacts whose requirement carries that label value,
+ *   with μ and σ still from the whole population (so the values of different labels are on one scale).
+ */
+import { METRIC_CATALOG, catalogEntry } from '../metrics/catalog.js';
+import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
+import type { ResultRow } from '../runner/results-file.js';
+import { normOf, zOf, type MetricNorm } from './zscore.js';
+
+export interface Sample {
+  model: string;
+  requirement: string;
+  labels: Record<string, string>;
+  failed: boolean;
+  /** Raw score per metric id; null = unscorable; absent = not run. */
+  scores: Record<string, number | null>;
+}
+
+export interface Population {
+  /** Metric ids, catalogue order first. */
+  metrics: string[];
+  /** Model names, sorted. */
+  models: string[];
+  samples: Sample[];
+}
+
+export function orderMetricIds(ids: Iterable<string>): string[] {
+  const order = new Map(METRIC_CATALOG.map((m, i) => [m.id, i]));
+  return [...new Set(ids)].sort((a, b) => (order.get(a) ?? 1e6) - (order.get(b) ?? 1e6) || a.localeCompare(b));
+}
+
+export function populationFromRows(rows: readonly ResultRow[]): Population {
+  const samples: Sample[] = rows.map((r) => {
+    const scores: Record<string, number | null> = {};
+    if (r.status === 'ok') {
+      for (const m of r.metrics) scores[m.id] = typeof m.score === 'number' && Number.isFinite(m.score) ? m.score : null;
+    }
+    return { model: r.model, requirement: r.requirement, labels: r.labels ?? {}, failed: r.status !== 'ok', scores };
+  });
+  const metrics = orderMetricIds(samples.flatMap((s) => Object.keys(s.scores)));
+  const models = [...new Set(samples.map((s) => s.model))].sort((a, b) => a.localeCompare(b));
+  return { metrics, models, samples };
+}
+
+export interface MetricInfo {
+  id: string;
+  perspective: PerspectiveId | null;
+  title: string;
+  norm: MetricNorm;
+}
+
+export interface Cell {
+  /** Mean raw score (0–100) of the model's scorable samples; null when none. */
+  rawMean: number | null;
+  /** Mean z of the model's scorable samples; null when none (counted as 0 in weighted sums). */
+  meanZ: number | null;
+  scored: number;
+  unscorable: number;
+}
+
+export interface ModelCells {
+  model: string;
+  artifacts: number;
+  failed: number;
+  cells: Record<string, Cell>;
+}
+
+export interface Aggregate {
+  metrics: MetricInfo[];
+  models: ModelCells[];
+}
+
+/** μ, σ per metric over the (whole) population. */
+export function populationNorms(pop: Population): Record<string, MetricNorm> {
+  const out: Record<string, MetricNorm> = {};
+  for (const id of pop.metrics) {
+    const values: number[] = [];
+    let unscorable = 0;
+    for (const s of pop.samples) {
+      const v = s.scores[id];
+      if (typeof v === 'number') values.push(v);
+      else unscorable++;
+    }
+    out[id] = normOf(values, unscorable);
+  }
+  return out;
+}
+
+/** Per model and metric: raw mean, mean z, counts. `filter` limits the samples (breakdowns), `norms` default to the population's. */
+export function aggregate(pop: Population, opts: { filter?: (s: Sample) => boolean; norms?: Record<string, MetricNorm> } = {}): Aggregate {
+  const norms = opts.norms ?? populationNorms(pop);
+  const metrics: MetricInfo[] = pop.metrics.map((id) => {
+    const c = catalogEntry(id);
+    return { id, perspective: c?.perspective ?? null, title: c?.title ?? id, norm: norms[id]! };
+  });
+  const models: ModelCells[] = [];
+  for (const model of pop.models) {
+    const samples = pop.samples.filter((s) => s.model === model && (!opts.filter || opts.filter(s)));
+    if (samples.length === 0) continue;
+    const cells: Record<string, Cell> = {};
+    for (const m of metrics) {
+      let sum = 0;
+      let zsum = 0;
+      let n = 0;
+      for (const s of samples) {
+        const v = s.scores[m.id];
+        if (typeof v !== 'number') continue;
+        sum += v;
+        zsum += zOf(v, m.norm);
+        n++;
+      }
+      cells[m.id] = { rawMean: n ? sum / n : null, meanZ: n ? zsum / n : null, scored: n, unscorable: samples.length - n };
+    }
+    models.push({ model, artifacts: samples.length, failed: samples.filter((s) => s.failed).length, cells });
+  }
+  return { metrics, models };
+}
+
+export interface ModelScore {
+  model: string;
+  rank: number;
+  /** Σ_j w_j · meanZ_j, in units of one standard deviation. */
+  overall: number;
+  perspectives: Record<PerspectiveId, number>;
+  unscorable: Record<string, number>;
+  artifacts: number;
+  failed: number;
+}
+
+/** Weighted sums and ranks. `weights` are final metric weights (personas.ts `ResolvedWeights.metrics`). */
+export function scoreModels(agg: Aggregate, weights: Record<string, number>): ModelScore[] {
+  const out: ModelScore[] = agg.models.map((mc) => {
+    const perspectives = Object.fromEntries(PERSPECTIVES.map((p) => [p, 0])) as Record<PerspectiveId, number>;
+    const unscorable: Record<string, number> = {};
+    let overall = 0;
+    for (const m of agg.metrics) {
+      const cell = mc.cells[m.id]!;
+      unscorable[m.id] = cell.unscorable;
+      const w = weights[m.id] ?? 0;
+      const contribution = w * (cell.meanZ ?? 0);
+      overall += contribution;
+      if (m.perspective) perspectives[m.perspective] += contribution;
+    }
+    return { model: mc.model, rank: 0, overall, perspectives, unscorable, artifacts: mc.artifacts, failed: mc.failed };
+  });
+  out.sort((a, b) => b.overall - a.overall || a.model.localeCompare(b.model));
+  out.forEach((m, i) => (m.rank = i + 1));
+  return out;
+}
+
+export interface LabelBreakdown {
+  label: string;
+  values: Array<{ value: string; artifacts: number; models: Array<{ model: string; overall: number; artifacts: number }> }>;
+}
+
+/** Label keys that the samples carry (in SPEC order first). */
+export function labelKeys(pop: Population): string[] {
+  const spec = ['clarity', 'style', 'complexity', 'modality', 'category'];
+  const keys = new Set(pop.samples.flatMap((s) => Object.keys(s.labels)));
+  return [...spec.filter((k) => keys.has(k)), ...[...keys].filter((k) => !spec.includes(k)).sort()];
+}
+
+/** Overall per model for each value of one label, with the population's μ and σ. */
+export function breakdownByLabel(pop: Population, label: string, weights: Record<string, number>, norms = populationNorms(pop)): LabelBreakdown {
+  const values = [...new Set(pop.samples.map((s) => s.labels[label]).filter((v): v is string => typeof v === 'string'))].sort();
+  return {
+    label,
+    values: values.map((value) => {
+      const filter = (s: Sample) => s.labels[label] === value;
+      const agg = aggregate(pop, { filter, norms });
+      const scores = scoreModels(agg, weights);
+      return {
+        value,
+        artifacts: pop.samples.filter(filter).length,
+        models: scores.map((s) => ({ model: s.model, overall: s.overall, artifacts: s.artifacts })),
+      };
+    }),
+  };
+}

@@ -1,0 +1,113 @@
+/** Terminal table and CSV renderings of a leaderboard document (leaderboard.ts). */
+import Table from 'cli-table3';
+import { PERSPECTIVES } from '../metrics/types.js';
+import { PERSPECTIVE_SHORT, type LeaderboardDoc } from './leaderboard.js';
+
+/** SD units → "1.23" (percent of one SD, the study's Table 4 convention); the unit is named in headers. */
+export function pctOfSd(x: number | null | undefined, digits = 2): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return 'n/a';
+  const v = x * 100;
+  return `${v >= 0 ? '' : '-'}${Math.abs(v).toFixed(digits)}`;
+}
+
+function table(head: string[]): Table.Table {
+  return new Table({ head, style: { head: [], border: [] } });
+}
+
+export function leaderboardTable(doc: LeaderboardDoc): string {
+  const out: string[] = [];
+  const p = doc.population;
+  out.push(
+    `Leaderboard: ${p.models} models, ${p.artifacts} artifacts (${p.failed} failed), ${p.requirements} requirements, ${p.metrics} metrics with results`,
+  );
+  out.push(doc.weights.description);
+  out.push('');
+  out.push('Model scores (Table 4): weighted z per perspective and overall, in % of one standard deviation');
+  const head = ['rank', 'model', 'overall', '95% CI', 'rank holds', ...PERSPECTIVES.map((x) => PERSPECTIVE_SHORT[x])];
+  const t = table(head);
+  for (const m of doc.models) {
+    t.push([
+      String(m.rank),
+      m.model,
+      pctOfSd(m.overall),
+      m.ci ? `${pctOfSd(m.ci[0])} … ${pctOfSd(m.ci[1])}` : '',
+      m.rankHolds === undefined ? '' : `${Math.round(m.rankHolds * 100)}%`,
+      ...PERSPECTIVES.map((x) => pctOfSd(m.perspectives[x])),
+    ]);
+  }
+  out.push(t.toString());
+  if (doc.bootstrap) out.push(`CI: ${doc.bootstrap.iterations} bootstrap resamples of the ${doc.bootstrap.requirements} requirements (seed ${doc.bootstrap.seed}); rank holds = share of resamples with the same rank`);
+
+  const models = doc.models.map((m) => m.model);
+  out.push('');
+  out.push('Per-metric z (Table 10): unweighted mean z per model, % of one SD (n/a: no scorable sample)');
+  const tz = table(['metric', 'weight', ...models]);
+  for (const m of doc.metrics) {
+    tz.push([m.id + (m.degenerate ? ' *' : ''), `${(m.weight * 100).toFixed(2)}%`, ...models.map((x) => pctOfSd(doc.perMetric[x]![m.id]!.z, 1))]);
+  }
+  out.push(tz.toString());
+  if (doc.metrics.some((m) => m.degenerate)) out.push('* contributes 0 (scorable for nobody, or σ = 0)');
+
+  out.push('');
+  out.push('Raw means (0–100) per model');
+  const tr = table(['metric', 'pool mean', 'pool SD', ...models]);
+  for (const m of doc.metrics) {
+    tr.push([m.id, m.mean === null ? 'n/a' : m.mean.toFixed(1), m.sd === null ? 'n/a' : m.sd.toFixed(1), ...models.map((x) => {
+      const raw = doc.perMetric[x]![m.id]!.raw;
+      return raw === null ? 'n/a' : raw.toFixed(1);
+    })]);
+  }
+  out.push(tr.toString());
+
+  out.push('');
+  out.push('Unscorable counts per model and metric (Table 11), of each model\'s artifacts');
+  const tu = table(['metric', ...models.map((x) => `${x} (${doc.models.find((m) => m.model === x)!.artifacts})`)]);
+  for (const m of doc.metrics) tu.push([m.id, ...models.map((x) => String(doc.perMetric[x]![m.id]!.unscorable))]);
+  out.push(tu.toString());
+
+  for (const b of doc.breakdowns) {
+    out.push('');
+    out.push(`Overall by ${b.label} (Table 5), % of one SD (μ and σ from the whole population)`);
+    const tb = table([b.label, 'artifacts', ...models]);
+    for (const v of b.values) {
+      tb.push([v.value, String(v.artifacts), ...models.map((x) => {
+        const e = v.models.find((y) => y.model === x);
+        return e ? pctOfSd(e.overall) : '';
+      })]);
+    }
+    out.push(tb.toString());
+  }
+  if (doc.notes.length) {
+    out.push('');
+    out.push('Notes:');
+    for (const n of doc.notes) out.push(`- ${n}`);
+  }
+  return out.join('\n');
+}
+
+function csvCell(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'number' ? String(Math.round(v * 1e6) / 1e6) : v;
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * One row per model: rank, overall, CI, rank holds, the perspectives, then per metric `z:<id>`, `raw:<id>`,
+ * `unscorable:<id>`; values in SD units (not %). Comment-free: the weights used are in the `weights` column.
+ */
+export function leaderboardCsv(doc: LeaderboardDoc): string {
+  const ids = doc.metrics.map((m) => m.id);
+  const head = [
+    'rank', 'model', 'overall', 'ci_low', 'ci_high', 'rank_holds', ...PERSPECTIVES, 'artifacts', 'failed',
+    ...ids.map((id) => `z:${id}`), ...ids.map((id) => `raw:${id}`), ...ids.map((id) => `unscorable:${id}`), 'weights',
+  ];
+  const lines = [head.map(csvCell).join(',')];
+  for (const m of doc.models) {
+    const pm = doc.perMetric[m.model]!;
+    lines.push([
+      m.rank, m.model, m.overall, m.ci?.[0], m.ci?.[1], m.rankHolds, ...PERSPECTIVES.map((p) => m.perspectives[p]), m.artifacts, m.failed,
+      ...ids.map((id) => pm[id]!.z), ...ids.map((id) => pm[id]!.raw), ...ids.map((id) => pm[id]!.unscorable), doc.weights.description,
+    ].map(csvCell).join(','));
+  }
+  return lines.join('\n') + '\n';
+}

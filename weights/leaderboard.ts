@@ -1,0 +1,174 @@
+/**
+ * The leaderboard document: everything `webgrade leaderboard` prints, in one JSON-serialisable object whose head
+ * is SPEC's `{"persona", "weights", "models": [{"model", "rank", "overall", "perspectives", "unscorable"}]}`
+ * (overall and perspective values in units of one standard deviation), extended with the per-metric z and raw
+ * means, the label breakdowns, the bootstrap intervals and notes. The HTML report embeds the same data plus the
+ * other personas' weights, so that it can re-rank in the page.
+ */
+import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
+import type { ResultRow } from '../runner/results-file.js';
+import { InputError } from '../runner/errors.js';
+import { aggregate, breakdownByLabel, labelKeys, populationFromRows, populationNorms, scoreModels, type LabelBreakdown, type Population } from './aggregate.js';
+import { bootstrap, type BootstrapResult } from './bootstrap.js';
+import { describeWeights, type ResolvedWeights } from './personas.js';
+
+export interface LeaderboardModel {
+  model: string;
+  rank: number;
+  overall: number;
+  perspectives: Record<PerspectiveId, number>;
+  unscorable: Record<string, number>;
+  artifacts: number;
+  failed: number;
+  /** 95% bootstrap interval of the overall (resampling requirements). */
+  ci?: [number, number];
+  /** Fraction of bootstrap resamples in which the model holds this rank. */
+  rankHolds?: number;
+  rankFrequency?: number[];
+}
+
+export interface LeaderboardMetric {
+  id: string;
+  perspective: PerspectiveId | null;
+  title: string;
+  weight: number;
+  mean: number | null;
+  sd: number | null;
+  scorable: number;
+  unscorable: number;
+  /** Why it contributes 0, when it does. */
+  degenerate?: string;
+}
+
+export interface LeaderboardDoc {
+  persona: string;
+  weights: {
+    source: string;
+    description: string;
+    perspectives: Record<PerspectiveId, number>;
+    metrics: Record<string, number>;
+    equalShareIn: PerspectiveId[];
+  };
+  population: { artifacts: number; failed: number; requirements: number; models: number; metrics: number };
+  models: LeaderboardModel[];
+  metrics: LeaderboardMetric[];
+  /** perMetric[model][metric] = unweighted mean z (null: no scorable sample), raw mean, counts. */
+  perMetric: Record<string, Record<string, { z: number | null; raw: number | null; scored: number; unscorable: number }>>;
+  breakdowns: LabelBreakdown[];
+  bootstrap?: Omit<BootstrapResult, 'models' | 'pAhead'> & { pAhead: BootstrapResult['pAhead'] };
+  notes: string[];
+}
+
+export interface LeaderboardOptions {
+  /** Only this label's breakdown (`--by`); all labels the rows carry when absent. */
+  by?: string;
+  iterations?: number;
+  seed?: number;
+}
+
+export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeights, opts: LeaderboardOptions = {}): LeaderboardDoc {
+  if (pop.samples.length === 0) throw new InputError('the results file has no rows');
+  const norms = populationNorms(pop);
+  const agg = aggregate(pop, { norms });
+  const scores = scoreModels(agg, weights.metrics);
+  const notes: string[] = [];
+  const keys = labelKeys(pop);
+  if (opts.by && !keys.includes(opts.by)) {
+    throw new InputError(`--by ${opts.by}: no result row carries that label (${keys.length ? `labels: ${keys.join(', ')}` : 'no labels; pass --requirements to batch'})`);
+  }
+  const breakdowns = (opts.by ? [opts.by] : keys).map((k) => breakdownByLabel(pop, k, weights.metrics, norms));
+  const requirements = new Set(pop.samples.map((s) => s.requirement)).size;
+
+  let boot: BootstrapResult | undefined;
+  if ((opts.iterations ?? 1000) > 0 && pop.models.length > 0) {
+    boot = bootstrap(pop, { [weights.persona]: weights.metrics }, { iterations: opts.iterations, seed: opts.seed })[weights.persona];
+    if (requirements < 2) notes.push('only one requirement: the bootstrap cannot estimate uncertainty');
+    for (const na of boot!.notApart) {
+      notes.push(`${na.upper} and ${na.lower} are not clearly apart: ${na.upper} is ahead in ${(na.pAhead * 100).toFixed(0)}% of ${boot!.iterations} resamples (< 95%)`);
+    }
+  }
+  const models: LeaderboardModel[] = scores.map((s) => {
+    const m: LeaderboardModel = { ...s };
+    const b = boot?.models.find((x) => x.model === s.model);
+    if (b) {
+      m.ci = b.ci;
+      m.rankHolds = b.rankHolds;
+      m.rankFrequency = b.rankFrequency;
+    }
+    return m;
+  });
+  const metrics: LeaderboardMetric[] = agg.metrics.map((m) => {
+    const out: LeaderboardMetric = {
+      id: m.id,
+      perspective: m.perspective,
+      title: m.title,
+      weight: weights.metrics[m.id] ?? 0,
+      mean: m.norm.mean,
+      sd: m.norm.sd,
+      scorable: m.norm.n,
+      unscorable: m.norm.unscorable,
+    };
+    if (m.norm.degenerate) {
+      out.degenerate = m.norm.degenerate;
+      notes.push(`${m.id} contributes 0: ${m.norm.degenerate}`);
+    }
+    if (!m.perspective) notes.push(`${m.id} is not in the metric catalogue: shown, weighted 0`);
+    return out;
+  });
+  const present = new Set(agg.metrics.map((m) => m.id));
+  const absent = Object.keys(weights.metrics).filter((id) => !present.has(id));
+  if (absent.length) {
+    const w = absent.reduce((s, id) => s + (weights.metrics[id] ?? 0), 0);
+    notes.push(`${absent.length} of 24 metrics have no results (${(w * 100).toFixed(1)}% of the weight contributes 0): ${absent.join(', ')}`);
+  }
+  const perMetric: LeaderboardDoc['perMetric'] = {};
+  for (const mc of agg.models) {
+    perMetric[mc.model] = {};
+    for (const m of agg.metrics) {
+      const c = mc.cells[m.id]!;
+      perMetric[mc.model]![m.id] = { z: m.norm.degenerate ? null : c.meanZ, raw: c.rawMean, scored: c.scored, unscorable: c.unscorable };
+    }
+  }
+  const doc: LeaderboardDoc = {
+    persona: weights.persona,
+    weights: {
+      source: weights.source,
+      description: describeWeights(weights),
+      perspectives: weights.perspectives,
+      metrics: weights.metrics,
+      equalShareIn: weights.equalShareIn,
+    },
+    population: {
+      artifacts: pop.samples.length,
+      failed: pop.samples.filter((s) => s.failed).length,
+      requirements,
+      models: pop.models.length,
+      metrics: pop.metrics.length,
+    },
+    models,
+    metrics,
+    perMetric,
+    breakdowns,
+    notes,
+  };
+  if (boot) doc.bootstrap = { iterations: boot.iterations, seed: boot.seed, requirements: boot.requirements, notApart: boot.notApart, pAhead: boot.pAhead };
+  return doc;
+}
+
+export function leaderboard(rows: readonly ResultRow[], weights: ResolvedWeights, opts: LeaderboardOptions = {}): LeaderboardDoc {
+  return leaderboardFromPopulation(populationFromRows(rows), weights, opts);
+}
+
+export const PERSPECTIVE_SHORT: Record<PerspectiveId, string> = {
+  code: 'code',
+  visual: 'visual',
+  content: 'content',
+  performance: 'perf',
+  accessibility: 'a11y',
+  maintainability: 'maint',
+  'functional-alignment': 'func-al',
+  'visual-alignment': 'vis-al',
+  'content-alignment': 'cont-al',
+};
+
+export { PERSPECTIVES };
