@@ -8,12 +8,22 @@ import commentRate from './maintainability/comment-rate.js';
 import resourceValidity from './content/resource-validity.js';
 import errorHandling from './code/error-handling.js';
 import lint from './code/lint.js';
+import functionalityCorrectness from './code/functionality-correctness.js';
+import visualExperience from './visual/visual-experience.js';
+import functionalAlignment from './functional-alignment/functional-alignment.js';
+import visualAlignment from './visual-alignment/visual-alignment.js';
+import contentAlignment from './content-alignment/content-alignment.js';
 
 const IMPLEMENTED: MetricDefinition[] = [
   errorHandling,
   lint,
   commentRate,
   resourceValidity,
+  functionalityCorrectness,
+  visualExperience,
+  functionalAlignment,
+  visualAlignment,
+  contentAlignment,
 ];
 
 const order = new Map(METRIC_CATALOG.map((m, i) => [m.id, i]));
