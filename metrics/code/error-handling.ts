@@ -51,7 +51,10 @@
  *   that is caught, or, transitively, a call whose failure flows to a caller that is itself protected by its
  *   callers (the call is awaited or returned, or the callee is not async). Passing the name as a listener or
  *   timer callback (`addEventListener('click', name)`, `el.onclick = name`, `setTimeout(name)`) is a use that
- *   is never protected. Uses are matched by the last name segment only, across all JS blocks and attributes of
+ *   is never protected. A callback given to `.then/.catch/.finally`, or to `.map` inside
+ *   `Promise.all/allSettled/race/any`, fails into that promise: it is protected when that promise is (a later
+ *   `.catch`, a surrounding try, `allSettled`), or when the promise is awaited/returned by a unit that is
+ *   protected by its callers. Uses are matched by the last name segment only, across all JS blocks and attributes of
  *   the artifact; calls with a computed name (`obj[method]()`) cannot be matched. A callee's rejection is
  *   treated as caught by a surrounding try even if the call is not awaited (lenient).
  */
@@ -110,6 +113,11 @@ interface Unit {
   timers: TimerRef[];
   hasTryCatch: boolean;
   hasCatchChain: boolean;
+  /**
+   * Callbacks whose failure flows into a promise the enclosing unit holds: `.then/.catch/.finally(cb)`, and
+   * `Promise.all|allSettled|race|any(xs.map(cb))`.
+   */
+  flowsInto?: { unit: Unit; protected: boolean; how: string | null; awaited: boolean };
 }
 
 interface Use {
@@ -269,6 +277,42 @@ function protection(ancestors: AnyNode[], from: number, stop: number): string | 
   return chainProtection(ancestors, from, stop);
 }
 
+const PROMISE_COMBINATORS = new Set(['Promise.all', 'Promise.allSettled', 'Promise.race', 'Promise.any']);
+
+/**
+ * For a function at ancestors[self] passed to `.then/.catch/.finally`, or to `.map` inside a Promise
+ * combinator: the promise call its failure flows into, whether that call is protected in the enclosing unit,
+ * and whether it is awaited/returned (so that the failure flows on to the enclosing unit's callers).
+ */
+function promiseCallbackFlow(ancestors: AnyNode[], self: number): { protected: boolean; how: string | null; awaited: boolean } | null {
+  const fn = ancestors[self]!;
+  const call = ancestors[self - 1];
+  if (!call || call.type !== 'CallExpression' || !(call.arguments as AnyNode[]).includes(fn)) return null;
+  const callee = call.callee as AnyNode;
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return null;
+  const m = callee.property.name;
+  let outer = -1;
+  let how: string | null = null;
+  if (m === 'then' || m === 'catch' || m === 'finally') outer = self - 1;
+  else if (m === 'map') {
+    const comb = ancestors[self - 2];
+    if (comb?.type === 'CallExpression' && (comb.arguments as AnyNode[]).includes(call)) {
+      const name = exprText(comb.callee as AnyNode);
+      if (name && PROMISE_COMBINATORS.has(name)) {
+        outer = self - 2;
+        if (name === 'Promise.allSettled') how = 'Promise.allSettled()';
+      }
+    }
+  }
+  if (outer < 0) return null;
+  const ui = unitIndex(ancestors, self);
+  how ??= protection(ancestors, outer, ui);
+  const p = ancestors[outer - 1];
+  const node = ancestors[outer]!;
+  const awaited = p?.type === 'AwaitExpression' || p?.type === 'ReturnStatement' || (p?.type === 'ArrowFunctionExpression' && p.body === node);
+  return { protected: how !== null, how, awaited };
+}
+
 /** Index of the nearest enclosing unit node in ancestors (excluding the node itself at the end). */
 function unitIndex(ancestors: AnyNode[], self: number): number {
   for (let i = self - 1; i > 0; i--) if (isFn(ancestors[i])) return i;
@@ -366,6 +410,11 @@ function analyseBlock(block: SourceBlock, page: PageState): { recovered: boolean
         hasTryCatch: false,
         hasCatchChain: false,
       };
+      const flow = promiseCallbackFlow(ancestors, self);
+      if (flow) {
+        const enclosing = page.unitByNode.get(ancestors[ui]!);
+        if (enclosing) u.flowsInto = { unit: enclosing, ...flow };
+      }
       page.units.push(u);
       page.unitByNode.set(node, u);
       return;
@@ -537,7 +586,13 @@ export function analyseErrorHandling(blocks: readonly SourceBlock[]): ErrorHandl
   for (let changed = true; changed; ) {
     changed = false;
     for (const u of page.units) {
-      if (!u.simpleName || byCallers.has(u)) continue;
+      if (byCallers.has(u)) continue;
+      if (u.flowsInto && (u.flowsInto.protected || (u.flowsInto.awaited && byCallers.has(u.flowsInto.unit)))) {
+        byCallers.add(u);
+        changed = true;
+        continue;
+      }
+      if (!u.simpleName) continue;
       const uses = (usesByName.get(u.simpleName) ?? []).filter((x) => x.unit !== u);
       const flows = (x: Use) => x.call === 'awaited' || (x.call === 'plain' && !u.async);
       if (uses.length > 0 && uses.every((x) => x.protected || (flows(x) && byCallers.has(x.unit)))) {
@@ -563,7 +618,9 @@ export function analyseErrorHandling(blocks: readonly SourceBlock[]): ErrorHandl
       if (unprotected.length === 0) how = [...new Set(u.sites.map((s) => s.how!))].join(', ');
     } else if (u.hasTryCatch) how = 'try/catch';
     else if (u.hasCatchChain) how = '.catch()';
-    if (how === null && byCallers.has(u)) {
+    if (how === null && byCallers.has(u) && u.flowsInto) {
+      how = u.flowsInto.protected ? `by the promise chain it is part of (${u.flowsInto.how})` : 'by the callers of the promise it is part of';
+    } else if (how === null && byCallers.has(u)) {
       const n = (usesByName.get(u.simpleName!) ?? []).filter((x) => x.unit !== u).length;
       how = `by its callers (${n} use${n === 1 ? '' : 's'})`;
     }

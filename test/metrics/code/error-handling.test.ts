@@ -100,6 +100,31 @@ testMetric(errorHandling, [
     details: (d) => assert.equal(fn(d, 'get').how, '.catch()'),
   },
   {
+    // load: try around the awaited Promise.all; the .map callback (async) fails into it; the first .then
+    // callback parses JSON inside a chain caught later; the second is in an uncaught chain, and so is the
+    // top-level fetch('/b'): R = 5, N = 2 → (1 − log2(1 + 2/6)) × 100 = 58.49625007211563
+    name: 'callbacks of .then and of .map inside Promise.all are protected by the promise they fail into',
+    html: [
+      '<script>',
+      'async function load(urls) {',
+      '  try { return await Promise.all(urls.map(async (u) => (await fetch(u)).json())); } catch (e) { return []; }',
+      '}',
+      "fetch('/a').then((r) => r.text()).then((t) => JSON.parse(t)).catch(() => null);",
+      "fetch('/b').then((r) => r.text()).then((t) => JSON.parse(t));",
+      '</script>',
+    ].join('\n'),
+    score: S_2_1,
+    details: (d) => {
+      assert.deepEqual(fns(d).map((f) => [f.name, f.line, f.protected]), [
+        ['top-level code', 2, false],
+        ['load', 2, true],
+        ['map callback', 3, true],
+        ['then callback', 5, true],
+        ['then callback', 6, false],
+      ]);
+    },
+  },
+  {
     // R = 1, N = 1
     name: 'try/finally without a catch clause is not protection',
     html: '<script>\nfunction readIt(t) { try { return JSON.parse(t); } finally { done(); } }\n</script>',
