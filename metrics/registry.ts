@@ -6,6 +6,7 @@ import { METRIC_CATALOG } from './catalog.js';
 import type { MetricDefinition } from './types.js';
 import commentRate from './maintainability/comment-rate.js';
 import resourceValidity from './content/resource-validity.js';
+import componentConsistency from './visual/component-consistency.js';
 import errorHandling from './code/error-handling.js';
 import lint from './code/lint.js';
 import functionalityCorrectness from './code/functionality-correctness.js';
@@ -13,12 +14,25 @@ import visualExperience from './visual/visual-experience.js';
 import functionalAlignment from './functional-alignment/functional-alignment.js';
 import visualAlignment from './visual-alignment/visual-alignment.js';
 import contentAlignment from './content-alignment/content-alignment.js';
+import bestPractices from './code/best-practices.js';
+import consoleErrors from './code/console-errors.js';
+import performanceMetric from './performance/performance.js';
+import accessibility from './accessibility/accessibility.js';
+import mobileCompat from './accessibility/mobile-compat.js';
+import codeRedundancy from './maintainability/code-redundancy.js';
 
 const IMPLEMENTED: MetricDefinition[] = [
+  bestPractices,
+  consoleErrors,
+  performanceMetric,
+  accessibility,
+  mobileCompat,
+  codeRedundancy,
   errorHandling,
   lint,
   commentRate,
   resourceValidity,
+  componentConsistency,
   functionalityCorrectness,
   visualExperience,
   functionalAlignment,

@@ -130,6 +130,11 @@ export class Scorer {
 
   /** Gather and score one artifact (a path, or an already loaded model). */
   async score(input: string | Artifact, extra: { requirement?: Requirement } = {}): Promise<ScoreDocument> {
+    return (await this.scoreWithEvidence(input, extra)).doc;
+  }
+
+  /** Like `score`, and also returns the gathered evidence (for `--save-evidence`). */
+  async scoreWithEvidence(input: string | Artifact, extra: { requirement?: Requirement } = {}): Promise<{ doc: ScoreDocument; evidence: Evidence }> {
     const timings: Record<string, number> = {};
     const start = performance.now();
     const artifact = typeof input === 'string' ? loadArtifact(input) : input;
@@ -137,7 +142,7 @@ export class Scorer {
     const evidence: Evidence = { artifact, options: { checkNetwork: this.options.checkNetwork } };
     if (extra.requirement) evidence.requirement = extra.requirement;
     await this.gather(evidence, timings, start);
-    return this.scoreEvidence(evidence, timings);
+    return { doc: await this.scoreEvidence(evidence, timings), evidence };
   }
 
   async gather(evidence: Evidence, timings: Record<string, number>, start = performance.now()): Promise<void> {

@@ -8,6 +8,7 @@ import { explainMetric, scoreTable } from '../format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
 import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
+import { saveEvidence, savedEvidenceGatherers } from '../../runner/gather/evidence-files.js';
 
 interface ScoreFlags extends JudgeFlags {
   json?: boolean;
@@ -19,6 +20,8 @@ interface ScoreFlags extends JudgeFlags {
   requirementText?: string;
   persona?: string;
   norms?: string;
+  saveEvidence?: string;
+  fromEvidence?: string;
 }
 
 export function scoreCommand(): Command {
@@ -30,6 +33,8 @@ export function scoreCommand(): Command {
     .option('--explain <id>', 'print the full details behind one metric')
     .option('--check-network', 'check remote URLs over the network (otherwise reported as unverified)')
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
+    .option('--save-evidence <dir>', 'write the browser evidence (JSON, screenshots, Lighthouse report) into <dir>')
+    .option('--from-evidence <dir>', 'score from evidence saved with --save-evidence, without a browser')
     .option('--requirement <file#id>', 'the requirement this page answers, from a requirements JSONL file')
     .option('--requirement-text <text>', 'the requirement as text')
     .option('--persona <id>', 'weights preset for the norm-based overall (dev, qa, ds, pm, ops, legal, designer, all; default all)')
@@ -48,9 +53,13 @@ export function scoreCommand(): Command {
           checkNetwork: flags.checkNetwork ?? false,
           budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
           judge: judgeSettingsFromFlags(flags),
+          gatherers: flags.fromEvidence
+            ? savedEvidenceGatherers(flags.fromEvidence, { checkNetwork: flags.checkNetwork ?? false, budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS, judge: judgeSettingsFromFlags(flags) })
+            : undefined,
         });
         try {
-          const doc = await scorer.score(artifact, { requirement });
+          const { doc, evidence } = await scorer.scoreWithEvidence(artifact, { requirement });
+          if (flags.saveEvidence) saveEvidence(flags.saveEvidence, evidence);
           if (normsCtx) applyNorms(doc, normsCtx.norms, normsCtx.file, normsCtx.weights);
           if (flags.json) printJson(doc);
           else if (flags.explain) {

@@ -1,0 +1,37 @@
+/**
+ * mobile-compat (SPEC #19): the page loaded under iPhone 12 Pro emulation (390×844 CSS px, DPR 3, touch,
+ * mobile user agent; puppeteer's KnownDevices); overflow = scrollWidth − clientWidth of the document element
+ * after load and a 300 ms settle; score = max(0, 100 − overflow_px).
+ *
+ * Interpretations:
+ * - Mobile Chrome widens the layout viewport to fit content wider than the device and rounds that width up
+ *   (420 px of content reports scrollWidth 421); the session therefore caps scrollWidth at the right edge of
+ *   the content (body scroll width and element boxes), so a 420 px block overflows by exactly 30 px.
+ * - Overflow hidden by `overflow-x: hidden` on html/body is not overflow (the document cannot scroll
+ *   sideways); content cut off that way is not detected.
+ * - Details list the outermost elements sticking out to the right, widest first (at most 10).
+ * - Unscorable when the browser session or the emulated load failed (reason from the session).
+ */
+import { scored, unscorable, type MetricDefinition } from '../types.js';
+
+const mobileCompat: MetricDefinition = {
+  id: 'mobile-compat',
+  perspective: 'accessibility',
+  kind: 'rule',
+  needs: ['browser'],
+  title: 'Mobile compatibility',
+  score({ browser }) {
+    if (!browser) return unscorable('the browser session was not run');
+    if (!browser.ok) return unscorable(browser.reason);
+    const m = browser.value.mobile;
+    if (!m) return unscorable(browser.value.unavailable?.mobile ?? 'mobile emulation was not measured', { faults: browser.value.faults });
+    const score = Math.max(0, 100 - m.overflowPx);
+    return scored(
+      score,
+      m.overflowPx === 0 ? `fits the ${m.device} width (${m.clientWidth} px)` : `${m.overflowPx} px sideways overflow on ${m.device} (content ${m.scrollWidth} px, screen ${m.clientWidth} px)`,
+      { device: m.device, overflowPx: m.overflowPx, scrollWidth: m.scrollWidth, clientWidth: m.clientWidth, offenders: m.offenders },
+    );
+  },
+};
+
+export default mobileCompat;

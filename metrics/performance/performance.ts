@@ -1,0 +1,19 @@
+/**
+ * performance (SPEC #16): Lighthouse performance category × 100, from the artifact's one Lighthouse run
+ * (runner/gather/lighthouse.ts: Lighthouse's default mobile form factor and simulated throttling; shortened
+ * quiet windows, checked to give the same category scores). Unscorable when Lighthouse did not run or could not
+ * compute the category (e.g. NO_FCP, NO_LCP); see lighthouse-category.ts.
+ */
+import { type MetricDefinition } from '../types.js';
+import { lighthouseCategoryScore } from './lighthouse-category.js';
+
+const performanceMetric: MetricDefinition = {
+  id: 'performance',
+  perspective: 'performance',
+  kind: 'rule',
+  needs: ['lighthouse'],
+  title: 'Performance',
+  score: (evidence) => lighthouseCategoryScore(evidence, 'performance'),
+};
+
+export default performanceMetric;
