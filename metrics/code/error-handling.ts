@@ -8,6 +8,8 @@
  *   passed to addEventListener/then/setTimeout/...), the top-level code of each `<script>`/JS file (it runs
  *   once at load, and an uncaught throw there stops the rest of the script), and each event-handler attribute
  *   (`onclick="..."`, one unit per attribute). Broken code is analysed on the acorn-loose tree (`recovered`).
+ *   A block that cannot be parsed or walked at all (nesting deeper than the call stack) is left out and listed
+ *   in `skippedBlocks`; when every block is, the metric is unscorable.
  * - Names: a declaration's id, the variable/property/assignment target it is assigned to
  *   (`window.onload`, `this.save`), `Class.method` for class members; callbacks are named after the call that
  *   receives them (`click listener`, `then callback`, `setTimeout callback`) and count as anonymous.
@@ -62,6 +64,7 @@ import * as walk from 'acorn-walk';
 import type * as acorn from 'acorn';
 import type { SourceBlock } from '../../runner/artifact.js';
 import { fileLine, parseJs } from '../../runner/js-parse.js';
+import { errorMessage } from '../../runner/errors.js';
 import { logPenalty, round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition } from '../types.js';
 
@@ -537,13 +540,27 @@ export interface ErrorHandlingAnalysis {
   unitsAnalysed: number;
   jsBlocks: number;
   recoveredBlocks: Array<{ file: string; line: number; syntaxError?: string }>;
+  /** Blocks that could not be analysed at all (e.g. nesting deeper than the parser's stack). */
+  skippedBlocks: Array<{ file: string; line: number; reason: string }>;
 }
 
 export function analyseErrorHandling(blocks: readonly SourceBlock[]): ErrorHandlingAnalysis {
   const page: PageState = { units: [], uses: [], xhrNames: new Set(), handlerTargets: new Set(), unitByNode: new Map(), pendingTimerFns: [] };
   const recoveredBlocks: ErrorHandlingAnalysis['recoveredBlocks'] = [];
+  const skippedBlocks: ErrorHandlingAnalysis['skippedBlocks'] = [];
   for (const block of blocks) {
-    const r = analyseBlock(block, page);
+    const mark = { units: page.units.length, uses: page.uses.length, timers: page.pendingTimerFns.length };
+    let r: ReturnType<typeof analyseBlock>;
+    try {
+      r = analyseBlock(block, page);
+    } catch (err) {
+      // Pathological code (nesting deeper than the call stack): leave the block out, say so.
+      for (const u of page.units.splice(mark.units)) page.unitByNode.delete(u.node);
+      page.uses.splice(mark.uses);
+      page.pendingTimerFns.splice(mark.timers);
+      skippedBlocks.push({ file: block.file, line: block.line, reason: errorMessage(err) });
+      continue;
+    }
     if (r.recovered) recoveredBlocks.push({ file: block.file, line: block.line, ...(r.syntaxError ? { syntaxError: r.syntaxError } : {}) });
   }
 
@@ -636,7 +653,7 @@ export function analyseErrorHandling(blocks: readonly SourceBlock[]): ErrorHandl
     functions.push(report);
   }
   functions.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-  return { functions, unitsAnalysed: page.units.length, jsBlocks: blocks.length, recoveredBlocks };
+  return { functions, unitsAnalysed: page.units.length, jsBlocks: blocks.length, recoveredBlocks, skippedBlocks };
 }
 
 const errorHandling: MetricDefinition = {
@@ -657,8 +674,10 @@ const errorHandling: MetricDefinition = {
       unitsAnalysed: a.unitsAnalysed,
       jsBlocks: a.jsBlocks,
       recoveredBlocks: a.recoveredBlocks,
+      skippedBlocks: a.skippedBlocks,
       functions: a.functions,
     };
+    if (a.skippedBlocks.length === blocks.length) return unscorable(`JavaScript could not be analysed: ${a.skippedBlocks[0]!.reason}`, details);
     if (R === 0) return unscorable('no function needs error handling', details);
     const score = logPenalty(N, R);
     return scored(score, `${N} of ${R} functions that need error handling lack it (${round2(score)})`, details);

@@ -34,7 +34,8 @@
  *   blanked first (raw text for the browser; htmlhint would read tags in it). `tag-pair` findings that only miss end tags HTML
  *   lets you omit (`</p>`, `</li>`, `</td>`, …; OPTIONAL_END_TAGS) are not counted.
  * - The metric is always scorable when the linters load (an artifact always has its HTML file); a linter that
- *   fails to load or crashes on a block makes the metric unscorable with the tool's error, not a 0.
+ *   fails to load makes the metric unscorable with the tool's error, not a 0. A block a linter throws on (code
+ *   nested deeper than the call stack) is not linted and is listed under `skipped`, and the summary says so.
  */
 import type { Linter } from 'eslint';
 import * as walk from 'acorn-walk';
@@ -148,8 +149,12 @@ export function isModuleBlock(block: SourceBlock): boolean {
   if (block.origin === 'attribute') return false;
   if (block.module) return true;
   if (block.origin === 'file') {
-    const parsed = parseJs(block);
-    return !parsed.recovered && parsed.sourceType === 'module';
+    try {
+      const parsed = parseJs(block);
+      return !parsed.recovered && parsed.sourceType === 'module';
+    } catch {
+      return false;
+    }
   }
   return false;
 }
@@ -160,7 +165,12 @@ export function pageGlobals(artifact: Artifact): { shared: Set<string>; librarie
   let injectsScripts = false;
   for (const block of artifact.sources) {
     if (block.language !== 'js') continue;
-    const { ast } = parseJs(block);
+    let ast: acorn.Program;
+    try {
+      ast = parseJs(block).ast;
+    } catch {
+      continue; // pathological nesting: the block is skipped by the linter too (see lintJs)
+    }
     if (block.origin !== 'attribute' && !isModuleBlock(block)) {
       for (const stmt of ast.body) {
         if (stmt.type === 'VariableDeclaration') for (const d of stmt.declarations) patternNames(d.id, shared);
@@ -194,7 +204,7 @@ export function pageGlobals(artifact: Artifact): { shared: Set<string>; librarie
   return { shared, libraries, injectsScripts };
 }
 
-async function lintJs(artifact: Artifact, out: LintFinding[], unverified: LintFinding[]): Promise<void> {
+async function lintJs(artifact: Artifact, out: LintFinding[], unverified: LintFinding[], skipped: Skipped[]): Promise<void> {
   const blocks = artifact.sources.filter((b) => b.language === 'js');
   if (blocks.length === 0) return;
   const { linter, browser } = await loadEslint();
@@ -226,9 +236,20 @@ async function lintJs(artifact: Artifact, out: LintFinding[], unverified: LintFi
   };
   for (const block of blocks) {
     const attribute = block.origin === 'attribute';
-    const messages = linter.verify(block.text, configFor(isModuleBlock(block) ? 'module' : 'script', attribute), 'block.js');
+    let messages: Linter.LintMessage[];
+    try {
+      messages = linter.verify(block.text, configFor(isModuleBlock(block) ? 'module' : 'script', attribute), 'block.js');
+    } catch (err) {
+      skipped.push({ tool: 'eslint', file: block.file, line: block.line, reason: errorMessage(err) });
+      continue;
+    }
     for (const m of messages) {
       if (m.severity !== 2) continue;
+      if (m.fatal && /Maximum call stack size exceeded|Not enough stack space/.test(m.message)) {
+        // ESLint reports its parser's stack overflow as a parsing error; the code itself may be valid.
+        skipped.push({ tool: 'eslint', file: block.file, line: block.line, reason: m.message });
+        continue;
+      }
       const line = m.line ?? 1;
       (injectsScripts && m.ruleId === 'no-undef' ? unverified : out).push({
         tool: 'eslint',
@@ -305,12 +326,18 @@ export function cssChunks(artifact: Artifact): CssChunk[] {
   return chunks;
 }
 
-async function lintCss(artifact: Artifact, out: LintFinding[], configProblems: string[]): Promise<void> {
+async function lintCss(artifact: Artifact, out: LintFinding[], configProblems: string[], skipped: Skipped[]): Promise<void> {
   const chunks = cssChunks(artifact);
   if (chunks.length === 0) return;
   const lint = await loadStylelint();
   for (const chunk of chunks) {
-    const res = await lint({ code: chunk.code, config: STYLELINT_CONFIG, ignoreDisables: true });
+    let res: Awaited<ReturnType<StylelintLint>>;
+    try {
+      res = await lint({ code: chunk.code, config: STYLELINT_CONFIG, ignoreDisables: true });
+    } catch (err) {
+      skipped.push({ tool: 'stylelint', ...chunk.map(1, 1), reason: errorMessage(err) });
+      continue;
+    }
     for (const r of res.results) {
       for (const w of r.invalidOptionWarnings ?? []) if (!configProblems.includes(w.text)) configProblems.push(w.text);
       for (const w of r.warnings) {
@@ -341,11 +368,18 @@ export function blankRawText(html: string): string {
   return html.replace(/(<(textarea|title)\b(?:[^>"']|"[^"]*"|'[^']*')*>)([\s\S]*?)(<\/\2\s*>)/gi, (_m, open: string, _tag: string, body: string, close: string) => open + body.replace(/[^\r\n]/g, ' ') + close);
 }
 
-async function lintHtml(artifact: Artifact, out: LintFinding[]): Promise<void> {
+async function lintHtml(artifact: Artifact, out: LintFinding[], skipped: Skipped[]): Promise<void> {
   const hint = await loadHtmlHint();
   for (const f of artifact.files) {
     if (f.kind !== 'html' || f.text === undefined) continue;
-    for (const m of hint.verify(blankRawText(f.text), HTMLHINT_RULES)) {
+    let messages: HtmlHintMessage[];
+    try {
+      messages = hint.verify(blankRawText(f.text), HTMLHINT_RULES);
+    } catch (err) {
+      skipped.push({ tool: 'htmlhint', file: f.path, line: 1, column: 1, reason: errorMessage(err) });
+      continue;
+    }
+    for (const m of messages) {
       if (m.type !== 'error') continue;
       if (m.rule.id === 'tag-pair' && onlyOptionalEndTagsMissing(m.message)) continue;
       out.push({ tool: 'htmlhint', rule: m.rule.id, file: f.path, line: m.line, column: m.col, message: m.message });
@@ -357,21 +391,32 @@ async function lintHtml(artifact: Artifact, out: LintFinding[]): Promise<void> {
 
 const MAX_LISTED = 300;
 
+/** A block or file a linter threw on (e.g. nesting deeper than the call stack): not linted, listed. */
+export interface Skipped {
+  tool: LintTool;
+  file: string;
+  line: number;
+  column?: number;
+  reason: string;
+}
+
 export interface LintResult {
   findings: LintFinding[];
   /** no-undef findings not counted because the page injects scripts at run time. */
   unverified: LintFinding[];
   configProblems: string[];
+  skipped: Skipped[];
 }
 
 export async function lintArtifact(artifact: Artifact): Promise<LintResult> {
   const findings: LintFinding[] = [];
   const unverified: LintFinding[] = [];
   const configProblems: string[] = [];
-  await lintHtml(artifact, findings);
-  await lintCss(artifact, findings, configProblems);
-  await lintJs(artifact, findings, unverified);
-  return { findings, unverified, configProblems };
+  const skipped: Skipped[] = [];
+  await lintHtml(artifact, findings, skipped);
+  await lintCss(artifact, findings, configProblems, skipped);
+  await lintJs(artifact, findings, unverified, skipped);
+  return { findings, unverified, configProblems, skipped };
 }
 
 const lint: MetricDefinition = {
@@ -387,7 +432,7 @@ const lint: MetricDefinition = {
     } catch (err) {
       return unscorable(`a linter failed: ${errorMessage(err)}`);
     }
-    const { findings, unverified, configProblems } = result;
+    const { findings, unverified, configProblems, skipped } = result;
     const E = findings.length;
     const L = artifact.physicalLines;
     const perTool: Record<LintTool, number> = { htmlhint: 0, stylelint: 0, eslint: 0 };
@@ -407,10 +452,12 @@ const lint: MetricDefinition = {
     if (findings.length > MAX_LISTED) details.findingsNotListed = findings.length - MAX_LISTED;
     if (unverified.length) details.unverifiedNoUndef = unverified.slice(0, MAX_LISTED);
     if (configProblems.length) details.configProblems = configProblems;
+    if (skipped.length) details.skipped = skipped;
     const score = densityPenalty(E, L);
-    const summary = E === 0
+    const note = skipped.length ? ` (${skipped.length} block${skipped.length === 1 ? '' : 's'} a linter could not process)` : '';
+    const summary = (E === 0
       ? `no lint errors in ${L} lines`
-      : `${E} lint error${E === 1 ? '' : 's'} in ${L} lines (htmlhint ${perTool.htmlhint}, stylelint ${perTool.stylelint}, eslint ${perTool.eslint}): ${round2((E * 1000) / L)} per 1000 lines`;
+      : `${E} lint error${E === 1 ? '' : 's'} in ${L} lines (htmlhint ${perTool.htmlhint}, stylelint ${perTool.stylelint}, eslint ${perTool.eslint}): ${round2((E * 1000) / L)} per 1000 lines`) + note;
     return scored(score, summary, details);
   },
 };

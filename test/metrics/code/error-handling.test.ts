@@ -125,6 +125,18 @@ testMetric(errorHandling, [
     },
   },
   {
+    // the first script nests deeper than the call stack and is left out; the second is analysed: R = 1, N = 1
+    name: 'a script too deeply nested to walk is skipped and the others are still analysed',
+    html: `<script>var s = ${'"a"+'.repeat(20000)}"a";</script>\n<script>function readIt(t) { return JSON.parse(t); }</script>`,
+    score: S_1_1,
+    details: (d) => assert.equal((d.skippedBlocks as unknown[]).length, 1),
+  },
+  {
+    name: 'when every script is too deeply nested, the metric is unscorable, not 0',
+    html: `<script>var s = ${'"a"+'.repeat(20000)}"a";</script>`,
+    unscorable: /JavaScript could not be analysed/,
+  },
+  {
     // R = 1, N = 1
     name: 'try/finally without a catch clause is not protection',
     html: '<script>\nfunction readIt(t) { try { return JSON.parse(t); } finally { done(); } }\n</script>',

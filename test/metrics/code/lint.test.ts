@@ -199,6 +199,17 @@ testMetric(lint, [
     details: (d) => assert.deepEqual(where(only(d)), ['htmlhint', 'id-unique', 'page.html', 4]),
   },
   {
+    // the first script nests deeper than the parser's stack: not linted, listed as skipped, not an error;
+    // the second script's undefined name still counts: E = 1 → 80
+    name: 'a script too deeply nested for the parser is skipped, not counted, and the rest is still linted',
+    html: page(['<!doctype html>', `<script>var s = ${'"a"+'.repeat(20000)}"a";</script>`, '<script>missing();</script>']),
+    score: 80,
+    details: (d) => {
+      assert.match(only(d).message, /'missing'/);
+      assert.equal((d.skipped as unknown[]).length, 1);
+    },
+  },
+  {
     // L = 4 lines, E = 2 → 100 − 20000 × 2 / 4 < 0 → 0
     name: 'a short page with several errors bottoms out at 0',
     html: '<p>a</p>\n<div id="q"></div>\n<div id="q"></div>\n<p>b</p>',
