@@ -1,0 +1,80 @@
+/**
+ * What the survey asks: the respondent roles, the 9 perspectives with one plain sentence each, and the metrics
+ * inside every perspective (ids, titles and sentences from metrics/catalog.ts). The server, the page and the
+ * `survey weights` command all read this one description.
+ */
+import { METRIC_CATALOG } from '../metrics/catalog.js';
+import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
+
+/** Respondent roles: SPEC's 7 persona columns plus `other`. `all` is not a role: it pools every respondent. */
+export const ROLE_IDS = ['dev', 'qa', 'ds', 'pm', 'ops', 'legal', 'designer', 'other'] as const;
+export type RoleId = (typeof ROLE_IDS)[number];
+
+export const ROLE_TITLES: Record<RoleId, string> = {
+  dev: 'Developer',
+  qa: 'QA / tester',
+  ds: 'Data scientist',
+  pm: 'Product manager',
+  ops: 'Operations',
+  legal: 'Legal / compliance',
+  designer: 'Designer',
+  other: 'Other',
+};
+
+export function isRoleId(id: unknown): id is RoleId {
+  return typeof id === 'string' && (ROLE_IDS as readonly string[]).includes(id);
+}
+
+export const PERSPECTIVE_TITLES: Record<PerspectiveId, string> = {
+  code: 'Code quality',
+  visual: 'Visual design',
+  content: 'Content',
+  performance: 'Performance',
+  accessibility: 'Accessibility and compatibility',
+  maintainability: 'Maintainability',
+  'functional-alignment': 'Does what was asked',
+  'visual-alignment': 'Looks as asked',
+  'content-alignment': 'Says what was asked',
+};
+
+/** One plain sentence per perspective, shown next to it in the survey. */
+export const PERSPECTIVE_DESCRIPTIONS: Record<PerspectiveId, string> = {
+  code: 'The code works correctly, handles errors, follows good practice and runs without errors.',
+  visual: 'The app looks attractive and tidy, with consistent components, icons, alignment, spacing and colours.',
+  content: 'The text is well written and the images, videos and other files are real, sharp and actually load.',
+  performance: 'The app loads fast and responds quickly.',
+  accessibility: 'Everyone can use the app: with assistive technology, in any major browser and on a phone.',
+  maintainability: 'The code is lean and explained, so that someone else can change it later.',
+  'functional-alignment': 'The app has every feature and behaviour the person asked for.',
+  'visual-alignment': 'The app looks the way the person asked it to look.',
+  'content-alignment': 'The app contains the text and information the person asked for.',
+};
+
+export interface SurveyMetric {
+  id: string;
+  title: string;
+  description: string;
+}
+
+/** Metric ids of a perspective, in catalogue order. */
+export function metricsOf(perspective: PerspectiveId): SurveyMetric[] {
+  return METRIC_CATALOG.filter((m) => m.perspective === perspective).map((m) => ({ id: m.id, title: m.title, description: m.description }));
+}
+
+/** Perspectives with more than one metric: the ones whose metrics respondents rank (six of them). */
+export const RANKED_METRIC_PERSPECTIVES: readonly PerspectiveId[] = PERSPECTIVES.filter((p) => metricsOf(p).length > 1);
+
+/** Everything the page needs, as plain JSON. */
+export interface SurveyDefinition {
+  roles: { id: RoleId; title: string }[];
+  perspectives: { id: PerspectiveId; title: string; description: string }[];
+  metrics: { perspective: PerspectiveId; title: string; items: SurveyMetric[] }[];
+}
+
+export function surveyDefinition(): SurveyDefinition {
+  return {
+    roles: ROLE_IDS.map((id) => ({ id, title: ROLE_TITLES[id] })),
+    perspectives: PERSPECTIVES.map((id) => ({ id, title: PERSPECTIVE_TITLES[id], description: PERSPECTIVE_DESCRIPTIONS[id] })),
+    metrics: RANKED_METRIC_PERSPECTIVES.map((p) => ({ perspective: p, title: PERSPECTIVE_TITLES[p], items: metricsOf(p) })),
+  };
+}
