@@ -6,6 +6,7 @@ import { METRIC_CATALOG } from './catalog.js';
 import type { MetricDefinition } from './types.js';
 import commentRate from './maintainability/comment-rate.js';
 import resourceValidity from './content/resource-validity.js';
+import componentConsistency from './visual/component-consistency.js';
 import errorHandling from './code/error-handling.js';
 import lint from './code/lint.js';
 import functionalityCorrectness from './code/functionality-correctness.js';
@@ -31,6 +32,7 @@ const IMPLEMENTED: MetricDefinition[] = [
   lint,
   commentRate,
   resourceValidity,
+  componentConsistency,
   functionalityCorrectness,
   visualExperience,
   functionalAlignment,
