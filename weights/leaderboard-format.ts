@@ -11,7 +11,7 @@ export function pctOfSd(x: number | null | undefined, digits = 2): string {
 }
 
 function table(head: string[]): Table.Table {
-  return new Table({ head, style: { head: [], border: [] } });
+  return new Table({ head, style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
 }
 
 export function leaderboardTable(doc: LeaderboardDoc): string {

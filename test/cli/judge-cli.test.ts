@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { findChrome } from '../../runner/chrome.js';
 import { loadRequirements } from '../../runner/requirements.js';
 import { fixture, runCli, tempDir } from '../helpers.js';
 import { refusedPort, startChatServer, type ChatServer, type Script } from '../judges/chat-server.js';
@@ -73,6 +74,28 @@ describe('judge metrics through the CLI', () => {
     assert.equal(s.requests.length, 3, 'the rerun sent nothing');
     const usage = JSON.parse(b.stdout).metrics[0].details.usage;
     assert.equal(usage.cacheHits, 1);
+  });
+
+  it('visual judges receive the real desktop screenshot from the browser session', { skip: findChrome() ? false : 'no Chrome/Chromium' }, async () => {
+    const s = await server((rec) =>
+      JSON.stringify(rec.body.messages).includes('visual checklist item')
+        ? { content: verdictsJson(['V1'], [true]) }
+        : { content: JSON.stringify({ aesthetics: 2, hierarchy: 2, consistency: 2, fit: 2, score: 2, reason: 'plain' }) },
+    );
+    const reqs = reqFile([{ id: 'v', requirement: 'A styled page', checklist: { visual: ['Text is styled'] } }]);
+    const r = await runCli(['score', fixture('example'), '--only', 'visual-experience,visual-alignment', '--requirement', `${reqs}#v`, '--judge-base-url', s.url, '--judge-model', 'vision', '--json'], { env: env() });
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.ok(Math.abs(doc.metrics.find((m: { id: string }) => m.id === 'visual-experience').score - 76.57) < 0.01);
+    assert.equal(s.requests.length, 2);
+    for (const q of s.requests) {
+      const image = (q.body.messages[1].content as Array<{ type: string; image_url?: { url: string } }>).find((p) => p.type === 'image_url');
+      assert.ok(image, 'the request carries an image');
+      const png = Buffer.from(image.image_url!.url.replace(/^data:image\/png;base64,/, ''), 'base64');
+      assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+      assert.ok(png.readUInt32BE(16) >= 800, `screenshot width ${png.readUInt32BE(16)}`);
+    }
+    assert.equal(doc.metrics.find((m: { id: string }) => m.id === 'visual-alignment').details.sourceOnly, false);
   });
 
   it('--judge-repeats 2 asks twice and reports both scores in details.repeats', async () => {
