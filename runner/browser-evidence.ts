@@ -107,6 +107,12 @@ export interface MediaInfo {
   /** Selector of the card-like ancestor it sits in, if any (for repeated-image detection). */
   card?: string;
   selector: string;
+  /** Computed `object-fit` (img/video): 'fill' stretches, 'cover'/'contain' keep the aspect ratio. */
+  objectFit?: string;
+  /** Box in document CSS px (getBoundingClientRect plus scroll). */
+  box?: { x: number; y: number; width: number; height: number };
+  /** aria-hidden="true" or role="presentation"/"none" on the element: declared decorative. */
+  decorative?: boolean;
 }
 
 export interface BrowserEvidence {
