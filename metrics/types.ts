@@ -70,6 +70,19 @@ export interface MetricDefinition {
   /** Short human title, e.g. "Console errors". */
   title: string;
   score(evidence: Evidence): MetricOutcome | Promise<MetricOutcome>;
+  /**
+   * Optional: annotated pictures that explain a score (written by `webgrade score --explain <id> --out <dir>`),
+   * e.g. detected boxes over the screenshot. Drawn from the same evidence and the outcome `score` returned.
+   */
+  illustrate?(evidence: Evidence, outcome: MetricOutcome): Promise<MetricPicture[]>;
+}
+
+/** One explanatory picture: a PNG and a one-line caption saying what it shows. */
+export interface MetricPicture {
+  /** File name stem, e.g. "boxes" (written as `<metric-id>-<name>.png`). */
+  name: string;
+  png: Buffer;
+  caption: string;
 }
 
 export function scored(score: number, summary: string, details: MetricDetails = {}): ScoredOutcome {
