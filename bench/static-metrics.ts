@@ -16,7 +16,8 @@ import { Scorer, type MetricResult } from '../runner/score.js';
 import { METRICS } from '../metrics/registry.js';
 import { errorMessage } from '../runner/errors.js';
 
-const STATIC_NEEDS = new Set(['source', 'dom']);
+// `network` is only gathered with --check-network; without it resource-validity reads the source alone.
+const STATIC_NEEDS = new Set(['source', 'dom', 'network']);
 
 interface Args {
   only?: string[];

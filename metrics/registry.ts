@@ -6,6 +6,7 @@ import { METRIC_CATALOG } from './catalog.js';
 import type { MetricDefinition } from './types.js';
 import commentRate from './maintainability/comment-rate.js';
 import resourceValidity from './content/resource-validity.js';
+import copywriting from './content/copywriting.js';
 import componentConsistency from './visual/component-consistency.js';
 import errorHandling from './code/error-handling.js';
 import lint from './code/lint.js';
@@ -32,6 +33,7 @@ const IMPLEMENTED: MetricDefinition[] = [
   lint,
   commentRate,
   resourceValidity,
+  copywriting,
   componentConsistency,
   functionalityCorrectness,
   visualExperience,

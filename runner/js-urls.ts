@@ -82,6 +82,8 @@ export function looksLikeAssetPath(s: string): boolean {
   const v = s.trim();
   if (v.length < 4 || v.length > 2048 || /\s/.test(v) || v.includes('${') || /[<>"'`{}|\\^]/.test(v)) return false;
   if (/^[a-z][a-z0-9+.-]*:/i.test(v) && !/^https?:/i.test(v)) return false;
+  // "frame%05d.png", "img_%s.jpg": a printf-style pattern (ffmpeg, sprintf), not one file
+  if (/%[-+ 0#]*\d*(?:\.\d+)?[sdiufxX]/.test(v.replace(/%[0-9a-f]{2}(?![0-9]*d)/gi, ''))) return false;
   const path = v.split('#')[0]!.split('?')[0]!;
   if (!ASSET_EXT.test(path)) return false;
   const base = path.slice(path.lastIndexOf('/') + 1);

@@ -102,6 +102,12 @@ describe('remote URL keys', () => {
     const a = loadArtifact(writeSingleFile('<script src="https://a.example/x.js"></script><script>fetch("https://a.example/x.js#y")</script>'));
     assert.deepEqual(remoteUrls(a), ['https://a.example/x.js']);
   });
+  it('looksLikeAssetPath skips printf-style patterns but keeps percent-escaped names', () => {
+    assert.equal(looksLikeAssetPath('frame%05d.png'), false);
+    assert.equal(looksLikeAssetPath('img_%s.jpg'), false);
+    assert.equal(looksLikeAssetPath('my%20photo.png'), true);
+  });
+
   it('looksLikeAssetPath needs a file name with an asset extension', () => {
     assert.equal(looksLikeAssetPath('img/a.PNG'), true);
     assert.equal(looksLikeAssetPath('a b.png'), false);
