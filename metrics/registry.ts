@@ -7,6 +7,11 @@ import type { MetricDefinition } from './types.js';
 import commentRate from './maintainability/comment-rate.js';
 import resourceValidity from './content/resource-validity.js';
 import copywriting from './content/copywriting.js';
+import layoutConsistency from './visual/layout-consistency.js';
+import layoutSparsity from './visual/layout-sparsity.js';
+import colorHarmony from './visual/color-harmony.js';
+import mediaQuality from './content/media-quality.js';
+import placeholderQuality from './content/placeholder-quality.js';
 import componentConsistency from './visual/component-consistency.js';
 import errorHandling from './code/error-handling.js';
 import lint from './code/lint.js';
@@ -34,6 +39,11 @@ const IMPLEMENTED: MetricDefinition[] = [
   commentRate,
   resourceValidity,
   copywriting,
+  layoutConsistency,
+  layoutSparsity,
+  colorHarmony,
+  mediaQuality,
+  placeholderQuality,
   componentConsistency,
   functionalityCorrectness,
   visualExperience,

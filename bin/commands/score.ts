@@ -1,8 +1,13 @@
 /** `webgrade score <artifact>`: score one HTML file or folder. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
-import { InputError } from '../../runner/errors.js';
+import { findMetric } from '../../metrics/registry.js';
+import type { MetricDefinition, MetricOutcome } from '../../metrics/types.js';
+import type { Evidence } from '../../runner/evidence.js';
+import { errorMessage, InputError } from '../../runner/errors.js';
 import { loadRequirementRef, type Requirement } from '../../runner/requirements.js';
-import { DEFAULT_BUDGET_MS, Scorer } from '../../runner/score.js';
+import { DEFAULT_BUDGET_MS, Scorer, type MetricResult } from '../../runner/score.js';
 import { action, parseIdList, parsePositiveNumber, printJson } from '../cli-support.js';
 import { explainMetric, scoreTable } from '../format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
@@ -22,6 +27,28 @@ interface ScoreFlags extends JudgeFlags {
   norms?: string;
   saveEvidence?: string;
   fromEvidence?: string;
+  out?: string;
+}
+
+/** Write the explained metric's pictures into `dir`; returns one "path: caption" line per picture. */
+async function writePictures(dir: string, metric: MetricDefinition, result: MetricResult, evidence: Evidence): Promise<string[]> {
+  if (result.score === null) return [`no picture: ${metric.id} is unscorable (${result.reason ?? 'no reason'})`];
+  const outcome: MetricOutcome = { score: result.score, summary: result.summary ?? '', details: result.details };
+  const pictures = await metric.illustrate!(evidence, outcome);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new InputError(`--out ${dir}: cannot create folder (${errorMessage(err)})`);
+  }
+  return pictures.map((p) => {
+    const file = join(dir, `${metric.id}-${p.name}.png`);
+    try {
+      writeFileSync(file, p.png);
+    } catch (err) {
+      throw new InputError(`--out ${dir}: cannot write ${file} (${errorMessage(err)})`);
+    }
+    return `${file}: ${p.caption}`;
+  });
 }
 
 export function scoreCommand(): Command {
@@ -31,6 +58,7 @@ export function scoreCommand(): Command {
     .option('--json', 'print the machine-readable JSON document')
     .option('--only <ids>', 'comma-separated metric ids to run', parseIdList)
     .option('--explain <id>', 'print the full details behind one metric')
+    .option('--out <dir>', 'with --explain: write annotated pictures that explain the score into <dir> (vision and media metrics)')
     .option('--check-network', 'check remote URLs over the network (otherwise reported as unverified)')
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
     .option('--save-evidence <dir>', 'write the browser evidence (JSON, screenshots, Lighthouse report) into <dir>')
@@ -45,6 +73,12 @@ export function scoreCommand(): Command {
         if (flags.requirement && flags.requirementText) throw new InputError('give --requirement or --requirement-text, not both');
         if (flags.requirement) requirement = loadRequirementRef(flags.requirement);
         if (flags.requirementText) requirement = { id: 'cli', requirement: flags.requirementText };
+        let illustrated: MetricDefinition | undefined;
+        if (flags.out) {
+          if (!flags.explain) throw new InputError('--out needs --explain <id>: pictures explain one metric');
+          illustrated = findMetric(flags.explain);
+          if (illustrated && !illustrated.illustrate) throw new InputError(`--out: ${flags.explain} has no pictures (metrics with pictures: layout-consistency, layout-sparsity, color-harmony, media-quality, placeholder-quality)`);
+        }
         const normsCtx = resolveScoreNorms(flags);
         const only = flags.only ?? (flags.explain ? [flags.explain] : undefined);
         if (flags.explain && only && !only.includes(flags.explain)) only.push(flags.explain);
@@ -65,6 +99,7 @@ export function scoreCommand(): Command {
           else if (flags.explain) {
             const m = doc.metrics.find((x) => x.id === flags.explain)!;
             process.stdout.write(explainMetric(m) + '\n');
+            if (flags.out && illustrated) for (const line of await writePictures(flags.out, illustrated, m, evidence)) process.stdout.write(line + '\n');
           } else process.stdout.write(scoreTable(doc) + (doc.overall ? '\n' + normOverallText(doc) : '') + '\n');
         } finally {
           await scorer.close();

@@ -208,6 +208,9 @@ const mediaQuality: MetricDefinition = {
   kind: 'rule',
   needs: ['browser'],
   title: 'Media quality',
+  async illustrate(evidence) {
+    return [{ name: 'media', png: await picture(evidence), caption: 'each image and video with its sharpness and alt/caption status' }];
+  },
   async score(evidence) {
     const a = await analyseMedia(evidence);
     if ('reason' in a) return unscorable(a.reason);

@@ -172,6 +172,9 @@ const placeholderQuality: MetricDefinition = {
   kind: 'rule',
   needs: ['browser', 'dom'],
   title: 'Placeholder quality',
+  async illustrate(evidence) {
+    return [{ name: 'images', png: await picture(evidence), caption: 'every image, bad ones framed in red with their reasons' }];
+  },
   async score(evidence) {
     const a = await analysePlaceholders(evidence);
     if ('reason' in a) return unscorable(a.reason);

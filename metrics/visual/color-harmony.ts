@@ -233,6 +233,9 @@ const colorHarmony: MetricDefinition = {
   kind: 'rule',
   needs: ['screenshot'],
   title: 'Color harmony',
+  async illustrate(evidence) {
+    return [{ name: 'palette', png: await picture(evidence), caption: 'dominant colours as swatches sized by share, with the five sub-scores' }];
+  },
   async score(evidence) {
     const r = await analyse(evidence);
     if ('reason' in r) return unscorable(r.reason);

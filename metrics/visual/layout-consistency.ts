@@ -265,6 +265,9 @@ const layoutConsistency: MetricDefinition = {
   kind: 'rule',
   needs: ['screenshot'],
   title: 'Layout consistency',
+  async illustrate(evidence) {
+    return [{ name: 'boxes', png: await picture(evidence), caption: 'kept element boxes in green, misaligned ones in red with the edge and offset' }];
+  },
   async score(evidence) {
     const a = await analyseLayout(evidence);
     if ('reason' in a) return unscorable(a.reason);

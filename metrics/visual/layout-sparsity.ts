@@ -121,6 +121,9 @@ const layoutSparsity: MetricDefinition = {
   kind: 'rule',
   needs: ['screenshot'],
   title: 'Layout sparsity',
+  async illustrate(evidence) {
+    return [{ name: 'blank-area', png: await picture(evidence), caption: 'the largest single-bucket rectangle outlined in red, with its share of the screen' }];
+  },
   async score(evidence) {
     const a = await analyse(evidence);
     if ('reason' in a) return unscorable(a.reason);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fixture, runCli, tempDir, writeArtifact, writeSingleFile } from '../helpers.js';
@@ -32,7 +33,19 @@ describe('webgrade score (CLI)', () => {
     assert.match(r.stdout, /"commentLines"/);
   });
 
+  it('--explain <id> --out <dir> writes the annotated picture of a vision metric and names it', async () => {
+    const out = tempDir();
+    const r = await runCli(['score', fixture('example'), '--explain', 'layout-sparsity', '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    const file = join(out, 'layout-sparsity-blank-area.png');
+    assert.ok(r.stdout.includes(`${file}: `), r.stdout);
+    const bytes = readFileSync(file);
+    assert.deepEqual([...bytes.subarray(1, 4)], [...Buffer.from('PNG')]);
+  });
+
   const bad: Array<[string, () => string[], RegExp]> = [
+    ['--out without --explain', () => ['score', fixture('example'), '--out', tempDir()], /--out needs --explain/],
+    ['--out for a metric without pictures', () => ['score', fixture('example'), '--explain', 'lint', '--out', tempDir()], /lint has no pictures/],
     ['a missing file', () => ['score', join(tempDir(), 'missing.html')], /no such file/],
     ['an empty file', () => ['score', writeSingleFile('')], /empty/],
     ['a binary file', () => ['score', writeSingleFile(Buffer.from([0, 1, 2, 3, 0, 0]))], /binary/],

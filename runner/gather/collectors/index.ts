@@ -9,6 +9,7 @@
  * unscorable with that reason.
  */
 import type { BrowserEvidence } from '../../browser-evidence.js';
+import { mediaCollector } from './media.js';
 
 export interface PageCollector {
   /** The BrowserEvidence field it fills. */
@@ -21,4 +22,4 @@ export interface PageCollector {
   finish?: (raw: unknown) => unknown;
 }
 
-export const PAGE_COLLECTORS: PageCollector[] = [];
+export const PAGE_COLLECTORS: PageCollector[] = [mediaCollector];
