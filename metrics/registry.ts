@@ -25,6 +25,7 @@ import consoleErrors from './code/console-errors.js';
 import performanceMetric from './performance/performance.js';
 import accessibility from './accessibility/accessibility.js';
 import mobileCompat from './accessibility/mobile-compat.js';
+import crossBrowser from './accessibility/cross-browser.js';
 import codeRedundancy from './maintainability/code-redundancy.js';
 
 const IMPLEMENTED: MetricDefinition[] = [
@@ -33,6 +34,7 @@ const IMPLEMENTED: MetricDefinition[] = [
   performanceMetric,
   accessibility,
   mobileCompat,
+  crossBrowser,
   codeRedundancy,
   errorHandling,
   lint,
