@@ -13,6 +13,7 @@ import colorHarmony from './visual/color-harmony.js';
 import mediaQuality from './content/media-quality.js';
 import placeholderQuality from './content/placeholder-quality.js';
 import componentConsistency from './visual/component-consistency.js';
+import iconConsistency from './visual/icon-consistency.js';
 import errorHandling from './code/error-handling.js';
 import lint from './code/lint.js';
 import functionalityCorrectness from './code/functionality-correctness.js';
@@ -47,6 +48,7 @@ const IMPLEMENTED: MetricDefinition[] = [
   mediaQuality,
   placeholderQuality,
   componentConsistency,
+  iconConsistency,
   functionalityCorrectness,
   visualExperience,
   functionalAlignment,

@@ -87,6 +87,8 @@ export interface IconInfo {
   /** Selector of the nearest container shared with sibling icons (the grouping key). */
   container: string;
   background: { shape: string; color: string; padding: number } | null;
+  /** False when its look cannot be seen: an icon font that did not load (offline CDN), an image that failed. */
+  rendered?: boolean;
 }
 
 export interface MediaInfo {

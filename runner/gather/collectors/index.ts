@@ -9,6 +9,7 @@
  * unscorable with that reason.
  */
 import type { BrowserEvidence } from '../../browser-evidence.js';
+import { iconsCollector } from './icons.js';
 import { mediaCollector } from './media.js';
 
 export interface PageCollector {
@@ -22,4 +23,4 @@ export interface PageCollector {
   finish?: (raw: unknown) => unknown;
 }
 
-export const PAGE_COLLECTORS: PageCollector[] = [mediaCollector];
+export const PAGE_COLLECTORS: PageCollector[] = [mediaCollector, iconsCollector];
