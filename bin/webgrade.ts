@@ -9,6 +9,7 @@ import { leaderboardCommand } from './commands/leaderboard.js';
 import { normsCommand } from './commands/norms.js';
 import { checklistCommand } from './commands/checklist.js';
 import { judgeStabilityCommand } from './commands/judge-stability.js';
+import { surveyCommand } from './commands/survey.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -23,6 +24,7 @@ program.addCommand(leaderboardCommand());
 program.addCommand(normsCommand());
 program.addCommand(checklistCommand());
 program.addCommand(judgeStabilityCommand());
+program.addCommand(surveyCommand());
 
 for (const cmd of program.commands) cmd.exitOverride();
 
