@@ -1,0 +1,88 @@
+/**
+ * End-to-end checks of the browser session on our fixture pages, with the real Chromium: the exact scores the
+ * browser-evidence issue asks for, isolation from the network and the disk, hostile pages within the budget,
+ * the browser staying usable afterwards, and saved evidence giving the same scores. One Scorer (one Chrome) is
+ * shared by the whole file to keep CI time down.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { Scorer, type ScoreDocument } from '../../../runner/score.js';
+import { fixture, runCli, tempDir } from '../../helpers.js';
+
+const BUDGET_MS = 20_000;
+const scorer = new Scorer({ only: ['console-errors', 'mobile-compat', 'code-redundancy', 'lint', 'comment-rate'], budgetMs: BUDGET_MS });
+after(() => scorer.close());
+
+const metric = (doc: ScoreDocument, id: string) => {
+  const m = doc.metrics.find((x) => x.id === id);
+  assert.ok(m, `no ${id}`);
+  return m;
+};
+
+describe('browser session on fixture pages', () => {
+  it('a 1000-line page with one console.error scores exactly 80 on console-errors', async () => {
+    const doc = await scorer.score(fixture('browser', 'console-error-1000.html'));
+    assert.equal(metric(doc, 'console-errors').score, 80, JSON.stringify(metric(doc, 'console-errors').details));
+  });
+
+  it('a 1000-line page that throws once also scores 80 (the exception is counted once)', async () => {
+    const doc = await scorer.score(fixture('browser', 'throws-once-1000.html'));
+    assert.equal(metric(doc, 'console-errors').score, 80, JSON.stringify(metric(doc, 'console-errors').details));
+  });
+
+  it('a clean 1000-line page scores 100: the browser\'s own favicon probe is not the page\'s error', async () => {
+    const doc = await scorer.score(fixture('browser', 'clean-1000.html'));
+    assert.equal(metric(doc, 'console-errors').score, 100, JSON.stringify(metric(doc, 'console-errors').details));
+  });
+
+  it('a page whose only overflow is a 420 px block scores 70 on mobile-compat', async () => {
+    const doc = await scorer.score(fixture('browser', 'overflow-420.html'));
+    assert.equal(metric(doc, 'mobile-compat').score, 70, JSON.stringify(metric(doc, 'mobile-compat').details));
+  });
+
+  it('blocks and logs every request that is not to the artifact\'s own server, and file:// is unreachable', async () => {
+    const { evidence } = await scorer.scoreWithEvidence(fixture('hostile', 'network-and-file.html'));
+    assert.ok(evidence.browser?.ok, 'browser evidence');
+    const net = evidence.browser.value.network;
+    const own = new URL(evidence.browser.value.url).origin;
+    const foreign = net.filter((n) => !n.url.startsWith(own) && !n.url.startsWith('data:'));
+    assert.ok(foreign.length >= 4, `foreign requests logged: ${JSON.stringify(net.map((n) => n.url))}`);
+    for (const n of foreign) assert.ok(n.blocked || n.failure, `${n.url} was not blocked`);
+    assert.ok(!net.some((n) => n.url.startsWith('file:') && n.status === 200), 'a file:// request succeeded');
+    for (const host of ['cdn.example.com', 'api.example.com', '10.0.0.1']) assert.ok(net.some((n) => n.url.includes(host) && n.blocked), `${host} not logged as blocked`);
+  });
+});
+
+describe('hostile pages', () => {
+  const hostile = ['endless-loop.html', 'alert-storm.html', 'huge-dom.html', 'never-loads.html', 'redirect-away.html', 'window-close.html'];
+  for (const page of hostile) {
+    it(`${page} costs at most the budget, keeps the static metrics, and leaves the browser usable`, async () => {
+      const t = performance.now();
+      const doc = await scorer.score(fixture('hostile', page));
+      const ms = performance.now() - t;
+      assert.ok(ms < BUDGET_MS + 10_000, `${page} took ${Math.round(ms)} ms`);
+      // metrics that do not depend on the browser still score
+      assert.notEqual(metric(doc, 'comment-rate').score, null);
+      // every browser metric either scored or says why not
+      for (const id of ['console-errors', 'mobile-compat', 'code-redundancy']) {
+        const m = metric(doc, id);
+        if (m.score === null) assert.ok(m.reason && m.reason.length > 3, `${id} unscorable without a reason`);
+      }
+      const next = await scorer.score(fixture('browser', 'clean-1000.html'));
+      assert.equal(metric(next, 'console-errors').score, 100, `browser not usable after ${page}: ${metric(next, 'console-errors').reason}`);
+    });
+  }
+});
+
+describe('saved evidence', () => {
+  it('--save-evidence then --from-evidence (no browser) gives identical scores', async () => {
+    const dir = tempDir();
+    const args = ['score', fixture('browser', 'console-error-1000.html'), '--json', '--only', 'console-errors,mobile-compat,code-redundancy,best-practices,accessibility,performance'];
+    const live = await runCli([...args, '--save-evidence', dir]);
+    assert.equal(live.code, 0, live.stderr);
+    const replay = await runCli([...args, '--from-evidence', dir]);
+    assert.equal(replay.code, 0, replay.stderr);
+    const scores = (out: string) => (JSON.parse(out) as ScoreDocument).metrics.map((m) => [m.id, m.score]);
+    assert.deepEqual(scores(replay.stdout), scores(live.stdout));
+  });
+});
