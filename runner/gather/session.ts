@@ -16,7 +16,8 @@
  *    handled later is revoked and dropped), the network log, JS coverage (V8 block coverage) and CSS rule usage
  *    are recorded from before navigation.
  * 4. Navigate and wait for `load` (at most LOAD_TIMEOUT_MS, or 40% of the budget if less), then settle
- *    SETTLE_MS. A page that never loads gets the fault "load timeout" and we go on with what is there.
+ *    SETTLE_MS (300 ms: long enough for the load-time timers and promise chains of the pages we saw; see
+ *    bench/browser-suite.ts for what it costs). A page that never loads gets the fault "load timeout" and we go on with what is there.
  * 5. DOM (`page.content()`, cut at DOM_CAP_CHARS) and node count; every PAGE_COLLECTORS entry (each at most
  *    COLLECTOR_TIMEOUT_MS); coverage; desktop first-screen screenshot (1280×800) and full-page screenshot
  *    (1280 × min(max(scrollHeight, 800), FULL_PAGE_CAP_PX)); `truncated` says when the cap cut it.
@@ -39,7 +40,7 @@ import { requestPath } from './server.js';
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 export const LOAD_TIMEOUT_MS = 15_000;
-export const SETTLE_MS = 500;
+export const SETTLE_MS = 300;
 export const MOBILE_SETTLE_MS = 300;
 export const COLLECTOR_TIMEOUT_MS = 5_000;
 export const STEP_TIMEOUT_MS = 8_000;

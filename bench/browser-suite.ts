@@ -1,0 +1,141 @@
+/**
+ * Browser-suite benchmark (issue: browser evidence in one pass). In one run, over N corpus pages:
+ *
+ * 1. the whole rule-based suite per page (every registered rule metric: one browser session with all
+ *    collectors and screenshots, one Lighthouse run, the static metrics) — seconds per page;
+ * 2. a bare Lighthouse run of the same page with the same Chrome flags, settings and categories
+ *    (bench/bare-lighthouse.ts) — seconds per page;
+ * 3. their ratio (median suite ÷ median bare; goal ≤ 1.3), and peak memory: the largest sum of RSS over this
+ *    Node process and every Chrome process it started, sampled every 250 ms from /proc;
+ * 4. score stability: the first `--repeat-pages` pages scored `--repeats` more times; standard deviation of
+ *    each metric's score across the runs (mean over those pages, and the largest).
+ *
+ *   node dist/bench/browser-suite.js [--pages 30] [--repeats 5] [--repeat-pages 3] [--dir DIR]
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { standardDeviation } from 'simple-statistics';
+import { METRICS } from '../metrics/registry.js';
+import { Scorer } from '../runner/score.js';
+import { bareLighthouse, launchBareChrome } from './bare-lighthouse.js';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const here = dirname(fileURLToPath(import.meta.url));
+const dirIdx = process.argv.indexOf('--dir');
+const dir = dirIdx > 0 ? process.argv[dirIdx + 1]! : join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
+
+/** RSS (bytes) of a process and all its descendants, from /proc. */
+function treeRss(root: number): number {
+  const children = new Map<number, number[]>();
+  let total = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(name));
+      children.set(ppid, list);
+    } catch {
+      /* gone */
+    }
+  }
+  const stack = [root];
+  const seen = new Set<number>();
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    try {
+      const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+      if (m) total += Number(m[1]) * 1024;
+    } catch {
+      /* gone */
+    }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const f2 = (x: number) => x.toFixed(2);
+
+async function main(): Promise<void> {
+  const count = arg('--pages', 30);
+  const repeats = arg('--repeats', 5);
+  const repeatPages = arg('--repeat-pages', 3);
+  const pages = readdirSync(dir).filter((f) => /\.html?$/i.test(f)).sort().slice(0, count);
+  const ruleIds = METRICS.filter((m) => m.kind === 'rule').map((m) => m.id);
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(process.pid))), 250);
+  const suite: number[] = [];
+  const bare: number[] = [];
+  const runs = new Map<string, Map<string, number[]>>();
+  const scorer = new Scorer({ only: ruleIds });
+  const chrome = await launchBareChrome();
+  try {
+    for (const page of pages) {
+      const file = join(dir, page);
+      let t = performance.now();
+      const doc = await scorer.score(file);
+      const s = (performance.now() - t) / 1000;
+      t = performance.now();
+      let b = NaN;
+      try {
+        await bareLighthouse(file, chrome);
+        b = (performance.now() - t) / 1000;
+      } catch (err) {
+        process.stderr.write(`bare Lighthouse failed on ${page}: ${(err as Error).message}\n`);
+      }
+      suite.push(s);
+      if (Number.isFinite(b)) bare.push(b);
+      const perMetric = new Map<string, number[]>();
+      for (const m of doc.metrics) if (m.score !== null) perMetric.set(m.id, [m.score]);
+      runs.set(page, perMetric);
+      process.stderr.write(`${page}: suite ${f2(s)} s, bare Lighthouse ${f2(b)} s\n`);
+    }
+    for (const page of pages.slice(0, repeatPages)) {
+      for (let r = 1; r < repeats; r++) {
+        const doc = await scorer.score(join(dir, page));
+        for (const m of doc.metrics) if (m.score !== null) runs.get(page)!.get(m.id)?.push(m.score);
+      }
+    }
+  } finally {
+    clearInterval(sampler);
+    await scorer.close();
+    await chrome.close();
+  }
+  const ms = median(suite);
+  const mb = median(bare);
+  console.log(`${pages.length} pages from ${dir}; ${ruleIds.length} rule metrics; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`median seconds per page: full rule suite ${f2(ms)}, bare Lighthouse ${f2(mb)}; ratio ${f2(ms / mb)} (goal ≤ 1.3)`);
+  console.log(`peak memory (node + Chrome processes): ${(peak / 2 ** 20).toFixed(0)} MiB`);
+  console.log(`\nscore stability: ${repeats} runs of each of ${Math.min(repeatPages, pages.length)} pages; standard deviation per metric`);
+  console.log('metric                      mean sd   max sd');
+  for (const id of ruleIds) {
+    const sds = pages
+      .slice(0, repeatPages)
+      .map((p) => runs.get(p)?.get(id))
+      .filter((xs): xs is number[] => !!xs && xs.length >= 2)
+      .map((xs) => standardDeviation(xs));
+    if (!sds.length) {
+      console.log(`${id.padEnd(26)}  (unscorable on these pages)`);
+      continue;
+    }
+    console.log(`${id.padEnd(26)} ${f2(sds.reduce((a, b) => a + b, 0) / sds.length).padStart(7)} ${f2(Math.max(...sds)).padStart(8)}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.stack : err);
+  process.exit(1);
+});
