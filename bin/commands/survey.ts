@@ -24,7 +24,7 @@ function parseSeconds(value: string): number {
 /** A table like SPEC's persona table: perspectives (%) with each metric's share inside it (%) below. */
 export function weightsTable(report: WeightsReport, minSeconds: number): string {
   const personas = PERSONA_ORDER.filter((p) => report.personas[p]);
-  const table = new Table({ head: ['', ...personas.map((p) => `${p} (n=${report.personas[p]!.respondents})`)], style: { head: [], border: [] } });
+  const table = new Table({ head: ['', ...personas.map((p) => `${p} (n=${report.personas[p]!.respondents})`)], style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
   for (const p of PERSPECTIVES) {
     table.push([p, ...personas.map((id) => toPercent1(report.personas[id]!.perspectives[p]!).toFixed(1))]);
     const metrics = metricsOf(p);
