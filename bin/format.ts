@@ -12,11 +12,11 @@ export function terminalWidth(): number {
 
 export function scoreTable(doc: ScoreDocument): string {
   const width = terminalWidth();
-  const fixed = 26 + 22 + 8;
+  const fixed = 28 + 22 + 8;
   const why = Math.max(20, width - fixed - 6);
   const table = new Table({
     head: ['Metric', 'Perspective', 'Score', 'Why'],
-    colWidths: [26, 22, 8, why],
+    colWidths: [28, 22, 8, why],
     wordWrap: true,
     style: { head: [], border: [] },
   });
