@@ -18,8 +18,7 @@
  *   "not stable" otherwise, "not enough data" when either side has fewer than `minSamples` (default 3) values.
  * Overall verdict: "stable" when every tested metric is stable, "not stable" when any is not, else "not enough data".
  */
-import { readFileSync } from 'node:fs';
-import { InputError, errorMessage } from '../runner/errors.js';
+import { InputError, readInputText } from '../runner/errors.js';
 import { JUDGE_METRIC_IDS } from './settings.js';
 import { mannWhitneyU, sampleVariance } from './stats.js';
 
@@ -97,13 +96,7 @@ export function parseResultsJsonl(text: string, name: string): { rows: Stability
 }
 
 export function loadResults(path: string): { rows: StabilityRow[]; skippedFailed: number } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(`${path}: ${code === 'ENOENT' ? 'no such file' : errorMessage(err)}`);
-  }
+  const text = readInputText(path);
   return parseResultsJsonl(text, path);
 }
 

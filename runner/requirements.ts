@@ -8,8 +8,7 @@
  * accepted too, since that is the largest public set of such requests: `index` becomes the id, `question` the
  * requirement, and their checklist items become functional items (they are not split by kind there).
  */
-import { readFileSync } from 'node:fs';
-import { InputError, errorMessage } from './errors.js';
+import { InputError, errorMessage, readInputText } from './errors.js';
 
 export interface Checklist {
   functional: string[];
@@ -111,13 +110,7 @@ export function parseRequirementsJsonl(text: string, name: string): Requirement[
 }
 
 export function loadRequirements(path: string): Requirement[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(`${path}: ${code === 'ENOENT' ? 'no such file' : errorMessage(err)}`);
-  }
+  const text = readInputText(path);
   return parseRequirementsJsonl(text, path);
 }
 

@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
-import { InputError, errorMessage } from '../runner/errors.js';
+import { InputError, readInputText } from '../runner/errors.js';
 import type { ResultRow } from '../runner/results-file.js';
 import type { MetricResult, ScoreDocument } from '../runner/score.js';
 import { orderMetricIds } from './aggregate.js';
@@ -76,13 +76,7 @@ export function validateNorms(value: unknown, name: string): NormsFile {
 }
 
 export function loadNorms(path: string): NormsFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(`${path}: ${code === 'ENOENT' ? 'no such file' : errorMessage(err)}`);
-  }
+  const text = readInputText(path);
   let value: unknown;
   try {
     value = JSON.parse(text);

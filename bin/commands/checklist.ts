@@ -1,10 +1,10 @@
 /** `webgrade checklist reqs.jsonl --out with-checklists.jsonl`: derive checklist items for requirements without any. */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import { deriveChecklists } from '../../judges/checklist.js';
 import type { JudgeFlags } from '../../judges/settings.js';
-import { InputError, errorMessage } from '../../runner/errors.js';
+import { readInputText } from '../../runner/errors.js';
 import { EXIT_FAILURE, action } from '../cli-support.js';
 
 interface ChecklistFlags extends JudgeFlags {
@@ -21,13 +21,7 @@ export function checklistCommand(): Command {
   addJudgeOptions(cmd, { repeats: false });
   return cmd.action(
     action(async (path: string, flags: ChecklistFlags) => {
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        throw new InputError(`${path}: ${code === 'ENOENT' ? 'no such file' : errorMessage(err)}`);
-      }
+      const text = readInputText(path);
       const settings = judgeSettingsFromFlags(flags);
       const run = await deriveChecklists(text, path, settings, { force: flags.force });
       if (flags.out) {
