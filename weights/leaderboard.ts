@@ -8,18 +8,11 @@
 import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
 import type { ResultRow } from '../runner/results-file.js';
 import { InputError } from '../runner/errors.js';
-import { aggregate, breakdownByLabel, labelKeys, populationFromRows, populationNorms, scoreModels, type LabelBreakdown, type Population } from './aggregate.js';
+import { aggregate, breakdownByLabel, labelKeys, populationFromRows, populationNorms, scoreModels, type LabelBreakdown, type ModelScore, type Population } from './aggregate.js';
 import { bootstrap, type BootstrapResult } from './bootstrap.js';
 import { describeWeights, type ResolvedWeights } from './personas.js';
 
-export interface LeaderboardModel {
-  model: string;
-  rank: number;
-  overall: number;
-  perspectives: Record<PerspectiveId, number>;
-  unscorable: Record<string, number>;
-  artifacts: number;
-  failed: number;
+export interface LeaderboardModel extends ModelScore {
   /** 95% bootstrap interval of the overall (resampling requirements). */
   ci?: [number, number];
   /** Fraction of bootstrap resamples in which the model holds this rank. */
