@@ -117,7 +117,7 @@ function cssFeatures(c: Collector, text: string, where: (line: number) => string
   root.walkAtRules((a: AtRule) => {
     const name = a.name.toLowerCase();
     if (name.startsWith('-')) return;
-    c.add([`css.at-rules.${name}`], where(a.source?.start?.line ?? 1), guardedNode(a) || name === 'supports' ? guardedNode(a) : false, `@${name}`);
+    c.add([`css.at-rules.${name}`], where(a.source?.start?.line ?? 1), guardedNode(a), `@${name}`);
   });
   root.walkDecls((d: Declaration) => {
     const prop = d.prop.toLowerCase();
@@ -258,9 +258,6 @@ function jsFeatures(c: Collector, artifact: Artifact, bcd: BcdNode): void {
         const g = chain.some((x) => guarded(x, n.start));
         let iface = GLOBAL_OBJECTS[root!];
         let rest = chain.slice(1);
-        if (iface && iface !== 'Window' && !Object.prototype.hasOwnProperty.call(api, root!) && iface !== 'console') {
-          // navigator.x → api.Navigator.x
-        }
         if (iface === 'Window' && first && Object.prototype.hasOwnProperty.call(GLOBAL_OBJECTS, first)) {
           iface = GLOBAL_OBJECTS[first];
           rest = chain.slice(2);
