@@ -5,19 +5,21 @@
  */
 import { METRIC_CATALOG } from '../metrics/catalog.js';
 import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
+import { PERSONA_TITLES } from '../weights/personas.js';
 
 /** Respondent roles: SPEC's 7 persona columns plus `other`. `all` is not a role: it pools every respondent. */
 export const ROLE_IDS = ['dev', 'qa', 'ds', 'pm', 'ops', 'legal', 'designer', 'other'] as const;
 export type RoleId = (typeof ROLE_IDS)[number];
 
+/** The persona titles of the leaderboard, so that a role reads the same in the survey and in the results. */
 export const ROLE_TITLES: Record<RoleId, string> = {
-  dev: 'Developer',
-  qa: 'QA / tester',
-  ds: 'Data scientist',
-  pm: 'Product manager',
-  ops: 'Operations',
-  legal: 'Legal / compliance',
-  designer: 'Designer',
+  dev: PERSONA_TITLES.dev,
+  qa: PERSONA_TITLES.qa,
+  ds: PERSONA_TITLES.ds,
+  pm: PERSONA_TITLES.pm,
+  ops: PERSONA_TITLES.ops,
+  legal: PERSONA_TITLES.legal,
+  designer: PERSONA_TITLES.designer,
   other: 'Other',
 };
 
