@@ -1,6 +1,6 @@
 /**
- * A bare Lighthouse run, as a reference: the page served by the same loopback artifact server, Chrome started by
- * chrome-launcher with the same flags as the scoring session (DEVELOPERS.md headless flags and the same
+ * A bare Lighthouse run, as a reference: the page served by the same loopback artifact server, the same Chrome
+ * binary started by chrome-launcher with the same flags as the scoring session (DEVELOPERS.md headless flags and the same
  * isolation flags), one Lighthouse run with the same settings and categories, and nothing else: no puppeteer
  * session, no collectors, no screenshots. Used by the benchmark (suite cost / bare Lighthouse cost) and by the
  * test that our Lighthouse-based metrics equal Lighthouse's own category scores.
@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import { loadArtifact } from '../runner/artifact.js';
-import { chromeFlags, findChrome } from '../runner/chrome.js';
-import { ISOLATION_FLAGS } from '../runner/gather/chrome-process.js';
+import { chromeBinary, scoringChromeFlags } from '../runner/gather/chrome-process.js';
 import { runLighthouse } from '../runner/gather/lighthouse.js';
 import { startArtifactServer } from '../runner/gather/server.js';
 import type { LighthouseEvidence } from '../runner/evidence.js';
@@ -23,10 +22,9 @@ export interface BareChrome {
 }
 
 export async function launchBareChrome(): Promise<BareChrome> {
-  const chromePath = findChrome();
-  if (!chromePath) throw new Error('no Chrome found');
+  const chromePath = chromeBinary();
   const userDataDir = mkdtempSync(join(tmpdir(), 'webgrade-bare-'));
-  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: [...chromeFlags(), ...ISOLATION_FLAGS], userDataDir, logLevel: 'silent' });
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: scoringChromeFlags(), userDataDir, logLevel: 'silent' });
   return {
     port: chrome.port,
     pid: chrome.pid,

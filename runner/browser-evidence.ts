@@ -55,6 +55,8 @@ export interface MobileResult {
   overflowPx: number;
   /** Elements sticking out to the right, widest first (selector and right edge in CSS px). */
   offenders: Array<{ selector: string; right: number; width: number }>;
+  /** Where the emulated load happened: inside the Lighthouse run (the usual case) or a mobile visit of the session. */
+  measuredBy?: 'lighthouse run' | 'mobile visit';
 }
 
 export interface CoverageEntry {

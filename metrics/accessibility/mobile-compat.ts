@@ -1,7 +1,7 @@
 /**
  * mobile-compat (SPEC #19): the page loaded under iPhone 12 Pro emulation (390×844 CSS px, DPR 3, touch,
  * mobile user agent; puppeteer's KnownDevices); overflow = scrollWidth − clientWidth of the document element
- * after load and a 300 ms settle; score = max(0, 100 − overflow_px).
+ * after load and a short settle; score = max(0, 100 − overflow_px).
  *
  * Interpretations:
  * - Mobile Chrome widens the layout viewport to fit content wider than the device and rounds that width up
@@ -10,6 +10,9 @@
  * - Overflow hidden by `overflow-x: hidden` on html/body is not overflow (the document cannot scroll
  *   sideways); content cut off that way is not detected.
  * - Details list the outermost elements sticking out to the right, widest first (at most 10).
+ * - The emulated load is Lighthouse's own when Lighthouse runs for the artifact (Lighthouse is configured with
+ *   the same iPhone 12 Pro; the quiet windows after load play the part of the settle), otherwise a second load
+ *   in the session; `details.measuredBy` says which.
  * - Unscorable when the browser session or the emulated load failed (reason from the session).
  */
 import { scored, unscorable, type MetricDefinition } from '../types.js';
@@ -29,7 +32,7 @@ const mobileCompat: MetricDefinition = {
     return scored(
       score,
       m.overflowPx === 0 ? `fits the ${m.device} width (${m.clientWidth} px)` : `${m.overflowPx} px sideways overflow on ${m.device} (content ${m.scrollWidth} px, screen ${m.clientWidth} px)`,
-      { device: m.device, overflowPx: m.overflowPx, scrollWidth: m.scrollWidth, clientWidth: m.clientWidth, offenders: m.offenders },
+      { device: m.device, overflowPx: m.overflowPx, scrollWidth: m.scrollWidth, clientWidth: m.clientWidth, offenders: m.offenders, ...(m.measuredBy ? { measuredBy: m.measuredBy } : {}) },
     );
   },
 };

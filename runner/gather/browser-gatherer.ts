@@ -2,7 +2,9 @@
  * The browser gatherer: provides the evidence needs 'browser', 'screenshot' and 'lighthouse' from one Chrome
  * kept alive across artifacts. Per artifact: a loopback server rooted at the artifact, one visit in a fresh
  * browser context (session.ts), then — only when a selected metric needs it — one Lighthouse run on the same
- * Chrome (lighthouse.ts).
+ * Chrome (lighthouse.ts). The iPhone 12 Pro measurement (mobile-compat) is taken inside that Lighthouse run,
+ * which loads the page under the same emulation (lighthouse-mobile.ts); when Lighthouse is not needed, or its
+ * run did not yield the measurement, the session loads the page once more under emulation instead.
  *
  * Budget: the artifact's remaining budget is split so that a slow visit cannot starve Lighthouse: when
  * Lighthouse is needed the visit must end LIGHTHOUSE_RESERVE_MS (or 45% of the budget if less) before the
@@ -19,12 +21,16 @@ import { errorMessage } from '../errors.js';
 import type { Gatherer, GatherRequest, GathererFactory, GathererOptions } from '../gatherers.js';
 import type { BrowserEvidence } from '../browser-evidence.js';
 import { ChromeProcess } from './chrome-process.js';
-import { LighthouseTimeout, runLighthouse } from './lighthouse.js';
+import type { LighthouseEvidence } from '../evidence.js';
+import { LighthouseTimeout, runLighthouseWith, type LighthouseRun } from './lighthouse.js';
+import { mobileResult } from './mobile-measure.js';
 import { startArtifactServer } from './server.js';
-import { visitArtifact } from './session.js';
+import { PageFaults, mobileScreenshot, visitArtifact, visitMobile } from './session.js';
 
 export const LIGHTHOUSE_RESERVE_MS = 25_000;
 export const CLOSE_TIMEOUT_MS = 5_000;
+/** At most this long for the fallback mobile visit (when the Lighthouse run did not measure mobile). */
+export const MOBILE_FALLBACK_MS = 8_000;
 
 export class BrowserGatherer implements Gatherer {
   readonly name = 'browser';
@@ -36,21 +42,70 @@ export class BrowserGatherer implements Gatherer {
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
     const needsBrowser = request.needs.has('browser') || request.needs.has('screenshot');
     const needsLighthouse = request.needs.has('lighthouse');
+    const screenshots = request.needs.has('screenshot');
     const start = performance.now();
     const deadline = start + request.budgetMs;
     const server = await startArtifactServer(evidence.artifact);
     try {
       if (needsBrowser) {
         const reserve = needsLighthouse ? Math.min(LIGHTHOUSE_RESERVE_MS, request.budgetMs * 0.45) : 0;
-        evidence.browser = await this.visit(evidence, server.origin, server.entryUrl, deadline - reserve, request.needs.has('screenshot'));
+        evidence.browser = await this.visit(evidence, server.origin, server.entryUrl, deadline - reserve, screenshots, needsLighthouse ? 'lighthouse' : 'visit');
       }
-      if (needsLighthouse) evidence.lighthouse = await this.lighthouse(evidence, server.entryUrl, deadline);
+      if (needsLighthouse) {
+        const t = performance.now();
+        const run = await this.lighthouse(evidence, server.entryUrl, deadline, needsBrowser ? { screenshot: screenshots } : undefined);
+        evidence.lighthouse = run.evidence;
+        const b = evidence.browser;
+        if (b?.ok) {
+          b.value.timings.lighthouse = Math.round(performance.now() - t);
+          await this.fillMobile(b.value, run.mobile, server.origin, server.entryUrl, deadline, screenshots);
+        }
+      }
     } finally {
       await server.close();
     }
   }
 
-  private async visit(evidence: Evidence, origin: string, url: string, deadline: number, screenshots: boolean) {
+  /**
+   * Put the Lighthouse run's mobile measurement into the browser evidence; when the run did not yield it (not
+   * run, failed, timed out) and the page was responsive, fall back to a mobile visit in a fresh context.
+   */
+  private async fillMobile(b: BrowserEvidence, mobile: LighthouseRun['mobile'], origin: string, url: string, deadline: number, screenshots: boolean): Promise<void> {
+    if (b.mobile || b.unavailable?.mobile) return;
+    if (mobile?.ok) {
+      b.mobile = mobileResult(mobile.value.measure, 'lighthouse run');
+      if (mobile.value.screenshotBase64) b.screenshots.mobile = mobileScreenshot(Buffer.from(mobile.value.screenshotBase64, 'base64'));
+      return;
+    }
+    const why = mobile?.reason ?? 'the Lighthouse run did not measure it';
+    // A page Lighthouse could not measure is often one that never finishes loading: cap the fallback visit.
+    const end = Math.min(deadline, performance.now() + MOBILE_FALLBACK_MS);
+    const left = () => end - performance.now();
+    const faults = new PageFaults();
+    if (left() < 3000) {
+      faults.skip('mobile', `mobile emulation: ${why}, and no time is left in the budget for a mobile visit`);
+    } else {
+      let context;
+      const t = performance.now();
+      try {
+        const browser = await this.chrome.browser();
+        context = await browser.createBrowserContext();
+        const mob = await visitMobile(context, origin, url, faults, left, screenshots);
+        b.mobile = mob.result;
+        if (mob.screenshot) b.screenshots.mobile = mob.screenshot;
+      } catch (err) {
+        faults.add(`mobile emulation: ${errorMessage(err)}`);
+        faults.skip('mobile', `mobile emulation failed (${why}; the mobile visit: ${errorMessage(err)})`);
+      } finally {
+        if (context) await this.closeContext(context);
+        b.timings.mobile = Math.round(performance.now() - t);
+      }
+    }
+    for (const x of faults.faults) if (!b.faults.includes(x)) b.faults.push(x);
+    if (Object.keys(faults.unavailable).length) b.unavailable = { ...b.unavailable, ...faults.unavailable };
+  }
+
+  private async visit(evidence: Evidence, origin: string, url: string, deadline: number, screenshots: boolean, mobile: 'visit' | 'lighthouse') {
     let browser;
     try {
       browser = await this.chrome.browser();
@@ -60,7 +115,7 @@ export class BrowserGatherer implements Gatherer {
     let context;
     try {
       context = await browser.createBrowserContext();
-      const ev = await visitArtifact(context, evidence.artifact, origin, url, { deadline, screenshots });
+      const ev = await visitArtifact(context, evidence.artifact, origin, url, { deadline, screenshots, mobile });
       return gathered(ev);
     } catch (err) {
       const dead = !this.chrome.alive;
@@ -81,26 +136,28 @@ export class BrowserGatherer implements Gatherer {
     if (!ok) await this.chrome.kill();
   }
 
-  private async lighthouse(evidence: Evidence, url: string, deadline: number) {
+  private async lighthouse(evidence: Evidence, url: string, deadline: number, mobile?: { screenshot: boolean }): Promise<{ evidence: Evidence['lighthouse']; mobile?: LighthouseRun['mobile'] }> {
     const b = evidence.browser;
+    const notRun = (reason: string) => ({ evidence: missing<LighthouseEvidence>(reason), mobile: { ok: false as const, reason: 'the Lighthouse run was not made' } });
     if (b?.ok) {
-      if (b.value.loaded === false) return missing(`Lighthouse not run: the page did not finish loading in the browser session (${b.value.faults.join('; ')})`);
-      if (b.value.unavailable?.domHtml) return missing(`Lighthouse not run: ${b.value.unavailable.domHtml}`);
+      if (b.value.loaded === false) return notRun(`Lighthouse not run: the page did not finish loading in the browser session (${b.value.faults.join('; ')})`);
+      if (b.value.unavailable?.domHtml) return notRun(`Lighthouse not run: ${b.value.unavailable.domHtml}`);
     }
     const timeoutMs = deadline - performance.now();
-    if (timeoutMs < 3000) return missing('Lighthouse not run: no time left in the artifact budget');
+    if (timeoutMs < 3000) return notRun('Lighthouse not run: no time left in the artifact budget');
     let port: number;
     try {
       await this.chrome.browser();
       port = this.chrome.port!;
     } catch (err) {
-      return missing(`could not start Chrome for Lighthouse: ${errorMessage(err)}`);
+      return notRun(`could not start Chrome for Lighthouse: ${errorMessage(err)}`);
     }
     try {
-      return gathered(await runLighthouse(url, { port, timeoutMs }));
+      const run = await runLighthouseWith(url, mobile ? { port, timeoutMs, mobile } : { port, timeoutMs });
+      return run.mobile ? { evidence: gathered(run.evidence), mobile: run.mobile } : { evidence: gathered(run.evidence) };
     } catch (err) {
       if (err instanceof LighthouseTimeout || !this.chrome.alive) await this.chrome.kill();
-      return missing(errorMessage(err));
+      return { evidence: missing(errorMessage(err)), mobile: { ok: false, reason: `the Lighthouse run failed: ${errorMessage(err)}` } };
     }
   }
 

@@ -3,9 +3,11 @@
  * accessibility and best-practices. Every Lighthouse-based metric reads this one report.
  *
  * Settings (LIGHTHOUSE_SETTINGS): Lighthouse's defaults (mobile form factor, simulated throttling) except the
- * four quiet windows at 100 ms instead of ~1 s, no full-page screenshot, and capped waits (maxWaitForFcp 15 s,
- * maxWaitForLoad at most 30 s and never beyond the artifact's budget). With simulated throttling the metric
- * values are computed from the trace, so shorter quiet windows only end the observation sooner; bench/
+ * four quiet windows at 100 ms instead of ~1 s, no full-page screenshot, capped waits (maxWaitForFcp 15 s,
+ * maxWaitForLoad at most 30 s and never beyond the artifact's budget), and the emulated phone: the iPhone 12 Pro
+ * of SPEC #19 (390×844 CSS px, DPR 3, touch, its user agent) instead of Lighthouse's Moto G Power, so that one
+ * emulated load serves both Lighthouse and mobile-compat (lighthouse-mobile.ts). With simulated throttling the
+ * metric values are computed from the trace, so shorter quiet windows only end the observation sooner; bench/
  * browser-suite.ts `--verify-settings` compares category scores against a default run (see the report).
  *
  * Isolation: Lighthouse loads the page itself (not through our request interception); Chrome's
@@ -18,10 +20,21 @@
  */
 import type { LighthouseEvidence } from '../evidence.js';
 import { errorMessage } from '../errors.js';
+import { MOBILE_ARTIFACT, MOBILE_AUDIT, WebgradeMobileAudit, mobileGatherer, type MobileArtifact } from './lighthouse-mobile.js';
+import { MOBILE_EMULATION } from './mobile-measure.js';
 
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 
 export const LIGHTHOUSE_SETTINGS = {
+  formFactor: 'mobile',
+  screenEmulation: {
+    mobile: true,
+    width: MOBILE_EMULATION.viewport.width,
+    height: MOBILE_EMULATION.viewport.height,
+    deviceScaleFactor: MOBILE_EMULATION.viewport.deviceScaleFactor,
+    disabled: false,
+  },
+  emulatedUserAgent: MOBILE_EMULATION.userAgent,
   pauseAfterFcpMs: 100,
   pauseAfterLoadMs: 100,
   networkQuietThresholdMs: 100,
@@ -33,7 +46,7 @@ export const LIGHTHOUSE_SETTINGS = {
 
 let queue: Promise<unknown> = Promise.resolve();
 
-type LighthouseFn = (url: string, flags: Record<string, unknown>, config?: Record<string, unknown>) => Promise<{ lhr: LhrLike } | undefined>;
+type LighthouseFn = (url: string, flags: Record<string, unknown>, config?: Record<string, unknown>) => Promise<{ lhr: LhrLike; artifacts?: Record<string, unknown> } | undefined>;
 let lighthouseFn: LighthouseFn | undefined;
 
 async function loadLighthouse(): Promise<LighthouseFn> {
@@ -55,6 +68,14 @@ export interface LighthouseRunOptions {
   timeoutMs: number;
   /** Use Lighthouse's default settings (for the settings check of the benchmark). */
   defaults?: boolean;
+  /** Also take the mobile measurement in this run (lighthouse-mobile.ts); `screenshot` adds the first screen. */
+  mobile?: { screenshot: boolean };
+}
+
+export interface LighthouseRun {
+  evidence: LighthouseEvidence;
+  /** The mobile measurement when asked for, or why it is missing. */
+  mobile?: { ok: true; value: MobileArtifact } | { ok: false; reason: string };
 }
 
 export class LighthouseTimeout extends Error {}
@@ -78,14 +99,26 @@ export function lighthouseEvidence(lhr: LhrLike): LighthouseEvidence & { blocked
   return out;
 }
 
+function mobileFrom(artifact: unknown, lhr: LhrLike): NonNullable<LighthouseRun['mobile']> {
+  const a = artifact as Partial<MobileArtifact> | Error | undefined;
+  if (a && !(a instanceof Error) && a.measure) return { ok: true, value: a as MobileArtifact };
+  if (lhr.runtimeError?.code) return { ok: false, reason: `the Lighthouse run failed (${lhr.runtimeError.code})` };
+  return { ok: false, reason: `the Lighthouse run did not measure it${a instanceof Error ? ` (${a.message})` : ''}` };
+}
+
 /** Run Lighthouse on `url` over Chrome's debugging `port`; rejects with LighthouseTimeout when over time. */
 export async function runLighthouse(url: string, opts: LighthouseRunOptions): Promise<LighthouseEvidence> {
+  return (await runLighthouseWith(url, opts)).evidence;
+}
+
+/** `runLighthouse`, also returning the mobile measurement when `opts.mobile` asks for it. */
+export async function runLighthouseWith(url: string, opts: LighthouseRunOptions): Promise<LighthouseRun> {
   let release!: () => void;
   const slot = new Promise<void>((r) => (release = r));
   const prev = queue;
   queue = prev.then(() => slot);
   await prev;
-  let job: Promise<{ lhr: LhrLike } | undefined> | undefined;
+  let job: ReturnType<LighthouseFn> | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     const lighthouse = await loadLighthouse();
@@ -93,7 +126,12 @@ export async function runLighthouse(url: string, opts: LighthouseRunOptions): Pr
     const settings = opts.defaults
       ? { onlyCategories: [...LIGHTHOUSE_CATEGORIES] }
       : { ...LIGHTHOUSE_SETTINGS, maxWaitForLoad: Math.max(5000, Math.min(LIGHTHOUSE_SETTINGS.maxWaitForLoad, opts.timeoutMs - 5000)), onlyCategories: [...LIGHTHOUSE_CATEGORIES] };
-    const config = { extends: 'lighthouse:default', settings };
+    const config: Record<string, unknown> = { extends: 'lighthouse:default', settings };
+    if (opts.mobile) {
+      config.artifacts = [{ id: MOBILE_ARTIFACT, gatherer: { implementation: mobileGatherer(opts.mobile.screenshot) } }];
+      config.audits = [{ implementation: WebgradeMobileAudit }];
+      (settings as Record<string, unknown>).onlyAudits = [MOBILE_AUDIT];
+    }
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new LighthouseTimeout(`Lighthouse did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)), Math.max(0, opts.timeoutMs));
     });
@@ -101,7 +139,9 @@ export async function runLighthouse(url: string, opts: LighthouseRunOptions): Pr
     job.catch(() => undefined);
     const result = await Promise.race([job, timeout]);
     if (!result?.lhr) throw new Error('Lighthouse returned no report');
-    return lighthouseEvidence(result.lhr);
+    const run: LighthouseRun = { evidence: lighthouseEvidence(result.lhr) };
+    if (opts.mobile) run.mobile = mobileFrom(result.artifacts?.[MOBILE_ARTIFACT], result.lhr);
+    return run;
   } catch (err) {
     if (err instanceof LighthouseTimeout) throw err;
     throw new Error(`Lighthouse failed: ${errorMessage(err)}`);

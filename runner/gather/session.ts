@@ -29,12 +29,13 @@
  * remaining in-page steps are skipped, each field recording why in `unavailable`. Closing the context ends the
  * renderer; if even that hangs, the caller restarts Chrome.
  */
-import { KnownDevices, type BrowserContext, type CDPSession, type HTTPRequest, type Page } from 'puppeteer-core';
+import { type BrowserContext, type CDPSession, type HTTPRequest, type Page } from 'puppeteer-core';
 import type { Artifact } from '../artifact.js';
 import type { BrowserEvidence, ConsoleEntry, CoverageEntry, MobileResult, NetworkEntry, PageError, Screenshot } from '../browser-evidence.js';
 import { errorMessage } from '../errors.js';
 import { PAGE_COLLECTORS } from './collectors/index.js';
 import { cssStyleRules, ruleCoverage } from './css-rules.js';
+import { MOBILE_EMULATION, measureOverflow, mobileResult } from './mobile-measure.js';
 import { requestPath } from './server.js';
 
 
@@ -46,13 +47,18 @@ export const COLLECTOR_TIMEOUT_MS = 5_000;
 export const STEP_TIMEOUT_MS = 8_000;
 export const FULL_PAGE_CAP_PX = 8000;
 export const DOM_CAP_CHARS = 5_000_000;
-export const MOBILE_DEVICE = 'iPhone 12 Pro';
 
 export interface SessionOptions {
   /** Absolute time (performance.now()) by which the visit must be over. */
   deadline: number;
   /** Fields to gather; screenshots are skipped when not needed. */
   screenshots: boolean;
+  /**
+   * Where the iPhone 12 Pro measurement is taken: `'visit'` (default) loads the page a second time in this
+   * context; `'lighthouse'` leaves it to the artifact's Lighthouse run, which loads the page under the same
+   * emulation anyway (browser-gatherer.ts fills `mobile` from it).
+   */
+  mobile?: 'visit' | 'lighthouse';
 }
 
 export class TimeoutError extends Error {}
@@ -94,48 +100,6 @@ function dialogGuard(): void {
   w.close = function () {
     counts.closes++;
   };
-}
-
-/** Runs in the page: the document element's overflow at the current viewport and the outermost offenders. */
-function measureOverflow(): { scrollWidth: number; clientWidth: number; offenders: Array<{ selector: string; right: number; width: number }> } {
-  const de = document.documentElement;
-  const clientWidth = de.clientWidth;
-  const scrollWidth = de.scrollWidth;
-  if (!document.body) return { scrollWidth, clientWidth, offenders: [] };
-  const sel = (el: Element): string => {
-    const parts: string[] = [];
-    for (let e: Element | null = el; e && e !== document.documentElement && parts.length < 4; e = e.parentElement) {
-      let s = e.tagName.toLowerCase();
-      if (e.id) {
-        parts.unshift(`${s}#${e.id}`);
-        break;
-      }
-      const cls = [...e.classList].slice(0, 2);
-      if (cls.length) s += '.' + cls.join('.');
-      parts.unshift(s);
-    }
-    return parts.join(' > ');
-  };
-  let contentRight = document.body ? document.body.scrollWidth + document.body.getBoundingClientRect().left + window.scrollX : 0;
-  const sticking = new Set<Element>();
-  const all = document.body ? document.body.getElementsByTagName('*') : [];
-  const n = Math.min(all.length, 20000);
-  for (let i = 0; i < n; i++) {
-    const el = all[i]!;
-    const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.right + window.scrollX > contentRight) contentRight = r.right + window.scrollX;
-    if (r.width > 0 && r.right + window.scrollX > clientWidth + 0.5) sticking.add(el);
-  }
-  const out: Array<{ selector: string; right: number; width: number }> = [];
-  for (const el of sticking) {
-    if (el.parentElement && sticking.has(el.parentElement)) continue;
-    const r = el.getBoundingClientRect();
-    out.push({ selector: sel(el), right: Math.round(r.right + window.scrollX), width: Math.round(r.width) });
-  }
-  out.sort((a, b) => b.right - a.right);
-  // When content is wider than the device, mobile Chrome widens the layout viewport to fit it and rounds that
-  // width up (420 px of content gives scrollWidth 421): never report more than the content's own right edge.
-  return { scrollWidth: Math.min(scrollWidth, Math.max(clientWidth, Math.ceil(contentRight - 0.01))), clientWidth, offenders: out.slice(0, 10) };
 }
 
 /** Runs in the page: which of the given selectors (dynamic pseudo-classes already removed) match something. */
@@ -363,8 +327,11 @@ export async function visitArtifact(
     if (full) ev.screenshots.fullPage = full;
   }
 
-  // Mobile emulation on a second page of the same context (the desktop page may be unresponsive; this one loads anew).
-  if (responsive && !closed && left() > 1000) {
+  // Mobile emulation on a second page of the same context (the desktop page may be unresponsive; this one loads
+  // anew), unless the Lighthouse run measures it.
+  if (responsive && !closed && opts.mobile === 'lighthouse') {
+    // measured in the Lighthouse run (browser-gatherer.ts)
+  } else if (responsive && !closed && left() > 1000) {
     const tm = performance.now();
     try {
       const mob = await withTimeout(visitMobile(context, origin, entryUrl, f, left, opts.screenshots), Math.min(LOAD_TIMEOUT_MS + 5000, left()), 'mobile visit');
@@ -512,7 +479,12 @@ async function collectCoverage(
   return { js, css };
 }
 
-async function visitMobile(
+/**
+ * Load the entry under iPhone 12 Pro emulation in a page of `context` and measure overflow (and the first screen
+ * when `screenshot`). Used when the Lighthouse run (which measures the same thing in its own emulated load) is
+ * not run or did not yield the measurement.
+ */
+export async function visitMobile(
   context: BrowserContext,
   origin: string,
   entryUrl: string,
@@ -520,7 +492,7 @@ async function visitMobile(
   left: () => number,
   screenshot: boolean,
 ): Promise<{ result: MobileResult; screenshot?: Screenshot }> {
-  const device = KnownDevices[MOBILE_DEVICE];
+  const device = MOBILE_EMULATION;
   const page = await context.newPage();
   try {
     await page.emulate(device);
@@ -531,25 +503,25 @@ async function visitMobile(
       await withTimeout(page.goto(entryUrl, { waitUntil: 'load', timeout: 0 }), Math.min(LOAD_TIMEOUT_MS, left() - 500), 'mobile load');
     } catch (err) {
       if (!(err instanceof TimeoutError)) throw err;
-      f.add(`mobile ${err.message}`);
+      f.add(err.message);
     }
     await sleep(Math.min(MOBILE_SETTLE_MS, left() - 500));
     const m = await withTimeout(page.evaluate(measureOverflow), Math.min(STEP_TIMEOUT_MS, left()), 'mobile overflow measure');
-    const result: MobileResult = {
-      device: MOBILE_DEVICE,
-      viewportWidth: device.viewport.width,
-      scrollWidth: m.scrollWidth,
-      clientWidth: m.clientWidth,
-      overflowPx: Math.max(0, m.scrollWidth - m.clientWidth),
-      offenders: m.offenders,
-    };
+    const result = mobileResult(m, 'mobile visit');
     let shot: Screenshot | undefined;
     if (screenshot) {
-      const png = Buffer.from(await withTimeout(page.screenshot({ type: 'png', captureBeyondViewport: false }), Math.min(STEP_TIMEOUT_MS, left()), 'mobile screenshot'));
-      shot = { png, width: device.viewport.width * device.viewport.deviceScaleFactor!, height: device.viewport.height * device.viewport.deviceScaleFactor!, deviceScaleFactor: device.viewport.deviceScaleFactor! };
+      const png = Buffer.from(await withTimeout(page.screenshot({ type: 'png', captureBeyondViewport: false, optimizeForSpeed: true }), Math.min(STEP_TIMEOUT_MS, left()), 'mobile screenshot'));
+      shot = mobileScreenshot(png);
     }
     return shot ? { result, screenshot: shot } : { result };
   } finally {
     page.close().catch(() => undefined);
   }
+}
+
+/** The Screenshot record of an emulated first screen (device pixels). */
+export function mobileScreenshot(png: Buffer): Screenshot {
+  const v = MOBILE_EMULATION.viewport;
+  const dpr = v.deviceScaleFactor ?? 1;
+  return { png, width: v.width * dpr, height: v.height * dpr, deviceScaleFactor: dpr };
 }

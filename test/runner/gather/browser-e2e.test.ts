@@ -86,3 +86,34 @@ describe('saved evidence', () => {
     assert.deepEqual(scores(replay.stdout), scores(live.stdout));
   });
 });
+
+describe('mobile measurement inside the Lighthouse run', () => {
+  // With a Lighthouse metric selected, Lighthouse's own emulated load (configured as the iPhone 12 Pro) gives the
+  // mobile measurement; the session does not load the page a second time.
+  const withLighthouse = new Scorer({ only: ['mobile-compat', 'accessibility'], budgetMs: BUDGET_MS });
+  after(() => withLighthouse.close());
+
+  it('the 420 px block page scores 70 from the Lighthouse run, as from a separate mobile visit', async () => {
+    const { doc, evidence } = await withLighthouse.scoreWithEvidence(fixture('browser', 'overflow-420.html'));
+    const m = metric(doc, 'mobile-compat');
+    assert.equal(m.score, 70, JSON.stringify(m));
+    assert.equal(m.details.measuredBy, 'lighthouse run');
+    assert.notEqual(metric(doc, 'accessibility').score, null);
+    assert.ok(evidence.browser?.ok);
+    assert.equal(evidence.browser.value.timings.mobile, undefined, 'a separate mobile visit was made');
+    const offenders = evidence.browser.value.mobile?.offenders ?? [];
+    assert.ok(offenders.some((o) => o.width === 420), JSON.stringify(offenders));
+  });
+
+  it('falls back to a mobile visit when Lighthouse is not run (a page whose load event never fires)', async () => {
+    const t = performance.now();
+    const { doc } = await withLighthouse.scoreWithEvidence(fixture('hostile', 'load-never-fires.html'));
+    assert.ok(performance.now() - t < BUDGET_MS + 10_000);
+    const a11y = metric(doc, 'accessibility');
+    assert.equal(a11y.score, null);
+    assert.match(a11y.reason ?? '', /did not finish loading/);
+    const m = metric(doc, 'mobile-compat');
+    assert.equal(m.details.measuredBy, 'mobile visit', JSON.stringify(m));
+    assert.equal(m.score, 100);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * The mobile measurement as part of the artifact's one Lighthouse run. Lighthouse already loads the page under
+ * mobile emulation, and we configure that emulation to be the iPhone 12 Pro of SPEC #19 (lighthouse.ts), so
+ * instead of loading the page a second time in the session we add one custom gatherer to Lighthouse's own
+ * navigation (Lighthouse's model: gatherers collect, audits read):
+ *
+ * - `WebgradeMobile` (gatherer): after Lighthouse's load and quiet windows, runs `measureOverflow` in an
+ *   isolated world of the page and, when asked, captures the first screen (PNG, 1170×2532 device pixels).
+ *   It runs in Lighthouse's artifact phase, after the trace is stopped, so it does not touch the performance
+ *   measurement.
+ * - `webgrade-mobile` (audit, informative): Lighthouse keeps only the artifacts some selected audit requires,
+ *   so this audit requires the artifact and is selected with `onlyAudits`; it reports the overflow in the
+ *   LHR. It belongs to no category: category scores are untouched.
+ *
+ * A gatherer error becomes Lighthouse's usual artifact error (the run goes on); the caller then falls back to a
+ * mobile visit in the session.
+ */
+import { Audit, Gatherer } from 'lighthouse';
+import { measureOverflow, type OverflowMeasure } from './mobile-measure.js';
+
+export const MOBILE_ARTIFACT = 'WebgradeMobile';
+export const MOBILE_AUDIT = 'webgrade-mobile';
+
+export interface MobileArtifact {
+  measure: OverflowMeasure;
+  /** Base64 PNG of the emulated first screen, when asked for. */
+  screenshotBase64?: string;
+}
+
+interface DriverLike {
+  executionContext: { evaluate<T>(fn: () => T, opts: { args: []; useIsolation?: boolean }): Promise<T> };
+  defaultSession: { sendCommand(method: string, params?: Record<string, unknown>): Promise<unknown> };
+}
+
+// Lighthouse's classes, typed loosely: its types only know its own artifact names and phase results.
+const BaseGatherer = Gatherer as unknown as new () => { meta: { supportedModes: string[] } };
+const BaseAudit = Audit as unknown as new () => object;
+
+/** Build the gatherer class; `screenshot` says whether to capture the emulated first screen. */
+export function mobileGatherer(screenshot: boolean): new () => object {
+  return class WebgradeMobile extends BaseGatherer {
+    override meta = { supportedModes: ['navigation'] };
+
+    async getArtifact(context: { driver: unknown }): Promise<MobileArtifact> {
+      const driver = context.driver as DriverLike;
+      const measure = await driver.executionContext.evaluate(measureOverflow, { args: [], useIsolation: true });
+      const out: MobileArtifact = { measure };
+      if (screenshot) {
+        const shot = (await driver.defaultSession.sendCommand('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true })) as { data: string };
+        out.screenshotBase64 = shot.data;
+      }
+      return out;
+    }
+  };
+}
+
+export class WebgradeMobileAudit extends BaseAudit {
+  static get meta() {
+    return {
+      id: MOBILE_AUDIT,
+      title: 'webgrade: sideways overflow under phone emulation',
+      description: 'scrollWidth − clientWidth of the document element after load (webgrade mobile-compat, SPEC #19).',
+      requiredArtifacts: [MOBILE_ARTIFACT],
+      scoreDisplayMode: Audit.SCORING_MODES.INFORMATIVE,
+    };
+  }
+
+  static audit(artifacts: Record<string, unknown>) {
+    const a = artifacts[MOBILE_ARTIFACT] as MobileArtifact;
+    const overflow = Math.max(0, a.measure.scrollWidth - a.measure.clientWidth);
+    return { score: overflow === 0 ? 1 : 0, numericValue: overflow, numericUnit: 'unitless', displayValue: `${overflow} px` };
+  }
+}
