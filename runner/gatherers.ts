@@ -17,6 +17,13 @@ export interface GatherRequest {
   metrics: readonly MetricDefinition[];
   /** Milliseconds this artifact may still spend. */
   budgetMs: number;
+  /**
+   * Scoring work that could run while this gatherer waits (metrics whose evidence is already complete). A
+   * gatherer may start it at a moment when extra CPU work cannot distort what it measures and must await it
+   * before a timing-sensitive phase; if it never starts it, the scorer runs it after `gather`. Calling it
+   * again returns the same promise.
+   */
+  background?: () => Promise<void>;
 }
 
 export interface Gatherer {
@@ -28,6 +35,8 @@ export interface Gatherer {
   fail(evidence: Evidence, reason: string): void;
   /** Release processes and files (browsers, servers). Called once when the scorer closes. */
   close(): Promise<void>;
+  /** Resolves when work this gatherer started ahead for the next artifact (a spare page) is done. */
+  settle?(): Promise<void>;
 }
 
 export interface GathererOptions {

@@ -6,6 +6,10 @@
  * which loads the page under the same emulation (lighthouse-mobile.ts); when Lighthouse is not needed, or its
  * run did not yield the measurement, the session loads the page once more under emulation instead.
  *
+ * Overlap: the scorer's metrics whose evidence is already complete (the static ones) are scored while the page
+ * settles after load (Node is idle then, and the visit measures no timings); whatever is left of that work is
+ * finished before Lighthouse starts, so it never competes with Lighthouse's performance measurement.
+ *
  * Budget: the artifact's remaining budget is split so that a slow visit cannot starve Lighthouse: when
  * Lighthouse is needed the visit must end LIGHTHOUSE_RESERVE_MS (or 45% of the budget if less) before the
  * deadline; Lighthouse gets whatever is left. Lighthouse is not run when the visit showed that the page never
@@ -15,6 +19,7 @@
  * Faults: a context that cannot be closed in CLOSE_TIMEOUT_MS, a Lighthouse run over its time, or a Chrome that
  * disconnected gets Chrome killed; the next artifact starts a new one.
  */
+import type { BrowserContext } from 'puppeteer-core';
 import type { Evidence } from '../evidence.js';
 import { gathered, missing } from '../evidence.js';
 import { errorMessage } from '../errors.js';
@@ -49,8 +54,12 @@ export class BrowserGatherer implements Gatherer {
     try {
       if (needsBrowser) {
         const reserve = needsLighthouse ? Math.min(LIGHTHOUSE_RESERVE_MS, request.budgetMs * 0.45) : 0;
-        evidence.browser = await this.visit(evidence, server.origin, server.entryUrl, deadline - reserve, screenshots, needsLighthouse ? 'lighthouse' : 'visit');
+        // The scorer's ready metrics (the static ones) run while the page settles: Node is idle then, and
+        // nothing in the visit is a timing measurement.
+        evidence.browser = await this.visit(evidence, server.origin, server.entryUrl, deadline - reserve, screenshots, needsLighthouse ? 'lighthouse' : 'visit', request.background);
       }
+      // Whatever did not run during the visit runs now: never while Lighthouse measures.
+      await request.background?.();
       if (needsLighthouse) {
         const t = performance.now();
         const run = await this.lighthouse(evidence, server.entryUrl, deadline, needsBrowser ? { screenshot: screenshots } : undefined);
@@ -105,17 +114,17 @@ export class BrowserGatherer implements Gatherer {
     if (Object.keys(faults.unavailable).length) b.unavailable = { ...b.unavailable, ...faults.unavailable };
   }
 
-  private async visit(evidence: Evidence, origin: string, url: string, deadline: number, screenshots: boolean, mobile: 'visit' | 'lighthouse') {
+  private async visit(evidence: Evidence, origin: string, url: string, deadline: number, screenshots: boolean, mobile: 'visit' | 'lighthouse', idle?: () => Promise<void>) {
     let browser;
     try {
       browser = await this.chrome.browser();
     } catch (err) {
       return missing<BrowserEvidence>(`could not start Chrome: ${errorMessage(err)}`);
     }
-    let context;
+    let context: BrowserContext | undefined;
     try {
       context = await browser.createBrowserContext();
-      const ev = await visitArtifact(context, evidence.artifact, origin, url, { deadline, screenshots, mobile });
+      const ev = await visitArtifact(context, evidence.artifact, origin, url, { deadline, screenshots, mobile, ...(idle ? { idle } : {}) });
       return gathered(ev);
     } catch (err) {
       const dead = !this.chrome.alive;

@@ -17,10 +17,11 @@
  *    are recorded from before navigation.
  * 4. Navigate and wait for `load` (at most LOAD_TIMEOUT_MS, or 40% of the budget if less), then settle
  *    SETTLE_MS (300 ms: long enough for the load-time timers and promise chains of the pages we saw; see
- *    bench/browser-suite.ts for what it costs). A page that never loads gets the fault "load timeout" and we go on with what is there.
+ *    bench/browser-suite.ts for what it costs), or as long as the caller's `idle` work takes if longer. A page that never loads gets the fault "load timeout" and we go on with what is there.
  * 5. DOM (`page.content()`, cut at DOM_CAP_CHARS) and node count; every PAGE_COLLECTORS entry (each at most
  *    COLLECTOR_TIMEOUT_MS); coverage; desktop first-screen screenshot (1280×800) and full-page screenshot
- *    (1280 × min(max(scrollHeight, 800), FULL_PAGE_CAP_PX)); `truncated` says when the cap cut it.
+ *    (1280 × min(max(scrollHeight, 800), FULL_PAGE_CAP_PX)); `truncated` says when the cap cut it. PNGs are
+ *    encoded with Chrome's fast zlib setting (`optimizeForSpeed`): larger files, the same pixels.
  * 6. iPhone 12 Pro: a second page of the same context, emulated (390×844, DPR 3, touch, mobile UA) before it
  *    loads the entry; after load + settle: documentElement scrollWidth − clientWidth, the outermost elements
  *    sticking out to the right, and a first-screen screenshot.
@@ -59,21 +60,37 @@ export interface SessionOptions {
    * emulation anyway (browser-gatherer.ts fills `mobile` from it).
    */
   mobile?: 'visit' | 'lighthouse';
+  /** Work to run while the page settles after load (Node is idle then); see browser-gatherer.ts. */
+  idle?: () => Promise<void>;
+  /** A fresh, unused page of `context` opened ahead of time; a new one is opened when absent. */
+  page?: Page;
 }
 
 export class TimeoutError extends Error {}
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+/**
+ * `p`, or a TimeoutError after `ms`. When the timer fires, the rejection waits one more turn of the event loop
+ * (setImmediate, after the poll phase): if our own CPU work (scoring while gathering) held the loop past the
+ * deadline, an answer from Chrome that arrived meanwhile is taken instead of a false timeout.
+ */
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   p.catch(() => undefined);
   if (ms <= 0) return Promise.reject(new TimeoutError(`${what}: no time left in the budget`));
   return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new TimeoutError(`${what} timed out after ${Math.round(ms)} ms`)), ms);
+    let settled = false;
+    const t = setTimeout(() => {
+      setImmediate(() => {
+        if (!settled) reject(new TimeoutError(`${what} timed out after ${Math.round(ms)} ms`));
+      });
+    }, ms);
     p.then(
       (v) => {
+        settled = true;
         clearTimeout(t);
         resolve(v);
       },
       (e) => {
+        settled = true;
         clearTimeout(t);
         reject(e);
       },
@@ -175,7 +192,7 @@ export async function visitArtifact(
   const blockedUrls = new Set<string>();
   let dialogs = 0;
 
-  const page = await context.newPage();
+  const page = opts.page ?? (await context.newPage());
   await page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 });
   await page.evaluateOnNewDocument(dialogGuard);
   page.on('dialog', (d) => {
@@ -233,7 +250,9 @@ export async function visitArtifact(
     f.add(err instanceof TimeoutError ? `load timeout: ${err.message}` : `navigation failed: ${errorMessage(err)}`);
   }
   mark('load', tLoad);
-  if (loaded) await sleep(Math.min(SETTLE_MS, left()));
+  // The settle is idle time for Node: the caller's `idle` work (scoring the static metrics) runs during it. If
+  // that work takes longer, the page simply settles longer.
+  if (loaded) await Promise.all([sleep(Math.min(SETTLE_MS, left())), opts.idle?.()]);
 
   let responsive = !closed;
   const unresponsive = 'page did not respond (busy main thread or closed window)';
@@ -314,14 +333,14 @@ export async function visitArtifact(
 
   if (opts.screenshots) {
     const desktop = await step('screenshots', 'desktop screenshot', async () => {
-      const png = Buffer.from(await page.screenshot({ type: 'png', captureBeyondViewport: false }));
+      const png = Buffer.from(await page.screenshot({ type: 'png', captureBeyondViewport: false, optimizeForSpeed: true }));
       return { png, width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: 1 } satisfies Screenshot;
     });
     if (desktop) ev.screenshots.desktop = desktop;
     const full = await step('screenshots', 'full-page screenshot', async () => {
       const h = await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0));
       const height = Math.min(Math.max(h, VIEWPORT.height), FULL_PAGE_CAP_PX);
-      const png = Buffer.from(await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: VIEWPORT.width, height }, captureBeyondViewport: true }));
+      const png = Buffer.from(await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: VIEWPORT.width, height }, captureBeyondViewport: true, optimizeForSpeed: true }));
       return { png, width: VIEWPORT.width, height, deviceScaleFactor: 1, truncated: h > FULL_PAGE_CAP_PX } satisfies Screenshot;
     });
     if (full) ev.screenshots.fullPage = full;
