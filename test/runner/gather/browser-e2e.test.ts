@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { BrowserGatherer } from '../../../runner/gather/browser-gatherer.js';
 import { Scorer, type ScoreDocument } from '../../../runner/score.js';
 import { fixture, runCli, tempDir } from '../../helpers.js';
 
@@ -116,34 +115,5 @@ describe('mobile measurement inside the Lighthouse run', () => {
     const m = metric(doc, 'mobile-compat');
     assert.equal(m.details.measuredBy, 'mobile visit', JSON.stringify(m));
     assert.equal(m.score, 100);
-  });
-});
-
-describe('the spare page opened ahead for the next artifact', () => {
-  // After each artifact the browser gatherer opens the next artifact's context and page while the scorer
-  // finishes; if Chrome dies in between, that spare belongs to a dead browser and must be dropped.
-  const gatherer = new BrowserGatherer({ budgetMs: BUDGET_MS, checkNetwork: false });
-  const own = new Scorer({ only: ['console-errors', 'mobile-compat'], budgetMs: BUDGET_MS, gatherers: [gatherer] });
-  after(() => own.close());
-
-  it('is dropped when Chrome died after it was opened, and the next artifact scores on a restarted Chrome', async () => {
-    const first = await own.score(fixture('browser', 'clean-1000.html'));
-    assert.equal(metric(first, 'console-errors').score, 100);
-    await own.settle();
-    const pid = gatherer.chrome.pid;
-    assert.ok(pid, 'Chrome is running');
-    process.kill(pid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 300));
-    const next = await own.score(fixture('browser', 'console-error-1000.html'));
-    assert.equal(metric(next, 'console-errors').score, 80, JSON.stringify(metric(next, 'console-errors')));
-    assert.equal(metric(next, 'mobile-compat').score, 100);
-    assert.equal(gatherer.chrome.starts, 2);
-  });
-
-  it('serves consecutive artifacts without leaking one page into the next', async () => {
-    for (const [page, want] of [['console-error-1000.html', 80], ['clean-1000.html', 100], ['throws-once-1000.html', 80]] as const) {
-      const doc = await own.score(fixture('browser', page));
-      assert.equal(metric(doc, 'console-errors').score, want, `${page}: ${JSON.stringify(metric(doc, 'console-errors').details)}`);
-    }
   });
 });
