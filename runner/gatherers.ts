@@ -35,8 +35,6 @@ export interface Gatherer {
   fail(evidence: Evidence, reason: string): void;
   /** Release processes and files (browsers, servers). Called once when the scorer closes. */
   close(): Promise<void>;
-  /** Resolves when work this gatherer started ahead for the next artifact (a spare page) is done. */
-  settle?(): Promise<void>;
 }
 
 export interface GathererOptions {

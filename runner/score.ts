@@ -200,8 +200,6 @@ export class Scorer {
         metrics.push(done);
         continue;
       }
-      // Yield between metrics so that browser work started meanwhile (the next artifact's page) progresses.
-      await new Promise<void>((r) => setImmediate(r));
       metrics.push(await runMetric(m, evidence));
     }
     timings.score = round2(performance.now() - t);
@@ -215,15 +213,6 @@ export class Scorer {
     };
     if (evidence.requirement) doc.requirement = evidence.requirement.id;
     return doc;
-  }
-
-  /**
-   * Wait for work the gatherers started ahead for the next artifact (the browser's spare page). Benchmarks
-   * call it so that this work is counted against the artifact that started it and does not overlap whatever
-   * they time next.
-   */
-  async settle(): Promise<void> {
-    await Promise.allSettled(this.gatherers.map((g) => g.settle?.()));
   }
 
   async close(): Promise<void> {

@@ -62,8 +62,6 @@ export interface SessionOptions {
   mobile?: 'visit' | 'lighthouse';
   /** Work to run while the page settles after load (Node is idle then); see browser-gatherer.ts. */
   idle?: () => Promise<void>;
-  /** A fresh, unused page of `context` opened ahead of time; a new one is opened when absent. */
-  page?: Page;
 }
 
 export class TimeoutError extends Error {}
@@ -192,7 +190,7 @@ export async function visitArtifact(
   const blockedUrls = new Set<string>();
   let dialogs = 0;
 
-  const page = opts.page ?? (await context.newPage());
+  const page = await context.newPage();
   await page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 });
   await page.evaluateOnNewDocument(dialogGuard);
   page.on('dialog', (d) => {
