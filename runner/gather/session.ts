@@ -191,8 +191,6 @@ export async function visitArtifact(
   let dialogs = 0;
 
   const page = await context.newPage();
-  await page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 });
-  await page.evaluateOnNewDocument(dialogGuard);
   page.on('dialog', (d) => {
     dialogs++;
     d.dismiss().catch(() => undefined);
@@ -203,8 +201,6 @@ export async function visitArtifact(
     f.add('the page window was closed');
   });
   page.on('error', (e) => f.add(`page crashed: ${errorMessage(e)}`));
-
-  await installInterception(page, origin, network, blockedUrls, f, true);
 
   page.on('console', (msg) => {
     const loc = msg.location();
@@ -231,11 +227,19 @@ export async function visitArtifact(
   });
   const sheets = new Map<string, StyleSheetHeader>();
   cdp.on('CSS.styleSheetAdded', (e: { header: StyleSheetHeader }) => sheets.set(e.header.styleSheetId, e.header));
-  await cdp.send('Runtime.enable');
-  await cdp.send('DOM.enable');
-  await cdp.send('CSS.enable');
-  await cdp.send('CSS.startRuleUsageTracking');
-  await page.coverage.startJSCoverage({ resetOnNavigation: false, reportAnonymousScripts: false, useBlockCoverage: true } as Parameters<Page['coverage']['startJSCoverage']>[0]);
+  // Every listener is in place; the protocol calls are independent of one another (except the CSS chain) and
+  // go out together: one round trip to Chrome instead of eight in a row.
+  await Promise.all([
+    page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 }),
+    page.evaluateOnNewDocument(dialogGuard),
+    installInterception(page, origin, network, blockedUrls, f, true),
+    cdp.send('Runtime.enable'),
+    cdp
+      .send('DOM.enable')
+      .then(() => cdp.send('CSS.enable'))
+      .then(() => cdp.send('CSS.startRuleUsageTracking')),
+    page.coverage.startJSCoverage({ resetOnNavigation: false, reportAnonymousScripts: false, useBlockCoverage: true } as Parameters<Page['coverage']['startJSCoverage']>[0]),
+  ]);
   mark('setup', t0);
 
   // Load and settle.
