@@ -5,7 +5,8 @@
  *
  * Which messages count (interpretations):
  * - Console messages of level `error` or `assert` (a failed console.assert is printed as an error), from the
- *   desktop visit only (the mobile emulation loads the page a second time; its messages are not counted twice).
+ *   desktop visit only (the phone-emulated load, inside the Lighthouse run or a separate mobile visit, loads
+ *   the page again; its messages are not counted twice).
  * - Each uncaught exception counts once: Chrome reports it as an exception, not also as a console message, so
  *   there is nothing to deduplicate. Each unhandled promise rejection counts once; one that the page handles
  *   later (Chrome revokes it) does not count.
