@@ -5,8 +5,12 @@
  *    collectors and screenshots, one Lighthouse run, the static metrics) — seconds per page;
  * 2. a bare Lighthouse run of the same page with the same Chrome flags, settings and categories
  *    (bench/bare-lighthouse.ts) — seconds per page;
- * 3. their ratio (median suite ÷ median bare; goal ≤ 1.3), and peak memory: the largest sum of RSS over this
- *    Node process and every Chrome process it started, sampled every 250 ms from /proc;
+ * 3. their ratio (median suite ÷ median bare; goal ≤ 1.3), and peak memory over this Node process and every
+ *    Chrome process it started, sampled every 250 ms from /proc: the largest sum of RSS (counts memory shared
+ *    between Chrome's processes once per process, so it overstates) and the largest sum of PSS (shared pages
+ *    split between their sharers: what the machine really holds);
+ * 3b. where the suite's time goes: the median of each phase (browser visit setup, load, settle and collection;
+ *    Lighthouse inside the suite; the metrics scored after gathering; those scored while the page settled);
  * 4. score stability: the first `--repeat-pages` pages scored `--repeats` more times; standard deviation of
  *    each metric's score across the runs (mean over those pages, and the largest).
  *
@@ -29,10 +33,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dirIdx = process.argv.indexOf('--dir');
 const dir = dirIdx > 0 ? process.argv[dirIdx + 1]! : join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
 
-/** RSS (bytes) of a process and all its descendants, from /proc. */
-function treeRss(root: number): number {
+/** RSS and PSS (bytes) of a process and all its descendants, from /proc. */
+function treeMemory(root: number): { rss: number; pss: number } {
   const children = new Map<number, number[]>();
-  let total = 0;
+  let rss = 0;
+  let pss = 0;
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
@@ -52,14 +57,15 @@ function treeRss(root: number): number {
     if (seen.has(pid)) continue;
     seen.add(pid);
     try {
-      const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-      if (m) total += Number(m[1]) * 1024;
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      rss += Number(rollup.match(/^Rss:\s+(\d+) kB/m)?.[1] ?? 0) * 1024;
+      pss += Number(rollup.match(/^Pss:\s+(\d+) kB/m)?.[1] ?? 0) * 1024;
     } catch {
       /* gone */
     }
     stack.push(...(children.get(pid) ?? []));
   }
-  return total;
+  return { rss, pss };
 }
 
 const median = (xs: number[]) => {
@@ -75,8 +81,16 @@ async function main(): Promise<void> {
   const repeatPages = arg('--repeat-pages', 3);
   const pages = readdirSync(dir).filter((f) => /\.html?$/i.test(f)).sort().slice(0, count);
   const ruleIds = METRICS.filter((m) => m.kind === 'rule').map((m) => m.id);
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(process.pid))), 250);
+  const peak = { rss: 0, pss: 0 };
+  const sampler = setInterval(() => {
+    const m = treeMemory(process.pid);
+    peak.rss = Math.max(peak.rss, m.rss);
+    peak.pss = Math.max(peak.pss, m.pss);
+  }, 250);
+  const phases = new Map<string, number[]>();
+  const phase = (name: string, ms: number | undefined) => {
+    if (ms !== undefined) phases.set(name, [...(phases.get(name) ?? []), ms / 1000]);
+  };
   const suite: number[] = [];
   const bare: number[] = [];
   const runs = new Map<string, Map<string, number[]>>();
@@ -86,7 +100,7 @@ async function main(): Promise<void> {
     for (const page of pages) {
       const file = join(dir, page);
       let t = performance.now();
-      const doc = await scorer.score(file);
+      const { doc, evidence } = await scorer.scoreWithEvidence(file);
       const s = (performance.now() - t) / 1000;
       t = performance.now();
       let b = NaN;
@@ -97,6 +111,13 @@ async function main(): Promise<void> {
         process.stderr.write(`bare Lighthouse failed on ${page}: ${(err as Error).message}\n`);
       }
       suite.push(s);
+      const bt = evidence.browser?.ok ? evidence.browser.value.timings : {};
+      phase('browser visit: setup', bt.setup);
+      phase('browser visit: load', bt.load);
+      phase('browser visit: in all', bt.total);
+      phase('Lighthouse in the suite', bt.lighthouse);
+      phase('metrics scored while the page settled', doc.timings.scoreWhileGathering ?? 0);
+      phase('metrics scored after gathering', doc.timings.score);
       if (Number.isFinite(b)) bare.push(b);
       const perMetric = new Map<string, number[]>();
       for (const m of doc.metrics) if (m.score !== null) perMetric.set(m.id, [m.score]);
@@ -118,7 +139,10 @@ async function main(): Promise<void> {
   const mb = median(bare);
   console.log(`${pages.length} pages from ${dir}; ${ruleIds.length} rule metrics; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`median seconds per page: full rule suite ${f2(ms)}, bare Lighthouse ${f2(mb)}; ratio ${f2(ms / mb)} (goal ≤ 1.3)`);
-  console.log(`peak memory (node + Chrome processes): ${(peak / 2 ** 20).toFixed(0)} MiB`);
+  const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+  console.log(`peak memory (node + both Chromes): ${mib(peak.pss)} PSS (${mib(peak.rss)} RSS, shared pages counted per process)`);
+  console.log('\nwhere the suite\'s time goes (median seconds per page)');
+  for (const [name, xs] of phases) console.log(`  ${name.padEnd(40)} ${f2(median(xs))}`);
   console.log(`\nscore stability: ${repeats} runs of each of ${Math.min(repeatPages, pages.length)} pages; standard deviation per metric`);
   console.log('metric                      mean sd   max sd');
   for (const id of ruleIds) {
@@ -128,7 +152,7 @@ async function main(): Promise<void> {
       .filter((xs): xs is number[] => !!xs && xs.length >= 2)
       .map((xs) => standardDeviation(xs));
     if (!sds.length) {
-      console.log(`${id.padEnd(26)}  (unscorable on these pages)`);
+      console.log(`${id.padEnd(26)}  ${repeats < 2 ? '(needs --repeats 2 or more)' : '(unscorable on these pages)'}`);
       continue;
     }
     console.log(`${id.padEnd(26)} ${f2(sds.reduce((a, b) => a + b, 0) / sds.length).padStart(7)} ${f2(Math.max(...sds)).padStart(8)}`);
