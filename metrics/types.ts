@@ -27,6 +27,8 @@ export type MetricKind = 'rule' | 'judge';
  * - `dom`: the static DOM of the entry page (jsdom, no scripts run); always available;
  * - `browser`: the browser session evidence (runtime DOM, console, network, coverage, features, icons, media);
  * - `screenshot`: screenshots from the browser session;
+ * - `mobile`: the iPhone 12 Pro measurement (`browser.mobile`); usually taken inside the Lighthouse run, so it
+ *   is complete later than the rest of the browser evidence;
  * - `lighthouse`: the one Lighthouse report of the artifact;
  * - `requirement`: the user's requirement text; `checklist`: its checklist items;
  * - `judge`: an LLM judge answer gathered before scoring;
@@ -37,6 +39,7 @@ export type EvidenceNeed =
   | 'dom'
   | 'browser'
   | 'screenshot'
+  | 'mobile'
   | 'lighthouse'
   | 'requirement'
   | 'checklist'

@@ -18,12 +18,14 @@ export interface GatherRequest {
   /** Milliseconds this artifact may still spend. */
   budgetMs: number;
   /**
-   * Scoring work that could run while this gatherer waits (metrics whose evidence is already complete). A
-   * gatherer may start it at a moment when extra CPU work cannot distort what it measures and must await it
-   * before a timing-sensitive phase; if it never starts it, the scorer runs it after `gather`. Calling it
-   * again returns the same promise.
+   * Scoring work that can run while this gatherer is still busy. Each call scores, now, the selected metrics
+   * whose evidence is complete: gathered by earlier gatherers, or among `done`, the needs of this gatherer that
+   * it declares finished (it must not change that evidence afterwards). A gatherer calls it at moments when
+   * extra CPU work cannot distort what it measures, and awaits it before a timing-sensitive phase. Calls run
+   * one after another; the promise settles when everything asked for so far is scored. Whatever is left is
+   * scored after `gather`.
    */
-  background?: () => Promise<void>;
+  background?: (done?: readonly EvidenceNeed[]) => Promise<void>;
 }
 
 export interface Gatherer {

@@ -147,11 +147,12 @@ export class Scorer {
   }
 
   /**
-   * Run the gatherers the selected metrics need, in order. While a gatherer waits (on the browser, say), the
-   * metrics whose evidence is already complete may be scored: each gatherer is offered that work as
-   * `request.background` and decides when it is safe (the browser gatherer runs it during the page visit and
-   * waits for it before Lighthouse, so it never competes with Lighthouse's measurement); whatever a gatherer
-   * does not run is scored right after it. Results land in `results`, keyed by metric id.
+   * Run the gatherers the selected metrics need, in order. While a gatherer is busy (waiting on the browser,
+   * say), the metrics whose evidence is complete may be scored: each gatherer is offered that work as
+   * `request.background`, decides when it is safe and may declare some of its own needs finished (the browser
+   * gatherer scores the static metrics while the page settles, and the ones that need only the visit while
+   * Lighthouse prepares, before it measures); whatever a gatherer does not run is scored right after it.
+   * Results land in `results`, keyed by metric id.
    */
   async gather(evidence: Evidence, timings: Record<string, number>, start = performance.now(), results = new Map<string, MetricResult>()): Promise<void> {
     const needs = this.needs;
@@ -162,15 +163,19 @@ export class Scorer {
       const t = performance.now();
       const budgetMs = Math.max(0, this.options.budgetMs - (t - start));
       let background: Promise<void> | undefined;
-      const ready = this.metrics.filter((m) => !results.has(m.id) && m.needs.every((n) => !pending.has(n)));
-      const runReady = () =>
-        (background ??= (async () => {
+      const runReady = (done: readonly EvidenceNeed[] = []) => {
+        const complete = (n: EvidenceNeed) => !pending.has(n) || (done.includes(n) && g.provides.includes(n));
+        const ready = this.metrics.filter((m) => !results.has(m.id) && m.needs.every(complete));
+        background = (background ?? Promise.resolve()).then(async () => {
+          if (ready.length === 0) return;
           const tb = performance.now();
           await this.scoreInto(ready, evidence, results);
           overlapMs += performance.now() - tb;
-        })());
+        });
+        return background;
+      };
       try {
-        await g.gather(evidence, { needs, metrics: this.metrics, budgetMs, ...(ready.length ? { background: runReady } : {}) });
+        await g.gather(evidence, { needs, metrics: this.metrics, budgetMs, background: runReady });
       } catch (err) {
         // A gatherer records its own failures; if one escapes anyway, the metrics that need it become unscorable.
         g.fail(evidence, `${g.name} failed: ${errorMessage(err)}`);

@@ -21,7 +21,7 @@ const mobileCompat: MetricDefinition = {
   id: 'mobile-compat',
   perspective: 'accessibility',
   kind: 'rule',
-  needs: ['browser'],
+  needs: ['browser', 'mobile'],
   title: 'Mobile compatibility',
   score({ browser }) {
     if (!browser) return unscorable('the browser session was not run');

@@ -1,5 +1,5 @@
 /**
- * The browser gatherer: provides the evidence needs 'browser', 'screenshot' and 'lighthouse' from one Chrome
+ * The browser gatherer: provides the evidence needs 'browser', 'screenshot', 'mobile' and 'lighthouse' from one Chrome
  * kept alive across artifacts. Per artifact: a loopback server rooted at the artifact, one visit in a fresh
  * browser context (session.ts), then — only when a selected metric needs it — one Lighthouse run on the same
  * Chrome (lighthouse.ts). The iPhone 12 Pro measurement (mobile-compat) is taken inside that Lighthouse run,
@@ -39,13 +39,13 @@ export const MOBILE_FALLBACK_MS = 8_000;
 
 export class BrowserGatherer implements Gatherer {
   readonly name = 'browser';
-  readonly provides = ['browser', 'screenshot', 'lighthouse'] as const;
+  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse'] as const;
   readonly chrome = new ChromeProcess();
 
   constructor(readonly options: Partial<GathererOptions> = {}) {}
 
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
-    const needsBrowser = request.needs.has('browser') || request.needs.has('screenshot');
+    const needsBrowser = request.needs.has('browser') || request.needs.has('screenshot') || request.needs.has('mobile');
     const needsLighthouse = request.needs.has('lighthouse');
     const screenshots = request.needs.has('screenshot');
     const start = performance.now();

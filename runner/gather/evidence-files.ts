@@ -133,10 +133,10 @@ export function loadEvidence(dir: string): SavedEvidence {
   return out;
 }
 
-/** A gatherer that fills 'browser', 'screenshot' and 'lighthouse' from saved evidence (no browser). */
+/** A gatherer that fills 'browser', 'screenshot', 'mobile' and 'lighthouse' from saved evidence (no browser). */
 export class SavedEvidenceGatherer implements Gatherer {
   readonly name = 'saved-evidence';
-  readonly provides = ['browser', 'screenshot', 'lighthouse'] as const;
+  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse'] as const;
   private saved?: SavedEvidence;
 
   constructor(readonly dir: string) {}

@@ -1,9 +1,10 @@
 /**
- * The scorer offers each gatherer the metrics whose evidence is already complete as `request.background`, to
- * run while the gatherer waits. These tests use a gatherer written here (no browser) that fills synthetic
- * browser evidence, and check that overlapping changes nothing in the results: the same scores in the same
- * order, metrics that need the gatherer's own evidence are never scored early, and a gatherer that ignores the
- * offer (or throws) still gets every metric scored.
+ * The scorer offers each gatherer the metrics whose evidence is complete as `request.background`, to run while
+ * the gatherer is busy; the gatherer may declare some of its own needs finished. These tests use a gatherer
+ * written here (no browser) that fills synthetic browser evidence, and check that overlapping changes nothing
+ * in the results: the same scores in the same order, metrics that need the gatherer's own evidence are never
+ * scored before it declares that evidence finished (and those it declares are scored at that moment), and a
+ * gatherer that ignores the offer (or throws) still gets every metric scored.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -11,28 +12,42 @@ import type { Evidence } from '../../runner/evidence.js';
 import type { Gatherer, GatherRequest } from '../../runner/gatherers.js';
 import { missing } from '../../runner/evidence.js';
 import { Scorer, type ScoreDocument } from '../../runner/score.js';
-import { browserEvidence, htmlOfLines } from '../metrics/synthetic-browser.js';
+import { browserEvidence, htmlOfLines, lighthouseEvidence } from '../metrics/synthetic-browser.js';
 import { writeSingleFile } from '../helpers.js';
 
-type Mode = 'background-first' | 'ignore' | 'throw-after-background' | 'call-twice';
+type Mode = 'background-first' | 'ignore' | 'throw-after-background' | 'declare-browser-done';
 
-/** Fills `browser` with one console.error, after (optionally) starting the scorer's background work. */
+const MOBILE = { device: 'iPhone 12 Pro', viewportWidth: 390, scrollWidth: 420, clientWidth: 390, overflowPx: 30, offenders: [] };
+
+/**
+ * Fills `browser` with one console.error, after (optionally) starting the scorer's background work. In
+ * 'declare-browser-done' it fills `browser`, declares it finished, and only then adds a second console error
+ * and the phone measurement (`mobile`, still pending): a metric scored at the declared moment sees one error,
+ * one scored later sees two.
+ */
 class FakeBrowserGatherer implements Gatherer {
   readonly name = 'fake-browser';
-  readonly provides = ['browser'] as const;
+  readonly provides = ['browser', 'mobile'] as const;
   offered = false;
-  samePromise?: boolean;
 
   constructor(readonly mode: Mode) {}
 
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
     this.offered = typeof request.background === 'function';
-    if (this.mode === 'call-twice' && request.background) this.samePromise = request.background() === request.background();
+    if (this.mode === 'declare-browser-done') {
+      const b = browserEvidence({ console: [{ level: 'error', text: 'boom' }] });
+      evidence.browser = b;
+      await request.background?.(['browser']);
+      if (!b.ok) throw new Error('synthetic evidence is always gathered');
+      b.value.console.push({ level: 'error', text: 'second boom' });
+      b.value.mobile = MOBILE;
+      return;
+    }
     if (this.mode === 'background-first' || this.mode === 'throw-after-background') await request.background?.();
     if (this.mode === 'throw-after-background') throw new Error('gatherer blew up');
     // Filled only after the background work ran: a metric that needs `browser` and was scored early would see
     // no evidence at all.
-    evidence.browser = browserEvidence({ console: [{ level: 'error', text: 'boom' }] });
+    evidence.browser = browserEvidence({ console: [{ level: 'error', text: 'boom' }], mobile: MOBILE });
   }
 
   fail(evidence: Evidence, reason: string): void {
@@ -42,7 +57,7 @@ class FakeBrowserGatherer implements Gatherer {
   async close(): Promise<void> {}
 }
 
-const ONLY = ['lint', 'comment-rate', 'console-errors', 'error-handling', 'copywriting'];
+const ONLY = ['lint', 'comment-rate', 'console-errors', 'error-handling', 'copywriting', 'mobile-compat'];
 const page = writeSingleFile(
   htmlOfLines(1000).replace('</p>\n', '</p>\n<script>\n// a comment\nfunction f(){ try { JSON.parse("x") } catch (e) { console.error(e) } }\nf();\n</script>\n'),
 );
@@ -90,14 +105,55 @@ describe('scoring while gathering', () => {
 
   it('a gatherer that throws after starting the background work keeps the early scores and fails only its own metrics', async () => {
     const { doc } = await scoreWith('throw-after-background');
-    const ce = doc.metrics.find((m) => m.id === 'console-errors');
-    assert.equal(ce?.score, null);
-    assert.match(String(ce?.reason), /gatherer blew up/);
-    for (const m of doc.metrics.filter((x) => x.id !== 'console-errors')) assert.ok(typeof m.score === 'number', `${m.id}: ${JSON.stringify(m)}`);
+    const own = ['console-errors', 'mobile-compat'];
+    for (const id of own) {
+      const m = doc.metrics.find((x) => x.id === id);
+      assert.equal(m?.score, null, id);
+      assert.match(String(m?.reason), /gatherer blew up/);
+    }
+    for (const m of doc.metrics.filter((x) => !own.includes(x.id))) assert.ok(typeof m.score === 'number', `${m.id}: ${JSON.stringify(m)}`);
   });
 
-  it('calling the background work twice returns the same promise (it runs once)', async () => {
-    const { gatherer } = await scoreWith('call-twice');
-    assert.equal(gatherer.samePromise, true);
+  it('scores the metrics of needs the gatherer declares finished at that moment, and no others', async () => {
+    const { doc } = await scoreWith('declare-browser-done');
+    const ce = doc.metrics.find((m) => m.id === 'console-errors');
+    assert.equal(ce?.details.errors, 1, `console-errors was not scored when browser was declared finished: ${JSON.stringify(ce)}`);
+    // mobile-compat also needs `mobile`, which was still pending: scored after gathering, with the measurement.
+    const mc = doc.metrics.find((m) => m.id === 'mobile-compat');
+    assert.equal(mc?.score, 70, JSON.stringify(mc));
+    assert.deepEqual(doc.metrics.map((m) => m.id), (await scoreWith('ignore')).doc.metrics.map((m) => m.id));
+  });
+
+  it('a need declared finished by one gatherer is not taken as another gatherer\'s', async () => {
+    // The scorer only honours `done` needs the declaring gatherer provides: declaring 'lighthouse' from a
+    // gatherer that does not provide it must not release metrics waiting for it.
+    const early: string[] = [];
+    class Declarer implements Gatherer {
+      readonly name = 'declarer';
+      readonly provides = ['browser'] as const;
+      async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
+        evidence.browser = browserEvidence({});
+        await request.background?.(['browser', 'lighthouse']);
+        early.push(...Object.keys(evidence).filter((k) => k === 'lighthouse'));
+      }
+      fail(): void {}
+      async close(): Promise<void> {}
+    }
+    class LighthouseLate implements Gatherer {
+      readonly name = 'late-lighthouse';
+      readonly provides = ['lighthouse'] as const;
+      async gather(evidence: Evidence): Promise<void> {
+        evidence.lighthouse = lighthouseEvidence({ performance: 0.5 });
+      }
+      fail(): void {}
+      async close(): Promise<void> {}
+    }
+    const scorer = new Scorer({ only: ['performance', 'console-errors'], gatherers: [new Declarer(), new LighthouseLate()] });
+    try {
+      const doc = await scorer.score(page);
+      assert.equal(doc.metrics.find((m) => m.id === 'performance')?.score, 50);
+    } finally {
+      await scorer.close();
+    }
   });
 });
