@@ -10,7 +10,8 @@
  *    between Chrome's processes once per process, so it overstates) and the largest sum of PSS (shared pages
  *    split between their sharers: what the machine really holds);
  * 3b. where the suite's time goes: the median of each phase (browser visit setup, load, settle and collection;
- *    Lighthouse inside the suite; the metrics scored after gathering; those scored while the page settled);
+ *    Lighthouse inside the suite, which starts during the visit, and how long it was held before measuring
+ *    until the visit and its metrics were done; the metrics scored while gathering and those scored after);
  * 4. score stability: the first `--repeat-pages` pages scored `--repeats` more times; standard deviation of
  *    each metric's score across the runs (mean over those pages, and the largest).
  *
@@ -115,8 +116,9 @@ async function main(): Promise<void> {
       phase('browser visit: setup', bt.setup);
       phase('browser visit: load', bt.load);
       phase('browser visit: in all', bt.total);
-      phase('Lighthouse in the suite', bt.lighthouse);
-      phase('metrics scored while the page settled', doc.timings.scoreWhileGathering ?? 0);
+      phase('Lighthouse in the suite (from its start)', bt.lighthouse);
+      phase('  of which held for the visit to finish', bt.lighthouseHeld ?? 0);
+      phase('metrics scored while gathering', doc.timings.scoreWhileGathering ?? 0);
       phase('metrics scored after gathering', doc.timings.score);
       if (Number.isFinite(b)) bare.push(b);
       const perMetric = new Map<string, number[]>();

@@ -1,14 +1,19 @@
 /**
- * The browser gatherer: provides the evidence needs 'browser', 'screenshot', 'mobile' and 'lighthouse' from one Chrome
- * kept alive across artifacts. Per artifact: a loopback server rooted at the artifact, one visit in a fresh
- * browser context (session.ts), then — only when a selected metric needs it — one Lighthouse run on the same
- * Chrome (lighthouse.ts). The iPhone 12 Pro measurement (mobile-compat) is taken inside that Lighthouse run,
- * which loads the page under the same emulation (lighthouse-mobile.ts); when Lighthouse is not needed, or its
- * run did not yield the measurement, the session loads the page once more under emulation instead.
+ * The browser gatherer: provides the evidence needs 'browser', 'screenshot', 'mobile' and 'lighthouse' from one
+ * Chrome kept alive across artifacts. Per artifact: a loopback server rooted at the artifact, one visit in a
+ * fresh browser context (session.ts) and — only when a selected metric needs it — one Lighthouse run on the
+ * same Chrome (lighthouse.ts), in a worker thread (lighthouse-thread.ts). The iPhone 12 Pro measurement
+ * (mobile-compat) is taken inside that Lighthouse run, which loads the page under the same emulation
+ * (lighthouse-mobile.ts); when Lighthouse is not needed, or its run did not yield the measurement, the session
+ * loads the page once more under emulation instead.
  *
- * Overlap: the scorer's metrics whose evidence is already complete (the static ones) are scored while the page
- * settles after load (Node is idle then, and the visit measures no timings); whatever is left of that work is
- * finished before Lighthouse starts, so it never competes with Lighthouse's performance measurement.
+ * Overlap (bench/browser-suite.ts measures it): Lighthouse starts together with the visit. Before it measures
+ * anything it resolves its configuration and benchmarks the CPU for about a second (the result only feeds a
+ * "slow machine" warning); our work runs meanwhile: the visit, the static metrics (scored once the benchmark
+ * starts), then the metrics that need only the visit. Lighthouse is held just before it starts tracing and
+ * loads the page (lighthouse-mobile.ts) until all of that is over, so nothing of ours competes with its
+ * performance measurement, and our visit's context is closed by then. If the visit shows that Lighthouse must
+ * not run (see below) or Chrome had to be killed, the held run is told to skip and ends at once.
  *
  * Budget: the artifact's remaining budget is split so that a slow visit cannot starve Lighthouse: when
  * Lighthouse is needed the visit must end LIGHTHOUSE_RESERVE_MS (or 45% of the budget if less) before the
@@ -17,7 +22,8 @@
  * unscorable with that reason.
  *
  * Faults: a context that cannot be closed in CLOSE_TIMEOUT_MS, a Lighthouse run over its time, or a Chrome that
- * disconnected gets Chrome killed; the next artifact starts a new one.
+ * disconnected gets Chrome killed (and the Lighthouse thread stopped); the next artifact starts new ones. A
+ * Lighthouse run that died with a Chrome the visit had to kill is made again, after the visit, on a new one.
  */
 import type { BrowserContext } from 'puppeteer-core';
 import type { Evidence } from '../evidence.js';
@@ -27,7 +33,8 @@ import type { Gatherer, GatherRequest, GathererFactory, GathererOptions } from '
 import type { BrowserEvidence } from '../browser-evidence.js';
 import { ChromeProcess } from './chrome-process.js';
 import type { LighthouseEvidence } from '../evidence.js';
-import { LighthouseTimeout, runLighthouseWith, type LighthouseRun } from './lighthouse.js';
+import { LighthouseTimeout, type LighthouseRun } from './lighthouse.js';
+import { LighthouseThread } from './lighthouse-thread.js';
 import { mobileResult } from './mobile-measure.js';
 import { startArtifactServer } from './server.js';
 import { PageFaults, mobileScreenshot, visitArtifact, visitMobile } from './session.js';
@@ -41,6 +48,7 @@ export class BrowserGatherer implements Gatherer {
   readonly name = 'browser';
   readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse'] as const;
   readonly chrome = new ChromeProcess();
+  private readonly thread = new LighthouseThread();
 
   constructor(readonly options: Partial<GathererOptions> = {}) {}
 
@@ -52,21 +60,58 @@ export class BrowserGatherer implements Gatherer {
     const deadline = start + request.budgetMs;
     const server = await startArtifactServer(evidence.artifact);
     try {
+      let early: EarlyLighthouse | undefined;
       if (needsBrowser) {
         const reserve = needsLighthouse ? Math.min(LIGHTHOUSE_RESERVE_MS, request.budgetMs * 0.45) : 0;
-        // The scorer's ready metrics (the static ones) run while the page settles: Node is idle then, and
-        // nothing in the visit is a timing measurement.
-        evidence.browser = await this.visit(evidence, server.origin, server.entryUrl, deadline - reserve, screenshots, needsLighthouse ? 'lighthouse' : 'visit', request.background);
+        let decide!: (verdict: 'measure' | 'skip') => void;
+        const hold = new Promise<'measure' | 'skip'>((r) => (decide = r));
+        let visitOver!: () => void;
+        const visited = new Promise<void>((r) => (visitOver = r));
+        let staticScoring: Promise<void> | undefined;
+        if (needsLighthouse) {
+          // Lighthouse starts with the visit, in its worker thread: its set-up (configuration, then a CPU
+          // benchmark of about 1 s; nothing measured) overlaps the visit, and it is held before it measures
+          // until our work is done. The static metrics are scored while it benchmarks the CPU (its thread is
+          // idle then, and the benchmark only feeds a warning), or when the visit is over if that comes first.
+          let benchmarking!: () => void;
+          const benchmark = new Promise<void>((r) => (benchmarking = r));
+          early = { started: performance.now(), run: this.runLighthouse(server.entryUrl, deadline, { screenshot: screenshots, before: hold }, benchmarking), measure: false };
+          staticScoring = Promise.race([benchmark, visited]).then(() => request.background?.());
+        }
+        const kills = this.chrome.kills;
+        try {
+          // Without Lighthouse, the static metrics are scored while the page settles: Node is idle then, and
+          // nothing in the visit is a timing measurement.
+          evidence.browser = await this.visit(evidence, server.origin, server.entryUrl, deadline - reserve, screenshots, needsLighthouse ? 'lighthouse' : 'visit', early ? undefined : request.background);
+          visitOver();
+          if (early) {
+            // Measure unless the visit showed the page never loads or does not answer, or Chrome had to be
+            // killed under the held run (then the run is made again below, on a new Chrome).
+            early.measure = this.chrome.kills === kills && !lighthouseSkipReason(evidence.browser);
+            // The visit's evidence is complete except the phone measurement, which comes from Lighthouse: score
+            // what needs only the visit now, before Lighthouse measures.
+            if (early.measure) {
+              await staticScoring;
+              await request.background?.(['browser', 'screenshot']);
+            }
+          }
+        } finally {
+          visitOver();
+          decide(early?.measure ? 'measure' : 'skip');
+        }
       }
       // Whatever did not run during the visit runs now: never while Lighthouse measures.
       await request.background?.();
       if (needsLighthouse) {
-        const t = performance.now();
-        const run = await this.lighthouse(evidence, server.entryUrl, deadline, needsBrowser ? { screenshot: screenshots } : undefined);
+        const t = early?.measure ? early.started : performance.now();
+        const measured = early ? await early.run : undefined;
+        // A run told to skip has ended at once; then Lighthouse runs now, unless the visit says it must not.
+        const run = early?.measure && measured ? measured : await this.lighthouse(evidence, server.entryUrl, deadline, needsBrowser ? { screenshot: screenshots } : undefined);
         evidence.lighthouse = run.evidence;
         const b = evidence.browser;
         if (b?.ok) {
           b.value.timings.lighthouse = Math.round(performance.now() - t);
+          if (run.heldMs !== undefined) b.value.timings.lighthouseHeld = run.heldMs;
           await this.fillMobile(b.value, run.mobile, server.origin, server.entryUrl, deadline, screenshots);
         }
       }
@@ -145,13 +190,14 @@ export class BrowserGatherer implements Gatherer {
     if (!ok) await this.chrome.kill();
   }
 
-  private async lighthouse(evidence: Evidence, url: string, deadline: number, mobile?: { screenshot: boolean }): Promise<{ evidence: Evidence['lighthouse']; mobile?: LighthouseRun['mobile'] }> {
-    const b = evidence.browser;
-    const notRun = (reason: string) => ({ evidence: missing<LighthouseEvidence>(reason), mobile: { ok: false as const, reason: 'the Lighthouse run was not made' } });
-    if (b?.ok) {
-      if (b.value.loaded === false) return notRun(`Lighthouse not run: the page did not finish loading in the browser session (${b.value.faults.join('; ')})`);
-      if (b.value.unavailable?.domHtml) return notRun(`Lighthouse not run: ${b.value.unavailable.domHtml}`);
-    }
+  /** Lighthouse after the visit: not run when the visit showed that the page never loads or does not answer. */
+  private async lighthouse(evidence: Evidence, url: string, deadline: number, mobile?: { screenshot: boolean }): Promise<LighthouseOutcome> {
+    const skip = lighthouseSkipReason(evidence.browser);
+    return skip ? notRun(skip) : this.runLighthouse(url, deadline, mobile);
+  }
+
+  /** One Lighthouse run on our Chrome within `deadline`, in the Lighthouse thread; never throws. */
+  private async runLighthouse(url: string, deadline: number, mobile?: { screenshot: boolean; before?: Promise<'measure' | 'skip'> }, onBenchmark?: () => void): Promise<LighthouseOutcome> {
     const timeoutMs = deadline - performance.now();
     if (timeoutMs < 3000) return notRun('Lighthouse not run: no time left in the artifact budget');
     let port: number;
@@ -162,10 +208,17 @@ export class BrowserGatherer implements Gatherer {
       return notRun(`could not start Chrome for Lighthouse: ${errorMessage(err)}`);
     }
     try {
-      const run = await runLighthouseWith(url, mobile ? { port, timeoutMs, mobile } : { port, timeoutMs });
-      return run.mobile ? { evidence: gathered(run.evidence), mobile: run.mobile } : { evidence: gathered(run.evidence) };
+      const run = await this.thread.run(url, { port, timeoutMs, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}) });
+      const out: LighthouseOutcome = { evidence: gathered(run.evidence) };
+      if (run.mobile) out.mobile = run.mobile;
+      if (run.heldMs !== undefined) out.heldMs = run.heldMs;
+      return out;
     } catch (err) {
-      if (err instanceof LighthouseTimeout || !this.chrome.alive) await this.chrome.kill();
+      // An abandoned run is ended by stopping its thread and the Chrome it drives; both restart on demand.
+      if (err instanceof LighthouseTimeout || !this.chrome.alive) {
+        await this.thread.terminate();
+        await this.chrome.kill();
+      }
       return { evidence: missing(errorMessage(err)), mobile: { ok: false, reason: `the Lighthouse run failed: ${errorMessage(err)}` } };
     }
   }
@@ -176,8 +229,34 @@ export class BrowserGatherer implements Gatherer {
   }
 
   async close(): Promise<void> {
+    await this.thread.terminate();
     await this.chrome.kill();
   }
+}
+
+interface LighthouseOutcome {
+  evidence: NonNullable<Evidence['lighthouse']>;
+  mobile?: LighthouseRun['mobile'];
+  heldMs?: number;
+}
+
+/** A Lighthouse run started with the visit (`started` on performance.now()), held until `measure` is decided. */
+interface EarlyLighthouse {
+  started: number;
+  run: Promise<LighthouseOutcome>;
+  measure: boolean;
+}
+
+/** Why Lighthouse should not run after this visit: the page never finished loading, or stopped answering. */
+function lighthouseSkipReason(b: Evidence['browser']): string | undefined {
+  if (!b?.ok) return undefined;
+  if (b.value.loaded === false) return `Lighthouse not run: the page did not finish loading in the browser session (${b.value.faults.join('; ')})`;
+  if (b.value.unavailable?.domHtml) return `Lighthouse not run: ${b.value.unavailable.domHtml}`;
+  return undefined;
+}
+
+function notRun(reason: string): LighthouseOutcome {
+  return { evidence: missing<LighthouseEvidence>(reason), mobile: { ok: false, reason: 'the Lighthouse run was not made' } };
 }
 
 export const browserGathererFactory: GathererFactory = (options) => new BrowserGatherer(options);

@@ -87,6 +87,8 @@ export class ChromeProcess {
   private starting?: Promise<Browser>;
   /** How many times Chrome was (re)started. */
   starts = 0;
+  /** How many times a running Chrome was killed (`kill`). */
+  kills = 0;
 
   get port(): number | undefined {
     return this.launched?.port;
@@ -159,6 +161,7 @@ export class ChromeProcess {
       }
     }
     if (launched) {
+      this.kills++;
       killPid(launched.pid);
       livePids.delete(launched.pid);
       await new Promise<void>((resolve) => {

@@ -8,6 +8,12 @@
  *   isolated world of the page and, when asked, captures the first screen (PNG, 1170×2532 device pixels).
  *   It runs in Lighthouse's artifact phase, after the trace is stopped, so it does not touch the performance
  *   measurement.
+ * - The same gatherer can hold the run at its start (`before`): Lighthouse calls every gatherer's
+ *   `startInstrumentation` after its own set-up (configuration, the CPU benchmark, emulation) and before it
+ *   starts tracing and loads the page, so a caller that still has work to do (browser-gatherer.ts: the desktop
+ *   visit and the metrics that need only it) lets Lighthouse prepare meanwhile and start measuring only when
+ *   that work is over. Lighthouse awaits the phases of its gatherers one after another, so nothing is measured
+ *   while the gatherer waits.
  * - `webgrade-mobile` (audit, informative): Lighthouse keeps only the artifacts some selected audit requires,
  *   so this audit requires the artifact and is selected with `onlyAudits`; it reports the overflow in the
  *   LHR. It belongs to no category: category scores are untouched.
@@ -36,10 +42,31 @@ interface DriverLike {
 const BaseGatherer = Gatherer as unknown as new () => { meta: { supportedModes: string[] } };
 const BaseAudit = Audit as unknown as new () => object;
 
-/** Build the gatherer class; `screenshot` says whether to capture the emulated first screen. */
-export function mobileGatherer(screenshot: boolean): new () => object {
+export interface MobileGathererOptions {
+  /** Capture the emulated first screen. */
+  screenshot: boolean;
+  /**
+   * Hold Lighthouse before it starts measuring until this settles; `held` gets the wait in ms. `'skip'` (or a
+   * rejection) means the caller no longer wants the run: the gatherer closes Lighthouse's tab, so that the run
+   * fails at once ("Session closed") instead of loading the page.
+   */
+  before?: Promise<'measure' | 'skip'>;
+  held?: (ms: number) => void;
+}
+
+/** Build the gatherer class for one run. */
+export function mobileGatherer(opts: MobileGathererOptions): new () => object {
+  const { screenshot, before, held } = opts;
   return class WebgradeMobile extends BaseGatherer {
     override meta = { supportedModes: ['navigation'] };
+
+    async startInstrumentation(context: { page: { close(): Promise<void> } }): Promise<void> {
+      if (!before) return;
+      const t = performance.now();
+      const verdict = await before.catch(() => 'skip' as const);
+      held?.(Math.round(performance.now() - t));
+      if (verdict === 'skip') await context.page.close();
+    }
 
     async getArtifact(context: { driver: unknown }): Promise<MobileArtifact> {
       const driver = context.driver as DriverLike;

@@ -14,10 +14,13 @@
  * `--host-resolver-rules`/proxy flags (chrome-process.ts) make every request but loopback fail. The requests
  * that failed are listed from the report's `network-requests` audit as `blockedRequests`.
  *
- * Lighthouse cannot run twice at once in one process (TOOLCHAIN.md): runs are serialised by a process-wide
- * queue. A run that overruns its time limit is abandoned: the caller kills Chrome (the only way to stop it) and
- * the metrics become unscorable with the reason.
+ * Lighthouse cannot run twice at once in one process (TOOLCHAIN.md): runs are serialised by a queue (one per
+ * thread: the scorer runs Lighthouse in one worker thread, lighthouse-thread.ts). A run that overruns its time
+ * limit is abandoned: the caller kills Chrome and stops the thread, and the metrics become unscorable with the
+ * reason.
  */
+import lighthouseLog from 'lighthouse-logger';
+import type { Page } from 'puppeteer-core';
 import type { LighthouseEvidence } from '../evidence.js';
 import { errorMessage } from '../errors.js';
 import { MOBILE_ARTIFACT, MOBILE_AUDIT, WebgradeMobileAudit, mobileGatherer, type MobileArtifact } from './lighthouse-mobile.js';
@@ -46,7 +49,7 @@ export const LIGHTHOUSE_SETTINGS = {
 
 let queue: Promise<unknown> = Promise.resolve();
 
-type LighthouseFn = (url: string, flags: Record<string, unknown>, config?: Record<string, unknown>) => Promise<{ lhr: LhrLike; artifacts?: Record<string, unknown> } | undefined>;
+type LighthouseFn = (url: string, flags: Record<string, unknown>, config?: Record<string, unknown>, page?: Page) => Promise<{ lhr: LhrLike; artifacts?: Record<string, unknown> } | undefined>;
 let lighthouseFn: LighthouseFn | undefined;
 
 async function loadLighthouse(): Promise<LighthouseFn> {
@@ -68,14 +71,33 @@ export interface LighthouseRunOptions {
   timeoutMs: number;
   /** Use Lighthouse's default settings (for the settings check of the benchmark). */
   defaults?: boolean;
-  /** Also take the mobile measurement in this run (lighthouse-mobile.ts); `screenshot` adds the first screen. */
-  mobile?: { screenshot: boolean };
+  /**
+   * Also take the mobile measurement in this run (lighthouse-mobile.ts); `screenshot` adds the first screen;
+   * `before` holds the run after Lighthouse's set-up and before it starts measuring, until it settles.
+   */
+  mobile?: { screenshot: boolean; before?: Promise<'measure' | 'skip'> };
+  /**
+   * A blank tab for Lighthouse to run in (a puppeteer-core page; the version Lighthouse depends on). Without
+   * it Lighthouse connects its own puppeteer to `port` for this run and opens a tab in the default context.
+   */
+  page?: Page;
+  /** Called when Lighthouse starts its CPU benchmark (see LIGHTHOUSE_BENCHMARK_STATUS). */
+  onBenchmark?: () => void;
 }
+
+/**
+ * The status Lighthouse logs when it starts its CPU benchmark (core/gather/driver/environment.js): about a
+ * second of script in its own tab, after its configuration and before it prepares the page. The result only
+ * feeds a "slow machine" warning, so other work may run meanwhile; Node is idle then.
+ */
+export const LIGHTHOUSE_BENCHMARK_STATUS = 'Benchmarking machine';
 
 export interface LighthouseRun {
   evidence: LighthouseEvidence;
   /** The mobile measurement when asked for, or why it is missing. */
   mobile?: { ok: true; value: MobileArtifact } | { ok: false; reason: string };
+  /** Milliseconds Lighthouse waited for `mobile.before` (after its set-up, before measuring). */
+  heldMs?: number;
 }
 
 export class LighthouseTimeout extends Error {}
@@ -120,6 +142,12 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
   await prev;
   let job: ReturnType<LighthouseFn> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  // Lighthouse's logger emits every status, whatever the log level; runs are serialised, so the one
+  // listener hears this run only.
+  const onStatus = ([, message]: unknown[]) => {
+    if (message === LIGHTHOUSE_BENCHMARK_STATUS) opts.onBenchmark?.();
+  };
+  if (opts.onBenchmark) lighthouseLog.events.on('status', onStatus);
   try {
     const lighthouse = await loadLighthouse();
     const flags = { port: opts.port, output: 'json', logLevel: 'silent', onlyCategories: [...LIGHTHOUSE_CATEGORIES] };
@@ -127,25 +155,29 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
       ? { onlyCategories: [...LIGHTHOUSE_CATEGORIES] }
       : { ...LIGHTHOUSE_SETTINGS, maxWaitForLoad: Math.max(5000, Math.min(LIGHTHOUSE_SETTINGS.maxWaitForLoad, opts.timeoutMs - 5000)), onlyCategories: [...LIGHTHOUSE_CATEGORIES] };
     const config: Record<string, unknown> = { extends: 'lighthouse:default', settings };
+    let heldMs: number | undefined;
     if (opts.mobile) {
-      config.artifacts = [{ id: MOBILE_ARTIFACT, gatherer: { implementation: mobileGatherer(opts.mobile.screenshot) } }];
+      const gatherer = mobileGatherer({ screenshot: opts.mobile.screenshot, ...(opts.mobile.before ? { before: opts.mobile.before, held: (ms: number) => (heldMs = ms) } : {}) });
+      config.artifacts = [{ id: MOBILE_ARTIFACT, gatherer: { implementation: gatherer } }];
       config.audits = [{ implementation: WebgradeMobileAudit }];
       (settings as Record<string, unknown>).onlyAudits = [MOBILE_AUDIT];
     }
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new LighthouseTimeout(`Lighthouse did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)), Math.max(0, opts.timeoutMs));
     });
-    job = lighthouse(url, flags, config);
+    job = lighthouse(url, flags, config, opts.page);
     job.catch(() => undefined);
     const result = await Promise.race([job, timeout]);
     if (!result?.lhr) throw new Error('Lighthouse returned no report');
     const run: LighthouseRun = { evidence: lighthouseEvidence(result.lhr) };
     if (opts.mobile) run.mobile = mobileFrom(result.artifacts?.[MOBILE_ARTIFACT], result.lhr);
+    if (heldMs !== undefined) run.heldMs = heldMs;
     return run;
   } catch (err) {
     if (err instanceof LighthouseTimeout) throw err;
     throw new Error(`Lighthouse failed: ${errorMessage(err)}`);
   } finally {
+    lighthouseLog.events.off('status', onStatus);
     clearTimeout(timer);
     // An abandoned run keeps the queue until it settles (the caller kills Chrome, which ends it), at most 20 s.
     if (job) {

@@ -105,6 +105,18 @@ describe('mobile measurement inside the Lighthouse run', () => {
     assert.ok(offenders.some((o) => o.width === 420), JSON.stringify(offenders));
   });
 
+  it('a page that hangs its renderer: the held Lighthouse run is skipped with the reason, within the budget, and the next page gets a real run', async () => {
+    const t = performance.now();
+    const { doc } = await withLighthouse.scoreWithEvidence(fixture('hostile', 'endless-loop.html'));
+    assert.ok(performance.now() - t < BUDGET_MS + 10_000, `took ${Math.round(performance.now() - t)} ms`);
+    const a11y = metric(doc, 'accessibility');
+    assert.equal(a11y.score, null);
+    assert.match(a11y.reason ?? '', /^Lighthouse not run: /);
+    const next = await withLighthouse.score(fixture('browser', 'clean-1000.html'));
+    assert.notEqual(metric(next, 'accessibility').score, null, metric(next, 'accessibility').reason);
+    assert.equal(metric(next, 'mobile-compat').details.measuredBy, 'lighthouse run');
+  });
+
   it('falls back to a mobile visit when Lighthouse is not run (a page whose load event never fires)', async () => {
     const t = performance.now();
     const { doc } = await withLighthouse.scoreWithEvidence(fixture('hostile', 'load-never-fires.html'));

@@ -1,0 +1,64 @@
+/**
+ * The worker side of lighthouse-thread.ts: runs Lighthouse (lighthouse.ts, same settings and gatherers) in a
+ * new tab of the default browser context, over one puppeteer connection per Chrome that attaches only to that
+ * context. Answers every `run` with `done` or `failed`; a `verdict` releases the run's hold.
+ */
+import { parentPort } from 'node:worker_threads';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { errorMessage } from '../errors.js';
+import { LighthouseTimeout, runLighthouseWith } from './lighthouse.js';
+import type { FromWorker, ToWorker } from './lighthouse-thread.js';
+
+const port = parentPort!;
+let browser: Browser | undefined;
+let browserPort: number | undefined;
+const verdicts = new Map<number, (verdict: 'measure' | 'skip') => void>();
+
+async function connect(chromePort: number): Promise<Browser> {
+  if (browser?.connected && browserPort === chromePort) return browser;
+  const old = browser;
+  browser = undefined;
+  await old?.disconnect().catch(() => undefined);
+  browser = await puppeteer.connect({
+    browserURL: `http://127.0.0.1:${chromePort}`,
+    defaultViewport: null,
+    protocolTimeout: 60_000,
+    // Only Lighthouse's tabs (default context); the visits' contexts belong to the main thread's connection.
+    targetFilter: (target) => target.type() === 'browser' || target.browserContext() === target.browser().defaultBrowserContext(),
+  });
+  browserPort = chromePort;
+  return browser;
+}
+
+const send = (msg: FromWorker) => port.postMessage(msg);
+
+port.on('message', (msg: ToWorker) => {
+  if (msg.type === 'verdict') {
+    verdicts.get(msg.id)?.(msg.verdict);
+    verdicts.delete(msg.id);
+    return;
+  }
+  void run(msg);
+});
+
+async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
+  const { id } = msg;
+  let page: Page | undefined;
+  try {
+    const before = msg.hold ? new Promise<'measure' | 'skip'>((r) => verdicts.set(id, r)) : undefined;
+    page = await (await connect(msg.port)).newPage();
+    const result = await runLighthouseWith(msg.url, {
+      port: msg.port,
+      page,
+      timeoutMs: msg.timeoutMs,
+      ...(msg.mobile ? { mobile: { screenshot: msg.mobile.screenshot, ...(before ? { before } : {}) } } : {}),
+      ...(msg.benchmark ? { onBenchmark: () => send({ type: 'benchmark', id }) } : {}),
+    });
+    send({ type: 'done', id, run: result });
+  } catch (err) {
+    send({ type: 'failed', id, message: errorMessage(err), timeout: err instanceof LighthouseTimeout });
+  } finally {
+    verdicts.delete(id);
+    await page?.close().catch(() => undefined);
+  }
+}
