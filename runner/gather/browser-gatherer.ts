@@ -100,7 +100,8 @@ export class BrowserGatherer implements Gatherer {
           decide(early?.measure ? 'measure' : 'skip');
         }
       }
-      // Whatever did not run during the visit runs now: never while Lighthouse measures.
+      // Whatever is still ready runs now. After a held run was released nothing is left (it all ran before the
+      // release), so this never competes with Lighthouse's measurement.
       await request.background?.();
       if (needsLighthouse) {
         const t = early?.measure ? early.started : performance.now();
