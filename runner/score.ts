@@ -150,8 +150,9 @@ export class Scorer {
    * Run the gatherers the selected metrics need, in order. While a gatherer is busy (waiting on the browser,
    * say), the metrics whose evidence is complete may be scored: each gatherer is offered that work as
    * `request.background`, decides when it is safe and may declare some of its own needs finished (the browser
-   * gatherer scores the static metrics while the page settles, and the ones that need only the visit while
-   * Lighthouse prepares, before it measures); whatever a gatherer does not run is scored right after it.
+   * gatherer scores the static metrics during Lighthouse's CPU benchmark, or while the page settles when
+   * Lighthouse is not run, and the ones that need only the visit before Lighthouse measures); whatever a
+   * gatherer does not run is scored right after it.
    * Results land in `results`, keyed by metric id.
    */
   async gather(evidence: Evidence, timings: Record<string, number>, start = performance.now(), results = new Map<string, MetricResult>()): Promise<void> {

@@ -17,7 +17,8 @@
  *    are recorded from before navigation.
  * 4. Navigate and wait for `load` (at most LOAD_TIMEOUT_MS, or 40% of the budget if less), then settle
  *    SETTLE_MS (300 ms: long enough for the load-time timers and promise chains of the pages we saw; see
- *    bench/browser-suite.ts for what it costs), or as long as the caller's `idle` work takes if longer. A page that never loads gets the fault "load timeout" and we go on with what is there.
+ *    bench/browser-suite.ts for what it costs), or as long as the caller's `idle` work takes if longer. A
+ *    page that never loads gets the fault "load timeout" and we go on with what is there.
  * 5. DOM (`page.content()`, cut at DOM_CAP_CHARS) and node count; every PAGE_COLLECTORS entry (each at most
  *    COLLECTOR_TIMEOUT_MS); coverage; desktop first-screen screenshot (1280×800) and full-page screenshot
  *    (1280 × min(max(scrollHeight, 800), FULL_PAGE_CAP_PX)); `truncated` says when the cap cut it. PNGs are
