@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import { loadArtifact } from '../runner/artifact.js';
+import { loadArtifact } from '../core/artifact.js';
 import { chromeBinary, scoringChromeFlags } from '../runner/gather/chrome-process.js';
 import { runLighthouse } from '../runner/gather/lighthouse.js';
 import { startArtifactServer } from '../runner/gather/server.js';
-import type { LighthouseEvidence } from '../runner/evidence.js';
+import type { LighthouseEvidence } from '../core/evidence.js';
 
 export interface BareChrome {
   port: number;

@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Scorer, type MetricResult } from '../runner/score.js';
 import { METRICS } from '../metrics/registry.js';
-import { errorMessage } from '../runner/errors.js';
+import { errorMessage } from '../core/errors.js';
 
 // `network` is only gathered with --check-network; without it resource-validity reads the source alone.
 const STATIC_NEEDS = new Set(['source', 'dom', 'network']);

@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
 import { findMetric } from '../metrics/registry.js';
-import type { MetricDefinition } from '../metrics/types.js';
+import type { MetricDefinition } from '../core/metric.js';
 import { Scorer } from '../runner/score.js';
 
 const IDS = ['layout-consistency', 'layout-sparsity', 'color-harmony', 'media-quality', 'placeholder-quality'];

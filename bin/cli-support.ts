@@ -3,7 +3,24 @@
  * messages without stack traces (set WEBGRADE_DEBUG=1 to see them), and option parsers.
  */
 import { InvalidArgumentError } from 'commander';
-import { InputError, errorMessage } from '../runner/errors.js';
+import { InputError, errorMessage } from '../core/errors.js';
+import { JUDGE_METRIC_IDS } from '../metrics/registry.js';
+import { DEFAULT_SUITE, SUITES, isSuiteId, type SuiteId } from '../core/metric.js';
+import { CHECKLIST_TASK } from '../judges/settings.js';
+
+/** `--suite study|extended` (SPEC "Suites"). */
+export function parseSuite(value: string): SuiteId {
+  if (!isSuiteId(value)) throw new InvalidArgumentError(`expected one of ${SUITES.join(', ')}`);
+  return value;
+}
+
+export const SUITE_HELP = `metric suite: study (the study's 24 metrics, default) or extended (plus the metrics webgrade adds)`;
+export { DEFAULT_SUITE };
+
+/** The judge tasks a judge config's `models` may name: every judge metric of the registry, and `checklist`. */
+export function judgeTasks(): string[] {
+  return [...JUDGE_METRIC_IDS, CHECKLIST_TASK];
+}
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;

@@ -25,7 +25,7 @@ export function scoreTable(doc: ScoreDocument): string {
   }
   const lines = [`${doc.artifact}${doc.requirement ? `  (requirement ${doc.requirement})` : ''}`, table.toString()];
   const scoredCount = doc.metrics.filter((m) => m.score !== null).length;
-  lines.push(`${scoredCount} of ${doc.metrics.length} metrics scored; \`--explain <id>\` shows the details behind one.`);
+  lines.push(`${scoredCount} of ${doc.metrics.length} metrics of the ${doc.suite} suite scored; \`--explain <id>\` shows the details behind one.`);
   return lines.join('\n');
 }
 

@@ -10,11 +10,15 @@ import { normsCommand } from './commands/norms.js';
 import { checklistCommand } from './commands/checklist.js';
 import { judgeStabilityCommand } from './commands/judge-stability.js';
 import { surveyCommand } from './commands/survey.js';
+import { metricsCommand } from './commands/metrics.js';
+import { METRICS, STUDY_METRICS } from '../metrics/registry.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command('webgrade')
-  .description('Score generated web apps on 24 quality metrics and rank models by human-weighted preferences')
+  .description(
+    `Score generated web apps on the study's ${STUDY_METRICS.length} quality metrics (${METRICS.length - STUDY_METRICS.length} more in the extended suite) and rank models by human-weighted preferences`,
+  )
   .version(pkg.version)
   .exitOverride();
 
@@ -25,8 +29,14 @@ program.addCommand(normsCommand());
 program.addCommand(checklistCommand());
 program.addCommand(judgeStabilityCommand());
 program.addCommand(surveyCommand());
+program.addCommand(metricsCommand());
 
-for (const cmd of program.commands) cmd.exitOverride();
+// Every command and nested subcommand (survey weights, norms build, ...) reports usage errors with exit 2.
+const override = (cmd: Command): void => {
+  cmd.exitOverride();
+  for (const sub of cmd.commands) override(sub);
+};
+override(program);
 
 try {
   await program.parseAsync(process.argv);

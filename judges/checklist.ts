@@ -10,8 +10,8 @@ import { JudgeClient } from './client.js';
 import { checklistPrompt } from './prompts/checklist.js';
 import { askRepeated, type JudgeUsage } from './run.js';
 import { modelFor, notConfiguredReason, type JudgeSettings } from './settings.js';
-import { InputError } from '../runner/errors.js';
-import { parseRequirement, parseRequirementsJsonl, type Requirement } from '../runner/requirements.js';
+import { InputError } from '../core/errors.js';
+import { parseRequirement, parseRequirementsJsonl, type Requirement } from '../core/requirements.js';
 
 export interface ChecklistLineResult {
   id: string;

@@ -30,7 +30,10 @@ export function addJudgeOptions(cmd: Command, opts: { repeats?: boolean } = {}):
     .option('--no-judge-cache', 'do not read or write the judge answer cache');
 }
 
-/** Judge settings from the parsed flags of a command that called addJudgeOptions. Throws InputError. */
-export function judgeSettingsFromFlags(flags: JudgeFlags, env: NodeJS.ProcessEnv = process.env): JudgeSettings {
-  return resolveJudgeSettings(flags, env);
+/**
+ * Judge settings from the parsed flags of a command that called addJudgeOptions; `tasks` are the judge tasks a
+ * config file's `models` may name (the registry's judge metric ids and `checklist`). Throws InputError.
+ */
+export function judgeSettingsFromFlags(flags: JudgeFlags, tasks: readonly string[], env: NodeJS.ProcessEnv = process.env): JudgeSettings {
+  return resolveJudgeSettings(flags, env, tasks);
 }

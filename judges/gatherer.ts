@@ -20,28 +20,13 @@ import { alignmentPrompt, type AlignmentKind } from './prompts/alignment.js';
 import { functionalityPrompt } from './prompts/functionality.js';
 import { visualExperiencePrompt } from './prompts/visual-experience.js';
 import { askRepeated, type JudgeContext } from './run.js';
-import { JUDGE_METRIC_IDS, isJudgeMetricId, modelFor, notConfiguredReason, resolveJudgeSettings, type JudgeMetricId, type JudgeSettings } from './settings.js';
-import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer } from '../runner/evidence.js';
-import type { Gatherer, GatherRequest, GathererOptions } from '../runner/gatherers.js';
-import { errorMessage } from '../runner/errors.js';
+import { CHECKLIST_TASK, modelFor, notConfiguredReason, resolveJudgeSettings, type JudgeSettings } from './settings.js';
+import { NO_REQUIREMENT_REASON, noChecklistReason, type JudgePayload } from '../core/judge-answer.js';
+import type { JudgeSpec } from '../core/metric.js';
+import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer } from '../core/evidence.js';
+import type { Gatherer, GatherRequest, GathererOptions } from '../core/gatherer.js';
+import { errorMessage } from '../core/errors.js';
 
-/** What `JudgeAnswer.payload` holds for every judge metric. */
-export interface JudgePayload<T = unknown> {
-  repeats: T[];
-  failedRepeats: string[];
-  context: Record<string, unknown>;
-}
-
-const ALIGNMENT_KIND: Partial<Record<JudgeMetricId, AlignmentKind>> = {
-  'functional-alignment': 'functional',
-  'visual-alignment': 'visual',
-  'content-alignment': 'content',
-};
-
-export function noChecklistReason(kind: AlignmentKind): string {
-  return `no ${kind} checklist items (give a requirement with a checklist, or derive one with \`webgrade checklist\`)`;
-}
-export const NO_REQUIREMENT_REASON = 'no requirement given (--requirement <file#id> or --requirement-text)';
 
 function desktopScreenshot(evidence: Evidence): { ok: true; png: Buffer; width: number; height: number } | { ok: false; reason: string } {
   const b = evidence.browser;
@@ -52,6 +37,11 @@ function desktopScreenshot(evidence: Evidence): { ok: true; png: Buffer; width: 
   return { ok: true, png: shot.png, width: shot.width, height: shot.height };
 }
 
+/** The judge gatherer's own settings (GathererOptions extended): resolved from the environment when absent. */
+export interface JudgeGathererOptions {
+  judge?: JudgeSettings;
+}
+
 export class JudgeGatherer implements Gatherer {
   readonly name = 'judge';
   readonly provides = ['judge'] as const;
@@ -59,23 +49,25 @@ export class JudgeGatherer implements Gatherer {
   private settingsError: string | undefined;
   private client: JudgeClient | undefined;
   private cache: JudgeCache | undefined;
+  /** Ids of the judge metrics of the current artifact (those `fail` marks). */
+  private asked: string[] = [];
 
-  constructor(private readonly options: GathererOptions) {}
+  constructor(private readonly options: GathererOptions & JudgeGathererOptions) {}
 
-  private setup(): void {
+  private setup(tasks: readonly string[]): void {
     if (this.settings || this.settingsError) return;
     try {
-      this.settings = this.options.judge ?? resolveJudgeSettings({}, process.env);
+      this.settings = this.options.judge ?? resolveJudgeSettings({}, process.env, [...tasks, CHECKLIST_TASK]);
     } catch (err) {
       this.settingsError = `judge settings: ${errorMessage(err)}`;
     }
   }
 
-  /** Build the prompt for one metric, or say why it cannot be asked. */
-  private prompt(id: JudgeMetricId, evidence: Evidence, settings: JudgeSettings): PromptSpec<unknown> | string {
+  /** Build the prompt for one metric (its declared `judge` spec), or say why it cannot be asked. */
+  private prompt(id: string, judge: JudgeSpec, evidence: Evidence, settings: JudgeSettings): PromptSpec<unknown> | string {
     const req = evidence.requirement;
-    const kind = ALIGNMENT_KIND[id];
-    if (id === 'visual-experience') {
+    const kind = judge.prompt === 'alignment' ? judge.items : undefined;
+    if (judge.prompt === 'visual-experience') {
       const shot = desktopScreenshot(evidence);
       if (!shot.ok) return shot.reason;
       const nc = notConfiguredReason(settings, id);
@@ -89,18 +81,19 @@ export class JudgeGatherer implements Gatherer {
     }
     const nc = notConfiguredReason(settings, id);
     if (nc) return nc;
-    if (id === 'functionality-correctness') return functionalityPrompt(evidence.artifact, req, settings.maxSourceChars) as PromptSpec<unknown>;
+    if (judge.prompt === 'functionality') return functionalityPrompt(evidence.artifact, req, settings.maxSourceChars) as PromptSpec<unknown>;
     const shot = kind === 'visual' ? desktopScreenshot(evidence) : undefined;
     return alignmentPrompt(kind!, evidence.artifact, req, req.checklist![kind!], settings.maxSourceChars, shot?.ok ? shot : undefined) as PromptSpec<unknown>;
   }
 
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
-    const ids = request.metrics.map((m) => m.id).filter(isJudgeMetricId);
+    const asked = request.metrics.filter((m): m is typeof m & { judge: JudgeSpec } => m.kind === 'judge' && !!m.judge);
     evidence.judges ??= {};
-    if (ids.length === 0) return;
-    this.setup();
+    this.asked = asked.map((m) => m.id);
+    if (asked.length === 0) return;
+    this.setup(this.asked);
     if (!this.settings) {
-      for (const id of ids) evidence.judges[id] = missing(this.settingsError ?? 'no judge configured');
+      for (const m of asked) evidence.judges[m.id] = missing(this.settingsError ?? 'no judge configured');
       return;
     }
     const settings = this.settings;
@@ -108,16 +101,16 @@ export class JudgeGatherer implements Gatherer {
     const timer = setTimeout(() => controller.abort(), settings.deadlineMs);
     timer.unref?.();
     try {
-      await Promise.all(ids.map(async (id) => {
-        evidence.judges![id] = await this.judgeOne(id, evidence, settings, controller.signal);
+      await Promise.all(asked.map(async (m) => {
+        evidence.judges![m.id] = await this.judgeOne(m.id, m.judge, evidence, settings, controller.signal);
       }));
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private async judgeOne(id: JudgeMetricId, evidence: Evidence, settings: JudgeSettings, signal: AbortSignal): Promise<Gathered<JudgeAnswer>> {
-    const spec = this.prompt(id, evidence, settings);
+  private async judgeOne(id: string, judge: JudgeSpec, evidence: Evidence, settings: JudgeSettings, signal: AbortSignal): Promise<Gathered<JudgeAnswer>> {
+    const spec = this.prompt(id, judge, evidence, settings);
     if (typeof spec === 'string') return missing(spec);
     this.client ??= new JudgeClient(settings);
     this.cache ??= new JudgeCache(settings.cacheDir);
@@ -138,7 +131,7 @@ export class JudgeGatherer implements Gatherer {
 
   fail(evidence: Evidence, reason: string): void {
     evidence.judges ??= {};
-    for (const id of JUDGE_METRIC_IDS) if (!evidence.judges[id]) evidence.judges[id] = missing(reason);
+    for (const id of this.asked) if (!evidence.judges[id]) evidence.judges[id] = missing(reason);
   }
 
   async close(): Promise<void> {
@@ -146,6 +139,6 @@ export class JudgeGatherer implements Gatherer {
   }
 }
 
-export function judgeGathererFactory(options: GathererOptions): Gatherer {
+export function judgeGathererFactory(options: GathererOptions & JudgeGathererOptions): Gatherer {
   return new JudgeGatherer(options);
 }

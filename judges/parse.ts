@@ -9,6 +9,10 @@
  * caller turns that into a retry and finally into "unscorable". Nothing is ever guessed or clamped.
  */
 
+import { VISUAL_ASPECTS, type CriteriaAnswer, type CriterionRating, type Verdict, type VerdictsAnswer, type VisualAnswer } from '../core/judge-answer.js';
+
+export { VISUAL_ASPECTS, type CriteriaAnswer, type CriterionRating, type Verdict, type VerdictsAnswer, type VisualAnswer };
+
 export type Validation<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export function valid<T>(value: T): Validation<T> {
@@ -78,15 +82,6 @@ function str(v: unknown, max = 2000): string | null {
 // ---------------------------------------------------------------------------------------------------------------
 // functionality-correctness: ten criteria, 0–10 each
 
-export interface CriterionRating {
-  id: string;
-  score: number;
-  reason: string;
-}
-
-export interface CriteriaAnswer {
-  criteria: CriterionRating[];
-}
 
 /**
  * Exactly the criteria `ids`, each once, each with a number in [0, 10]. Accepts `{"criteria": [{id, score,
@@ -116,13 +111,6 @@ export function validateCriteria(value: Record<string, unknown>, ids: readonly s
 // ---------------------------------------------------------------------------------------------------------------
 // visual-experience: one rating 0–4 plus four aspects
 
-export const VISUAL_ASPECTS = ['aesthetics', 'hierarchy', 'consistency', 'fit'] as const;
-
-export interface VisualAnswer {
-  score: number;
-  aspects: Record<(typeof VISUAL_ASPECTS)[number], number>;
-  reason: string;
-}
 
 export function validateVisual(value: Record<string, unknown>): Validation<VisualAnswer> {
   if (!isNumberIn(value.score, 0, 4)) return invalid(`"score" ${JSON.stringify(value.score)} is not a number from 0 to 4`);
@@ -137,16 +125,6 @@ export function validateVisual(value: Record<string, unknown>): Validation<Visua
 // ---------------------------------------------------------------------------------------------------------------
 // alignment: exactly one verdict per checklist item
 
-export interface Verdict {
-  item: string;
-  passed: boolean;
-  reason: string;
-  excerpt: string;
-}
-
-export interface VerdictsAnswer {
-  verdicts: Verdict[];
-}
 
 /**
  * Exactly one verdict per item id in `itemIds`, no unknown or repeated ids, `passed` a boolean. Returned in item

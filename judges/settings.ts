@@ -26,23 +26,14 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { InputError, errorMessage } from '../runner/errors.js';
+import { InputError, errorMessage } from '../core/errors.js';
 
-export const JUDGE_METRIC_IDS = [
-  'functionality-correctness',
-  'visual-experience',
-  'functional-alignment',
-  'visual-alignment',
-  'content-alignment',
-] as const;
-export type JudgeMetricId = (typeof JUDGE_METRIC_IDS)[number];
-/** A judge task: one of the five metrics, or deriving checklists. */
-export type JudgeTask = JudgeMetricId | 'checklist';
-export const JUDGE_TASKS: readonly JudgeTask[] = [...JUDGE_METRIC_IDS, 'checklist'];
-
-export function isJudgeMetricId(id: string): id is JudgeMetricId {
-  return (JUDGE_METRIC_IDS as readonly string[]).includes(id);
-}
+/**
+ * A judge task: the id of a judge metric (the registry's metrics of kind `judge`), or `checklist` (deriving
+ * checklists). The caller names the known tasks (`tasks` below), so that this module does not list metrics.
+ */
+export type JudgeTask = string;
+export const CHECKLIST_TASK = 'checklist';
 
 /** USD per million tokens. */
 export interface ModelPrice {
@@ -137,7 +128,8 @@ function str(o: Record<string, unknown>, key: string, where: string): string | u
 }
 
 /** Parse a config object (already JSON-decoded) into partial settings. */
-export function parseJudgeConfig(value: unknown, where: string, env: NodeJS.ProcessEnv = process.env): Partial<JudgeSettings> {
+/** `tasks`: the judge tasks a `models` key may name (every judge metric id and `checklist`). */
+export function parseJudgeConfig(value: unknown, where: string, env: NodeJS.ProcessEnv = process.env, tasks?: readonly string[]): Partial<JudgeSettings> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${where}: expected a JSON object`);
   const o = value as Record<string, unknown>;
   for (const k of Object.keys(o)) if (!CONFIG_KEYS.has(k)) throw new InputError(`${where}: unknown key "${k}"`);
@@ -158,8 +150,8 @@ export function parseJudgeConfig(value: unknown, where: string, env: NodeJS.Proc
     if (!o.models || typeof o.models !== 'object' || Array.isArray(o.models)) throw new InputError(`${where}: "models" must be an object`);
     out.models = {};
     for (const [task, m] of Object.entries(o.models as Record<string, unknown>)) {
-      if (!(JUDGE_TASKS as readonly string[]).includes(task)) {
-        throw new InputError(`${where}: "models" key "${task}" is not a judge task (${JUDGE_TASKS.join(', ')})`);
+      if (tasks && !tasks.includes(task)) {
+        throw new InputError(`${where}: "models" key "${task}" is not a judge task (${tasks.join(', ')})`);
       }
       if (typeof m !== 'string' || !m.trim()) throw new InputError(`${where}: models.${task} must be a model name`);
       out.models[task as JudgeTask] = m;
@@ -204,7 +196,7 @@ export function parseJudgeConfig(value: unknown, where: string, env: NodeJS.Proc
   return out;
 }
 
-export function loadJudgeConfig(path: string, env: NodeJS.ProcessEnv = process.env): Partial<JudgeSettings> {
+export function loadJudgeConfig(path: string, env: NodeJS.ProcessEnv = process.env, tasks?: readonly string[]): Partial<JudgeSettings> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -218,18 +210,18 @@ export function loadJudgeConfig(path: string, env: NodeJS.ProcessEnv = process.e
   } catch (err) {
     throw new InputError(`judge config ${path}: not valid JSON (${errorMessage(err)})`);
   }
-  return parseJudgeConfig(value, `judge config ${path}`, env);
+  return parseJudgeConfig(value, `judge config ${path}`, env, tasks);
 }
 
-/** Merge flags > config file > environment > defaults into complete settings. */
-export function resolveJudgeSettings(flags: JudgeFlags = {}, env: NodeJS.ProcessEnv = process.env): JudgeSettings {
+/** Merge flags > config file > environment > defaults into complete settings (`tasks`: see parseJudgeConfig). */
+export function resolveJudgeSettings(flags: JudgeFlags = {}, env: NodeJS.ProcessEnv = process.env, tasks?: readonly string[]): JudgeSettings {
   const s: JudgeSettings = { ...DEFAULT_JUDGE_SETTINGS, models: {}, prices: {}, cacheDir: defaultCacheDir(env) };
   if (env.OPENAI_BASE_URL) s.baseURL = env.OPENAI_BASE_URL;
   if (env.OPENAI_API_KEY) s.apiKey = env.OPENAI_API_KEY;
   if (env.WEBGRADE_JUDGE_MODEL) s.model = env.WEBGRADE_JUDGE_MODEL;
   const configPath = flags.judgeConfig ?? env.WEBGRADE_JUDGE_CONFIG;
   if (configPath) {
-    const c = loadJudgeConfig(configPath, env);
+    const c = loadJudgeConfig(configPath, env, tasks);
     Object.assign(s, { ...c, models: { ...s.models, ...c.models }, prices: { ...s.prices, ...c.prices } });
   }
   if (flags.judgeBaseUrl) s.baseURL = flags.judgeBaseUrl;

@@ -18,8 +18,7 @@
  *   "not stable" otherwise, "not enough data" when either side has fewer than `minSamples` (default 3) values.
  * Overall verdict: "stable" when every tested metric is stable, "not stable" when any is not, else "not enough data".
  */
-import { InputError, readInputText } from '../runner/errors.js';
-import { JUDGE_METRIC_IDS } from './settings.js';
+import { InputError, readInputText } from '../core/errors.js';
 import { mannWhitneyU, sampleVariance } from './stats.js';
 
 export interface StabilityRow {
@@ -102,11 +101,11 @@ export function loadResults(path: string): { rows: StabilityRow[]; skippedFailed
 
 export function judgeStability(
   rows: readonly StabilityRow[],
-  opts: { alpha?: number; minSamples?: number; metrics?: readonly string[]; skippedFailed?: number } = {},
+  opts: { alpha?: number; minSamples?: number; /** The judge metric ids to test. */ metrics: readonly string[]; skippedFailed?: number },
 ): StabilityReport {
   const alpha = opts.alpha ?? 0.05;
   const minSamples = opts.minSamples ?? 3;
-  const ids = opts.metrics ?? JUDGE_METRIC_IDS;
+  const ids = opts.metrics;
   const metrics: MetricStability[] = [];
   for (const id of ids) {
     const runToRun: number[] = [];

@@ -10,12 +10,14 @@
  * The worker closes its Scorer (and so its Chrome) and exits when the parent disconnects (including when the
  * parent dies, even by `kill -9`) or on SIGTERM/SIGINT.
  */
-import { errorMessage } from './errors.js';
-import type { Requirement } from './requirements.js';
+import { errorMessage } from '../core/errors.js';
+import type { Requirement } from '../core/requirements.js';
 import { Scorer } from './score.js';
+import type { SuiteId } from '../core/metric.js';
 
 export interface InitMessage {
   type: 'init';
+  suite?: SuiteId;
   only?: string[];
   budgetMs: number;
   checkNetwork: boolean;
@@ -58,6 +60,7 @@ process.on('message', (msg: ToWorker) => {
     try {
       const opts: ConstructorParameters<typeof Scorer>[0] = { budgetMs: msg.budgetMs, checkNetwork: msg.checkNetwork };
       if (msg.only) opts.only = msg.only;
+      if (msg.suite) opts.suite = msg.suite;
       scorer = new Scorer(opts);
       send({ type: 'ready' });
     } catch (err) {

@@ -17,12 +17,13 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InputError, errorMessage } from './errors.js';
-import type { Requirement } from './requirements.js';
+import { InputError, errorMessage } from '../core/errors.js';
+import type { Requirement } from '../core/requirements.js';
 import { openResultsForAppend, rowKey, type ResultRow } from './results-file.js';
 import type { MetricResult, ScoreDocument } from './score.js';
 import type { FromWorker, ToWorker } from './batch-worker.js';
 import { selectMetrics } from './score.js';
+import type { SuiteId } from '../core/metric.js';
 
 export interface BatchJob {
   model: string;
@@ -96,6 +97,8 @@ export interface BatchProgress {
 
 export interface BatchOptions {
   out: string;
+  /** The suite (default study). */
+  suite?: SuiteId;
   only?: string[];
   concurrency: number;
   budgetMs: number;
@@ -135,7 +138,7 @@ interface Worker {
 const WORKER_URL = new URL('./batch-worker.js', import.meta.url);
 
 export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions): Promise<BatchSummary> {
-  const metrics = selectMetrics(opts.only); // bad --only is an InputError before anything starts
+  const metrics = selectMetrics(opts.only, opts.suite); // bad --only is an InputError before anything starts
   const hasJudge = metrics.some((m) => m.kind === 'judge');
   const hardLimitMs = opts.hardLimitMs ?? opts.budgetMs * 2 + 30_000 + (hasJudge ? 600_000 : 0);
   const reqById = new Map((opts.requirements ?? []).map((r) => [r.id, r]));
@@ -297,6 +300,7 @@ export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions)
     });
     const init: ToWorker = { type: 'init', budgetMs: opts.budgetMs, checkNetwork: opts.checkNetwork ?? false };
     if (opts.only) init.only = opts.only;
+    if (opts.suite) init.suite = opts.suite;
     child.send(init);
   };
 

@@ -1,56 +1,17 @@
 /**
- * Gatherers collect evidence before scoring (Lighthouse's model: gather once, score many). Each gatherer
- * provides some evidence needs; the scorer runs only the gatherers whose needs the selected metrics have, once
- * per artifact, and keeps them alive across artifacts (a batch reuses one browser).
+ * The gatherers the product has, in the order the scorer runs them (the contract: core/gatherer.ts).
  */
-import type { Evidence } from './evidence.js';
-import type { EvidenceNeed, MetricDefinition } from '../metrics/types.js';
-import type { JudgeSettings } from '../judges/settings.js';
-import { judgeGathererFactory } from '../judges/gatherer.js';
+import type { GathererFactory, GathererOptions } from '../core/gatherer.js';
+import { judgeGathererFactory, type JudgeGathererOptions } from '../judges/gatherer.js';
 import { browserGathererFactory } from './gather/browser-gatherer.js';
 import { remoteCheckGathererFactory } from './gather/remote-check.js';
 
-export interface GatherRequest {
-  /** Every need of the selected metrics. */
-  needs: ReadonlySet<EvidenceNeed>;
-  /** The selected metrics (a judge gatherer asks only for the judges selected). */
-  metrics: readonly MetricDefinition[];
-  /** Milliseconds this artifact may still spend. */
-  budgetMs: number;
-  /**
-   * Scoring work that can run while this gatherer is still busy. Each call scores, now, the selected metrics
-   * whose evidence is complete: gathered by earlier gatherers, or among `done`, the needs of this gatherer that
-   * it declares finished (it must not change that evidence afterwards). A gatherer calls it at moments when
-   * extra CPU work cannot distort what it measures, and awaits it before a timing-sensitive phase. Calls run
-   * one after another; the promise settles when everything asked for so far is scored. Whatever is left is
-   * scored after `gather`.
-   */
-  background?: (done?: readonly EvidenceNeed[]) => Promise<void>;
-}
+export type { Gatherer, GatherRequest, GathererFactory } from '../core/gatherer.js';
 
-export interface Gatherer {
-  name: string;
-  provides: readonly EvidenceNeed[];
-  /** Fill its part of the evidence. Must not throw for page faults: record a `missing(reason)` instead. */
-  gather(evidence: Evidence, request: GatherRequest): Promise<void>;
-  /** Record `reason` as the cause of every part this gatherer fills (called if `gather` threw anyway). */
-  fail(evidence: Evidence, reason: string): void;
-  /** Release processes and files (browsers, servers). Called once when the scorer closes. */
-  close(): Promise<void>;
-}
+/** What the scorer gives every gatherer: the common options plus each gatherer's own settings. */
+export type ScorerGathererOptions = GathererOptions & JudgeGathererOptions;
 
-export interface GathererOptions {
-  checkNetwork: boolean;
-  /** Per-artifact time budget in ms. */
-  budgetMs: number;
-  /** LLM judge settings (judges/settings.ts); resolved from the environment when absent. */
-  judge?: JudgeSettings;
-}
-
-/** Factories for every gatherer the product has, in the order they run. */
-export type GathererFactory = (options: GathererOptions) => Gatherer;
-
-export const GATHERER_FACTORIES: GathererFactory[] = [
+export const GATHERER_FACTORIES: GathererFactory<ScorerGathererOptions>[] = [
   browserGathererFactory, // keep first: browser session + Lighthouse (runner/gather/)
   remoteCheckGathererFactory, // --check-network: remote URLs for resource-validity
   judgeGathererFactory, // keep last: judges read the browser's screenshots

@@ -20,27 +20,10 @@
  * (so re-running the same command never duplicates a row). Delete failed rows by hand to retry them.
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import type { MetricResult, PerspectiveSummary } from './score.js';
-import type { PerspectiveId } from '../metrics/types.js';
-import { InputError, errorMessage } from './errors.js';
+import type { ResultRow, RowStatus } from '../core/results.js';
 
-export type RowStatus = 'ok' | 'failed';
-
-export interface ResultRow {
-  model: string;
-  requirement: string;
-  labels?: Record<string, string>;
-  status: RowStatus;
-  error?: string;
-  artifact: string;
-  entry?: string;
-  metrics: MetricResult[];
-  perspectives?: Partial<Record<PerspectiveId, PerspectiveSummary>>;
-  overall?: Record<string, unknown> | null;
-  timings?: Record<string, number>;
-  ms?: number;
-  finishedAt?: string;
-}
+export type { ResultRow, RowStatus };
+import { InputError, errorMessage } from '../core/errors.js';
 
 export interface ReadResults {
   rows: ResultRow[];

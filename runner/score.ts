@@ -3,52 +3,25 @@
  * metric's pure `score` function. A metric that throws becomes unscorable with the error as its reason; it
  * never takes the run down.
  */
-import { loadArtifact, type Artifact } from './artifact.js';
-import { InputError, errorMessage } from './errors.js';
-import type { Evidence } from './evidence.js';
-import { GATHERER_FACTORIES, type Gatherer, type GathererOptions } from './gatherers.js';
-import type { Requirement } from './requirements.js';
+import { loadArtifact, type Artifact } from '../core/artifact.js';
+import { InputError, errorMessage } from '../core/errors.js';
+import type { Evidence } from '../core/evidence.js';
+import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
+import type { Requirement } from '../core/requirements.js';
 import type { JudgeSettings } from '../judges/settings.js';
-import { METRICS } from '../metrics/registry.js';
-import { METRIC_CATALOG } from '../metrics/catalog.js';
-import { PERSPECTIVES, type EvidenceNeed, type MetricDefinition, type MetricDetails, type MetricKind, type PerspectiveId } from '../metrics/types.js';
+import { findMetric, suiteMetrics } from '../metrics/registry.js';
+import type { MetricResult, PerspectiveSummary, ScoreDocument } from '../core/results.js';
+
+export type { MetricResult, PerspectiveSummary, ScoreDocument };
+import { DEFAULT_SUITE, PERSPECTIVES, type EvidenceNeed, type MetricDefinition, type MetricDetails, type MetricKind, type PerspectiveId, type SuiteId } from '../core/metric.js';
 import { round2 } from '../metrics/formula.js';
-
-export interface MetricResult {
-  id: string;
-  perspective: PerspectiveId;
-  kind: MetricKind;
-  title: string;
-  score: number | null;
-  reason?: string;
-  summary?: string;
-  details: MetricDetails;
-  ms: number;
-}
-
-export interface PerspectiveSummary {
-  /** Mean raw score (0–100) of the scorable metrics of the perspective that ran, or null. */
-  meanScore: number | null;
-  scored: number;
-  unscorable: number;
-}
-
-export interface ScoreDocument {
-  artifact: string;
-  entry: string;
-  requirement?: string;
-  metrics: MetricResult[];
-  perspectives: Partial<Record<PerspectiveId, PerspectiveSummary>>;
-  /** Norm-based overall (see weights/); null when no norms apply. */
-  overall: Record<string, unknown> | null;
-  /** Milliseconds by phase (load, each gatherer, scoring). */
-  timings: Record<string, number>;
-}
 
 export const DEFAULT_BUDGET_MS = 60_000;
 
 export interface ScorerOptions {
-  /** Metric ids to run; all implemented ones when absent. */
+  /** The suite (default `study`): its metrics are the ones run. */
+  suite?: SuiteId;
+  /** Metric ids to run (all of the suite's when absent); each must be in the suite. */
   only?: string[];
   checkNetwork?: boolean;
   budgetMs?: number;
@@ -58,19 +31,18 @@ export interface ScorerOptions {
   judge?: JudgeSettings;
 }
 
-/** Resolve `--only` ids against the registry; unknown or not-yet-implemented ids are bad input. */
-export function selectMetrics(only?: string[]): MetricDefinition[] {
-  if (!only || only.length === 0) return [...METRICS];
+/** The metrics of `suite`, limited to the `--only` ids; an unknown id, or one outside the suite, is bad input. */
+export function selectMetrics(only?: string[], suite: SuiteId = DEFAULT_SUITE): MetricDefinition[] {
+  const metrics = suiteMetrics(suite);
+  if (!only || only.length === 0) return [...metrics];
   const out: MetricDefinition[] = [];
   for (const raw of only) {
     const id = raw.trim();
     if (!id) continue;
-    const m = METRICS.find((x) => x.id === id);
+    const m = metrics.find((x) => x.id === id);
     if (!m) {
-      const known = METRIC_CATALOG.some((c) => c.id === id);
-      throw new InputError(
-        known ? `metric ${id} is not implemented yet` : `unknown metric ${JSON.stringify(id)} (known: ${METRICS.map((x) => x.id).join(', ')})`,
-      );
+      if (findMetric(id)) throw new InputError(`metric ${id} is not in the ${suite} suite (it is in the extended suite: add --suite extended)`);
+      throw new InputError(`unknown metric ${JSON.stringify(id)} (known: ${metrics.map((x) => x.id).join(', ')})`);
     }
     if (!out.includes(m)) out.push(m);
   }
@@ -114,11 +86,13 @@ export function summarisePerspectives(results: readonly MetricResult[]): Partial
 
 export class Scorer {
   readonly metrics: MetricDefinition[];
+  readonly suite: SuiteId;
   private readonly gatherers: Gatherer[];
   private readonly options: GathererOptions;
 
   constructor(opts: ScorerOptions = {}) {
-    this.metrics = selectMetrics(opts.only);
+    this.suite = opts.suite ?? DEFAULT_SUITE;
+    this.metrics = selectMetrics(opts.only, this.suite);
     this.options = { checkNetwork: opts.checkNetwork ?? false, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS };
     if (opts.judge) this.options.judge = opts.judge;
     this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
@@ -212,6 +186,7 @@ export class Scorer {
     const doc: ScoreDocument = {
       artifact: evidence.artifact.input,
       entry: evidence.artifact.entry,
+      suite: this.suite,
       metrics,
       perspectives: summarisePerspectives(metrics),
       overall: null,

@@ -22,7 +22,10 @@ function walk(dir) {
 }
 
 const filters = process.argv.slice(2);
+// A compiled test whose TypeScript source is gone (moved or deleted) is stale output of an incremental build.
+const hasSource = (f) => existsSync(join(root, relative(join(root, 'dist'), f)).replace(/\.js$/, '.ts'));
 const files = walk(testRoot)
+  .filter(hasSource)
   .filter((f) => filters.length === 0 || filters.some((s) => relative(root, f).includes(s)))
   .sort();
 if (files.length === 0) { console.error('no test files matched'); process.exit(2); }

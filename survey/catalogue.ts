@@ -1,10 +1,11 @@
 /**
- * What the survey asks: the respondent roles, the 9 perspectives with one plain sentence each, and the metrics
- * inside every perspective (ids, titles and sentences from metrics/catalog.ts). The server, the page and the
- * `survey weights` command all read this one description.
+ * What the survey asks: the respondent roles, the perspectives of the suite it serves (the study's 9, or the
+ * extended suite's, which adds its own perspectives) with one plain sentence each, and the metrics inside every
+ * perspective (ids, titles and questions from the metric modules, through the registry). The server, the page
+ * and the `survey weights` command all read this one description.
  */
-import { METRIC_CATALOG } from '../metrics/catalog.js';
-import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
+import { DEFAULT_SUITE, type PerspectiveId, type SuiteId } from '../core/metric.js';
+import { metricsOf as registryMetricsOf, suitePerspectives } from '../metrics/registry.js';
 import { PERSONA_TITLES } from '../weights/personas.js';
 
 /** Respondent roles: SPEC's 7 persona columns plus `other`. `all` is not a role: it pools every respondent. */
@@ -37,6 +38,8 @@ export const PERSPECTIVE_TITLES: Record<PerspectiveId, string> = {
   'functional-alignment': 'Does what was asked',
   'visual-alignment': 'Looks as asked',
   'content-alignment': 'Says what was asked',
+  interaction: 'Works when used',
+  fidelity: 'Matches the reference design',
 };
 
 /** One plain sentence per perspective, shown next to it in the survey. */
@@ -50,6 +53,8 @@ export const PERSPECTIVE_DESCRIPTIONS: Record<PerspectiveId, string> = {
   'functional-alignment': 'The app has every feature and behaviour the person asked for.',
   'visual-alignment': 'The app looks the way the person asked it to look.',
   'content-alignment': 'The app contains the text and information the person asked for.',
+  interaction: 'The app runs, its buttons and controls do something, and its pages and tabs can be reached.',
+  fidelity: 'The app reproduces the reference page or picture it was asked to copy, on desktop, tablet and phone.',
 };
 
 export interface SurveyMetric {
@@ -58,25 +63,34 @@ export interface SurveyMetric {
   description: string;
 }
 
-/** Metric ids of a perspective, in catalogue order. */
-export function metricsOf(perspective: PerspectiveId): SurveyMetric[] {
-  return METRIC_CATALOG.filter((m) => m.perspective === perspective).map((m) => ({ id: m.id, title: m.title, description: m.description }));
+/** Metrics of a perspective in a suite, in SPEC order. */
+export function metricsOf(perspective: PerspectiveId, suite: SuiteId = DEFAULT_SUITE): SurveyMetric[] {
+  return registryMetricsOf(perspective, suite).map((m) => ({ id: m.id, title: m.title, description: m.question }));
 }
 
-/** Perspectives with more than one metric: the ones whose metrics respondents rank (six of them). */
-export const RANKED_METRIC_PERSPECTIVES: readonly PerspectiveId[] = PERSPECTIVES.filter((p) => metricsOf(p).length > 1);
+/** The perspectives respondents rank for a suite (every perspective of the suite). */
+export function surveyPerspectives(suite: SuiteId = DEFAULT_SUITE): PerspectiveId[] {
+  return suitePerspectives(suite);
+}
+
+/** Perspectives with more than one metric in the suite: the ones whose metrics respondents rank. */
+export function rankedMetricPerspectives(suite: SuiteId = DEFAULT_SUITE): PerspectiveId[] {
+  return surveyPerspectives(suite).filter((p) => metricsOf(p, suite).length > 1);
+}
 
 /** Everything the page needs, as plain JSON. */
 export interface SurveyDefinition {
+  suite: SuiteId;
   roles: { id: RoleId; title: string }[];
   perspectives: { id: PerspectiveId; title: string; description: string }[];
   metrics: { perspective: PerspectiveId; title: string; items: SurveyMetric[] }[];
 }
 
-export function surveyDefinition(): SurveyDefinition {
+export function surveyDefinition(suite: SuiteId = DEFAULT_SUITE): SurveyDefinition {
   return {
+    suite,
     roles: ROLE_IDS.map((id) => ({ id, title: ROLE_TITLES[id] })),
-    perspectives: PERSPECTIVES.map((id) => ({ id, title: PERSPECTIVE_TITLES[id], description: PERSPECTIVE_DESCRIPTIONS[id] })),
-    metrics: RANKED_METRIC_PERSPECTIVES.map((p) => ({ perspective: p, title: PERSPECTIVE_TITLES[p], items: metricsOf(p) })),
+    perspectives: surveyPerspectives(suite).map((id) => ({ id, title: PERSPECTIVE_TITLES[id], description: PERSPECTIVE_DESCRIPTIONS[id] })),
+    metrics: rankedMetricPerspectives(suite).map((p) => ({ perspective: p, title: PERSPECTIVE_TITLES[p], items: metricsOf(p, suite) })),
   };
 }

@@ -16,14 +16,16 @@
  * server's error.
  */
 import { surveyDefinition } from './catalogue.js';
+import { DEFAULT_SUITE, type SuiteId } from '../core/metric.js';
 
 /** JSON that is safe inside a <script> element. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
-export function surveyPage(): string {
-  const def = surveyDefinition();
+/** The page for one suite's survey (its perspectives and metrics; the submission records the suite). */
+export function surveyPage(suite: SuiteId = DEFAULT_SUITE): string {
+  const def = surveyDefinition(suite);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -180,7 +182,7 @@ export function surveyPage(): string {
     if (!role) { status.className = 'error'; status.textContent = 'Please choose your role first.'; form.querySelector('input[name=role]').focus(); return; }
     var metrics = {};
     Array.prototype.forEach.call(sections.querySelectorAll('ol.rank'), function (ol) { metrics[ol.dataset.perspective] = order(ol); });
-    var body = { persona: role.value, seconds: Math.round((Date.now() - started) / 1000), perspectives: order(document.getElementById('perspectives')), metrics: metrics };
+    var body = { suite: def.suite, persona: role.value, seconds: Math.round((Date.now() - started) / 1000), perspectives: order(document.getElementById('perspectives')), metrics: metrics };
     status.className = ''; status.textContent = 'Saving…';
     fetch('responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
       .then(function (res) { return res.json().then(function (j) { return { ok: res.ok, j: j }; }); })

@@ -1,7 +1,11 @@
 /**
  * Survey responses (SPEC "Inputs": one JSON object per line of a JSONL file):
  *
- *   {"respondent", "persona", "seconds", "perspectives": [ids in order], "metrics": {"<perspective>": [ids in order]}}
+ *   {"respondent", "persona", "seconds", "perspectives": [ids in order], "metrics": {"<perspective>": [ids in order]},
+ *    "suite"?: "study" | "extended"}
+ *
+ * `suite` (absent: study) says which suite's perspectives and metrics the respondent ranked: the study's 9
+ * perspectives, or the extended suite's (the study's plus the ones it adds, and `dead-code` in maintainability).
  *
  * Two checks share one core:
  * - `checkSubmission`: what the page POSTs (no `respondent`: the server makes a random UUID). Strict: a known
@@ -17,10 +21,11 @@
  * - `persona` must be one of the 8 roles (SPEC's 7 plus `other`); `all` is a pool, not a role, so a response
  *   claiming it is invalid.
  */
-import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
-import { isRoleId, metricsOf, RANKED_METRIC_PERSPECTIVES, ROLE_IDS, type RoleId } from './catalogue.js';
+import { DEFAULT_SUITE, isSuiteId, type PerspectiveId, type SuiteId } from '../core/metric.js';
+import { isRoleId, metricsOf, rankedMetricPerspectives, ROLE_IDS, surveyPerspectives, type RoleId } from './catalogue.js';
 
 export interface Submission {
+  suite?: SuiteId;
   persona: RoleId;
   seconds: number;
   perspectives: PerspectiveId[];
@@ -33,7 +38,7 @@ export interface SurveyResponse extends Submission {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
-const SUBMISSION_KEYS = new Set(['persona', 'seconds', 'perspectives', 'metrics']);
+const SUBMISSION_KEYS = new Set(['suite', 'persona', 'seconds', 'perspectives', 'metrics']);
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -60,25 +65,28 @@ function checkCore(v: Record<string, unknown>, strict: boolean): Checked<Submiss
   if (!isRoleId(persona)) return bad(`"persona" must be one of ${ROLE_IDS.join(', ')}`);
   const seconds = v.seconds;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return bad('"seconds" must be a number ≥ 0');
-  const pp = permutationProblem('"perspectives"', v.perspectives, PERSPECTIVES);
+  if (v.suite !== undefined && (typeof v.suite !== 'string' || !isSuiteId(v.suite))) return bad('"suite" must be study or extended');
+  const suite: SuiteId = (v.suite as SuiteId | undefined) ?? DEFAULT_SUITE;
+  const perspectives = surveyPerspectives(suite);
+  const pp = permutationProblem('"perspectives"', v.perspectives, perspectives);
   if (pp) return bad(pp);
   if (v.metrics === undefined && !strict) v = { ...v, metrics: {} };
   if (!isPlainObject(v.metrics)) return bad('"metrics" must be an object of rankings per perspective');
   const metrics: Partial<Record<PerspectiveId, string[]>> = {};
   for (const [key, ranking] of Object.entries(v.metrics)) {
-    if (!(PERSPECTIVES as readonly string[]).includes(key)) return bad(`"metrics": unknown perspective ${JSON.stringify(key)}`);
+    if (!(perspectives as readonly string[]).includes(key)) return bad(`"metrics": unknown perspective ${JSON.stringify(key)}`);
     const p = key as PerspectiveId;
-    const mp = permutationProblem(`"metrics.${p}"`, ranking, metricsOf(p).map((m) => m.id));
+    const mp = permutationProblem(`"metrics.${p}"`, ranking, metricsOf(p, suite).map((m) => m.id));
     if (mp) return bad(mp);
     metrics[p] = [...(ranking as string[])];
   }
   if (strict) {
-    const missing = RANKED_METRIC_PERSPECTIVES.filter((p) => !metrics[p]);
+    const missing = rankedMetricPerspectives(suite).filter((p) => !metrics[p]);
     if (missing.length) return bad(`"metrics": no ranking for ${missing.join(', ')}`);
   }
   return {
     ok: true,
-    value: { persona, seconds, perspectives: [...(v.perspectives as PerspectiveId[])], metrics },
+    value: { ...(v.suite !== undefined ? { suite } : {}), persona, seconds, perspectives: [...(v.perspectives as PerspectiveId[])], metrics },
   };
 }
 
@@ -97,10 +105,4 @@ export function checkResponse(value: unknown): Checked<SurveyResponse> {
   const core = checkCore(value, false);
   if (!core.ok) return core;
   return { ok: true, value: { respondent: value.respondent, ...core.value } };
-}
-
-/** The stored line for a checked submission (SPEC field order), without the newline. */
-export function responseLine(respondent: string, s: Submission): string {
-  const r: SurveyResponse = { respondent, persona: s.persona, seconds: s.seconds, perspectives: s.perspectives, metrics: s.metrics };
-  return JSON.stringify(r);
 }

@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import PQueue from 'p-queue';
 import { surveyPage } from './page.js';
+import type { SuiteId } from '../core/metric.js';
 import { checkSubmission } from './response.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -69,10 +70,10 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   });
 }
 
-export async function startSurveyServer(opts: { port?: number; responses: string }): Promise<SurveyServer> {
+export async function startSurveyServer(opts: { port?: number; responses: string; suite?: SuiteId }): Promise<SurveyServer> {
   await mkdir(dirname(opts.responses), { recursive: true });
   const queue = new PQueue({ concurrency: 1 });
-  const page = surveyPage();
+  const page = surveyPage(opts.suite);
   let count = 0;
 
   const append = (line: string) =>

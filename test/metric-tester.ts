@@ -10,9 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadArtifact } from '../runner/artifact.js';
-import type { Evidence } from '../runner/evidence.js';
-import type { MetricDefinition, MetricDetails, MetricOutcome } from '../metrics/types.js';
+import { loadArtifact } from '../core/artifact.js';
+import type { Evidence } from '../core/evidence.js';
+import type { MetricDefinition, MetricDetails, MetricOutcome } from '../core/metric.js';
 import { writeArtifact, writeSingleFile } from './helpers.js';
 
 export interface MetricCase {

@@ -16,9 +16,9 @@
  * - Breakdown by label: the same overall computed on the artifacts whose requirement carries that label value,
  *   with μ and σ still from the whole population (so the values of different labels are on one scale).
  */
-import { METRIC_CATALOG, catalogEntry } from '../metrics/catalog.js';
-import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
-import type { ResultRow } from '../runner/results-file.js';
+import { findMetric, metricOrder } from '../metrics/registry.js';
+import { PERSPECTIVES, type PerspectiveId } from '../core/metric.js';
+import type { ResultRow } from '../core/results.js';
 import { normOf, zOf, type MetricNorm } from './zscore.js';
 
 export interface Sample {
@@ -39,15 +39,21 @@ export interface Population {
 }
 
 export function orderMetricIds(ids: Iterable<string>): string[] {
-  const order = new Map(METRIC_CATALOG.map((m, i) => [m.id, i]));
-  return [...new Set(ids)].sort((a, b) => (order.get(a) ?? 1e6) - (order.get(b) ?? 1e6) || a.localeCompare(b));
+  return [...new Set(ids)].sort((a, b) => metricOrder(a) - metricOrder(b) || a.localeCompare(b));
 }
 
-export function populationFromRows(rows: readonly ResultRow[]): Population {
+/**
+ * The population of the rows. `keep`, when given, limits the metrics to those ids (a suite's metrics: results
+ * scored with the extended suite ranked under the study suite keep only the study's 24).
+ */
+export function populationFromRows(rows: readonly ResultRow[], keep?: ReadonlySet<string>): Population {
   const samples: Sample[] = rows.map((r) => {
     const scores: Record<string, number | null> = {};
     if (r.status === 'ok') {
-      for (const m of r.metrics) scores[m.id] = typeof m.score === 'number' && Number.isFinite(m.score) ? m.score : null;
+      for (const m of r.metrics) {
+        if (keep && !keep.has(m.id) && findMetric(m.id)) continue;
+        scores[m.id] = typeof m.score === 'number' && Number.isFinite(m.score) ? m.score : null;
+      }
     }
     return { model: r.model, requirement: r.requirement, labels: r.labels ?? {}, failed: r.status !== 'ok', scores };
   });
@@ -104,7 +110,7 @@ export function populationNorms(pop: Population): Record<string, MetricNorm> {
 export function aggregate(pop: Population, opts: { filter?: (s: Sample) => boolean; norms?: Record<string, MetricNorm> } = {}): Aggregate {
   const norms = opts.norms ?? populationNorms(pop);
   const metrics: MetricInfo[] = pop.metrics.map((id) => {
-    const c = catalogEntry(id);
+    const c = findMetric(id);
     return { id, perspective: c?.perspective ?? null, title: c?.title ?? id, norm: norms[id]! };
   });
   const models: ModelCells[] = [];
@@ -135,16 +141,24 @@ export interface ModelScore {
   rank: number;
   /** Σ_j w_j · meanZ_j, in units of one standard deviation. */
   overall: number;
-  perspectives: Record<PerspectiveId, number>;
+  /** Weighted z sum of every perspective the weights cover (the suite's). */
+  perspectives: Partial<Record<PerspectiveId, number>>;
   unscorable: Record<string, number>;
   artifacts: number;
   failed: number;
 }
 
+/** The perspectives that final metric weights cover (those of the suite they were made for), in SPEC order. */
+export function weightedPerspectiveIds(weights: Record<string, number>): PerspectiveId[] {
+  const ps = new Set(Object.keys(weights).map((id) => findMetric(id)?.perspective));
+  return PERSPECTIVES.filter((p) => ps.has(p));
+}
+
 /** Weighted sums and ranks. `weights` are final metric weights (personas.ts `ResolvedWeights.metrics`). */
 export function scoreModels(agg: Aggregate, weights: Record<string, number>): ModelScore[] {
+  const ids = weightedPerspectiveIds(weights);
   const out: ModelScore[] = agg.models.map((mc) => {
-    const perspectives = Object.fromEntries(PERSPECTIVES.map((p) => [p, 0])) as Record<PerspectiveId, number>;
+    const perspectives: Partial<Record<PerspectiveId, number>> = Object.fromEntries(ids.map((p) => [p, 0]));
     const unscorable: Record<string, number> = {};
     let overall = 0;
     for (const m of agg.metrics) {
@@ -153,7 +167,7 @@ export function scoreModels(agg: Aggregate, weights: Record<string, number>): Mo
       const w = weights[m.id] ?? 0;
       const contribution = w * (cell.meanZ ?? 0);
       overall += contribution;
-      if (m.perspective) perspectives[m.perspective] += contribution;
+      if (m.perspective && perspectives[m.perspective] !== undefined) perspectives[m.perspective]! += contribution;
     }
     return { model: mc.model, rank: 0, overall, perspectives, unscorable, artifacts: mc.artifacts, failed: mc.failed };
   });

@@ -1,6 +1,5 @@
 /** Terminal table and CSV renderings of a leaderboard document (leaderboard.ts). */
 import Table from 'cli-table3';
-import { PERSPECTIVES } from '../metrics/types.js';
 import { PERSPECTIVE_SHORT, type LeaderboardDoc } from './leaderboard.js';
 
 /** SD units → "1.23" (percent of one SD, the study's Table 4 convention); the unit is named in headers. */
@@ -18,12 +17,12 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
   const out: string[] = [];
   const p = doc.population;
   out.push(
-    `Leaderboard: ${p.models} models, ${p.artifacts} artifacts (${p.failed} failed), ${p.requirements} requirements, ${p.metrics} metrics with results`,
+    `Leaderboard (suite ${doc.suite}): ${p.models} models, ${p.artifacts} artifacts (${p.failed} failed), ${p.requirements} requirements, ${p.metrics} metrics with results`,
   );
   out.push(doc.weights.description);
   out.push('');
   out.push('Model scores (Table 4): weighted z per perspective and overall, in % of one standard deviation');
-  const head = ['rank', 'model', 'overall', '95% CI', 'rank holds', ...PERSPECTIVES.map((x) => PERSPECTIVE_SHORT[x])];
+  const head = ['rank', 'model', 'overall', '95% CI', 'rank holds', ...doc.perspectives.map((x) => PERSPECTIVE_SHORT[x])];
   const t = table(head);
   for (const m of doc.models) {
     t.push([
@@ -32,7 +31,7 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
       pctOfSd(m.overall),
       m.ci ? `${pctOfSd(m.ci[0])} … ${pctOfSd(m.ci[1])}` : '',
       m.rankHolds === undefined ? '' : `${Math.round(m.rankHolds * 100)}%`,
-      ...PERSPECTIVES.map((x) => pctOfSd(m.perspectives[x])),
+      ...doc.perspectives.map((x) => pctOfSd(m.perspectives[x])),
     ]);
   }
   out.push(t.toString());
@@ -98,14 +97,14 @@ function csvCell(v: string | number | null | undefined): string {
 export function leaderboardCsv(doc: LeaderboardDoc): string {
   const ids = doc.metrics.map((m) => m.id);
   const head = [
-    'rank', 'model', 'overall', 'ci_low', 'ci_high', 'rank_holds', ...PERSPECTIVES, 'artifacts', 'failed',
+    'rank', 'model', 'overall', 'ci_low', 'ci_high', 'rank_holds', ...doc.perspectives, 'artifacts', 'failed',
     ...ids.map((id) => `z:${id}`), ...ids.map((id) => `raw:${id}`), ...ids.map((id) => `unscorable:${id}`), 'weights',
   ];
   const lines = [head.map(csvCell).join(',')];
   for (const m of doc.models) {
     const pm = doc.perMetric[m.model]!;
     lines.push([
-      m.rank, m.model, m.overall, m.ci?.[0], m.ci?.[1], m.rankHolds, ...PERSPECTIVES.map((p) => m.perspectives[p]), m.artifacts, m.failed,
+      m.rank, m.model, m.overall, m.ci?.[0], m.ci?.[1], m.rankHolds, ...doc.perspectives.map((p) => m.perspectives[p]), m.artifacts, m.failed,
       ...ids.map((id) => pm[id]!.z), ...ids.map((id) => pm[id]!.raw), ...ids.map((id) => pm[id]!.unscorable), doc.weights.description,
     ].map(csvCell).join(','));
   }

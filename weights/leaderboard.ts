@@ -5,10 +5,10 @@
  * means, the label breakdowns, the bootstrap intervals and notes. The HTML report embeds the same data plus the
  * other personas' weights, so that it can re-rank in the page.
  */
-import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
-import type { ResultRow } from '../runner/results-file.js';
-import { InputError } from '../runner/errors.js';
-import { aggregate, breakdownByLabel, labelKeys, populationFromRows, populationNorms, scoreModels, type LabelBreakdown, type ModelScore, type Population } from './aggregate.js';
+import { PERSPECTIVES, type PerspectiveId, type SuiteId } from '../core/metric.js';
+import type { ResultRow } from '../core/results.js';
+import { InputError } from '../core/errors.js';
+import { aggregate, breakdownByLabel, labelKeys, populationFromRows, populationNorms, scoreModels, weightedPerspectiveIds, type LabelBreakdown, type ModelScore, type Population } from './aggregate.js';
 import { bootstrap, type BootstrapResult } from './bootstrap.js';
 import { describeWeights, type ResolvedWeights } from './personas.js';
 
@@ -35,10 +35,14 @@ export interface LeaderboardMetric {
 
 export interface LeaderboardDoc {
   persona: string;
+  /** The suite ranked (its metrics and perspectives). */
+  suite: SuiteId;
+  /** The perspectives of the suite, in SPEC order (the columns of the model table). */
+  perspectives: PerspectiveId[];
   weights: {
     source: string;
     description: string;
-    perspectives: Record<PerspectiveId, number>;
+    perspectives: Partial<Record<PerspectiveId, number>>;
     metrics: Record<string, number>;
     equalShareIn: PerspectiveId[];
   };
@@ -112,7 +116,7 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
   const absent = Object.keys(weights.metrics).filter((id) => !present.has(id));
   if (absent.length) {
     const w = absent.reduce((s, id) => s + (weights.metrics[id] ?? 0), 0);
-    notes.push(`${absent.length} of 24 metrics have no results (${(w * 100).toFixed(1)}% of the weight contributes 0): ${absent.join(', ')}`);
+    notes.push(`${absent.length} of ${Object.keys(weights.metrics).length} metrics of the ${weights.suite} suite have no results (${(w * 100).toFixed(1)}% of the weight contributes 0): ${absent.join(', ')}`);
   }
   const perMetric: LeaderboardDoc['perMetric'] = {};
   for (const mc of agg.models) {
@@ -124,6 +128,8 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
   }
   const doc: LeaderboardDoc = {
     persona: weights.persona,
+    suite: weights.suite,
+    perspectives: weightedPerspectiveIds(weights.metrics),
     weights: {
       source: weights.source,
       description: describeWeights(weights),
@@ -149,7 +155,7 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
 }
 
 export function leaderboard(rows: readonly ResultRow[], weights: ResolvedWeights, opts: LeaderboardOptions = {}): LeaderboardDoc {
-  return leaderboardFromPopulation(populationFromRows(rows), weights, opts);
+  return leaderboardFromPopulation(populationFromRows(rows, new Set(Object.keys(weights.metrics))), weights, opts);
 }
 
 export const PERSPECTIVE_SHORT: Record<PerspectiveId, string> = {
@@ -162,6 +168,8 @@ export const PERSPECTIVE_SHORT: Record<PerspectiveId, string> = {
   'functional-alignment': 'func-al',
   'visual-alignment': 'vis-al',
   'content-alignment': 'cont-al',
+  interaction: 'interact',
+  fidelity: 'fidelity',
 };
 
 export { PERSPECTIVES };

@@ -13,11 +13,11 @@
  * units but covers fewer metrics, and says so.
  */
 import { readFileSync } from 'node:fs';
-import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
-import { InputError, readInputText } from '../runner/errors.js';
-import type { ResultRow } from '../runner/results-file.js';
-import type { MetricResult, ScoreDocument } from '../runner/score.js';
-import { orderMetricIds } from './aggregate.js';
+import type { PerspectiveId, SuiteId } from '../core/metric.js';
+import { InputError, readInputText } from '../core/errors.js';
+import type { ResultRow } from '../core/results.js';
+import type { MetricResult, ScoreDocument } from '../core/results.js';
+import { orderMetricIds, weightedPerspectiveIds } from './aggregate.js';
 import { describeWeights, resolveWeights, type ResolvedWeights } from './personas.js';
 import { normOf, zOf, type MetricNorm } from './zscore.js';
 
@@ -104,7 +104,7 @@ export interface NormOverall {
   norms: { source: string; builtAt: string; artifacts: number; file: string };
   /** Σ w_j z_j in units of one standard deviation. */
   overall: number;
-  perspectives: Record<PerspectiveId, number>;
+  perspectives: Partial<Record<PerspectiveId, number>>;
   /** Metrics that contribute 0, with why. */
   notCounted: Record<string, string>;
 }
@@ -113,7 +113,7 @@ export type MetricWithZ = MetricResult & { z?: number | null };
 
 /** Fill `doc.overall` and each metric's `z` from norms and weights (see the module comment). */
 export function applyNorms(doc: ScoreDocument, norms: NormsFile, normsFile: string, weights: ResolvedWeights): NormOverall {
-  const perspectives = Object.fromEntries(PERSPECTIVES.map((p) => [p, 0])) as Record<PerspectiveId, number>;
+  const perspectives: Partial<Record<PerspectiveId, number>> = Object.fromEntries(weightedPerspectiveIds(weights.metrics).map((p) => [p, 0]));
   const notCounted: Record<string, string> = {};
   let overall = 0;
   const ran = new Set(doc.metrics.map((m) => m.id));
@@ -138,7 +138,7 @@ export function applyNorms(doc: ScoreDocument, norms: NormsFile, normsFile: stri
     m.z = Math.round(z * 10_000) / 10_000;
     const c = (weights.metrics[m.id] ?? 0) * z;
     overall += c;
-    perspectives[m.perspective] += c;
+    if (perspectives[m.perspective] !== undefined) perspectives[m.perspective]! += c;
   }
   for (const id of Object.keys(weights.metrics)) if (!ran.has(id)) notCounted[id] = 'not run';
   const out: NormOverall = {
@@ -169,15 +169,17 @@ export function normOverallText(doc: ScoreDocument): string {
   lines.push(
     `overall (persona ${o.persona}): ${pct(o.overall)} of one SD vs norms from ${o.norms.artifacts} pages (${o.norms.source}, built ${o.norms.builtAt.slice(0, 10)}; ${o.norms.file})`,
   );
-  if (counted) lines.push(`${counted} of 24 metrics count as 0 (unscorable, not run, or not in the norms)`);
+  if (counted) lines.push(`${counted} of ${doc.metrics.length + Object.values(o.notCounted).filter((v) => v === 'not run').length} metrics count as 0 (unscorable, not run, or not in the norms)`);
   lines.push(o.weights);
   return lines.join('\n');
 }
 
 /** `webgrade score --persona/--norms`: the norms and weights to use, or null when no norms exist. */
-export function resolveScoreNorms(flags: { persona?: string; norms?: string }): { norms: NormsFile; file: string; weights: ResolvedWeights } | null {
-  const opts: { persona?: string } = {};
+export function resolveScoreNorms(flags: { persona?: string; norms?: string; suite?: SuiteId; reference?: boolean }): { norms: NormsFile; file: string; weights: ResolvedWeights } | null {
+  const opts: Parameters<typeof resolveWeights>[0] = {};
   if (flags.persona) opts.persona = flags.persona;
+  if (flags.suite) opts.suite = flags.suite;
+  if (flags.reference) opts.reference = true;
   const weights = resolveWeights(opts);
   if (flags.norms) return { norms: loadNorms(flags.norms), file: flags.norms, weights };
   const shipped = loadDefaultNorms();

@@ -12,8 +12,8 @@
  * All strings from the results (model names, label values) are inserted with textContent, and the embedded JSON
  * escapes `<`, so a hostile model name cannot inject markup.
  */
-import { METRIC_CATALOG } from '../metrics/catalog.js';
-import { PERSPECTIVES } from '../metrics/types.js';
+import { suiteMetrics } from '../metrics/registry.js';
+import { PERSPECTIVES } from '../core/metric.js';
 import { aggregate, labelKeys, populationNorms, type Population } from './aggregate.js';
 import { bootstrap } from './bootstrap.js';
 import { PERSPECTIVE_SHORT, type LeaderboardDoc } from './leaderboard.js';
@@ -47,7 +47,8 @@ export interface ReportData {
 }
 
 export function reportData(pop: Population, doc: LeaderboardDoc, chosen: ResolvedWeights, opts: { iterations?: number; seed?: number; title?: string } = {}): ReportData {
-  const weightSets: ResolvedWeights[] = PERSONA_IDS.map((id) => presetWeights(id));
+  const suite = { suite: chosen.suite, reference: chosen.perspectives.fidelity !== undefined };
+  const weightSets: ResolvedWeights[] = PERSONA_IDS.map((id) => presetWeights(id, suite));
   if (!weightSets.some((w) => w.persona === chosen.persona && w.source === chosen.source)) {
     // A persona from a weights file: shown first, under its own name (suffixed if it shadows a preset).
     const id = PERSONA_IDS.includes(chosen.persona as never) ? `${chosen.persona} (file)` : chosen.persona;
@@ -77,9 +78,9 @@ export function reportData(pop: Population, doc: LeaderboardDoc, chosen: Resolve
     generatedAt: new Date().toISOString(),
     initialPersona: initial,
     population: doc.population,
-    perspectives: [...PERSPECTIVES],
+    perspectives: [...doc.perspectives],
     perspectiveShort: PERSPECTIVE_SHORT,
-    catalog: METRIC_CATALOG.map((m) => ({ id: m.id, perspective: m.perspective, title: m.title })),
+    catalog: suiteMetrics(chosen.suite).map((m) => ({ id: m.id, perspective: m.perspective, title: m.title })),
     metrics: doc.metrics,
     models: doc.models.map((m) => ({ model: m.model, artifacts: m.artifacts, failed: m.failed })),
     perMetric: doc.perMetric,

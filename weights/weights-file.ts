@@ -1,25 +1,35 @@
 /**
  * The weights file: what `webgrade survey weights --json/--out` writes and `webgrade leaderboard --weights`
- * reads. Same shape as SPEC's survey output:
+ * reads. SPEC's survey output:
  *
- *   {"personas": {"<persona>": {"respondents": n, "perspectives": {"<perspective id>": w},
- *                               "metrics": {"<metric id>": share}}},
+ *   {"personas": {"<persona>": {"respondents": n, "suite": "study" | "extended",
+ *                               "perspectives": {"<perspective id>": w},
+ *                               "metrics": {"<metric id>": final weight},
+ *                               "shares": {"<metric id>": share inside its perspective}}},
  *    "dropped": {"too_fast": n, "invalid": n}}
  *
- * Interpretation: `perspectives` weights sum to 1 over the 9 perspectives; `metrics` are shares *inside* their
- * perspective (the shares of one perspective sum to 1; a perspective with one metric gives it 1). A metric's
- * final weight is its perspective weight × its share (SPEC "weights"). Missing metric shares for a perspective
- * mean equal shares, and tools that use the file say so.
+ * `perspectives` weights sum to 1 over the perspectives ranked (the nine study ones, plus the added ones of the
+ * extended suite when the survey served it); `metrics` holds each metric's final weight (perspective weight ×
+ * share; all sum to 1, SPEC "weights"); `shares` the shares inside a perspective (one perspective's shares sum to
+ * 1; a perspective with one metric gives it 1). Missing shares for a perspective mean equal shares, and tools that
+ * use the file say so. Interpretation for files without `shares` (written before it existed, when `metrics` held
+ * the shares): the shares are read off `metrics` normalised inside each perspective, which gives the shares
+ * whichever of the two meanings `metrics` had.
  */
 import { readFileSync } from 'node:fs';
-import { METRIC_CATALOG } from '../metrics/catalog.js';
-import { PERSPECTIVES, type PerspectiveId } from '../metrics/types.js';
-import { InputError } from '../runner/errors.js';
+import { PERSPECTIVES, STUDY_PERSPECTIVES, isSuiteId, type PerspectiveId, type SuiteId } from '../core/metric.js';
+import { InputError } from '../core/errors.js';
+import { findMetric, metricsOf } from '../metrics/registry.js';
 
 export interface PersonaWeights {
   respondents: number;
+  /** The suite the respondents were asked about (absent in older files: study). */
+  suite?: SuiteId;
   perspectives: Record<string, number>;
+  /** Final metric weights (perspective weight × share). */
   metrics: Record<string, number>;
+  /** Shares inside each perspective. */
+  shares?: Record<string, number>;
 }
 
 export interface WeightsFile {
@@ -27,7 +37,7 @@ export interface WeightsFile {
   dropped?: { too_fast: number; invalid: number };
 }
 
-const TOLERANCE = 1e-6;
+const TOLERANCE = 1e-3;
 
 /** Validate a parsed weights document; throws InputError naming `name` and the problem. */
 export function validateWeightsFile(value: unknown, name: string): WeightsFile {
@@ -38,42 +48,66 @@ export function validateWeightsFile(value: unknown, name: string): WeightsFile {
   const personas = (value as { personas?: unknown }).personas;
   if (!personas || typeof personas !== 'object' || Array.isArray(personas)) bad('missing "personas" object');
   const out: WeightsFile = { personas: {} };
+  const weightMap = (persona: string, what: string, raw: unknown, known: (id: string) => boolean, kind: string): Record<string, number> => {
+    if (raw === undefined) return {};
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) bad(`persona ${persona}: "${what}" must be an object`);
+    const m: Record<string, number> = {};
+    for (const [id, w] of Object.entries(raw as Record<string, unknown>)) {
+      if (!known(id)) bad(`persona ${persona}: unknown ${kind} ${id}`);
+      if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) bad(`persona ${persona}: ${kind} ${id} needs a non-negative number`);
+      m[id] = w as number;
+    }
+    return m;
+  };
   for (const [persona, raw] of Object.entries(personas as Record<string, unknown>)) {
     if (!raw || typeof raw !== 'object') bad(`persona ${persona}: not an object`);
     const p = raw as Record<string, unknown>;
-    const persp = p.perspectives as Record<string, unknown> | undefined;
-    if (!persp || typeof persp !== 'object') bad(`persona ${persona}: missing "perspectives"`);
-    const perspectives: Record<string, number> = {};
-    for (const id of PERSPECTIVES) {
-      const w = persp![id];
-      if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) bad(`persona ${persona}: perspective ${id} needs a non-negative number`);
-      perspectives[id] = w as number;
-    }
-    for (const k of Object.keys(persp!)) if (!(PERSPECTIVES as readonly string[]).includes(k)) bad(`persona ${persona}: unknown perspective ${k}`);
+    if (!p.perspectives || typeof p.perspectives !== 'object') bad(`persona ${persona}: missing "perspectives"`);
+    const perspectives = weightMap(persona, 'perspectives', p.perspectives, (id) => (PERSPECTIVES as readonly string[]).includes(id), 'perspective');
+    for (const id of STUDY_PERSPECTIVES) if (!(id in perspectives)) bad(`persona ${persona}: perspective ${id} needs a non-negative number`);
     const sum = Object.values(perspectives).reduce((a, b) => a + b, 0);
-    if (Math.abs(sum - 1) > 1e-3) bad(`persona ${persona}: perspective weights sum to ${sum.toFixed(4)}, not 1`);
-    const metrics: Record<string, number> = {};
-    const rawMetrics = (p.metrics ?? {}) as Record<string, unknown>;
-    for (const [id, w] of Object.entries(rawMetrics)) {
-      if (!METRIC_CATALOG.some((m) => m.id === id)) bad(`persona ${persona}: unknown metric ${id}`);
-      if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) bad(`persona ${persona}: metric ${id} needs a non-negative number`);
-      metrics[id] = w as number;
-    }
-    for (const pid of PERSPECTIVES) {
-      const ids = METRIC_CATALOG.filter((m) => m.perspective === pid).map((m) => m.id);
-      const given = ids.filter((id) => id in metrics);
-      if (given.length > 0 && given.length < ids.length) bad(`persona ${persona}: perspective ${pid} gives shares for some metrics but not all`);
-      if (given.length === ids.length) {
-        const s = given.reduce((a, id) => a + metrics[id]!, 0);
-        if (Math.abs(s - 1) > 1e-3 + TOLERANCE) bad(`persona ${persona}: metric shares of ${pid} sum to ${s.toFixed(4)}, not 1`);
+    if (Math.abs(sum - 1) > TOLERANCE) bad(`persona ${persona}: perspective weights sum to ${sum.toFixed(4)}, not 1`);
+    const metricKnown = (id: string) => !!findMetric(id);
+    const metrics = weightMap(persona, 'metrics', p.metrics, metricKnown, 'metric');
+    const shares = p.shares !== undefined ? weightMap(persona, 'shares', p.shares, metricKnown, 'metric') : sharesFrom(metrics);
+    for (const pid of Object.keys(perspectives) as PerspectiveId[]) {
+      const ids = metricsOf(pid, 'extended').map((m) => m.id);
+      const given = ids.filter((id) => id in shares);
+      const study = metricsOf(pid, 'study').map((m) => m.id);
+      // A study-suite survey ranks only the study metrics of a perspective; an extended one ranks them all.
+      const complete = given.length === ids.length || (given.length === study.length && study.every((id) => id in shares));
+      if (given.length > 0 && !complete) bad(`persona ${persona}: perspective ${pid} gives shares for some metrics but not all`);
+      if (given.length > 0) {
+        const s = given.reduce((a, id) => a + shares[id]!, 0);
+        if (Math.abs(s - 1) > TOLERANCE) bad(`persona ${persona}: metric shares of ${pid} sum to ${s.toFixed(4)}, not 1`);
       }
     }
     const respondents = typeof p.respondents === 'number' ? p.respondents : 0;
-    out.personas[persona] = { respondents, perspectives, metrics };
+    const pw: PersonaWeights = { respondents, perspectives, metrics, shares };
+    if (typeof p.suite === 'string') {
+      if (!isSuiteId(p.suite)) bad(`persona ${persona}: unknown suite ${p.suite}`);
+      pw.suite = p.suite as SuiteId;
+    }
+    out.personas[persona] = pw;
   }
   if (Object.keys(out.personas).length === 0) bad('no personas');
   const dropped = (value as { dropped?: { too_fast?: unknown; invalid?: unknown } }).dropped;
   if (dropped) out.dropped = { too_fast: Number(dropped.too_fast ?? 0), invalid: Number(dropped.invalid ?? 0) };
+  return out;
+}
+
+/** Shares inside each perspective read off per-metric weights (final weights or shares alike). */
+export function sharesFrom(metrics: Record<string, number>): Record<string, number> {
+  const byPerspective = new Map<string, number>();
+  for (const [id, w] of Object.entries(metrics)) {
+    const p = findMetric(id)!.perspective;
+    byPerspective.set(p, (byPerspective.get(p) ?? 0) + w);
+  }
+  const out: Record<string, number> = {};
+  for (const [id, w] of Object.entries(metrics)) {
+    const total = byPerspective.get(findMetric(id)!.perspective)!;
+    if (total > 0) out[id] = w / total;
+  }
   return out;
 }
 
@@ -94,18 +128,21 @@ export function loadWeightsFile(path: string): WeightsFile {
 }
 
 /**
- * Final per-metric weights (summing to 1 over all 24) from perspective weights and within-perspective shares;
- * metrics without shares split their perspective equally. Also reports which perspectives used equal shares.
+ * Final per-metric weights (summing to 1 over the suite's metrics) from perspective weights and within-perspective
+ * shares; metrics without shares split their perspective equally. Also reports which perspectives used equal
+ * shares. Interpretation: when a perspective's shares cover only the study metrics (a study-suite survey) and the
+ * suite has more (`dead-code` in maintainability), the perspective is split equally and says so.
  */
-export function metricWeights(perspectives: Record<string, number>, shares: Record<string, number> = {}): {
+export function metricWeights(perspectives: Partial<Record<PerspectiveId, number>>, shares: Record<string, number> = {}, suite: SuiteId = 'study'): {
   weights: Record<string, number>;
   equalShareIn: PerspectiveId[];
 } {
   const weights: Record<string, number> = {};
   const equalShareIn: PerspectiveId[] = [];
-  const total = PERSPECTIVES.reduce((s, p) => s + (perspectives[p] ?? 0), 0);
-  for (const p of PERSPECTIVES) {
-    const ids = METRIC_CATALOG.filter((m) => m.perspective === p).map((m) => m.id);
+  const ps = Object.keys(perspectives) as PerspectiveId[];
+  const total = ps.reduce((s, p) => s + (perspectives[p] ?? 0), 0);
+  for (const p of ps) {
+    const ids = metricsOf(p, suite).map((m) => m.id);
     const pw = (perspectives[p] ?? 0) / (total || 1);
     const haveShares = ids.every((id) => typeof shares[id] === 'number');
     if (!haveShares && ids.length > 1) equalShareIn.push(p);

@@ -2,14 +2,16 @@
 import { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { discoverRuns, runBatch, type BatchJob, type BatchOptions, type BatchProgress, type BatchSummary } from '../../runner/batch.js';
-import { loadRequirements } from '../../runner/requirements.js';
+import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
-import { action, parseIdList, parsePositiveInt, parsePositiveNumber } from '../cli-support.js';
+import { action, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP } from '../cli-support.js';
+import type { SuiteId } from '../../core/metric.js';
 
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
 
 interface BatchFlags {
+  suite?: SuiteId;
   requirements?: string;
   out: string;
   only?: string[];
@@ -98,7 +100,8 @@ export function batchCommand(): Command {
     .argument('<runs-dir>', 'folder with one sub-folder per model')
     .requiredOption('--out <results.jsonl>', 'results file (appended to; existing rows are kept and skipped)')
     .option('--requirements <reqs.jsonl>', 'requirements (text, checklists, labels) by id')
-    .option('--only <ids>', 'comma-separated metric ids to run', parseIdList)
+    .option('--suite <suite>', SUITE_HELP, parseSuite)
+    .option('--only <ids>', 'comma-separated metric ids of the suite to run', parseIdList)
     .option('--concurrency <n>', `worker processes, each with its own Chrome (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
     .option('--check-network', 'check remote URLs over the network')
@@ -114,6 +117,7 @@ export function batchCommand(): Command {
           checkNetwork: flags.checkNetwork ?? false,
         };
         if (flags.only) opts.only = flags.only;
+        if (flags.suite) opts.suite = flags.suite;
         if (requirements) opts.requirements = requirements;
         const summary = await runBatchWithProgress(jobs, opts);
         process.stdout.write(summaryText(summary, flags.out) + '\n');

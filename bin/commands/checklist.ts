@@ -2,9 +2,10 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
+import { judgeTasks } from '../cli-support.js';
 import { deriveChecklists } from '../../judges/checklist.js';
 import type { JudgeFlags } from '../../judges/settings.js';
-import { readInputText } from '../../runner/errors.js';
+import { readInputText } from '../../core/errors.js';
 import { EXIT_FAILURE, action } from '../cli-support.js';
 
 interface ChecklistFlags extends JudgeFlags {
@@ -22,7 +23,7 @@ export function checklistCommand(): Command {
   return cmd.action(
     action(async (path: string, flags: ChecklistFlags) => {
       const text = readInputText(path);
-      const settings = judgeSettingsFromFlags(flags);
+      const settings = judgeSettingsFromFlags(flags, judgeTasks());
       const run = await deriveChecklists(text, path, settings, { force: flags.force });
       if (flags.out) {
         const tmp = `${flags.out}.${process.pid}.tmp`;

@@ -1,7 +1,7 @@
 /** `webgrade leaderboard <results.jsonl>`: z-normalised, preference-weighted model ranking (weights/). */
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { InputError, errorMessage } from '../../runner/errors.js';
+import { InputError, errorMessage } from '../../core/errors.js';
 import { dedupeRows, readResults } from '../../runner/results-file.js';
 import { populationFromRows } from '../../weights/aggregate.js';
 import { DEFAULT_ITERATIONS, DEFAULT_SEED } from '../../weights/bootstrap.js';
@@ -10,12 +10,22 @@ import { leaderboardCsv, leaderboardTable } from '../../weights/leaderboard-form
 import { DEFAULT_PERSONA, PERSONA_IDS, resolveWeights } from '../../weights/personas.js';
 import { renderReportHtml, reportData } from '../../weights/report-html.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
-import { action, parsePositiveInt } from '../cli-support.js';
+import { action, parsePositiveInt, parseSuite, SUITE_HELP } from '../cli-support.js';
+import { DEFAULT_SUITE, type SuiteId } from '../../core/metric.js';
+import { findMetric, suiteMetrics } from '../../metrics/registry.js';
+import type { ResultRow } from '../../runner/results-file.js';
+
+/** The suite the rows were scored with: theirs when they all agree (rows without one: study), else study. */
+function rowsSuite(rows: readonly ResultRow[]): SuiteId {
+  const suites = new Set(rows.filter((r) => r.status === 'ok').map((r) => r.suite ?? DEFAULT_SUITE));
+  return suites.size === 1 ? [...suites][0]! : DEFAULT_SUITE;
+}
 
 const FORMATS = ['table', 'json', 'csv', 'html'] as const;
 type Format = (typeof FORMATS)[number];
 
 interface LeaderboardFlags {
+  suite?: SuiteId;
   persona?: string;
   weights?: string;
   by?: string;
@@ -42,6 +52,7 @@ export function leaderboardCommand(): Command {
   return new Command('leaderboard')
     .description('rank models from a batch results file: weighted z per perspective, overall, CIs, breakdowns')
     .argument('<results.jsonl>', 'results file written by `webgrade batch`')
+    .option('--suite <suite>', `${SUITE_HELP}; default: the suite the results were scored with`, parseSuite)
     .option('--persona <id>', `weights preset (${PERSONA_IDS.join(', ')}; default ${DEFAULT_PERSONA}), or a persona of --weights`)
     .option('--weights <weights.json>', 'weights file (`webgrade survey weights --out`)')
     .option('--by <label>', 'only the breakdown by this requirement label (default: every label present)')
@@ -64,8 +75,12 @@ export function leaderboardCommand(): Command {
           wopts.weightsFile = loadWeightsFile(flags.weights);
           wopts.weightsPath = flags.weights;
         }
+        const suite = flags.suite ?? rowsSuite(rows);
+        wopts.suite = suite;
+        // The fidelity perspective weighs only when a reference was given (its metrics appear in the rows).
+        wopts.reference = rows.some((r) => r.metrics.some((m) => findMetric(m.id)?.perspective === 'fidelity'));
         const weights = resolveWeights(wopts);
-        const pop = populationFromRows(rows);
+        const pop = populationFromRows(rows, new Set(suiteMetrics(suite).map((m) => m.id)));
         const iterations = flags.bootstrap ?? DEFAULT_ITERATIONS;
         const seed = flags.seed ?? DEFAULT_SEED;
         const lopts: Parameters<typeof leaderboardFromPopulation>[2] = { iterations, seed };

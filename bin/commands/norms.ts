@@ -8,18 +8,20 @@
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Command } from 'commander';
 import { discoverPages, type BatchOptions } from '../../runner/batch.js';
-import { InputError, errorMessage } from '../../runner/errors.js';
+import { InputError, errorMessage } from '../../core/errors.js';
 import { dedupeRows, readResults } from '../../runner/results-file.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { buildNorms } from '../../weights/norms.js';
-import { action, parseIdList, parsePositiveInt, parsePositiveNumber } from '../cli-support.js';
+import { action, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP } from '../cli-support.js';
+import type { SuiteId } from '../../core/metric.js';
 import { DEFAULT_CONCURRENCY, runBatchWithProgress, summaryText } from './batch.js';
 
 interface NormsFlags {
   out: string;
+  suite?: SuiteId;
   results?: string;
   only?: string[];
   concurrency?: number;
@@ -34,6 +36,7 @@ export function normsCommand(): Command {
       .argument('<source>', 'folder of .html pages / folders with index.html, or a results .jsonl')
       .requiredOption('--out <norms.json>', 'norms file to write')
       .option('--results <file.jsonl>', 'keep the scored rows here (resumes an interrupted build); default: a temporary file')
+      .option('--suite <suite>', `${SUITE_HELP} (folder source; norms cover the metrics scored)`, parseSuite)
       .option('--only <ids>', 'comma-separated metric ids to run (folder source)', parseIdList)
       .option('--concurrency <n>', `worker processes (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
       .option('--budget <seconds>', `time budget per page (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
@@ -47,7 +50,7 @@ export function normsCommand(): Command {
           }
           let rowsPath: string;
           let temp: string | null = null;
-          const command = `webgrade norms build ${source} --out ${flags.out}${flags.only ? ` --only ${flags.only.join(',')}` : ''}`;
+          const command = `webgrade norms build ${source} --out ${flags.out}${flags.suite ? ` --suite ${flags.suite}` : ''}${flags.only ? ` --only ${flags.only.join(',')}` : ''}`;
           if (st.isDirectory()) {
             const { jobs, skipped } = discoverPages(source);
             for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
@@ -62,6 +65,7 @@ export function normsCommand(): Command {
               budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
             };
             if (flags.only) opts.only = flags.only;
+            if (flags.suite) opts.suite = flags.suite;
             const summary = await runBatchWithProgress(jobs, opts, 'norms');
             process.stderr.write(summaryText(summary, rowsPath) + '\n');
             if (summary.interrupted) {
@@ -72,7 +76,9 @@ export function normsCommand(): Command {
           try {
             const rows = dedupeRows(readResults(rowsPath).rows).rows;
             if (!rows.some((r) => r.status === 'ok')) throw new InputError(`${source}: no scored artifacts to build norms from`);
-            const label = st.isDirectory() ? `${basename(resolve(source))}/ (${resolve(source)})` : resolve(source);
+            // Named by its path relative to where the command ran (the repository, for the shipped norms), never by
+            // an absolute path of the machine that built them.
+            const label = (relative(process.cwd(), resolve(source)) || '.') + (st.isDirectory() ? '/' : '');
             const norms = buildNorms(rows, label, command);
             try {
               writeFileSync(flags.out, JSON.stringify(norms, null, 2) + '\n');

@@ -3,12 +3,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { findMetric } from '../../metrics/registry.js';
-import type { MetricDefinition, MetricOutcome } from '../../metrics/types.js';
-import type { Evidence } from '../../runner/evidence.js';
-import { errorMessage, InputError } from '../../runner/errors.js';
-import { loadRequirementRef, type Requirement } from '../../runner/requirements.js';
+import type { MetricDefinition, MetricOutcome, SuiteId } from '../../core/metric.js';
+import type { Evidence } from '../../core/evidence.js';
+import { errorMessage, InputError } from '../../core/errors.js';
+import { loadRequirementRef, type Requirement } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS, Scorer, type MetricResult } from '../../runner/score.js';
-import { action, parseIdList, parsePositiveNumber, printJson } from '../cli-support.js';
+import { action, judgeTasks, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP } from '../cli-support.js';
 import { explainMetric, scoreTable } from '../format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
 import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
@@ -16,6 +16,7 @@ import type { JudgeFlags } from '../../judges/settings.js';
 import { saveEvidence, savedEvidenceGatherers } from '../../runner/gather/evidence-files.js';
 
 interface ScoreFlags extends JudgeFlags {
+  suite?: SuiteId;
   json?: boolean;
   only?: string[];
   explain?: string;
@@ -56,7 +57,8 @@ export function scoreCommand(): Command {
     .description('score one web app: an HTML file, or a folder with index.html')
     .argument('<artifact>', 'HTML file or folder with index.html')
     .option('--json', 'print the machine-readable JSON document')
-    .option('--only <ids>', 'comma-separated metric ids to run', parseIdList)
+    .option('--suite <suite>', SUITE_HELP, parseSuite)
+    .option('--only <ids>', 'comma-separated metric ids of the suite to run', parseIdList)
     .option('--explain <id>', 'print the full details behind one metric')
     .option('--out <dir>', 'with --explain: write annotated pictures that explain the score into <dir> (vision and media metrics)')
     .option('--check-network', 'check remote URLs over the network (otherwise reported as unverified)')
@@ -83,12 +85,13 @@ export function scoreCommand(): Command {
         const only = flags.only ?? (flags.explain ? [flags.explain] : undefined);
         if (flags.explain && only && !only.includes(flags.explain)) only.push(flags.explain);
         const scorer = new Scorer({
+          ...(flags.suite ? { suite: flags.suite } : {}),
           only,
           checkNetwork: flags.checkNetwork ?? false,
           budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
-          judge: judgeSettingsFromFlags(flags),
+          judge: judgeSettingsFromFlags(flags, judgeTasks()),
           gatherers: flags.fromEvidence
-            ? savedEvidenceGatherers(flags.fromEvidence, { checkNetwork: flags.checkNetwork ?? false, budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS, judge: judgeSettingsFromFlags(flags) })
+            ? savedEvidenceGatherers(flags.fromEvidence, { checkNetwork: flags.checkNetwork ?? false, budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS, judge: judgeSettingsFromFlags(flags, judgeTasks()) })
             : undefined,
         });
         try {

@@ -5,13 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import Table from 'cli-table3';
-import { PERSPECTIVES } from '../../metrics/types.js';
-import { InputError, errorMessage } from '../../runner/errors.js';
+import { DEFAULT_SUITE, type PerspectiveId, type SuiteId } from '../../core/metric.js';
+import { InputError, errorMessage } from '../../core/errors.js';
 import { toPercent1 } from '../../weights/borda.js';
-import { metricsOf } from '../../survey/catalogue.js';
+import { metricsOf, surveyPerspectives } from '../../survey/catalogue.js';
 import { startSurveyServer } from '../../survey/server.js';
 import { DEFAULT_MIN_SECONDS, readResponsesFile, surveyWeights, type WeightsReport } from '../../survey/weights.js';
-import { action, parsePositiveInt, printJson } from '../cli-support.js';
+import { action, parsePositiveInt, parseSuite, printJson, SUITE_HELP } from '../cli-support.js';
 
 const PERSONA_ORDER = ['dev', 'qa', 'ds', 'pm', 'ops', 'legal', 'designer', 'other', 'all'];
 
@@ -24,26 +24,29 @@ function parseSeconds(value: string): number {
 /** A table like SPEC's persona table: perspectives (%) with each metric's share inside it (%) below. */
 export function weightsTable(report: WeightsReport, minSeconds: number): string {
   const personas = PERSONA_ORDER.filter((p) => report.personas[p]);
+  const suite: SuiteId = report.personas.all?.suite ?? DEFAULT_SUITE;
+  let equal = false;
   const table = new Table({ head: ['', ...personas.map((p) => `${p} (n=${report.personas[p]!.respondents})`)], style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
-  for (const p of PERSPECTIVES) {
+  for (const p of surveyPerspectives(suite) as PerspectiveId[]) {
     table.push([p, ...personas.map((id) => toPercent1(report.personas[id]!.perspectives[p]!).toFixed(1))]);
-    const metrics = metricsOf(p);
+    const metrics = metricsOf(p, suite);
     if (metrics.length < 2) continue;
     for (const m of metrics) {
       table.push([`  ${m.id} (share)`, ...personas.map((id) => {
-        const share = report.personas[id]!.metrics[m.id];
+        const share = report.personas[id]!.shares?.[m.id];
+        if (share === undefined) equal = true;
         return share === undefined ? 'equal' : toPercent1(share).toFixed(1);
       })]);
     }
   }
   const lines = [
-    'Perspective weights per persona (%), with each metric\'s share inside its perspective (%); Borda count.',
+    `Perspective weights per persona (%), with each metric's share inside its perspective (%); Borda count; suite ${suite}.`,
     table.toString(),
     `kept ${report.personas.all?.respondents ?? 0} responses; dropped ${report.dropped.too_fast} faster than ${minSeconds} s and ${report.dropped.invalid} invalid`,
   ];
   for (const bad of report.invalidLines.slice(0, 10)) lines.push(`  line ${bad.line}: ${bad.error}`);
   if (report.invalidLines.length > 10) lines.push(`  ... and ${report.invalidLines.length - 10} more invalid lines`);
-  if (Object.values(report.personas).some((p) => Object.keys(p.metrics).length < 24)) lines.push('"equal": nobody in that persona ranked those metrics, so readers give them equal shares.');
+  if (equal) lines.push('"equal": nobody in that persona ranked those metrics, so readers give them equal shares.');
   return lines.join('\n');
 }
 
@@ -54,11 +57,12 @@ export function surveyCommand(): Command {
     .description('serve the questionnaire on 127.0.0.1 and append each submitted response to a JSONL file')
     .option('--port <n>', 'port to listen on (default: 8377; 0 picks a free one)', parsePositiveIntOrZero, 8377)
     .option('--responses <file>', 'responses JSONL file to append to', 'responses.jsonl')
+    .option('--suite <suite>', `${SUITE_HELP}: which perspectives and metrics the survey asks about`, parseSuite)
     .action(
-      action(async (flags: { port: number; responses: string }) => {
+      action(async (flags: { port: number; responses: string; suite?: SuiteId }) => {
         let server;
         try {
-          server = await startSurveyServer({ port: flags.port, responses: flags.responses });
+          server = await startSurveyServer({ port: flags.port, responses: flags.responses, ...(flags.suite ? { suite: flags.suite } : {}) });
         } catch (err) {
           throw new InputError(`survey serve: cannot listen on port ${flags.port} (${errorMessage(err)})`);
         }

@@ -11,13 +11,15 @@
  * - The checklist is the harness's own text (from the requirements file), so it sits outside the data markers,
  *   but is neutralised like page text in case it was derived from untrusted input.
  */
-import type { Artifact } from '../../runner/artifact.js';
-import type { Requirement } from '../../runner/requirements.js';
+import type { Artifact } from '../../core/artifact.js';
+import type { Requirement } from '../../core/requirements.js';
 import { validateVerdicts, type VerdictsAnswer } from '../parse.js';
 import { dataBlock, neutralise, sourceView } from '../untrusted.js';
 import { imagePart, systemMessage, type ChatMessage, type PromptSpec } from './common.js';
 
-export type AlignmentKind = 'functional' | 'visual' | 'content';
+import type { AlignmentKind } from '../../core/metric.js';
+
+export type { AlignmentKind };
 
 export const ALIGNMENT_PROMPT_VERSION = 'alignment/1';
 

@@ -4,7 +4,7 @@
  * (explicitly, or as the unavoidable core of what they named): no generic quality items such as "responsive" or
  * "accessible" unless requested.
  */
-import type { Requirement } from '../../runner/requirements.js';
+import type { Requirement } from '../../core/requirements.js';
 import { MAX_ITEMS_PER_KIND, validateChecklist, type DerivedChecklist } from '../parse.js';
 import { dataBlock } from '../untrusted.js';
 import { systemMessage, type PromptSpec } from './common.js';

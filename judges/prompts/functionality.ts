@@ -7,26 +7,16 @@
  * - A criterion with nothing to apply to (no asynchronous work at all, and the requirement implies none) is rated
  *   10 with the reason "not applicable": the app lacks nothing there. Absent-but-needed behaviour is rated low.
  */
-import type { Artifact } from '../../runner/artifact.js';
-import type { Requirement } from '../../runner/requirements.js';
+import { FUNCTIONALITY_CRITERIA } from '../../core/judge-answer.js';
+import type { Artifact } from '../../core/artifact.js';
+import type { Requirement } from '../../core/requirements.js';
 import { validateCriteria, type CriteriaAnswer } from '../parse.js';
 import { dataBlock, sourceView } from '../untrusted.js';
 import { systemMessage, type PromptSpec } from './common.js';
 
 export const FUNCTIONALITY_PROMPT_VERSION = 'functionality-correctness/1';
 
-export const CRITERIA: ReadonlyArray<{ id: string; title: string; question: string }> = [
-  { id: 'completeness', title: 'Completeness and business logic', question: 'Is every feature the requirement asks for present, and is its logic right (rules, calculations, state transitions)?' },
-  { id: 'output-validation', title: 'Output validation', question: 'Are results shown to the user checked and formatted correctly (numbers, units, rounding, dates, empty results, NaN/undefined never shown)?' },
-  { id: 'forms-flows', title: 'Forms and critical flows', question: 'Do forms validate their input and give feedback, and do the main flows (submit, confirm, cancel, navigate, reset) complete without dead buttons or dead ends?' },
-  { id: 'data-plausibility', title: 'Data and domain plausibility', question: 'Are sample data, formulas and facts (scientific, financial, geographic, ...) plausible and correct for the domain?' },
-  { id: 'list-states', title: 'List and card states', question: 'Do lists, cards and tables handle their empty, loading, error, single-item and overflowing states?' },
-  { id: 'boundary-conditions', title: 'Boundary conditions', question: 'Are zero, negative, very large, empty, duplicate and malformed inputs handled without breaking the app?' },
-  { id: 'security', title: 'Security', question: 'Is user input kept out of innerHTML/eval/document.write unless escaped, are there no secrets in the code, and are external links and embeds safe?' },
-  { id: 'branch-state-coverage', title: 'Branch and state coverage', question: 'Is every UI state and mode reachable and consistent (toggles, tabs, modes, game over/restart, reset), with no branch left unimplemented?' },
-  { id: 'data-flow', title: 'Data-flow consistency', question: 'Do the app state, storage and what is displayed stay in sync after every action (add, edit, delete, reload)?' },
-  { id: 'async-errors', title: 'Asynchronous error handling', question: 'Do fetches, timers and promises handle failure and slowness (catch, timeout, retry or message to the user)?' },
-];
+export const CRITERIA = FUNCTIONALITY_CRITERIA;
 
 export const CRITERIA_IDS = CRITERIA.map((c) => c.id);
 

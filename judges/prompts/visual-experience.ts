@@ -4,7 +4,7 @@
  * scored; the aspects are reported. The requirement, when known, is given (delimited) so that "fit to purpose"
  * has a purpose to fit; without it the judge infers the purpose from the screen.
  */
-import type { Requirement } from '../../runner/requirements.js';
+import type { Requirement } from '../../core/requirements.js';
 import { validateVisual, VISUAL_ASPECTS, type VisualAnswer } from '../parse.js';
 import { dataBlock } from '../untrusted.js';
 import { imagePart, systemMessage, type PromptSpec } from './common.js';

@@ -24,8 +24,8 @@
  * Unscorable when the page uses no feature that BCD knows.
  */
 import { round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../types.js';
-import { bcdAt, loadBcd, usedFeatures, type BcdNode } from '../../runner/used-features.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
+import { bcdAt, loadBcd, usedFeatures, type BcdNode } from './used-features.js';
 
 export const TARGET_BROWSERS: Readonly<Record<string, string>> = {
   chrome: '125',
@@ -93,11 +93,14 @@ const MAX_LISTED = 100;
 const MOBILE = new Set(['safari_ios', 'chrome_android']);
 
 const crossBrowser: MetricDefinition = {
+  number: 18,
   id: 'cross-browser',
   perspective: 'accessibility',
   kind: 'rule',
   needs: ['source', 'browser'],
   title: 'Cross-browser compatibility',
+  question: 'Does the page only use HTML, CSS and JavaScript features that all major browsers support?',
+  suite: 'study',
   async score(evidence) {
     const rendered = evidence.browser?.ok ? evidence.browser.value.domHtml : undefined;
     const used = await usedFeatures(evidence.artifact, rendered || undefined);

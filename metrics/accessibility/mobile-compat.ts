@@ -15,14 +15,17 @@
  *   in the session; `details.measuredBy` says which.
  * - Unscorable when the browser session or the emulated load failed (reason from the session).
  */
-import { scored, unscorable, type MetricDefinition } from '../types.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 
 const mobileCompat: MetricDefinition = {
+  number: 19,
   id: 'mobile-compat',
   perspective: 'accessibility',
   kind: 'rule',
   needs: ['browser', 'mobile'],
   title: 'Mobile compatibility',
+  question: 'Does the page fit a phone screen without sideways scrolling?',
+  suite: 'study',
   score({ browser }) {
     if (!browser) return unscorable('the browser session was not run');
     if (!browser.ok) return unscorable(browser.reason);

@@ -8,15 +8,18 @@
  * offline, and we keep it (the artifact should be self-contained). Unscorable when Lighthouse did not run or
  * gave no score; see metrics/performance/lighthouse-category.ts.
  */
-import { type MetricDefinition } from '../types.js';
+import { type MetricDefinition } from '../../core/metric.js';
 import { lighthouseCategoryScore } from '../performance/lighthouse-category.js';
 
 const bestPractices: MetricDefinition = {
+  number: 2,
   id: 'best-practices',
   perspective: 'code',
   kind: 'rule',
   needs: ['lighthouse'],
   title: 'Best practices',
+  question: 'Does the page follow modern web best practices (HTTPS, no deprecated APIs, no browser errors)?',
+  suite: 'study',
   score: (evidence) => lighthouseCategoryScore(evidence, 'best-practices'),
 };
 

@@ -17,14 +17,14 @@
  * - Counted: 404s of the artifact's own missing files, Chrome's security errors (e.g. "Not allowed to load
  *   local resource" for file:// URLs), CSP errors, and everything the page logs with console.error.
  * - Warnings, logs and info messages never count.
- * - "Load and a short settle" = the `load` event plus SETTLE_MS (500 ms, runner/gather/session.ts); errors
+ * - "Load and a short settle" = the `load` event plus SETTLE_MS (300 ms, runner/gather/session.ts); errors
  *   after that (e.g. on a timer 5 s later) are not seen.
  * - Unscorable when the browser session failed, or when the page never finished loading (the errors of the
  *   rest of the load were never observed; the faults are in the reason).
  */
 import { densityPenalty, round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../types.js';
-import type { ConsoleEntry } from '../../runner/browser-evidence.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
+import type { ConsoleEntry } from '../../core/browser-evidence.js';
 
 export const COUNTED_LEVELS = new Set(['error', 'assert']);
 
@@ -43,11 +43,14 @@ export function classifyConsole(entries: readonly ConsoleEntry[]): { counted: Co
 }
 
 const consoleErrors: MetricDefinition = {
+  number: 4,
   id: 'console-errors',
   perspective: 'code',
   kind: 'rule',
   needs: ['source', 'browser'],
   title: 'Console errors',
+  question: 'Does the page load without errors in the browser console?',
+  suite: 'study',
   score({ artifact, browser }) {
     if (!browser) return unscorable('the browser session was not run');
     if (!browser.ok) return unscorable(browser.reason);

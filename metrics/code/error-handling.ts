@@ -62,11 +62,11 @@
  */
 import * as walk from 'acorn-walk';
 import type * as acorn from 'acorn';
-import type { SourceBlock } from '../../runner/artifact.js';
-import { fileLine, parseJs } from '../../runner/js-parse.js';
-import { errorMessage } from '../../runner/errors.js';
+import type { SourceBlock } from '../../core/artifact.js';
+import { fileLine, parseJs } from '../../core/js-parse.js';
+import { errorMessage } from '../../core/errors.js';
 import { logPenalty, round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../types.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 
 type AnyNode = acorn.AnyNode;
 type FnNode = acorn.FunctionDeclaration | acorn.FunctionExpression | acorn.ArrowFunctionExpression;
@@ -657,11 +657,14 @@ export function analyseErrorHandling(blocks: readonly SourceBlock[]): ErrorHandl
 }
 
 const errorHandling: MetricDefinition = {
+  number: 3,
   id: 'error-handling',
   perspective: 'code',
   kind: 'rule',
   needs: ['source'],
   title: 'Error handling',
+  question: 'Are risky operations such as network calls, storage and JSON parsing protected against failure?',
+  suite: 'study',
   score({ artifact }) {
     const blocks = artifact.sources.filter((b) => b.language === 'js');
     if (blocks.length === 0) return unscorable('no JavaScript', { jsBlocks: 0 });

@@ -14,19 +14,21 @@
  * - Page code longer than the prompt budget is truncated by the policy in judges/untrusted.ts; details.prompt
  *   says what was cut.
  */
-import { judgeAnswer, judgeDetails, isUnscorable, mean } from '../../judges/metric-support.js';
-import { NO_REQUIREMENT_REASON } from '../../judges/gatherer.js';
-import type { CriteriaAnswer } from '../../judges/parse.js';
-import { CRITERIA } from '../../judges/prompts/functionality.js';
+import { judgeAnswer, judgeDetails, isUnscorable, mean } from '../judge-support.js';
+import { FUNCTIONALITY_CRITERIA as CRITERIA, NO_REQUIREMENT_REASON, type CriteriaAnswer } from '../../core/judge-answer.js';
 import { round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../types.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 
 const functionalityCorrectness: MetricDefinition = {
+  number: 1,
   id: 'functionality-correctness',
   perspective: 'code',
   kind: 'judge',
   needs: ['source', 'requirement', 'judge'],
   title: 'Functionality correctness',
+  question: 'Does the code actually do what was asked, including edge cases, validation, security and error paths?',
+  suite: 'study',
+  judge: { prompt: 'functionality' },
   score(evidence) {
     if (!evidence.requirement) return unscorable(NO_REQUIREMENT_REASON);
     const got = judgeAnswer<CriteriaAnswer>(evidence, 'functionality-correctness');

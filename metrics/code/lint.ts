@@ -40,11 +40,11 @@
 import type { Linter } from 'eslint';
 import * as walk from 'acorn-walk';
 import type * as acorn from 'acorn';
-import type { Artifact, SourceBlock } from '../../runner/artifact.js';
-import { parseJs } from '../../runner/js-parse.js';
-import { errorMessage } from '../../runner/errors.js';
+import type { Artifact, SourceBlock } from '../../core/artifact.js';
+import { parseJs } from '../../core/js-parse.js';
+import { errorMessage } from '../../core/errors.js';
 import { densityPenalty, round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../types.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import { ESLINT_RULES, HTMLHINT_RULES, LIBRARY_GLOBALS, OPTIONAL_END_TAGS, STYLELINT_CONFIG } from './lint-rules.js';
 
 export type LintTool = 'eslint' | 'stylelint' | 'htmlhint';
@@ -420,11 +420,14 @@ export async function lintArtifact(artifact: Artifact): Promise<LintResult> {
 }
 
 const lint: MetricDefinition = {
+  number: 5,
   id: 'lint',
   perspective: 'code',
   kind: 'rule',
   needs: ['source'],
   title: 'Lint',
+  question: 'Is the HTML, CSS and JavaScript free of errors that linters catch?',
+  suite: 'study',
   async score({ artifact }) {
     let result: LintResult;
     try {

@@ -12,15 +12,19 @@
  * - Each item's details carry the judge's reason, its code excerpt, and `excerptFound` (whether that excerpt
  *   really occurs in the artifact); excerptFound is reported, not scored.
  */
-import { scoreAlignment } from '../../judges/metric-support.js';
-import type { MetricDefinition } from '../types.js';
+import { scoreAlignment } from '../judge-support.js';
+import type { MetricDefinition } from '../../core/metric.js';
 
 const contentAlignment: MetricDefinition = {
+  number: 24,
   id: 'content-alignment',
   perspective: 'content-alignment',
   kind: 'judge',
   needs: ['source', 'checklist', 'judge'],
   title: 'Content alignment',
+  question: 'Does the app contain the content the user asked for?',
+  suite: 'study',
+  judge: { prompt: 'alignment', items: 'content' },
   score: (evidence) => scoreAlignment(evidence, 'content-alignment', 'content'),
 };
 

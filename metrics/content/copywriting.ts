@@ -50,7 +50,7 @@ import emojiRegex from 'emoji-regex';
 import { syllable } from 'syllable';
 import writeGood from 'write-good';
 import { logPenalty, round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../types.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import { extractVisibleText, type VisibleText } from './visible-text.js';
 
 export const SUB_SCORES = [
@@ -306,11 +306,14 @@ export function copywritingSubScores(visible: VisibleText): { subScores: SubScor
 }
 
 const copywriting: MetricDefinition = {
+  number: 12,
   id: 'copywriting',
   perspective: 'content',
   kind: 'rule',
   needs: ['dom'],
   title: 'Copywriting',
+  question: 'Is the visible text clear, consistent, free of placeholders and well structured?',
+  suite: 'study',
   score(evidence) {
     const visible = extractVisibleText(evidence.artifact.dom);
     const { subScores, words, sentences } = copywritingSubScores(visible);

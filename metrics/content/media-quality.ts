@@ -30,9 +30,9 @@
  * `picture(evidence)` is a contact sheet: each item's pixels with its sharpness and alt status.
  */
 import { round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../types.js';
-import type { Evidence } from '../../runner/evidence.js';
-import type { MediaInfo } from '../../runner/browser-evidence.js';
+import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
+import type { Evidence } from '../../core/evidence.js';
+import type { MediaInfo } from '../../core/browser-evidence.js';
 import { contactSheet, decodeGrey, laplacianVariance, thumbnail } from '../visual/image-tools.js';
 import { isRemote, mediaBytes, shortName } from './media-source.js';
 
@@ -203,11 +203,14 @@ export async function picture(evidence: Evidence): Promise<Buffer> {
 }
 
 const mediaQuality: MetricDefinition = {
+  number: 13,
   id: 'media-quality',
   perspective: 'content',
   kind: 'rule',
   needs: ['browser'],
   title: 'Media quality',
+  question: 'Do images and videos load, look sharp and come with alt text or captions?',
+  suite: 'study',
   async illustrate(evidence) {
     return [{ name: 'media', png: await picture(evidence), caption: 'each image and video with its sharpness and alt/caption status' }];
   },

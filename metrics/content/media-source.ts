@@ -6,8 +6,8 @@
  * - anything else (remote http(s), blob:, generated) has no bytes offline: **unverified**, never bad.
  */
 import { readFile } from 'node:fs/promises';
-import type { Artifact } from '../../runner/artifact.js';
-import type { MediaInfo } from '../../runner/browser-evidence.js';
+import type { Artifact } from '../../core/artifact.js';
+import type { MediaInfo } from '../../core/browser-evidence.js';
 import { dataUriBytes } from '../visual/image-tools.js';
 
 export type MediaBytes =

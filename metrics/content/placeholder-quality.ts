@@ -19,9 +19,9 @@
  * `picture(evidence)` is a contact sheet of the images, bad ones framed in red with their reasons.
  */
 import { logPenalty, round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../types.js';
-import type { Evidence } from '../../runner/evidence.js';
-import type { MediaInfo } from '../../runner/browser-evidence.js';
+import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
+import type { Evidence } from '../../core/evidence.js';
+import type { MediaInfo } from '../../core/browser-evidence.js';
 import { contactSheet, thumbnail } from '../visual/image-tools.js';
 import { mediaBytes, shortName } from './media-source.js';
 
@@ -167,11 +167,14 @@ export async function picture(evidence: Evidence): Promise<Buffer> {
 }
 
 const placeholderQuality: MetricDefinition = {
+  number: 14,
   id: 'placeholder-quality',
   perspective: 'content',
   kind: 'rule',
   needs: ['browser', 'dom'],
   title: 'Placeholder quality',
+  question: 'Does the page avoid placeholder images, stretched images and the same picture on every card?',
+  suite: 'study',
   async illustrate(evidence) {
     return [{ name: 'images', png: await picture(evidence), caption: 'every image, bad ones framed in red with their reasons' }];
   },

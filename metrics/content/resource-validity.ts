@@ -28,11 +28,11 @@
  * - Unscorable when no reference can be verified: "only remote references, unverified (use --check-network)"
  *   when every reference is remote and unchecked, "no referenced resources" when there is none at all.
  */
-import type { ResourceRef } from '../../runner/artifact.js';
-import type { RemoteCheck } from '../../runner/evidence.js';
-import { allReferences, remoteKey, type JsUrlRef } from '../../runner/js-urls.js';
+import type { ResourceRef } from '../../core/artifact.js';
+import type { RemoteCheck } from '../../core/evidence.js';
+import { allReferences, remoteKey, type JsUrlRef } from '../../core/js-urls.js';
 import { logPenalty, round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../types.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 
 export interface DataUriCheck {
   ok: boolean;
@@ -114,11 +114,14 @@ function listed(r: Ref, why?: string): Listed {
 }
 
 const resourceValidity: MetricDefinition = {
+  number: 15,
   id: 'resource-validity',
   perspective: 'content',
   kind: 'rule',
   needs: ['source', 'network'],
   title: 'Resource validity',
+  question: 'Do all referenced images, scripts, styles and fonts actually exist?',
+  suite: 'study',
   score(evidence) {
     const { artifact } = evidence;
     const sizes = new Map(artifact.files.map((f) => [f.path, f.size]));

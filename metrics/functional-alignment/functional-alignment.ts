@@ -12,15 +12,19 @@
  * - Each item's details carry the judge's reason, its code excerpt, and `excerptFound` (whether that excerpt
  *   really occurs in the artifact); excerptFound is reported, not scored.
  */
-import { scoreAlignment } from '../../judges/metric-support.js';
-import type { MetricDefinition } from '../types.js';
+import { scoreAlignment } from '../judge-support.js';
+import type { MetricDefinition } from '../../core/metric.js';
 
 const functionalAlignment: MetricDefinition = {
+  number: 22,
   id: 'functional-alignment',
   perspective: 'functional-alignment',
   kind: 'judge',
   needs: ['source', 'checklist', 'judge'],
   title: 'Functional alignment',
+  question: 'Does the app implement each function the user asked for?',
+  suite: 'study',
+  judge: { prompt: 'alignment', items: 'functional' },
   score: (evidence) => scoreAlignment(evidence, 'functional-alignment', 'functional'),
 };
 

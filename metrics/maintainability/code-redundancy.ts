@@ -1,66 +1,50 @@
 /**
- * code-redundancy (SPEC #20): unused JS and unused CSS of the artifact's own code after load;
- * score = (jsScore + cssScore) / 2 × 100, where each language's score = used bytes / total bytes of that
- * language (so 1 − the unused share).
+ * code-redundancy (SPEC #20), as the study defines it: the mean of Lighthouse's `unused-javascript` and
+ * `unused-css-rules` audit scores × 100, from the artifact's one Lighthouse report.
  *
  * Interpretations:
- * - Own code = scripts and stylesheets served from the artifact's loopback server: its .js/.css files and the
- *   inline `<script>`/`<style>` blocks of its HTML. Remote (blocked) code, `style`/`on*` attributes and code
- *   created by `eval` without a URL are not counted.
- * - Bytes are measured on the text the browser ran (UTF-16 code units, V8's and Chrome's coverage offsets;
- *   equal to bytes for ASCII source). No size threshold: unlike Lighthouse's unused-css/unused-javascript
- *   audits (which ignore less than 10–20 KiB of waste, making every small page perfect), every byte counts, so
- *   a page with half its CSS dead scores 75 when it has no JS, and a page with none dead scores 100.
- * - JS: V8 block coverage from navigation to the end of the settle. Code that only runs on user interaction
- *   (click handlers, input listeners, functions only they call) has not run by then and counts as unused;
- *   the score measures the code a page needs to show itself, which is what SPEC's "after load" says. Function
- *   bodies that never ran and branches never taken are unused; top-level code that ran is used.
- * - CSS: a style rule is used when Chrome's rule-usage tracking saw it match at 1280×800 after load. A rule
- *   whose selector matches an element once user-action pseudo-classes and pseudo-elements are removed
- *   (`.btn:hover`, `input:focus`, `li::before`) counts as used, since it styles existing elements. Rules
- *   inside `@media` blocks that do not apply at 1280×800 count as unused (they are dead on this screen).
- *   Only style rules count; `@font-face`, `@keyframes`, `@import` and similar at-rules are neither used nor
- *   unused (runner/gather/css-rules.ts).
- * - A language with no own code has nothing unused: its sub-score is 1. With no own JS and no own CSS at all
- *   the metric is unscorable (nothing to measure).
- * - Unscorable when the browser session failed or coverage could not be collected (page unresponsive).
+ * - Lighthouse's audits are opportunities scored 0–1 from the bytes a page could save; they ignore files with
+ *   less than about 10 KiB (CSS) or 20 KiB (JS) to save, so most small pages score 100 here. That is the
+ *   study's formula; the extended suite's `dead-code` is our byte measure that separates small pages.
+ * - "Full marks when neither applies": an audit that does not apply (`notApplicable`: nothing to measure, or
+ *   below its thresholds) or that passes counts as 1. So a page with no JS or CSS worth flagging scores 100.
+ * - An audit that errored (`error` display mode, null score) or is missing from the report makes the metric
+ *   unscorable with the audit's title, rather than guessing from the other one.
+ * - Unscorable when Lighthouse was not run or failed (with its reason).
  */
 import { round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../types.js';
-import type { CoverageEntry } from '../../runner/browser-evidence.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 
-function sum(entries: readonly CoverageEntry[], css: boolean): { total: number; used: number } {
-  let total = 0;
-  let used = 0;
-  for (const e of entries) {
-    total += e.totalBytes;
-    used += Math.min(e.totalBytes, e.usedBytes + (css ? e.interactionBytes ?? 0 : 0));
-  }
-  return { total, used };
-}
+export const REDUNDANCY_AUDITS = ['unused-javascript', 'unused-css-rules'] as const;
 
 const codeRedundancy: MetricDefinition = {
+  number: 20,
   id: 'code-redundancy',
   perspective: 'maintainability',
   kind: 'rule',
-  needs: ['browser'],
+  needs: ['lighthouse'],
   title: 'Code redundancy',
-  score({ browser }) {
-    if (!browser) return unscorable('the browser session was not run');
-    if (!browser.ok) return unscorable(browser.reason);
-    const cov = browser.value.coverage;
-    if (!cov) return unscorable(browser.value.unavailable?.coverage ?? 'coverage was not collected', { faults: browser.value.faults });
-    const js = sum(cov.js, false);
-    const css = sum(cov.css, true);
-    if (js.total === 0 && css.total === 0) return unscorable('the page has no own JavaScript or CSS rules to measure');
-    const jsScore = js.total === 0 ? 1 : js.used / js.total;
-    const cssScore = css.total === 0 ? 1 : css.used / css.total;
-    const score = ((jsScore + cssScore) / 2) * 100;
-    const pct = (u: number, t: number) => (t === 0 ? 'none' : `${round2(100 - (100 * u) / t)}% unused of ${t} B`);
-    return scored(score, `JS ${pct(js.used, js.total)}; CSS ${pct(css.used, css.total)}`, {
-      js: { totalBytes: js.total, usedBytes: js.used, score: round2(jsScore), sources: cov.js },
-      css: { totalBytes: css.total, usedBytes: css.used, score: round2(cssScore), sources: cov.css },
-    });
+  question: 'Does the page ship JavaScript and CSS that Lighthouse finds unused?',
+  suite: 'study',
+  score({ lighthouse }) {
+    if (!lighthouse) return unscorable('Lighthouse was not run');
+    if (!lighthouse.ok) return unscorable(lighthouse.reason);
+    const audits: Record<string, { score: number; applies: boolean; displayValue?: string }> = {};
+    for (const id of REDUNDANCY_AUDITS) {
+      const a = lighthouse.value.audits[id];
+      if (!a) return unscorable(`the Lighthouse report has no ${id} audit`);
+      if (a.scoreDisplayMode === 'notApplicable') {
+        audits[id] = { score: 1, applies: false };
+        continue;
+      }
+      if (a.score === null) return unscorable(`Lighthouse's ${id} audit gave no score (${a.scoreDisplayMode}${a.displayValue ? `: ${a.displayValue}` : ''})`);
+      audits[id] = { score: a.score, applies: true, ...(a.displayValue ? { displayValue: a.displayValue } : {}) };
+    }
+    const js = audits['unused-javascript']!;
+    const css = audits['unused-css-rules']!;
+    const score = ((js.score + css.score) / 2) * 100;
+    const part = (name: string, a: typeof js) => (a.applies ? `${name} ${round2(a.score * 100)}${a.displayValue ? ` (${a.displayValue})` : ''}` : `${name}: not applicable`);
+    return scored(score, `Lighthouse unused code: ${part('JS', js)}; ${part('CSS', css)}`, { audits, lighthouseVersion: lighthouse.value.lighthouseVersion });
   },
 };
 

@@ -15,12 +15,12 @@
  *   always scorable; 0 comment lines score 60, the bottom of SPEC's curve.
  */
 import type { JSDOM } from 'jsdom';
-import type { Artifact, SourceBlock } from '../../runner/artifact.js';
-import { codeFiles } from '../../runner/artifact.js';
-import { parseJs } from '../../runner/js-parse.js';
-import { LineIndex, splitLines } from '../../runner/text.js';
+import type { Artifact, SourceBlock } from '../../core/artifact.js';
+import { codeFiles } from '../../core/artifact.js';
+import { parseJs } from '../../core/js-parse.js';
+import { LineIndex, splitLines } from '../../core/text.js';
 import { round2 } from '../formula.js';
-import { scored, type MetricDefinition } from '../types.js';
+import { scored, type MetricDefinition } from '../../core/metric.js';
 
 type LineSet = Set<number>;
 
@@ -112,11 +112,14 @@ function htmlCommentLinesByScan(html: string, lines: LineSet): void {
 }
 
 const commentRate: MetricDefinition = {
+  number: 21,
   id: 'comment-rate',
   perspective: 'maintainability',
   kind: 'rule',
   needs: ['source'],
   title: 'Comment rate',
+  question: 'Is the code explained by comments?',
+  suite: 'study',
   score({ artifact }) {
     const perFile = countCommentLines(artifact);
     const nonBlank = perFile.reduce((s, f) => s + f.nonBlank, 0);

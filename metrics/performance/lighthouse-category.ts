@@ -8,9 +8,9 @@
  * Lighthouse's runtimeError, else its run warnings). Details list the audits that lost points (score < 1 among
  * binary/numeric/metric audits), lowest first, with Lighthouse's display value.
  */
-import type { Evidence } from '../../runner/evidence.js';
+import type { Evidence } from '../../core/evidence.js';
 import { round2 } from '../formula.js';
-import { scored, unscorable, type MetricOutcome } from '../types.js';
+import { scored, unscorable, type MetricOutcome } from '../../core/metric.js';
 
 export function lighthouseCategoryScore(evidence: Evidence, category: string, auditIds?: readonly string[]): MetricOutcome {
   const lh = evidence.lighthouse;

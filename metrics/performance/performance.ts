@@ -5,15 +5,18 @@
  * windows, checked to give the same category scores). Unscorable when Lighthouse did not run or could not
  * compute the category (e.g. NO_FCP, NO_LCP); see lighthouse-category.ts.
  */
-import { type MetricDefinition } from '../types.js';
+import { type MetricDefinition } from '../../core/metric.js';
 import { lighthouseCategoryScore } from './lighthouse-category.js';
 
 const performanceMetric: MetricDefinition = {
+  number: 16,
   id: 'performance',
   perspective: 'performance',
   kind: 'rule',
   needs: ['lighthouse'],
   title: 'Performance',
+  question: 'Does the page load and become usable quickly?',
+  suite: 'study',
   score: (evidence) => lighthouseCategoryScore(evidence, 'performance'),
 };
 

@@ -14,15 +14,19 @@
  * - Each item's details carry the judge's reason, its code excerpt, and `excerptFound` (whether that excerpt
  *   really occurs in the artifact); excerptFound is reported, not scored.
  */
-import { scoreAlignment } from '../../judges/metric-support.js';
-import type { MetricDefinition } from '../types.js';
+import { scoreAlignment } from '../judge-support.js';
+import type { MetricDefinition } from '../../core/metric.js';
 
 const visualAlignment: MetricDefinition = {
+  number: 23,
   id: 'visual-alignment',
   perspective: 'visual-alignment',
   kind: 'judge',
   needs: ['source', 'screenshot', 'checklist', 'judge'],
   title: 'Visual alignment',
+  question: 'Does the app look the way the user asked?',
+  suite: 'study',
+  judge: { prompt: 'alignment', items: 'visual' },
   score: (evidence) => scoreAlignment(evidence, 'visual-alignment', 'visual'),
 };
 

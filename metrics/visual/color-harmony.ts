@@ -32,8 +32,8 @@
 import { kmeans } from 'ml-kmeans';
 import { converter, differenceCiede2000, formatHex, type Rgb } from 'culori';
 import { round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../types.js';
-import type { Evidence } from '../../runner/evidence.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
+import type { Evidence } from '../../core/evidence.js';
 import { decodeRgb, pickScreenshot, renderSvg, svgLabel, svgRect } from './image-tools.js';
 
 export const KMEANS_SEED = 42;
@@ -228,11 +228,14 @@ export async function picture(evidence: Evidence): Promise<Buffer> {
 }
 
 const colorHarmony: MetricDefinition = {
+  number: 11,
   id: 'color-harmony',
   perspective: 'visual',
   kind: 'rule',
   needs: ['screenshot'],
-  title: 'Color harmony',
+  title: 'Colour harmony',
+  question: 'Do the page colours work together in hue, saturation, brightness and warmth?',
+  suite: 'study',
   async illustrate(evidence) {
     return [{ name: 'palette', png: await picture(evidence), caption: 'dominant colours as swatches sized by share, with the five sub-scores' }];
   },

@@ -39,7 +39,7 @@
  */
 import type { JSDOM } from 'jsdom';
 import { logPenalty, round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../types.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 
 export const MIN_MEMBERS = 2;
 export const MIN_CHILDREN = 2;
@@ -270,11 +270,14 @@ export function findGroups(dom: JSDOM): ComponentGroup[] {
 }
 
 const componentConsistency: MetricDefinition = {
+  number: 7,
   id: 'component-consistency',
   perspective: 'visual',
   kind: 'rule',
   needs: ['dom'],
   title: 'Component consistency',
+  question: 'Do repeated components such as cards and list items share the same structure and styling?',
+  suite: 'study',
   score({ artifact }) {
     const groups = findGroups(artifact.dom);
     const T = groups.length;

@@ -24,8 +24,8 @@
  * Icons whose look could not be seen (`rendered: false`: an icon font that did not load offline, a failed
  * image) take part in the icon-set check only; details count them so a reader knows what was not verified.
  */
-import { scored, unscorable, type MetricDefinition } from '../types.js';
-import type { IconInfo } from '../../runner/browser-evidence.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
+import type { IconInfo } from '../../core/browser-evidence.js';
 
 export const DIMENSIONS = ['icon-set', 'size', 'stroke-width', 'background-shape', 'background-colour', 'background-padding'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -80,11 +80,14 @@ export function checkIcons(icons: readonly IconInfo[]): { failures: Failure[]; g
 }
 
 const iconConsistency: MetricDefinition = {
+  number: 8,
   id: 'icon-consistency',
   perspective: 'visual',
   kind: 'rule',
   needs: ['browser'],
   title: 'Icon consistency',
+  question: 'Do icons that appear together come from one set, with the same size, stroke and background?',
+  suite: 'study',
   score(evidence) {
     const b = evidence.browser;
     if (!b) return unscorable('no browser session');

@@ -11,8 +11,8 @@
  */
 import { createRequire } from 'node:module';
 import sharp, { type OverlayOptions } from 'sharp';
-import type { Evidence } from '../../runner/evidence.js';
-import type { Screenshot } from '../../runner/browser-evidence.js';
+import type { Evidence } from '../../core/evidence.js';
+import type { Screenshot } from '../../core/browser-evidence.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // OpenCV

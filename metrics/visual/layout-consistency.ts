@@ -28,8 +28,8 @@
  * `picture(evidence)` draws every kept box in green and each misaligned one in red with the edge and offset.
  */
 import { logPenalty, round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../types.js';
-import type { Evidence } from '../../runner/evidence.js';
+import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
+import type { Evidence } from '../../core/evidence.js';
 import { cropTop, decodeGrey, opencv, overlay, pickScreenshot, svgLabel, svgRect, withMats, type Box } from './image-tools.js';
 
 export const MAX_ANALYSED_HEIGHT = 2400;
@@ -260,11 +260,14 @@ export async function picture(evidence: Evidence): Promise<Buffer> {
 }
 
 const layoutConsistency: MetricDefinition = {
+  number: 9,
   id: 'layout-consistency',
   perspective: 'visual',
   kind: 'rule',
   needs: ['screenshot'],
   title: 'Layout consistency',
+  question: 'Are elements on the page neatly aligned with their neighbours?',
+  suite: 'study',
   async illustrate(evidence) {
     return [{ name: 'boxes', png: await picture(evidence), caption: 'kept element boxes in green, misaligned ones in red with the edge and offset' }];
   },

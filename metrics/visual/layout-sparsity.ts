@@ -14,8 +14,8 @@
  * `picture(evidence)` outlines the rectangle in red on the screenshot and prints its share.
  */
 import { round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../types.js';
-import type { Evidence } from '../../runner/evidence.js';
+import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
+import type { Evidence } from '../../core/evidence.js';
 import { decodeGrey, overlay, pickScreenshot, svgLabel, svgRect, type Box, type GreyImage } from './image-tools.js';
 
 export const BUCKET_WIDTH = 80;
@@ -116,11 +116,14 @@ export async function picture(evidence: Evidence): Promise<Buffer> {
 }
 
 const layoutSparsity: MetricDefinition = {
+  number: 10,
   id: 'layout-sparsity',
   perspective: 'visual',
   kind: 'rule',
   needs: ['screenshot'],
   title: 'Layout sparsity',
+  question: 'Does the page use its space well, without large empty areas?',
+  suite: 'study',
   async illustrate(evidence) {
     return [{ name: 'blank-area', png: await picture(evidence), caption: 'the largest single-bucket rectangle outlined in red, with its share of the screen' }];
   },

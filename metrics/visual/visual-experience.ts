@@ -15,11 +15,10 @@
  * - The judge's overall rating may be fractional if the judge gives one (validated to lie in [0, 4]); each repeat
  *   is mapped, and the score is the mean of the mapped repeats.
  */
-import { judgeAnswer, judgeDetails, isUnscorable, mean } from '../../judges/metric-support.js';
-import type { VisualAnswer } from '../../judges/parse.js';
-import { VISUAL_ASPECTS } from '../../judges/parse.js';
+import { judgeAnswer, judgeDetails, isUnscorable, mean } from '../judge-support.js';
+import { VISUAL_ASPECTS, type VisualAnswer } from '../../core/judge-answer.js';
 import { round2 } from '../formula.js';
-import { scored, type MetricDefinition } from '../types.js';
+import { scored, type MetricDefinition } from '../../core/metric.js';
 
 /** The documented 0–4 → 0–100 mapping. */
 export function visualRatingToScore(s: number): number {
@@ -28,11 +27,15 @@ export function visualRatingToScore(s: number): number {
 }
 
 const visualExperience: MetricDefinition = {
+  number: 6,
   id: 'visual-experience',
   perspective: 'visual',
   kind: 'judge',
   needs: ['screenshot', 'judge'],
   title: 'Visual experience',
+  question: 'Does the first screen look good, with a clear hierarchy and a consistent style that fits its purpose?',
+  suite: 'study',
+  judge: { prompt: 'visual-experience' },
   score(evidence) {
     const got = judgeAnswer<VisualAnswer>(evidence, 'visual-experience');
     if (isUnscorable(got)) return got;

@@ -26,13 +26,13 @@
  * Lighthouse run that died with a Chrome the visit had to kill is made again, after the visit, on a new one.
  */
 import type { BrowserContext } from 'puppeteer-core';
-import type { Evidence } from '../evidence.js';
-import { gathered, missing } from '../evidence.js';
-import { errorMessage } from '../errors.js';
-import type { Gatherer, GatherRequest, GathererFactory, GathererOptions } from '../gatherers.js';
-import type { BrowserEvidence } from '../browser-evidence.js';
+import type { Evidence } from '../../core/evidence.js';
+import { gathered, missing } from '../../core/evidence.js';
+import { errorMessage } from '../../core/errors.js';
+import type { Gatherer, GatherRequest, GathererFactory, GathererOptions } from '../../core/gatherer.js';
+import type { BrowserEvidence } from '../../core/browser-evidence.js';
 import { ChromeProcess } from './chrome-process.js';
-import type { LighthouseEvidence } from '../evidence.js';
+import type { LighthouseEvidence } from '../../core/evidence.js';
 import { LighthouseTimeout, type LighthouseRun } from './lighthouse.js';
 import { LighthouseThread } from './lighthouse-thread.js';
 import { mobileResult } from './mobile-measure.js';

@@ -16,10 +16,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserEvidence, Screenshot } from '../browser-evidence.js';
-import { InputError, errorMessage } from '../errors.js';
-import { gathered, missing, type Evidence, type Gathered, type LighthouseEvidence } from '../evidence.js';
-import { GATHERER_FACTORIES, type Gatherer, type GathererOptions } from '../gatherers.js';
+import type { BrowserEvidence, Screenshot } from '../../core/browser-evidence.js';
+import { InputError, errorMessage } from '../../core/errors.js';
+import { gathered, missing, type Evidence, type Gathered, type LighthouseEvidence } from '../../core/evidence.js';
+import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from '../gatherers.js';
 import { browserGathererFactory } from './browser-gatherer.js';
 
 export const EVIDENCE_FILE = 'evidence.json';

@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { errorMessage } from '../errors.js';
+import { errorMessage } from '../../core/errors.js';
 import { LighthouseTimeout, runLighthouseWith } from './lighthouse.js';
 import type { FromWorker, ToWorker } from './lighthouse-thread.js';
 

@@ -21,8 +21,8 @@
  */
 import lighthouseLog from 'lighthouse-logger';
 import type { Page } from 'puppeteer-core';
-import type { LighthouseEvidence } from '../evidence.js';
-import { errorMessage } from '../errors.js';
+import type { LighthouseEvidence } from '../../core/evidence.js';
+import { errorMessage } from '../../core/errors.js';
 import { MOBILE_ARTIFACT, MOBILE_AUDIT, WebgradeMobileAudit, mobileGatherer, type MobileArtifact } from './lighthouse-mobile.js';
 import { MOBILE_EMULATION } from './mobile-measure.js';
 

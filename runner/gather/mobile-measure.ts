@@ -7,7 +7,7 @@
  * the session (session.ts `visitMobile`). Both run `measureOverflow` after load and a short quiet period.
  */
 import { KnownDevices } from 'puppeteer-core';
-import type { MobileResult } from '../browser-evidence.js';
+import type { MobileResult } from '../../core/browser-evidence.js';
 
 export const MOBILE_DEVICE = 'iPhone 12 Pro';
 

@@ -15,10 +15,10 @@
  * - The requests are made by Node, not by the page: the page itself still reaches nothing but its own server.
  */
 import PQueue from 'p-queue';
-import { gathered, type Evidence, type RemoteCheck } from '../evidence.js';
-import type { Gatherer, GathererOptions, GatherRequest } from '../gatherers.js';
-import { errorMessage } from '../errors.js';
-import { remoteUrls } from '../js-urls.js';
+import { gathered, type Evidence, type RemoteCheck } from '../../core/evidence.js';
+import type { Gatherer, GathererOptions, GatherRequest } from '../../core/gatherer.js';
+import { errorMessage } from '../../core/errors.js';
+import { remoteUrls } from '../../core/js-urls.js';
 
 export const REQUEST_TIMEOUT_MS = 8_000;
 export const CONCURRENCY = 8;

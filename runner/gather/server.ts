@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
-import type { Artifact, ArtifactFile } from '../artifact.js';
+import type { Artifact, ArtifactFile } from '../../core/artifact.js';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.xhtml': 'application/xhtml+xml',

@@ -32,9 +32,9 @@
  * renderer; if even that hangs, the caller restarts Chrome.
  */
 import { type BrowserContext, type CDPSession, type HTTPRequest, type Page } from 'puppeteer-core';
-import type { Artifact } from '../artifact.js';
-import type { BrowserEvidence, ConsoleEntry, CoverageEntry, MobileResult, NetworkEntry, PageError, Screenshot } from '../browser-evidence.js';
-import { errorMessage } from '../errors.js';
+import type { Artifact } from '../../core/artifact.js';
+import type { BrowserEvidence, ConsoleEntry, CoverageEntry, MobileResult, NetworkEntry, PageError, Screenshot } from '../../core/browser-evidence.js';
+import { errorMessage } from '../../core/errors.js';
 import { PAGE_COLLECTORS } from './collectors/index.js';
 import { cssStyleRules, ruleCoverage } from './css-rules.js';
 import { MOBILE_EMULATION, measureOverflow, mobileResult } from './mobile-measure.js';

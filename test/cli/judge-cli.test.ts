@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { findChrome } from '../../runner/chrome.js';
-import { loadRequirements } from '../../runner/requirements.js';
+import { loadRequirements } from '../../core/requirements.js';
 import { fixture, runCli, tempDir } from '../helpers.js';
 import { refusedPort, startChatServer, type ChatServer, type Script } from '../judges/chat-server.js';
 import { criteriaJson, verdictsJson } from '../judges/answers.js';

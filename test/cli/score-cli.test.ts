@@ -18,6 +18,20 @@ describe('webgrade score (CLI)', () => {
     assert.ok('perspectives' in doc && 'overall' in doc);
   });
 
+  it('--suite study scores exactly the study\'s 24 metrics and says so; --suite extended adds dead-code', async () => {
+    const study = await runCli(['score', fixture('example'), '--json', '--suite', 'study']);
+    assert.equal(study.code, 0, study.stderr);
+    const s = JSON.parse(study.stdout);
+    assert.equal(s.suite, 'study');
+    assert.equal(s.metrics.length, 24);
+    assert.ok(!s.metrics.some((m: { id: string }) => m.id === 'dead-code'));
+    const ext = await runCli(['score', fixture('example'), '--json', '--suite', 'extended']);
+    assert.equal(ext.code, 0, ext.stderr);
+    const e = JSON.parse(ext.stdout);
+    assert.equal(e.suite, 'extended');
+    assert.deepEqual(e.metrics.map((m: { id: string }) => m.id), [...s.metrics.map((m: { id: string }) => m.id), 'dead-code']);
+  });
+
   it('prints a readable table by default', async () => {
     const r = await runCli(['score', fixture('example'), '--only', 'comment-rate']);
     assert.equal(r.code, 0, r.stderr);
@@ -51,6 +65,8 @@ describe('webgrade score (CLI)', () => {
     ['a binary file', () => ['score', writeSingleFile(Buffer.from([0, 1, 2, 3, 0, 0]))], /binary/],
     ['a folder without index.html', () => ['score', writeArtifact({ 'a.html': '<p>' })], /no index\.html/],
     ['an unknown metric id', () => ['score', fixture('example'), '--only', 'nope'], /unknown metric "nope"/],
+    ['a metric outside the suite', () => ['score', fixture('example'), '--only', 'dead-code'], /not in the study suite/],
+    ['an unknown suite', () => ['score', fixture('example'), '--suite', 'all'], /expected one of study, extended/],
     ['an unknown option', () => ['score', fixture('example'), '--frobnicate'], /unknown option/],
     ['a bad requirement reference', () => ['score', fixture('example'), '--requirement', 'x.jsonl'], /expected <file\.jsonl>#<id>/],
   ];

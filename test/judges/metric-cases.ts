@@ -1,6 +1,6 @@
 /** Evidence builders for judge metric tests: a judge answer as the gatherer would record it. */
-import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer } from '../../runner/evidence.js';
-import type { Requirement } from '../../runner/requirements.js';
+import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer } from '../../core/evidence.js';
+import type { Requirement } from '../../core/requirements.js';
 
 export function judgeEvidence(id: string, repeats: unknown[], opts: { requirement?: Requirement; context?: Record<string, unknown>; failed?: string[] } = {}): Partial<Evidence> {
   const answer: JudgeAnswer = {

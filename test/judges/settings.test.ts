@@ -1,8 +1,9 @@
+import { judgeTasks } from '../../bin/cli-support.js';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { InputError } from '../../runner/errors.js';
+import { InputError } from '../../core/errors.js';
 import { defaultCacheDir, modelFor, notConfiguredReason, resolveJudgeSettings } from '../../judges/settings.js';
 import { tempDir } from '../helpers.js';
 
@@ -50,7 +51,7 @@ describe('judge settings', () => {
   ];
   for (const [name, value, re] of bad) {
     it(`rejects a config file with ${name} as bad input`, () => {
-      assert.throws(() => resolveJudgeSettings({ judgeConfig: configFile(value) }, {}), (e: unknown) => e instanceof InputError && re.test(e.message));
+      assert.throws(() => resolveJudgeSettings({ judgeConfig: configFile(value) }, {}, judgeTasks()), (e: unknown) => e instanceof InputError && re.test(e.message));
     });
   }
 

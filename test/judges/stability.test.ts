@@ -1,6 +1,7 @@
+import { JUDGE_METRIC_IDS } from '../../metrics/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InputError } from '../../runner/errors.js';
+import { InputError } from '../../core/errors.js';
 import { judgeStability, parseResultsJsonl, type StabilityRow } from '../../judges/stability.js';
 
 /** Rows for `models` × `reqs`: each model has a level, repeats jitter around it by ±jitter. */
@@ -18,7 +19,7 @@ function rows(levels: Record<string, number>, reqs: number, jitter: number): Sta
 
 describe('judge-stability', () => {
   it('is stable when repeats vary much less than models do', () => {
-    const r = judgeStability(rows({ a: 20, b: 50, c: 80 }, 8, 2));
+    const r = judgeStability(rows({ a: 20, b: 50, c: 80 }, 8, 2), { metrics: JUDGE_METRIC_IDS });
     const m = r.metrics.find((x) => x.id === 'functional-alignment')!;
     assert.equal(m.runToRun.n, 24);
     assert.equal(m.acrossModel.n, 8);
@@ -29,15 +30,15 @@ describe('judge-stability', () => {
   });
 
   it('is not stable when repeats vary as much as models do', () => {
-    const r = judgeStability(rows({ a: 50, b: 51, c: 52 }, 8, 40));
+    const r = judgeStability(rows({ a: 50, b: 51, c: 52 }, 8, 40), { metrics: JUDGE_METRIC_IDS });
     assert.equal(r.metrics[0]!.verdict, 'not stable');
     assert.equal(r.verdict, 'not stable');
   });
 
   it('says "not enough data" without repeats or with a single model', () => {
     const noRepeats = rows({ a: 20, b: 80 }, 5, 1).map((x) => ({ ...x, metrics: x.metrics.map((m) => ({ id: m.id, score: m.score })) }));
-    assert.equal(judgeStability(noRepeats).verdict, 'not enough data');
-    assert.equal(judgeStability(rows({ a: 20 }, 5, 1)).verdict, 'not enough data');
+    assert.equal(judgeStability(noRepeats, { metrics: JUDGE_METRIC_IDS }).verdict, 'not enough data');
+    assert.equal(judgeStability(rows({ a: 20 }, 5, 1), { metrics: JUDGE_METRIC_IDS }).verdict, 'not enough data');
   });
 
   it('reads rows as documented: skips failed rows, names bad lines, requires numeric repeats', () => {

@@ -1,6 +1,6 @@
 /** Synthetic browser and Lighthouse evidence for metric tests (no browser). */
-import type { BrowserEvidence } from '../../runner/browser-evidence.js';
-import { gathered, type Gathered, type LighthouseEvidence } from '../../runner/evidence.js';
+import type { BrowserEvidence } from '../../core/browser-evidence.js';
+import { gathered, type Gathered, type LighthouseEvidence } from '../../core/evidence.js';
 
 export function browserEvidence(over: Partial<BrowserEvidence> = {}): Gathered<BrowserEvidence> {
   return gathered({

@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Evidence } from '../../runner/evidence.js';
+import type { Evidence } from '../../core/evidence.js';
 import type { Gatherer, GatherRequest } from '../../runner/gatherers.js';
-import { missing } from '../../runner/evidence.js';
+import { missing } from '../../core/evidence.js';
 import { Scorer, type ScoreDocument } from '../../runner/score.js';
 import { browserEvidence, htmlOfLines, lighthouseEvidence } from '../metrics/synthetic-browser.js';
 import { writeSingleFile } from '../helpers.js';

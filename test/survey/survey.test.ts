@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PERSPECTIVES } from '../../metrics/types.js';
+import { STUDY_PERSPECTIVES as PERSPECTIVES } from '../../core/metric.js';
 import { bordaPoints, bordaWeights, toPercent1 } from '../../weights/borda.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
-import { metricsOf, RANKED_METRIC_PERSPECTIVES } from '../../survey/catalogue.js';
+import { metricsOf, rankedMetricPerspectives } from '../../survey/catalogue.js';
+
+const RANKED_METRIC_PERSPECTIVES = rankedMetricPerspectives();
 import { parseResponses, surveyWeights } from '../../survey/weights.js';
 import { startSurveyServer, type SurveyServer } from '../../survey/server.js';
 import { launchBrowser } from '../../runner/chrome.js';
@@ -77,17 +79,28 @@ describe('survey weights from responses', () => {
     const w = surveyWeights(parseResponses(text)).personas.dev!;
     // code has 5 metrics ranked in catalogue order by both: points 4,3,2,1,0 → shares 0.4, 0.3, 0.2, 0.1, 0
     const code = metricsOf('code').map((m) => m.id);
-    assert.deepEqual(code.map((id) => w.metrics[id]), [0.4, 0.3, 0.2, 0.1, 0]);
-    assert.equal(w.metrics['performance'], 1);
-    assert.equal(w.metrics['functional-alignment'], 1);
+    assert.deepEqual(code.map((id) => w.shares![id]), [0.4, 0.3, 0.2, 0.1, 0]);
+    assert.equal(w.shares!['performance'], 1);
+    assert.equal(w.shares!['functional-alignment'], 1);
+  });
+
+  it('metrics holds the final weights (perspective weight × share), summing to 1 over the 24 (SPEC)', () => {
+    const text = [line('a', submission('dev', [...PERSPECTIVES])), line('b', submission('dev', [...PERSPECTIVES]))].join('\n');
+    const w = surveyWeights(parseResponses(text)).personas.dev!;
+    assert.equal(Object.keys(w.metrics).length, 24);
+    assert.ok(Math.abs(Object.values(w.metrics).reduce((a, b) => a + b, 0) - 1) < 1e-12);
+    for (const id of metricsOf('code').map((m) => m.id)) assert.ok(Math.abs(w.metrics[id]! - w.perspectives.code! * w.shares![id]!) < 1e-12, id);
+    assert.equal(w.metrics.performance, w.perspectives.performance);
   });
 
   it('a response without a metric ranking for a perspective leaves its shares out (equal for readers)', () => {
     const s = submission('pm', [...PERSPECTIVES]);
     const { visual: _drop, ...metrics } = s.metrics;
     const w = surveyWeights(parseResponses(line('x', { ...s, metrics }))).personas.pm!;
-    assert.equal(w.metrics['layout-sparsity'], undefined);
-    assert.ok(w.metrics['lint'] !== undefined);
+    assert.equal(w.shares!['layout-sparsity'], undefined);
+    assert.ok(w.shares!['lint'] !== undefined);
+    // Its final weight splits the perspective equally (6 visual metrics).
+    assert.ok(Math.abs(w.metrics['layout-sparsity']! - w.perspectives.visual! / 6) < 1e-12);
   });
 });
 

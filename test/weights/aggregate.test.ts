@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { METRIC_IDS } from '../../metrics/catalog.js';
+import { STUDY_METRICS } from '../../metrics/registry.js';
+
+const METRIC_IDS = STUDY_METRICS.map((m) => m.id);
 import { aggregate, breakdownByLabel, populationFromRows, scoreModels } from '../../weights/aggregate.js';
 import { leaderboard } from '../../weights/leaderboard.js';
 import { PERSONA_IDS, presetWeights } from '../../weights/personas.js';
@@ -67,11 +69,11 @@ describe('aggregate: z-scores and weighted sums', () => {
     const scores = scoreModels(agg, presetWeights('all').metrics);
     const a = scores.find((s) => s.model === 'A')!;
     const b = scores.find((s) => s.model === 'B')!;
-    close(a.perspectives.performance, W_PERF * zA_perf);
-    close(a.perspectives.maintainability, W_COMMENT * zA_comment);
+    close(a.perspectives.performance!, W_PERF * zA_perf);
+    close(a.perspectives.maintainability!, W_COMMENT * zA_comment);
     close(a.overall, W_PERF * zA_perf + W_COMMENT * zA_comment);
     close(b.overall, W_PERF * zB_perf + W_COMMENT * zB_comment);
-    close(a.perspectives.code, 0); // lint: no data
+    close(a.perspectives.code!, 0); // lint: no data
     assert.deepEqual(scores.map((s) => [s.model, s.rank]), [['A', 1], ['B', 2]]);
     // By hand: A = 0.0479520 × 0.6123724 + 0.1148851 × 1.2247449 = 0.0293649 + 0.1407046 = 0.1700695
     close(a.overall, 0.1700695, 1e-6);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PERSPECTIVES } from '../../metrics/types.js';
+import { STUDY_PERSPECTIVES } from '../../core/metric.js';
 import { describeWeights, PERSONA_IDS, personaPerspectiveWeights, presetWeights, resolveWeights } from '../../weights/personas.js';
 import { validateWeightsFile } from '../../weights/weights-file.js';
 
@@ -9,7 +9,7 @@ describe('persona presets', () => {
     assert.deepEqual([...PERSONA_IDS], ['dev', 'qa', 'ds', 'pm', 'ops', 'legal', 'designer', 'all']);
     for (const id of PERSONA_IDS) {
       const w = presetWeights(id);
-      const ps = PERSPECTIVES.reduce((s, p) => s + w.perspectives[p], 0);
+      const ps = STUDY_PERSPECTIVES.reduce((s, p) => s + w.perspectives[p]!, 0);
       const ms = Object.values(w.metrics).reduce((s, x) => s + x, 0);
       assert.ok(Math.abs(ps - 1) < 1e-12 && Math.abs(ms - 1) < 1e-12, id);
       assert.equal(Object.keys(w.metrics).length, 24);
@@ -19,8 +19,8 @@ describe('persona presets', () => {
   it('keeps SPEC\'s proportions (designer: visual 20.8 of 100.0, code 5.6)', () => {
     const d = personaPerspectiveWeights('designer');
     const total = 5.6 + 20.8 + 6.9 + 5.6 + 11.1 + 5.6 + 16.7 + 18.1 + 9.7;
-    assert.ok(Math.abs(d.visual - 20.8 / total) < 1e-12);
-    assert.ok(Math.abs(d.code - 5.6 / total) < 1e-12);
+    assert.ok(Math.abs(d.visual! - 20.8 / total) < 1e-12);
+    assert.ok(Math.abs(d.code! - 5.6 / total) < 1e-12);
     // Equal shares inside visual (6 metrics).
     assert.ok(Math.abs(presetWeights('designer').metrics['color-harmony']! - 20.8 / total / 6) < 1e-12);
   });
@@ -34,7 +34,7 @@ describe('persona presets', () => {
   });
 
   it('takes a persona from a weights file, with its metric shares', () => {
-    const perspectives = Object.fromEntries(PERSPECTIVES.map((p) => [p, 1 / 9]));
+    const perspectives = Object.fromEntries(STUDY_PERSPECTIVES.map((p) => [p, 1 / 9]));
     const file = validateWeightsFile(
       { personas: { qa: { respondents: 3, perspectives, metrics: { 'code-redundancy': 0.25, 'comment-rate': 0.75 } } } },
       'w.json',

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import { METRIC_CATALOG } from '../../metrics/catalog.js';
+import { STUDY_METRICS as METRIC_CATALOG } from '../../metrics/registry.js';
 import { launchBrowser } from '../../runner/chrome.js';
 import { runCli, tempDir } from '../helpers.js';
 import { row } from './synthetic.js';

@@ -1,5 +1,5 @@
 /** Synthetic result rows for the weights tests. */
-import { catalogEntry } from '../../metrics/catalog.js';
+import { findMetric as catalogEntry } from '../../metrics/registry.js';
 import type { ResultRow } from '../../runner/results-file.js';
 import type { MetricResult } from '../../runner/score.js';
 

@@ -20,8 +20,8 @@
  * `container`: the selector of the nearest ancestor that holds at least one other icon: the grouping key.
  * At most 400 icons.
  */
-import type { IconInfo } from '../../browser-evidence.js';
-import type { PageCollector } from './index.js';
+import type { IconInfo } from '../../../core/browser-evidence.js';
+import type { PageCollector } from './collector.js';
 
 /** Runs in the page: must not reference anything outside itself. */
 export function collectIcons(arg: unknown): IconInfo[] {

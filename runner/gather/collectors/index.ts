@@ -8,19 +8,10 @@
  * that throws or times out leaves its field absent and adds a fault, and the metrics that read it become
  * unscorable with that reason.
  */
-import type { BrowserEvidence } from '../../browser-evidence.js';
+import type { PageCollector } from './collector.js';
 import { iconsCollector } from './icons.js';
 import { mediaCollector } from './media.js';
 
-export interface PageCollector {
-  /** The BrowserEvidence field it fills. */
-  key: keyof BrowserEvidence;
-  /** Runs in the page. */
-  fn: (arg: unknown) => unknown;
-  /** Argument passed to `fn` (JSON-serialisable). */
-  arg?: unknown;
-  /** Convert the page's JSON result into the evidence value (e.g. base64 to Buffer), in Node. */
-  finish?: (raw: unknown) => unknown;
-}
+export type { PageCollector };
 
 export const PAGE_COLLECTORS: PageCollector[] = [mediaCollector, iconsCollector];

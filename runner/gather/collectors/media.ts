@@ -21,8 +21,8 @@
  *   turned into a Buffer by `finish`) when the frame is available and the canvas is not tainted.
  * At most MAX_ITEMS items are returned, in document order per kind.
  */
-import type { MediaInfo } from '../../browser-evidence.js';
-import type { PageCollector } from './index.js';
+import type { MediaInfo } from '../../../core/browser-evidence.js';
+import type { PageCollector } from './collector.js';
 
 interface RawMedia extends Omit<MediaInfo, 'video'> {
   video?: { readyState: number; canPlay: boolean; hasControls: boolean; hasCaptions: boolean; firstFrame?: string };

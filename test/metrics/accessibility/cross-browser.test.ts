@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import crossBrowser, { supportIn } from '../../../metrics/accessibility/cross-browser.js';
-import type { MetricDetails } from '../../../metrics/types.js';
-import type { BcdNode } from '../../../runner/used-features.js';
+import type { MetricDetails } from '../../../core/metric.js';
+import type { BcdNode } from '../../../metrics/accessibility/used-features.js';
 import { testMetric } from '../../metric-tester.js';
 
 const page = (style: string, script = '') => `<!doctype html><html><head><title>t</title><style>${style}</style></head><body><p>hi</p>${script ? `<script>${script}</script>` : ''}</body></html>`;

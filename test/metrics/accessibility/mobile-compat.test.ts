@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import mobileCompat from '../../../metrics/accessibility/mobile-compat.js';
-import { missing } from '../../../runner/evidence.js';
+import { missing } from '../../../core/evidence.js';
 import { testMetric } from '../../metric-tester.js';
 import { browserEvidence } from '../synthetic-browser.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import consoleErrors from '../../../metrics/code/console-errors.js';
-import { missing } from '../../../runner/evidence.js';
+import { missing } from '../../../core/evidence.js';
 import { testMetric } from '../../metric-tester.js';
 import { browserEvidence, htmlOfLines } from '../synthetic-browser.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import errorHandling, { isRiskyName, type FunctionReport } from '../../../metrics/code/error-handling.js';
-import type { MetricDetails } from '../../../metrics/types.js';
+import type { MetricDetails } from '../../../core/metric.js';
 import { testMetric } from '../../metric-tester.js';
 
 /*

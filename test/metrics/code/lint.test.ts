@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import lint, { blankRawText, onlyOptionalEndTagsMissing, type LintFinding } from '../../../metrics/code/lint.js';
-import type { MetricDetails } from '../../../metrics/types.js';
+import type { MetricDetails } from '../../../core/metric.js';
 import { testMetric } from '../../metric-tester.js';
 
 /*

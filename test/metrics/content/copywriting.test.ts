@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import copywriting, { fleschReadingEase, isEnglish, sentencesOf, type SubScore } from '../../../metrics/content/copywriting.js';
-import type { MetricDetails } from '../../../metrics/types.js';
+import type { MetricDetails } from '../../../core/metric.js';
 import { testMetric } from '../../metric-tester.js';
 
 const page = (body: string, title = 'Tip calculator') => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import resourceValidity, { checkDataUri } from '../../../metrics/content/resource-validity.js';
-import { gathered, missing } from '../../../runner/evidence.js';
+import { gathered, missing } from '../../../core/evidence.js';
 import { testMetric } from '../../metric-tester.js';
 
 // A real 1×1 PNG and GIF, so that the signature check has something true to accept.

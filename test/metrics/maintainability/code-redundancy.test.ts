@@ -1,49 +1,41 @@
 import assert from 'node:assert/strict';
 import codeRedundancy from '../../../metrics/maintainability/code-redundancy.js';
-import { missing } from '../../../runner/evidence.js';
+import deadCode from '../../../metrics/maintainability/dead-code.js';
+import { missing } from '../../../core/evidence.js';
 import { testMetric } from '../../metric-tester.js';
-import { browserEvidence } from '../synthetic-browser.js';
+import { browserEvidence, lighthouseEvidence } from '../synthetic-browser.js';
 
-const cov = (js: Array<[number, number]>, css: Array<[number, number, number?]>) => ({
-  coverage: {
-    js: js.map(([totalBytes, usedBytes], i) => ({ source: `index.html#inline-${i + 1}`, totalBytes, usedBytes })),
-    css: css.map(([totalBytes, usedBytes, interactionBytes], i) => ({ source: `style${i}.css`, totalBytes, usedBytes, interactionBytes: interactionBytes ?? 0 })),
-  },
-});
+type Audit = { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string };
+const lh = (js: Partial<Audit>, css: Partial<Audit>) =>
+  lighthouseEvidence(
+    { performance: 1 },
+    {
+      audits: {
+        'unused-javascript': { score: 1, scoreDisplayMode: 'metricSavings', title: 'Reduce unused JavaScript', ...js },
+        'unused-css-rules': { score: 1, scoreDisplayMode: 'metricSavings', title: 'Reduce unused CSS', ...css },
+      },
+    },
+  );
+
+// Half of the page's CSS is unused, but far below Lighthouse's 10 KiB threshold: Lighthouse lets it pass.
+const halfCssDeadSmallPage = {
+  lighthouse: lh({ scoreDisplayMode: 'notApplicable', score: null }, { score: 1 }),
+  browser: browserEvidence({ coverage: { js: [], css: [{ source: 'style.css', totalBytes: 2000, usedBytes: 1000, interactionBytes: 0 }] } }),
+};
 
 testMetric(codeRedundancy, [
-  { name: 'all code used scores 100', html: '<p>x</p>', evidence: { browser: browserEvidence(cov([[100, 100]], [[200, 200]])) }, score: 100 },
+  { name: 'is the mean of the two Lighthouse audit scores × 100', html: '<p>x</p>', evidence: { lighthouse: lh({ score: 0.5 }, { score: 0.9 }) }, score: 70 },
+  { name: 'gives full marks when neither audit applies', html: '<p>x</p>', evidence: { lighthouse: lh({ scoreDisplayMode: 'notApplicable', score: null }, { scoreDisplayMode: 'notApplicable', score: null }) }, score: 100 },
   {
-    name: 'half the CSS dead and no JS scores 75, clearly below none dead',
+    name: 'counts an audit that does not apply as 1 beside one that does',
     html: '<p>x</p>',
-    evidence: { browser: browserEvidence(cov([], [[200, 100]])) },
-    score: 75,
+    evidence: { lighthouse: lh({ score: 0.4, displayValue: 'Est savings of 40 KiB' }, { scoreDisplayMode: 'notApplicable', score: null }) },
+    score: 70,
+    details: (d) => assert.equal((d.audits as Record<string, { applies: boolean }>)['unused-css-rules']!.applies, false),
   },
-  {
-    name: 'small pages are not excused: 300 bytes of 1000 unused JS lowers the score (no Lighthouse threshold)',
-    html: '<p>x</p>',
-    evidence: { browser: browserEvidence(cov([[1000, 700]], [[50, 50]])) },
-    score: 85,
-  },
-  {
-    name: 'bytes, not files: sources of one language are pooled',
-    html: '<p>x</p>',
-    evidence: { browser: browserEvidence(cov([[900, 900], [100, 0]], [])) },
-    score: 95,
-    details: (d) => assert.equal((d.js as { score: number }).score, 0.9),
-  },
-  {
-    name: 'CSS rules that only style hover/focus of existing elements count as used',
-    html: '<p>x</p>',
-    evidence: { browser: browserEvidence(cov([], [[200, 100, 100]])) },
-    score: 100,
-  },
-  { name: 'unscorable without any own JS or CSS', html: '<p>x</p>', evidence: { browser: browserEvidence(cov([], [])) }, unscorable: /no own JavaScript or CSS/ },
-  {
-    name: 'unscorable with the session\'s reason when coverage was not collected',
-    html: '<p>x</p>',
-    evidence: { browser: browserEvidence({ unavailable: { coverage: 'coverage timed out (page did not respond)' } }) },
-    unscorable: /coverage timed out/,
-  },
-  { name: 'unscorable when the browser failed', html: '<p>x</p>', evidence: { browser: missing('no Chrome') }, unscorable: 'no Chrome' },
+  { name: 'scores 100 for a small page with half its CSS unused (below Lighthouse\'s thresholds)', html: '<p>x</p>', evidence: halfCssDeadSmallPage, score: 100 },
+  { name: 'is unscorable when an audit errored', html: '<p>x</p>', evidence: { lighthouse: lh({ score: null, scoreDisplayMode: 'error' }, { score: 1 }) }, unscorable: /unused-javascript audit gave no score/ },
+  { name: 'is unscorable with Lighthouse\'s reason when it did not run', html: '<p>x</p>', evidence: { lighthouse: missing('Lighthouse not run: the page did not finish loading') }, unscorable: /did not finish loading/ },
 ]);
+
+testMetric(deadCode, [{ name: 'scores the same small page below 100: every byte counts', html: '<p>x</p>', evidence: halfCssDeadSmallPage, score: 75 }]);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import performanceMetric from '../../../metrics/performance/performance.js';
 import accessibility from '../../../metrics/accessibility/accessibility.js';
 import bestPractices from '../../../metrics/code/best-practices.js';
-import { missing } from '../../../runner/evidence.js';
+import { missing } from '../../../core/evidence.js';
 import { testMetric } from '../../metric-tester.js';
 import { lighthouseEvidence } from '../synthetic-browser.js';
 

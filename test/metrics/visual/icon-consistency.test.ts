@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import iconConsistency from '../../../metrics/visual/icon-consistency.js';
-import type { IconInfo } from '../../../runner/browser-evidence.js';
-import { missing } from '../../../runner/evidence.js';
-import type { MetricDetails } from '../../../metrics/types.js';
+import type { IconInfo } from '../../../core/browser-evidence.js';
+import { missing } from '../../../core/evidence.js';
+import type { MetricDetails } from '../../../core/metric.js';
 import { testMetric } from '../../metric-tester.js';
 import { browserEvidence } from '../synthetic-browser.js';
 import { fixture, runCli } from '../../helpers.js';

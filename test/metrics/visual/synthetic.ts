@@ -1,7 +1,7 @@
 /** Synthetic screenshots and browser evidence for the vision metric tests (PNG bytes made with sharp from SVG). */
 import sharp from 'sharp';
-import { gathered } from '../../../runner/evidence.js';
-import type { BrowserEvidence, MediaInfo, Screenshot } from '../../../runner/browser-evidence.js';
+import { gathered } from '../../../core/evidence.js';
+import type { BrowserEvidence, MediaInfo, Screenshot } from '../../../core/browser-evidence.js';
 
 /** Render SVG markup (body only) to a PNG of the given size on a white background. */
 export async function svgPng(width: number, height: number, body: string, background = '#ffffff'): Promise<Buffer> {

@@ -11,8 +11,8 @@ import layoutConsistency from '../../../metrics/visual/layout-consistency.js';
 import layoutSparsity from '../../../metrics/visual/layout-sparsity.js';
 import mediaQuality from '../../../metrics/content/media-quality.js';
 import placeholderQuality from '../../../metrics/content/placeholder-quality.js';
-import type { MediaInfo } from '../../../runner/browser-evidence.js';
-import type { MetricDefinition, MetricOutcome } from '../../../metrics/types.js';
+import type { MediaInfo } from '../../../core/browser-evidence.js';
+import type { MetricDefinition, MetricOutcome } from '../../../core/metric.js';
 import { buildEvidence } from '../../metric-tester.js';
 import { browserEvidence, cardGrid, shot, svgPng } from './synthetic.js';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { loadArtifact } from '../../../runner/artifact.js';
-import { staticEvidence } from '../../../runner/evidence.js';
+import { loadArtifact } from '../../../core/artifact.js';
+import { staticEvidence } from '../../../core/evidence.js';
 import { checkUrl, checkUrls, remoteCheckGathererFactory } from '../../../runner/gather/remote-check.js';
 import { writeSingleFile } from '../../helpers.js';
 

@@ -6,13 +6,10 @@
  * scores; `details.repeats` lists them in repeat order and `details.spread` gives min, max, range and the sample
  * standard deviation (0 for one repeat). Failed repeats are reported in `details.failedRepeats` and left out.
  */
-import type { Evidence, JudgeAnswer } from '../runner/evidence.js';
-import { round2 } from '../metrics/formula.js';
-import { scored, unscorable, type MetricOutcome, type UnscorableOutcome } from '../metrics/types.js';
-import type { JudgePayload } from './gatherer.js';
-import { NO_REQUIREMENT_REASON, noChecklistReason } from './gatherer.js';
-import type { VerdictsAnswer } from './parse.js';
-import type { AlignmentKind } from './prompts/alignment.js';
+import type { Evidence, JudgeAnswer } from '../core/evidence.js';
+import { round2 } from './formula.js';
+import { scored, unscorable, type MetricOutcome, type UnscorableOutcome } from '../core/metric.js';
+import { NO_REQUIREMENT_REASON, noChecklistReason, type AlignmentKind, type JudgePayload, type VerdictsAnswer } from '../core/judge-answer.js';
 
 export interface Spread {
   min: number;

@@ -1,12 +1,16 @@
 /**
- * The metric contract. Every metric is one module exporting a `MetricDefinition`: who it is (`id`,
- * `perspective`, `kind`), what evidence it reads (`needs`), and a `score` function that is a pure function of
- * that evidence (same evidence, same outcome; no I/O of its own). Gathering (browser, Lighthouse, judges,
- * network checks) happens before scoring, in `runner/`.
+ * The metric contract. Every metric is one module exporting a `MetricDefinition`, and that module is the only
+ * place where the metric is declared: its number, id, perspective, kind, the evidence it reads (`needs`), its
+ * title, its one-sentence question and its suite, next to a `score` function that is a pure function of that
+ * evidence (same evidence, same outcome; no I/O of its own). Everything else (the catalogue, the judge list,
+ * the survey items, the counts in every output, the README metric table) derives from the registry
+ * (`metrics/registry.ts`), which lists the modules. Gathering (browser, Lighthouse, judges, network checks)
+ * happens before scoring, in `runner/`.
  */
-import type { Evidence } from '../runner/evidence.js';
+import type { Evidence } from './evidence.js';
 
-export const PERSPECTIVES = [
+/** The study's 9 perspectives (SPEC "The 24 metrics"), in SPEC order. */
+export const STUDY_PERSPECTIVES = [
   'code',
   'visual',
   'content',
@@ -17,7 +21,27 @@ export const PERSPECTIVES = [
   'visual-alignment',
   'content-alignment',
 ] as const;
+
+/** Perspectives the extended suite adds (SPEC "Suites"); `fidelity` exists only when a reference is given. */
+export const ADDED_PERSPECTIVES = ['interaction', 'fidelity'] as const;
+
+/** Every perspective id, study ones first. */
+export const PERSPECTIVES = [...STUDY_PERSPECTIVES, ...ADDED_PERSPECTIVES] as const;
 export type PerspectiveId = (typeof PERSPECTIVES)[number];
+export type StudyPerspectiveId = (typeof STUDY_PERSPECTIVES)[number];
+
+
+/**
+ * Suites (SPEC "Suites"): `study` is exactly the study's 24 metrics in its 9 perspectives, scored as the study
+ * defines them (the default everywhere); `extended` is the study suite plus the metrics this project adds.
+ */
+export const SUITES = ['study', 'extended'] as const;
+export type SuiteId = (typeof SUITES)[number];
+export const DEFAULT_SUITE: SuiteId = 'study';
+
+export function isSuiteId(s: string): s is SuiteId {
+  return (SUITES as readonly string[]).includes(s);
+}
 
 export type MetricKind = 'rule' | 'judge';
 
@@ -65,13 +89,28 @@ export interface UnscorableOutcome {
 
 export type MetricOutcome = ScoredOutcome | UnscorableOutcome;
 
+/**
+ * Which judge prompt a judge metric asks (judges/gatherer.ts builds it): the functionality criteria, the visual
+ * experience rating, or checklist alignment over one kind of checklist items.
+ */
+export type JudgeSpec = { prompt: 'functionality' } | { prompt: 'visual-experience' } | { prompt: 'alignment'; items: AlignmentKind };
+export type AlignmentKind = 'functional' | 'visual' | 'content';
+
 export interface MetricDefinition {
+  /** SPEC number: 1–24 for the study's metrics in SPEC order, then the extended metrics in SPEC's order. */
+  number: number;
   id: string;
   perspective: PerspectiveId;
   kind: MetricKind;
   needs: readonly EvidenceNeed[];
   /** Short human title, e.g. "Console errors". */
   title: string;
+  /** One plain-language question the metric answers (help text, survey, README table). */
+  question: string;
+  /** `study`: one of the study's 24 (in both suites); `extended`: only in the extended suite. */
+  suite: SuiteId;
+  /** For judge metrics: which prompt the judge gatherer asks. */
+  judge?: JudgeSpec;
   score(evidence: Evidence): MetricOutcome | Promise<MetricOutcome>;
   /**
    * Optional: annotated pictures that explain a score (written by `webgrade score --explain <id> --out <dir>`),

@@ -30,8 +30,8 @@ import selectorParser from 'postcss-selector-parser';
 import * as walk from 'acorn-walk';
 import { createRequire } from 'node:module';
 import { JSDOM } from 'jsdom';
-import type { Artifact } from './artifact.js';
-import { parseJs } from './js-parse.js';
+import type { Artifact } from '../../core/artifact.js';
+import { parseJs } from '../../core/js-parse.js';
 
 export interface FeatureUse {
   /** BCD path, e.g. "css.properties.display.grid". */

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { loadArtifact } from '../../runner/artifact.js';
-import { InputError } from '../../runner/errors.js';
-import { countLines } from '../../runner/text.js';
+import { loadArtifact } from '../../core/artifact.js';
+import { InputError } from '../../core/errors.js';
+import { countLines } from '../../core/text.js';
 import { fixture, tempDir, writeArtifact, writeSingleFile } from '../helpers.js';
 
 describe('artifact loading', () => {

@@ -68,14 +68,6 @@ export interface CoverageEntry {
   interactionBytes?: number;
 }
 
-export interface UsedFeatures {
-  css: { properties: string[]; values: Array<{ property: string; value: string }>; atRules: string[]; selectors: string[] };
-  html: { elements: string[]; attributes: Array<{ element: string; attribute: string }> };
-  js: { apis: string[] };
-  /** CSS features used only inside `@supports` blocks (not held against the page). */
-  guardedCss: string[];
-}
-
 export interface IconInfo {
   /** CSS selector path of the icon element. */
   selector: string;
@@ -133,7 +125,6 @@ export interface BrowserEvidence {
   screenshots: { desktop?: Screenshot; fullPage?: Screenshot; mobile?: Screenshot };
   mobile?: MobileResult;
   coverage?: { js: CoverageEntry[]; css: CoverageEntry[] };
-  features?: UsedFeatures;
   icons?: IconInfo[];
   media?: MediaInfo[];
   /** Faults seen during the visit (timeout, dialog storm, navigation away, window closed, crash). */

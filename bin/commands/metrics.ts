@@ -1,0 +1,46 @@
+/**
+ * `webgrade metrics [--suite s] [--markdown | --json]`: the metrics of a suite as the registry declares them
+ * (number, id, perspective, kind, needs, the question each answers, and its module). README's metric tables are
+ * this command's `--markdown` output (a test keeps them equal).
+ */
+import { Command } from 'commander';
+import Table from 'cli-table3';
+import { DEFAULT_SUITE, SUITES, type SuiteId } from '../../core/metric.js';
+import { METRICS, metricModulePath, suiteMetrics } from '../../metrics/registry.js';
+import { action, parseSuite, printJson, SUITE_HELP } from '../cli-support.js';
+
+/** README's metric table of a suite: `study` lists the 24; `extended` lists only what it adds. */
+export function metricsMarkdown(which: SuiteId | 'added'): string {
+  const list = which === 'added' ? METRICS.filter((m) => m.suite !== 'study') : suiteMetrics(which);
+  const lines = ['| # | id | perspective | kind | what it asks | module |', '|---|---|---|---|---|---|'];
+  for (const m of list) {
+    const mod = metricModulePath(m);
+    lines.push(`| ${m.number} | \`${m.id}\` | ${m.perspective} | ${m.kind} | ${m.question} | [${mod.replace(/^metrics\//, '')}](${mod}) |`);
+  }
+  return lines.join('\n');
+}
+
+export function metricsCommand(): Command {
+  return new Command('metrics')
+    .description('list the metrics of a suite: number, id, perspective, kind, evidence needed, and the question each answers')
+    .option('--suite <suite>', SUITE_HELP, parseSuite)
+    .option('--markdown', 'a Markdown table (as in README)')
+    .option('--json', 'the declarations as JSON')
+    .action(
+      action((flags: { suite?: SuiteId; markdown?: boolean; json?: boolean }) => {
+        const suite = flags.suite ?? DEFAULT_SUITE;
+        const list = suiteMetrics(suite);
+        if (flags.json) {
+          printJson({ suite, suites: SUITES, metrics: list.map(({ number, id, perspective, kind, needs, title, question, suite: s }) => ({ number, id, perspective, kind, needs, title, question, suite: s })) });
+          return;
+        }
+        if (flags.markdown) {
+          process.stdout.write(metricsMarkdown(suite) + '\n');
+          return;
+        }
+        const t = new Table({ head: ['#', 'id', 'perspective', 'kind', 'needs', 'question'], style: { head: [], border: [] }, colWidths: [4, 27, 22, 7, 22, 60], wordWrap: true });
+        for (const m of list) t.push([String(m.number), m.id, m.perspective, m.kind, m.needs.join(', '), m.question]);
+        process.stdout.write(`${list.length} metrics in the ${suite} suite\n${t.toString()}\n`);
+      }),
+    );
+}

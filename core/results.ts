@@ -1,0 +1,59 @@
+/**
+ * The result formats (contract): one metric's result, the ScoreDocument of one artifact (what `webgrade score
+ * --json` prints, SPEC "Machine-readable output") and the results row of a batch (a ScoreDocument plus who and
+ * what it scored). runner/ writes them; weights/ reads them.
+ */
+import type { MetricDetails, MetricKind, PerspectiveId, SuiteId } from './metric.js';
+
+export interface MetricResult {
+  id: string;
+  perspective: PerspectiveId;
+  kind: MetricKind;
+  title: string;
+  score: number | null;
+  reason?: string;
+  summary?: string;
+  details: MetricDetails;
+  ms: number;
+}
+
+export interface PerspectiveSummary {
+  /** Mean raw score (0–100) of the scorable metrics of the perspective that ran, or null. */
+  meanScore: number | null;
+  scored: number;
+  unscorable: number;
+}
+
+export interface ScoreDocument {
+  artifact: string;
+  entry: string;
+  /** The suite scored (SPEC "Suites"). */
+  suite: SuiteId;
+  requirement?: string;
+  metrics: MetricResult[];
+  perspectives: Partial<Record<PerspectiveId, PerspectiveSummary>>;
+  /** Norm-based overall (see weights/); null when no norms apply. */
+  overall: Record<string, unknown> | null;
+  /** Milliseconds by phase (load, each gatherer, scoring). */
+  timings: Record<string, number>;
+}
+
+export type RowStatus = 'ok' | 'failed';
+
+export interface ResultRow {
+  model: string;
+  requirement: string;
+  /** The suite the artifact was scored with (absent in rows written before suites existed: study). */
+  suite?: SuiteId;
+  labels?: Record<string, string>;
+  status: RowStatus;
+  error?: string;
+  artifact: string;
+  entry?: string;
+  metrics: MetricResult[];
+  perspectives?: Partial<Record<PerspectiveId, PerspectiveSummary>>;
+  overall?: Record<string, unknown> | null;
+  timings?: Record<string, number>;
+  ms?: number;
+  finishedAt?: string;
+}

@@ -1,0 +1,75 @@
+/**
+ * dead-code (extended suite, maintainability; SPEC "Suites"): our byte-coverage measure of unused JS and CSS of
+ * the artifact's own code; score = (jsScore + cssScore) / 2 × 100, where each language's score = used bytes /
+ * total bytes of that language (so 1 − the unused share). The study's `code-redundancy` (#20) takes Lighthouse's
+ * unused-javascript/unused-css-rules audits, which ignore small files, so nearly every small page scores 100
+ * there; this measure counts every byte and separates them.
+ *
+ * Interpretations:
+ * - Own code = scripts and stylesheets served from the artifact's loopback server: its .js/.css files and the
+ *   inline `<script>`/`<style>` blocks of its HTML. Remote (blocked) code, `style`/`on*` attributes and code
+ *   created by `eval` without a URL are not counted.
+ * - Bytes are measured on the text the browser ran (UTF-16 code units, V8's and Chrome's coverage offsets;
+ *   equal to bytes for ASCII source). No size threshold: unlike Lighthouse's unused-css/unused-javascript
+ *   audits (which ignore less than 10–20 KiB of waste, making every small page perfect), every byte counts, so
+ *   a page with half its CSS dead scores 75 when it has no JS, and a page with none dead scores 100.
+ * - JS: V8 block coverage from navigation to the end of the settle. Code that only runs on user interaction
+ *   (click handlers, input listeners, functions only they call) must not count as dead (SPEC "Suites"): the
+ *   coverage after the interaction probe covers that once the probe exists; until then such code has not run
+ *   and counts as unused, and the details say so (`interactionCovered: false`). Function bodies that never ran
+ *   and branches never taken are unused; top-level code that ran is used.
+ * - CSS: a style rule is used when Chrome's rule-usage tracking saw it match at 1280×800 after load. A rule
+ *   whose selector matches an element once user-action pseudo-classes and pseudo-elements are removed
+ *   (`.btn:hover`, `input:focus`, `li::before`) counts as used, since it styles existing elements. Rules
+ *   inside `@media` blocks that do not apply at 1280×800 count as unused (they are dead on this screen).
+ *   Only style rules count; `@font-face`, `@keyframes`, `@import` and similar at-rules are neither used nor
+ *   unused (runner/gather/css-rules.ts).
+ * - A language with no own code has nothing unused: its sub-score is 1. With no own JS and no own CSS at all
+ *   the metric is unscorable (nothing to measure).
+ * - Unscorable when the browser session failed or coverage could not be collected (page unresponsive).
+ */
+import { round2 } from '../formula.js';
+import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
+import type { CoverageEntry } from '../../core/browser-evidence.js';
+
+function sum(entries: readonly CoverageEntry[], css: boolean): { total: number; used: number } {
+  let total = 0;
+  let used = 0;
+  for (const e of entries) {
+    total += e.totalBytes;
+    used += Math.min(e.totalBytes, e.usedBytes + (css ? e.interactionBytes ?? 0 : 0));
+  }
+  return { total, used };
+}
+
+const deadCode: MetricDefinition = {
+  number: 25,
+  id: 'dead-code',
+  perspective: 'maintainability',
+  kind: 'rule',
+  needs: ['browser'],
+  title: 'Dead code',
+  question: "How much of the page's own JavaScript and CSS is never used, byte for byte?",
+  suite: 'extended',
+  score({ browser }) {
+    if (!browser) return unscorable('the browser session was not run');
+    if (!browser.ok) return unscorable(browser.reason);
+    const cov = browser.value.coverage;
+    if (!cov) return unscorable(browser.value.unavailable?.coverage ?? 'coverage was not collected', { faults: browser.value.faults });
+    const js = sum(cov.js, false);
+    const css = sum(cov.css, true);
+    if (js.total === 0 && css.total === 0) return unscorable('the page has no own JavaScript or CSS rules to measure');
+    const jsScore = js.total === 0 ? 1 : js.used / js.total;
+    const cssScore = css.total === 0 ? 1 : css.used / css.total;
+    const score = ((jsScore + cssScore) / 2) * 100;
+    const pct = (u: number, t: number) => (t === 0 ? 'none' : `${round2(100 - (100 * u) / t)}% unused of ${t} B`);
+    return scored(score, `JS ${pct(js.used, js.total)}; CSS ${pct(css.used, css.total)}`, {
+      js: { totalBytes: js.total, usedBytes: js.used, score: round2(jsScore), sources: cov.js },
+      css: { totalBytes: css.total, usedBytes: css.used, score: round2(cssScore), sources: cov.css },
+      interactionCovered: false,
+      note: 'coverage after load and settle: code that runs only on interaction counts as unused until the interaction probe runs',
+    });
+  },
+};
+
+export default deadCode;

@@ -1,0 +1,91 @@
+/**
+ * The import layering of README "Layout": imports run one way, bin/ → runner/ (orchestration) → survey/,
+ * weights/ → metrics/, judges/, cdn/ → core/ (the contract), and no file imports itself back through a chain
+ * (no cycles). Read with TypeScript's own pre-processor over the sources, so `import type` counts too.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+import { repoRoot } from '../helpers.js';
+
+/** What each folder may import besides itself (node built-ins and packages are always allowed). */
+const ALLOWED: Record<string, readonly string[]> = {
+  core: [],
+  cdn: ['core'],
+  metrics: ['core'],
+  judges: ['core'],
+  weights: ['core', 'metrics'],
+  survey: ['core', 'metrics', 'weights'],
+  runner: ['core', 'cdn', 'metrics', 'judges', 'weights'],
+  bin: ['core', 'cdn', 'metrics', 'judges', 'weights', 'survey', 'runner'],
+};
+
+function sources(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) out.push(relative(repoRoot, p));
+    }
+  };
+  for (const top of Object.keys(ALLOWED)) {
+    try {
+      walk(join(repoRoot, top));
+    } catch {
+      /* a layer that does not exist yet */
+    }
+  }
+  return out.sort();
+}
+
+/** Repository-relative .ts files that `file` imports (relative specifiers only). */
+function importsOf(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(join(repoRoot, file), 'utf8'), true, true);
+  return info.importedFiles
+    .map((f) => f.fileName)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => normalize(join(dirname(file), s)).replace(/\.js$/, '.ts'));
+}
+
+const layer = (file: string) => file.split('/')[0]!;
+
+describe('import layering', () => {
+  const files = sources();
+  const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+  it('finds the sources of every layer', () => {
+    for (const l of ['core', 'metrics', 'judges', 'weights', 'survey', 'runner', 'bin']) assert.ok(files.some((f) => layer(f) === l), l);
+  });
+
+  it('lets each folder import only the layers below it', () => {
+    const wrong: string[] = [];
+    for (const [file, deps] of graph) {
+      for (const dep of deps) {
+        const from = layer(file);
+        const to = layer(dep);
+        if (to !== from && !ALLOWED[from]!.includes(to)) wrong.push(`${file} → ${dep}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
+  it('has no import cycles', () => {
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (f: string, path: string[]) => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open') {
+        cycles.push([...path.slice(path.indexOf(f)), f].join(' → '));
+        return;
+      }
+      state.set(f, 'open');
+      for (const d of graph.get(f) ?? []) if (graph.has(d)) visit(d, [...path, f]);
+      state.set(f, 'done');
+    };
+    for (const f of files) visit(f, []);
+    assert.deepEqual(cycles, []);
+  });
+});
