@@ -7,7 +7,7 @@
  *
  *   node dist/bench/static-metrics.js [--only id,id] [--dir DIR] [--extremes N] [--json]
  *
- * DIR defaults to the shared corpus (/work/shared/corpus/llm-tools/pages, found beside the repository).
+ * DIR defaults to the shared corpus (../shared/corpus/llm-tools/pages, beside the repository).
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
