@@ -665,9 +665,9 @@ export class CdnCache {
    * scripts: `tailwindcss.js`, `tailwindcss-with-<plugin>.js`, `tailwindcss-with-all-plugins.js`, at its root
    * for its newest Tailwind and in `<tailwind version>/` folders). No version → the root files of the newest
    * `tailwindcss-cdn`; a version or range → the matching folder (highest match), else the package version of
-   * that number. Plugins: none → `tailwindcss.js`; one with its own file → that file; `line-clamp` on 3.3+ is
-   * in the core and dropped; several → `tailwindcss-with-all-plugins.js` (a superset: forms, typography,
-   * aspect-ratio, container-queries; a note says so). The page's `tailwind.config = {...}` is read by the Play
+   * that number. Plugins: none → `tailwindcss.js`; one with its own file → that file; several → `tailwindcss-with-all-plugins.js` (a superset: forms, typography,
+   * aspect-ratio, container-queries; a note says so). `line-clamp` (in the core since 3.3) is dropped unless the folder has its own
+   * line-clamp build. The page's `tailwind.config = {...}` is read by the Play
    * CDN script itself at run time, so it keeps working.
    */
   private async tailwind(url: URL): Promise<Body> {
@@ -700,7 +700,7 @@ export class CdnCache {
     }
     const notes: string[] = [];
     let plugins = (url.searchParams.get('plugins') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    if (plugins.includes('line-clamp') && semver.gte(semver.coerce(twVersion) ?? '3.4.0', '3.3.0')) {
+    if (plugins.includes('line-clamp') && !pkg.has(`${folder}tailwindcss-with-line-clamp.js`) && semver.gte(semver.coerce(twVersion) ?? '3.4.0', '3.3.0')) {
       plugins = plugins.filter((p) => p !== 'line-clamp');
       notes.push('line-clamp is part of Tailwind core since 3.3');
     }
