@@ -138,7 +138,7 @@ async function buildIn(opts: EsmBuildOptions, root: string, pkgDir: string): Pro
     metafile: true,
     format: 'esm',
     platform: 'browser',
-    target: 'es2020',
+    target: 'es2022',
     minify: true,
     legalComments: 'eof',
     charset: 'utf8',
@@ -235,7 +235,8 @@ async function buildIn(opts: EsmBuildOptions, root: string, pkgDir: string): Pro
             if (!version) unresolved.push(`${name}@${range}`);
             const url = opts.depUrl(name, version ?? range, subpath);
             // require() of another package: a CommonJS shim over the ES module (see REQUIRE_SHIM)
-            if (args.kind === 'require-call' || args.kind === 'require-resolve') return { path: url, namespace: 'webgrade-req' };
+            // (named `<url>.cjs`: esbuild decides module kinds by extension, and `.mjs` would make the shim ESM)
+            if (args.kind === 'require-call' || args.kind === 'require-resolve') return { path: `${url}.cjs`, namespace: 'webgrade-req' };
             return { path: url, external: true };
           }
         }
@@ -246,7 +247,7 @@ async function buildIn(opts: EsmBuildOptions, root: string, pkgDir: string): Pro
         return { path: r.path, sideEffects: r.sideEffects };
       });
       b.onLoad({ filter: /.*/, namespace: 'webgrade-empty' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
-      b.onLoad({ filter: /.*/, namespace: 'webgrade-req' }, (args) => ({ contents: REQUIRE_SHIM(args.path), loader: 'js', resolveDir: root }));
+      b.onLoad({ filter: /.*/, namespace: 'webgrade-req' }, (args) => ({ contents: REQUIRE_SHIM(args.path.slice(0, -'.cjs'.length)), loader: 'js', resolveDir: root }));
       b.onLoad({ filter: /.*/, namespace: 'webgrade-esm' }, (args) => ({ contents: `import * as ns from ${JSON.stringify(args.path)};\nexport { ns };\n`, loader: 'js', resolveDir: root }));
     },
   };
