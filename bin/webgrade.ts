@@ -10,6 +10,7 @@ import { normsCommand } from './commands/norms.js';
 import { checklistCommand } from './commands/checklist.js';
 import { judgeStabilityCommand } from './commands/judge-stability.js';
 import { surveyCommand } from './commands/survey.js';
+import { cdnCommand } from './commands/cdn.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -25,6 +26,7 @@ program.addCommand(normsCommand());
 program.addCommand(checklistCommand());
 program.addCommand(judgeStabilityCommand());
 program.addCommand(surveyCommand());
+program.addCommand(cdnCommand());
 
 for (const cmd of program.commands) cmd.exitOverride();
 

@@ -312,7 +312,9 @@ export class CdnCache {
       const sp = splitPackagePath(rest);
       if (!sp) throw new UnsupportedError(`unsupported jsdelivr URL form ${path}`);
       if (sp.rest !== null && (sp.rest === '' || sp.rest.endsWith('/'))) {
+        // a base URL (a library's baseURL/indexURL): the package is still fetched, so its files are cached
         const version = await this.packages.resolve(sp.name, sp.range);
+        await this.packages.open(sp.name, version);
         throw new UnsupportedError(`directory listings are not served (${sp.name}@${version}/${sp.rest})`);
       }
       return this.packageFile('jsdelivr', sp.name, sp.range, sp.rest);
@@ -321,9 +323,10 @@ export class CdnCache {
     const py = /^\/pyodide\/v([^/]+)\/(full|debug|pyc)\/(.*)$/.exec(path);
     if (py) {
       const [, ver, , file] = py as unknown as [string, string, string, string];
-      if (file === '') throw new UnsupportedError(`directory listings are not served (pyodide v${ver})`);
       const version = await this.packages.resolve('pyodide', ver);
       const pkg = await this.packages.open('pyodide', version);
+      // the indexURL itself: not a file, but the package (pyodide's core) is now in the cache
+      if (file === '') throw new UnsupportedError(`directory listings are not served (pyodide v${ver})`);
       const f = decodePath(file);
       if (!pkg.has(f)) throw new UnavailableError(`pyodide v${ver}: ${f} is not in the npm package pyodide (only its core files are served; Python packages of the full distribution are not)`);
       return this.fileBody(pkg, f, exactVersion(ver) ? IMMUTABLE : ONE_WEEK);
