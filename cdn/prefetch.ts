@@ -31,7 +31,7 @@ export interface PageScan {
 
 const TEXT_EXT = /\.(html?|css|m?js|cjs|jsx|ts|tsx|json|svg|xml|txt|md|webmanifest)$/i;
 const HOST_RE = CDN_HOSTS.map((h) => h.replace(/\./g, '\\.')).join('|');
-const URL_RE = new RegExp(`(?:https?:)?//(?:${HOST_RE})(?::\\d+)?(?:/[^\\s"'\`<>()\\\\]*)?`, 'gi');
+const URL_RE = new RegExp(`(?:https?:)?//(?:${HOST_RE})(?::\\d+)?(?:[/?][^\\s"'\`<>()\\\\]*)?`, 'gi');
 
 /** The pages named by the inputs: HTML files, folders with index.html, folders of those, runs/<model>/<id>.html. */
 export function findPages(inputs: string[]): string[] {

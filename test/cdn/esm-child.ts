@@ -17,4 +17,12 @@ const out = {
   values: mods.map((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'))),
   defaults: mods.map((m) => typeof m.default),
 };
+// WEBGRADE_REACT_CHECK: the first module is React, the second react-dom/server; render a component with a hook,
+// which throws "Invalid hook call" when react-dom got another React instance than the page.
+if (process.env.WEBGRADE_REACT_CHECK) {
+  type R = { createElement: (c: unknown) => unknown; useState: <T>(v: T) => [T] };
+  const React = (mods[0]!.default ?? mods[0]) as R;
+  const render = mods[1]!.renderToString as (e: unknown) => string;
+  (out as Record<string, unknown>).rendered = render(React.createElement(() => React.useState('one react')[0]));
+}
 process.stdout.write(JSON.stringify(out));
