@@ -608,7 +608,10 @@ export class CdnCache {
     const fileUrl = (pkg: FontsourceData, file: string) => `https://cdn.jsdelivr.net/npm/${pkg.name}@${pkg.version}/${file}`;
     for (const fam of q.families) {
       const slug = fontSlug(fam.family);
-      const [stat, variable] = await Promise.all([this.fontsource(`@fontsource/${slug}`), this.fontsource(`@fontsource-variable/${slug}`)]);
+      // the variable package only when the static one cannot serve every requested style (fewer downloads)
+      const stat = await this.fontsource(`@fontsource/${slug}`);
+      const needsVariable = !stat || fam.styles.some((s) => Array.isArray(s.wght) || !stat.weights.includes(s.wght) || !stat.styles.includes(s.ital ? 'italic' : 'normal'));
+      const variable = needsVariable ? await this.fontsource(`@fontsource-variable/${slug}`) : null;
       if (!stat && !variable) {
         notes.push(`not-found: family "${fam.family}": no @fontsource/${slug} package`);
         continue;

@@ -67,9 +67,11 @@ export function cdnCommand(): Command {
           const stats = cdn.store.stats();
           const pagesOf = (u: string) => scans.filter((s) => s.urls.includes(u)).map((s) => s.page);
           const all = [...results.values()];
-          const count = (k: string, followed: boolean) => all.filter((r) => r.answer.kind === k && Boolean(r.from) === followed).length;
+          // a folder given to a library as baseURL/indexURL: never fetched as such by a browser; its package is cached
+          const isBase = (r: UrlResult | undefined) => r?.answer.kind === 'unavailable' && /directory listings are not served/.test(r.answer.reason ?? '');
+          const count = (k: string, followed: boolean) => all.filter((r) => r.answer.kind === k && Boolean(r.from) === followed && !isBase(r)).length;
           const withCdn = scans.filter((s) => s.urls.length > 0);
-          const allServed = withCdn.filter((s) => s.urls.every((u) => results.get(u)?.answer.kind === 'served'));
+          const allServed = withCdn.filter((s) => s.urls.every((u) => results.get(u)?.answer.kind === 'served' || isBase(results.get(u))));
           if (flags.json) {
             printJson({
               cache: cdn.dir,
@@ -86,7 +88,7 @@ export function cdnCommand(): Command {
           }
           const lines: string[] = [];
           lines.push(`${pages.length} page(s) scanned, ${withCdn.length} with CDN URLs; ${allServed.length} of those fully served`);
-          lines.push(`page URLs: ${urls.length} — served ${count('served', false)}, not found ${count('not-found', false)}, unavailable ${count('unavailable', false)}; dynamic (not fetched) ${dynamic.length}`);
+          lines.push(`page URLs: ${urls.length} — served ${count('served', false)}, not found ${count('not-found', false)}, unavailable ${count('unavailable', false)}, base URLs ${all.filter((r) => !r.from && isBase(r)).length}; dynamic (not fetched) ${dynamic.length}`);
           lines.push(`followed (webfonts, module imports): ${count('served', true)} served, ${count('not-found', true) + count('unavailable', true)} not served`);
           lines.push(`cache ${cdn.dir}: ${mib(stats.bytes)}, ${stats.packages.length} package versions, ${cdn.store.pins().length} pins; ${seconds.toFixed(1)} s, ${cdn.registry.requests} registry requests`);
           const problems = all.filter((r) => r.answer.kind !== 'served');
@@ -95,9 +97,11 @@ export function cdnCommand(): Command {
             return `  ${r.url}\n    ${r.answer.reason} [${where}]`;
           };
           for (const kind of ['not-found', 'unavailable'] as const) {
-            const list = problems.filter((r) => r.answer.kind === kind);
+            const list = problems.filter((r) => r.answer.kind === kind && !isBase(r));
             if (list.length) lines.push(`${kind === 'not-found' ? 'not found (the page’s defect)' : 'unavailable (our limitation)'}:`, ...list.map(show));
           }
+          const bases = problems.filter((r) => isBase(r));
+          if (bases.length) lines.push('base URLs (a folder given to a library as baseURL/indexURL; its package is cached):', ...bases.map((r) => `  ${r.url}`));
           if (dynamic.length) lines.push('dynamic (built at run time, not fetched):', ...dynamic.map((d) => `  ${d}`));
           process.stdout.write(lines.join('\n') + '\n');
         }),

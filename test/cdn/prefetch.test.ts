@@ -89,7 +89,7 @@ describe('webgrade cdn', () => {
     const r = await runCli(['cdn', 'prefetch', page, '--cdn-cache', cache], { env: { npm_config_registry: env.registry.url } });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^1 page\(s\) scanned, 1 with CDN URLs; 0 of those fully served$/m);
-    assert.match(r.stdout, /page URLs: 7 — served 6, not found 1, unavailable 0; dynamic \(not fetched\) 2/);
+    assert.match(r.stdout, /page URLs: 7 — served 6, not found 1, unavailable 0, base URLs 0; dynamic \(not fetched\) 2/);
     assert.match(r.stdout, /https:\/\/cdn\.jsdelivr\.net\/npm\/tiny@9\/gone\.js\n {4}jsdelivr: tiny@9 has no version matching 9 \(latest 1\.1\.0\) \[page\.html\]/);
     const info = await runCli(['cdn', 'info', '--cdn-cache', cache]);
     assert.equal(info.code, 0, info.stderr);
