@@ -26,7 +26,7 @@ import { buildEsm, BUILDER_VERSION, ESBUILD_VERSION } from './esm-build.js';
 import { familyCss, fontSlug, parseGoogleFontsUrl, type FontsourceData } from './fonts.js';
 import { cdnOf, type CdnId } from './hosts.js';
 import { CSS_TYPE, contentType, IMMUTABLE, JS_TYPE, ONE_DAY, ONE_WEEK, responseHeaders } from './mime.js';
-import { exactVersion, findFile, normalizeRange, Packages, type Pkg } from './packages.js';
+import { exactVersion, findFile, Packages, type Pkg } from './packages.js';
 import { configuredRegistry, NotFoundError, RegistryClient, UnavailableError, validPackageName } from './registry.js';
 import { CacheStore, defaultCacheDir } from './store.js';
 
@@ -348,7 +348,7 @@ export class CdnCache {
     const pkg = await this.packages.open(entry.npm, version);
     const f = decodePath(file);
     const stripped = entry.strip && f.startsWith(entry.strip) ? f.slice(entry.strip.length) : f;
-    const path = this.lookupMapped(pkg, entry.strip ? '' : '', stripped);
+    const path = this.lookupMapped(pkg, '', stripped);
     if (!path) throw new UnavailableError(`/gh/${key}@${ref ?? ''}/${f} maps to ${entry.npm}@${version}, which has no ${stripped}`);
     return this.fileBody(pkg, path, exactVersion(r) ? IMMUTABLE : ONE_WEEK);
   }
@@ -751,4 +751,3 @@ export function parseDeps(s: string | null): Record<string, string> {
   return out;
 }
 
-export { normalizeRange };

@@ -15,3 +15,4 @@ export {
 } from './cdn-cache.js';
 export { defaultCacheDir } from './store.js';
 export { configuredRegistry } from './registry.js';
+export { findPages, scanPage, prefetchUrls, referencedUrls, type PageScan, type UrlResult } from './prefetch.js';
