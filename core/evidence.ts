@@ -6,6 +6,7 @@
 import type { Artifact } from './artifact.js';
 import type { BrowserEvidence } from './browser-evidence.js';
 import type { Requirement } from './requirements.js';
+import type { NetworkRecord } from './network.js';
 
 /** A gathered part: the value, or why it could not be gathered. */
 export type Gathered<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -66,6 +67,8 @@ export interface Evidence {
   remote?: Gathered<Record<string, RemoteCheck>>;
   /** Judge answers keyed by metric id. */
   judges?: Record<string, Gathered<JudgeAnswer>>;
+  /** The network mode and the CDN libraries served while gathering (set by the browser gatherer). */
+  network?: NetworkRecord;
 }
 
 /** Evidence with only the static parts, for rule metrics that read source and DOM. */

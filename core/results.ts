@@ -4,6 +4,7 @@
  * what it scored). runner/ writes them; weights/ reads them.
  */
 import type { MetricDetails, MetricKind, PerspectiveId, SuiteId } from './metric.js';
+import type { NetworkRecord } from './network.js';
 
 export interface MetricResult {
   id: string;
@@ -29,6 +30,8 @@ export interface ScoreDocument {
   entry: string;
   /** The suite scored (SPEC "Suites"). */
   suite: SuiteId;
+  /** The network mode and every CDN library version served while gathering (absent when no browser ran). */
+  network?: NetworkRecord;
   requirement?: string;
   metrics: MetricResult[];
   perspectives: Partial<Record<PerspectiveId, PerspectiveSummary>>;

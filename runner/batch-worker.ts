@@ -3,7 +3,7 @@
  * one Lighthouse per process (Lighthouse cannot run twice at once in one Node process; TOOLCHAIN.md).
  *
  * Protocol (IPC messages):
- *   parent → worker  {type: 'init', only?, budgetMs, checkNetwork}   then any number of
+ *   parent → worker  {type: 'init', suite?, network?, only?, budgetMs, checkNetwork}   then any number of
  *                    {type: 'job', jobId, path, requirement?}
  *   worker → parent  {type: 'ready'} after init;
  *                    {type: 'done', jobId, doc} or {type: 'error', jobId, message} per job.
@@ -14,10 +14,12 @@ import { errorMessage } from '../core/errors.js';
 import type { Requirement } from '../core/requirements.js';
 import { Scorer } from './score.js';
 import type { SuiteId } from '../core/metric.js';
+import type { NetworkSettings } from '../core/network.js';
 
 export interface InitMessage {
   type: 'init';
   suite?: SuiteId;
+  network?: NetworkSettings;
   only?: string[];
   budgetMs: number;
   checkNetwork: boolean;
@@ -61,6 +63,7 @@ process.on('message', (msg: ToWorker) => {
       const opts: ConstructorParameters<typeof Scorer>[0] = { budgetMs: msg.budgetMs, checkNetwork: msg.checkNetwork };
       if (msg.only) opts.only = msg.only;
       if (msg.suite) opts.suite = msg.suite;
+      if (msg.network) opts.network = msg.network;
       scorer = new Scorer(opts);
       send({ type: 'ready' });
     } catch (err) {

@@ -24,6 +24,7 @@ import type { MetricResult, ScoreDocument } from './score.js';
 import type { FromWorker, ToWorker } from './batch-worker.js';
 import { selectMetrics } from './score.js';
 import type { SuiteId } from '../core/metric.js';
+import type { NetworkSettings } from '../core/network.js';
 
 export interface BatchJob {
   model: string;
@@ -99,6 +100,8 @@ export interface BatchOptions {
   out: string;
   /** The suite (default study). */
   suite?: SuiteId;
+  /** What pages may reach (default cdn). */
+  network?: NetworkSettings;
   only?: string[];
   concurrency: number;
   budgetMs: number;
@@ -301,6 +304,7 @@ export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions)
     const init: ToWorker = { type: 'init', budgetMs: opts.budgetMs, checkNetwork: opts.checkNetwork ?? false };
     if (opts.only) init.only = opts.only;
     if (opts.suite) init.suite = opts.suite;
+    if (opts.network) init.network = opts.network;
     child.send(init);
   };
 

@@ -9,6 +9,7 @@ import type { Evidence } from '../core/evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
 import type { Requirement } from '../core/requirements.js';
 import type { JudgeSettings } from '../judges/settings.js';
+import type { NetworkSettings } from '../core/network.js';
 import { findMetric, suiteMetrics } from '../metrics/registry.js';
 import type { MetricResult, PerspectiveSummary, ScoreDocument } from '../core/results.js';
 
@@ -29,6 +30,8 @@ export interface ScorerOptions {
   gatherers?: Gatherer[];
   /** LLM judge settings (judges/settings.ts), passed to the gatherers. */
   judge?: JudgeSettings;
+  /** What pages may reach (core/network.ts; default `cdn`). */
+  network?: NetworkSettings;
 }
 
 /** The metrics of `suite`, limited to the `--only` ids; an unknown id, or one outside the suite, is bad input. */
@@ -95,6 +98,7 @@ export class Scorer {
     this.metrics = selectMetrics(opts.only, this.suite);
     this.options = { checkNetwork: opts.checkNetwork ?? false, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS };
     if (opts.judge) this.options.judge = opts.judge;
+    if (opts.network) this.options.network = opts.network;
     this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
   }
 
@@ -193,6 +197,7 @@ export class Scorer {
       timings,
     };
     if (evidence.requirement) doc.requirement = evidence.requirement.id;
+    if (evidence.network) doc.network = evidence.network;
     return doc;
   }
 

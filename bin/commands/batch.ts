@@ -4,13 +4,13 @@ import cliProgress from 'cli-progress';
 import { discoverRuns, runBatch, type BatchJob, type BatchOptions, type BatchProgress, type BatchSummary } from '../../runner/batch.js';
 import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
-import { action, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP } from '../cli-support.js';
+import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
 
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
 
-interface BatchFlags {
+interface BatchFlags extends NetworkFlags {
   suite?: SuiteId;
   requirements?: string;
   out: string;
@@ -95,7 +95,7 @@ export async function runBatchWithProgress(jobs: BatchJob[], opts: BatchOptions,
 }
 
 export function batchCommand(): Command {
-  return new Command('batch')
+  return addNetworkOptions(new Command('batch'))
     .description('score every artifact of runs/<model>/<requirement-id>.html (or <id>/index.html), appending rows to a results JSONL; re-running resumes')
     .argument('<runs-dir>', 'folder with one sub-folder per model')
     .requiredOption('--out <results.jsonl>', 'results file (appended to; existing rows are kept and skipped)')
@@ -118,6 +118,7 @@ export function batchCommand(): Command {
         };
         if (flags.only) opts.only = flags.only;
         if (flags.suite) opts.suite = flags.suite;
+        opts.network = networkFromFlags(flags);
         if (requirements) opts.requirements = requirements;
         const summary = await runBatchWithProgress(jobs, opts);
         process.stdout.write(summaryText(summary, flags.out) + '\n');

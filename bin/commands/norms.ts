@@ -15,11 +15,11 @@ import { InputError, errorMessage } from '../../core/errors.js';
 import { dedupeRows, readResults } from '../../runner/results-file.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { buildNorms } from '../../weights/norms.js';
-import { action, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP } from '../cli-support.js';
+import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
 import { DEFAULT_CONCURRENCY, runBatchWithProgress, summaryText } from './batch.js';
 
-interface NormsFlags {
+interface NormsFlags extends NetworkFlags {
   out: string;
   suite?: SuiteId;
   results?: string;
@@ -31,7 +31,7 @@ interface NormsFlags {
 export function normsCommand(): Command {
   const cmd = new Command('norms').description('reference μ and σ per metric, used by `webgrade score` for z-scores and an overall');
   cmd.addCommand(
-    new Command('build')
+    addNetworkOptions(new Command('build'))
       .description('compute norms from a folder of pages (scored first) or from a batch results file')
       .argument('<source>', 'folder of .html pages / folders with index.html, or a results .jsonl')
       .requiredOption('--out <norms.json>', 'norms file to write')
@@ -50,7 +50,7 @@ export function normsCommand(): Command {
           }
           let rowsPath: string;
           let temp: string | null = null;
-          const command = `webgrade norms build ${source} --out ${flags.out}${flags.suite ? ` --suite ${flags.suite}` : ''}${flags.only ? ` --only ${flags.only.join(',')}` : ''}`;
+          const command = `webgrade norms build ${source} --out ${flags.out}${flags.suite ? ` --suite ${flags.suite}` : ''}${flags.network ? ` --network ${flags.network}` : ''}${flags.only ? ` --only ${flags.only.join(',')}` : ''}`;
           if (st.isDirectory()) {
             const { jobs, skipped } = discoverPages(source);
             for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
@@ -66,6 +66,7 @@ export function normsCommand(): Command {
             };
             if (flags.only) opts.only = flags.only;
             if (flags.suite) opts.suite = flags.suite;
+            opts.network = networkFromFlags(flags);
             const summary = await runBatchWithProgress(jobs, opts, 'norms');
             process.stderr.write(summaryText(summary, rowsPath) + '\n');
             if (summary.interrupted) {

@@ -8,14 +8,14 @@ import type { Evidence } from '../../core/evidence.js';
 import { errorMessage, InputError } from '../../core/errors.js';
 import { loadRequirementRef, type Requirement } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS, Scorer, type MetricResult } from '../../runner/score.js';
-import { action, judgeTasks, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP } from '../cli-support.js';
+import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import { explainMetric, scoreTable } from '../format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
 import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
 import { saveEvidence, savedEvidenceGatherers } from '../../runner/gather/evidence-files.js';
 
-interface ScoreFlags extends JudgeFlags {
+interface ScoreFlags extends JudgeFlags, NetworkFlags {
   suite?: SuiteId;
   json?: boolean;
   only?: string[];
@@ -53,7 +53,7 @@ async function writePictures(dir: string, metric: MetricDefinition, result: Metr
 }
 
 export function scoreCommand(): Command {
-  return addJudgeOptions(new Command('score'))
+  return addNetworkOptions(addJudgeOptions(new Command('score')))
     .description('score one web app: an HTML file, or a folder with index.html')
     .argument('<artifact>', 'HTML file or folder with index.html')
     .option('--json', 'print the machine-readable JSON document')
@@ -84,8 +84,10 @@ export function scoreCommand(): Command {
         const normsCtx = resolveScoreNorms(flags);
         const only = flags.only ?? (flags.explain ? [flags.explain] : undefined);
         if (flags.explain && only && !only.includes(flags.explain)) only.push(flags.explain);
+        const network = networkFromFlags(flags);
         const scorer = new Scorer({
           ...(flags.suite ? { suite: flags.suite } : {}),
+          network,
           only,
           checkNetwork: flags.checkNetwork ?? false,
           budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,

@@ -1,11 +1,13 @@
 /**
- * The worker side of lighthouse-thread.ts: runs Lighthouse (lighthouse.ts, same settings and gatherers) in a
- * new tab of the default browser context, over one puppeteer connection per Chrome that attaches only to that
- * context. Answers every `run` with `done` or `failed`; a `verdict` releases the run's hold.
+ * The worker side of lighthouse-thread.ts: runs Lighthouse (lighthouse.ts, same settings and gatherers) in a tab
+ * of a fresh browser context behind the sandbox proxy (closed after the run), over one puppeteer connection per
+ * Chrome that attaches only to the contexts it creates. Answers every `run` with `done` or `failed`; a `verdict`
+ * releases the run's hold.
  */
 import { parentPort } from 'node:worker_threads';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { errorMessage } from '../../core/errors.js';
+import { sandboxContext } from './chrome-process.js';
 import { LighthouseTimeout, runLighthouseWith } from './lighthouse.js';
 import type { FromWorker, ToWorker } from './lighthouse-thread.js';
 
@@ -23,8 +25,9 @@ async function connect(chromePort: number): Promise<Browser> {
     browserURL: `http://127.0.0.1:${chromePort}`,
     defaultViewport: null,
     protocolTimeout: 60_000,
-    // Only Lighthouse's tabs (default context); the visits' contexts belong to the main thread's connection.
-    targetFilter: (target) => target.type() === 'browser' || target.browserContext() === target.browser().defaultBrowserContext(),
+    // Only the contexts this connection creates (puppeteer files targets of other contexts under the default
+    // one): the visits' contexts belong to the main thread's connection.
+    targetFilter: (target) => target.type() === 'browser' || target.browserContext() !== target.browser().defaultBrowserContext(),
   });
   browserPort = chromePort;
   return browser;
@@ -44,9 +47,11 @@ port.on('message', (msg: ToWorker) => {
 async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   const { id } = msg;
   let page: Page | undefined;
+  let context: BrowserContext | undefined;
   try {
     const before = msg.hold ? new Promise<'measure' | 'skip'>((r) => verdicts.set(id, r)) : undefined;
-    page = await (await connect(msg.port)).newPage();
+    context = await sandboxContext(await connect(msg.port), msg.proxyServer);
+    page = await context.newPage();
     const result = await runLighthouseWith(msg.url, {
       port: msg.port,
       page,
@@ -60,5 +65,6 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   } finally {
     verdicts.delete(id);
     await page?.close().catch(() => undefined);
+    await context?.close().catch(() => undefined);
   }
 }
