@@ -136,6 +136,11 @@ export class ChromeProcess {
     return this.launched?.pid;
   }
 
+  /** The running Chrome's profile folder (removed when Chrome is killed). */
+  get profileDir(): string | undefined {
+    return this.userDataDir;
+  }
+
   /** True when a started Chrome is still connected. */
   get alive(): boolean {
     return !!this._browser && this._browser.connected && this.launched?.process.exitCode === null;
