@@ -30,7 +30,7 @@ import { findFile, type Pkg } from './packages.js';
 import { NotFoundError, UnavailableError } from './registry.js';
 
 /** Bump when the builder's output changes for the same input (part of every build cache key). */
-export const BUILDER_VERSION = 1;
+export const BUILDER_VERSION = 2;
 export const ESBUILD_VERSION = esbuild.version;
 
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -227,6 +227,13 @@ async function buildIn(opts: EsmBuildOptions, root: string, pkgDir: string): Pro
         if (bare && /^[a-z][a-z0-9+.-]*:/i.test(p) && !p.startsWith('node:')) return { path: p, external: true }; // https:, data:
         if (bare) {
           const { name, subpath } = splitSpecifier(p);
+          // A package that imports itself by name from another of its entry points (`preact/hooks` imports
+          // `preact`): that entry point's own canonical URL, never a second copy bundled in (one Preact, one React).
+          if (name === pkg.name && (subpath ?? '') !== (opts.subpath ?? '')) {
+            const url = opts.depUrl(name, pkg.version, subpath);
+            if (args.kind === 'require-call' || args.kind === 'require-resolve') return { path: `${url}.cjs`, namespace: 'webgrade-req' };
+            return { path: url, external: true };
+          }
           if (name !== pkg.name) {
             const declared = pkg.json.dependencies?.[name] ?? pkg.json.peerDependencies?.[name] ?? pkg.json.optionalDependencies?.[name];
             if (BUILTINS.has(p) || (BUILTINS.has(name) && !declared)) return { path: p, namespace: 'webgrade-empty' };

@@ -552,7 +552,8 @@ function extractFromHtml(f: ArtifactFile, dom: JSDOM, fileSet: ReadonlySet<strin
 }
 
 const CSS_URL_RE = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]+))\s*\)/gi;
-const CSS_IMPORT_RE = /@import\s+(?:url\(\s*)?["']?([^"')\s;]+)["']?/gi;
+/** `@import "x"`, `@import 'x'`, `@import url(x)`, `@import url("x")`: a quoted URL may hold `;` (Google Fonts `wght@400;700`). */
+const CSS_IMPORT_RE = /@import\s+(?:url\(\s*)?(?:"([^"]*)"|'([^']*)'|([^"')\s;]+))/gi;
 
 function extractCssUrls(block: SourceBlock, fileSet: ReadonlySet<string>, resources: ResourceRef[]): void {
   const text = block.text;
@@ -564,7 +565,7 @@ function extractCssUrls(block: SourceBlock, fileSet: ReadonlySet<string>, resour
   const importSpans: Array<[number, number]> = [];
   for (const m of text.matchAll(CSS_IMPORT_RE)) {
     importSpans.push([m.index!, m.index! + m[0].length]);
-    pushRef(resources, fileSet, 'css-import', m[1]!, block.file, lineOf(m.index!));
+    pushRef(resources, fileSet, 'css-import', (m[1] ?? m[2] ?? m[3])!, block.file, lineOf(m.index!));
   }
   for (const m of text.matchAll(CSS_URL_RE)) {
     const at = m.index!;

@@ -6,7 +6,7 @@
 import type { Artifact } from './artifact.js';
 import type { BrowserEvidence } from './browser-evidence.js';
 import type { Requirement } from './requirements.js';
-import type { NetworkRecord } from './network.js';
+import type { NetworkModeId, NetworkRecord } from './network.js';
 
 /** A gathered part: the value, or why it could not be gathered. */
 export type Gathered<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -39,6 +39,13 @@ export interface RemoteCheck {
   ok: boolean;
   status?: number;
   error?: string;
+  /** How it was checked: over the network (`--check-network`), or through the CDN cache (network mode `cdn`). */
+  via?: 'network' | 'cdn cache';
+  /**
+   * Not verified after all, with why (the CDN cache could not serve this URL form, or the registry could not be
+   * reached): neither valid nor invalid.
+   */
+  unverified?: string;
 }
 
 /** What a judge answered, already parsed and validated (see `judges/`). */
@@ -54,6 +61,8 @@ export interface JudgeAnswer {
 export interface EvidenceOptions {
   /** Remote URLs were checked (resource-validity); otherwise they are reported as unverified. */
   checkNetwork: boolean;
+  /** The network mode (core/network.ts); absent means `cdn`. */
+  network?: NetworkModeId;
 }
 
 export interface Evidence {

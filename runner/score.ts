@@ -9,7 +9,8 @@ import type { Evidence } from '../core/evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
 import type { Requirement } from '../core/requirements.js';
 import type { JudgeSettings } from '../judges/settings.js';
-import type { NetworkSettings } from '../core/network.js';
+import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
+import type { CdnOptions } from '../cdn/index.js';
 import { findMetric, suiteMetrics } from '../metrics/registry.js';
 import type { MetricResult, PerspectiveSummary, ScoreDocument } from '../core/results.js';
 
@@ -32,6 +33,8 @@ export interface ScorerOptions {
   judge?: JudgeSettings;
   /** What pages may reach (core/network.ts; default `cdn`). */
   network?: NetworkSettings;
+  /** Options of the CDN cache (cdn/: its folder, another registry); default: from `network` and npm's config. */
+  cdn?: CdnOptions;
 }
 
 /** The metrics of `suite`, limited to the `--only` ids; an unknown id, or one outside the suite, is bad input. */
@@ -99,6 +102,7 @@ export class Scorer {
     this.options = { checkNetwork: opts.checkNetwork ?? false, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS };
     if (opts.judge) this.options.judge = opts.judge;
     if (opts.network) this.options.network = opts.network;
+    if (opts.cdn) this.options.cdn = opts.cdn;
     this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
   }
 
@@ -117,7 +121,7 @@ export class Scorer {
     const start = performance.now();
     const artifact = typeof input === 'string' ? loadArtifact(input) : input;
     timings.load = round2(performance.now() - start);
-    const evidence: Evidence = { artifact, options: { checkNetwork: this.options.checkNetwork } };
+    const evidence: Evidence = { artifact, options: { checkNetwork: this.options.checkNetwork, network: this.options.network?.mode ?? DEFAULT_NETWORK_MODE } };
     if (extra.requirement) evidence.requirement = extra.requirement;
     const results = new Map<string, MetricResult>();
     await this.gather(evidence, timings, start, results);

@@ -59,6 +59,12 @@ describe('ES module builds', () => {
     assert.equal(out.values[0]!.coreName, 'shared-core@1.2.0');
   });
 
+  it('imports the package itself by its canonical URL from another of its entry points (preact/hooks → preact): one instance', async () => {
+    const hooks = text(await ask('https://esm.sh/selfref@1.0.0/es2022/hooks.mjs'));
+    assert.match(hooks, /from\s*"\/selfref@1\.0\.0\/es2022\/selfref\.mjs"/, hooks);
+    assert.doesNotMatch(hooks, /made: "once"/, 'the main entry was bundled into the hooks build: two instances');
+  });
+
   it('shares one instance through jsDelivr +esm and unpkg ?module too', async () => {
     const j = await evaluate(['https://cdn.jsdelivr.net/npm/plugin-a@1/+esm', 'https://cdn.jsdelivr.net/npm/plugin-b@1.0.0/+esm', 'https://cdn.jsdelivr.net/npm/shared-core@^1.0.0/+esm']);
     assert.equal(j.oneCore, true);

@@ -7,6 +7,12 @@ import { startTestRegistry, type FixturePackage, type TestRegistry } from './reg
 
 export const FIXTURES: FixturePackage[] = [
   {
+    name: 'selfref',
+    version: '1.0.0',
+    json: { exports: { '.': './index.mjs', './hooks': './hooks.mjs' } },
+    files: { 'index.mjs': 'export const token = { made: "once" };\n', 'hooks.mjs': "import { token } from 'selfref';\nexport const tokenOfMain = token;\n" },
+  },
+  {
     name: 'tiny',
     version: '1.0.0',
     json: { main: 'index.js', jsdelivr: 'dist/tiny.js', unpkg: 'dist/tiny.js' },
