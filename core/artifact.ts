@@ -20,7 +20,8 @@
  * lies inside the real root: a symbolic link is followed only when its target is such a file (or a folder inside
  * the root, each real folder walked once, so link loops end); links that leave the root, device files, FIFOs,
  * sockets and anything under /proc, /sys or /dev are left out and listed in `refused` with the reason. A
- * single-file artifact whose entry is a link to a file outside its folder is bad input. Files are read with
+ * single-file artifact whose entry is a link is followed only to an .html/.htm file (a folder of links to pages
+ * is a common way to take a sample); a link to anything else is bad input. Files are read with
  * `readArtifactFile`, which opens the verified real path without following links and checks again that it is a
  * regular file, so a file swapped for a link after loading is not read either. The loopback server and the
  * metrics that read bytes (media) use the same function.
@@ -332,11 +333,13 @@ export function loadArtifact(input: string): Artifact {
     entry = 'index.html';
     kind = 'folder';
   } else if (st.isFile()) {
-    root = realpathSync(dirname(abs));
-    entry = basename(abs);
     const real = realpathSync(abs);
-    const why = outsideReason(real, root);
-    if (why) throw new InputError(`${input}: is ${why}; give the file itself`);
+    const why = outsideReason(real, realpathSync(dirname(abs)));
+    // A link to an HTML file elsewhere is followed (folders of links to pages are a common way to pick a
+    // sample); a link to anything else (/proc/self/environ, a key file) is refused. Only that one file is served.
+    if (why && (!/\.html?$/i.test(real) || SYSTEM_TREES.some((t) => insideTree(real, t)))) throw new InputError(`${input}: is ${why}, and not to an HTML file; give the file itself`);
+    root = dirname(real);
+    entry = basename(abs);
     listed = [{ rel: entry, real }];
     kind = 'file';
   } else {

@@ -70,6 +70,8 @@ export interface NetworkEntry {
   navigationKept?: boolean;
   /** Requested by the browser on its own (the favicon probe), not by the page. */
   browserMade?: boolean;
+  /** Milliseconds the sandbox took to produce the answer (artifact file, CDN cache, archive, live fetch). */
+  ms?: number;
 }
 
 /** What the score document and every results row record about the network (SPEC "Network modes"). */

@@ -281,12 +281,13 @@ export class SandboxSite {
       return;
     }
     let a: Answer;
+    const t = performance.now();
     try {
       a = await this.sandbox.decide(this, url, req);
     } catch (err) {
       a = { status: 500, headers: {}, body: Buffer.alloc(0), entry: { disposition: 'blocked', status: 500, reason: `sandbox error: ${errorMessage(err)}` } };
     }
-    this.record({ phase, method, url: cut(url.href), destination, ...a.entry });
+    this.record({ phase, method, url: cut(url.href), destination, ...a.entry, ms: Math.round((performance.now() - t) * 10) / 10 });
     if (res.destroyed) return;
     res.writeHead(a.status, { ...a.headers, 'Content-Length': String(a.status === 204 || a.status === 304 ? 0 : a.body.length) });
     res.end(method === 'HEAD' || a.status === 204 || a.status === 304 ? undefined : a.body);
