@@ -10,6 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_NETWORK_MODE, NETWORK_MODES, type NetworkModeId, type NetworkSettings } from '../core/network.js';
+import { DEFAULT_LIGHTHOUSE_RUNS } from '../runner/gather/browser-gatherer.js';
 import { CHECKLIST_TASK } from '../judges/settings.js';
 
 /** `--suite study|extended` (SPEC "Suites"). */
@@ -25,14 +26,23 @@ export interface NetworkFlags {
   network?: string;
   cdnCache?: string;
   allowHost?: string[];
+  lighthouseRuns?: number;
 }
+
+/** At most this many Lighthouse runs per artifact (each costs about 3–5 s). */
+export const MAX_LIGHTHOUSE_RUNS = 9;
 
 /** `--network`, `--cdn-cache`, `--allow-host` (core/network.ts), on every command that loads pages. */
 export function addNetworkOptions(cmd: Command): Command {
   return cmd
     .option('--network <mode>', `what pages may reach: ${NETWORK_MODES.map((m) => (m === 'record' || m === 'replay' ? `${m}:<dir>` : m)).join(' | ')} (default ${DEFAULT_NETWORK_MODE}: CDN files from a local cache filled from the npm registry)`)
     .option('--cdn-cache <dir>', 'CDN cache folder (default: $XDG_CACHE_HOME/webgrade/cdn or ~/.cache/webgrade/cdn)')
-    .option('--allow-host <hosts>', 'live/record modes: hosts let through (comma-separated; default: the well-known CDN hosts)', (v: string) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+    .option('--allow-host <hosts>', 'live/record modes: hosts let through (comma-separated; default: the well-known CDN hosts)', (v: string) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
+    .option('--lighthouse-runs <n>', `Lighthouse runs per page; the performance score is their median (default ${DEFAULT_LIGHTHOUSE_RUNS}, at most ${MAX_LIGHTHOUSE_RUNS})`, (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > MAX_LIGHTHOUSE_RUNS) throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_LIGHTHOUSE_RUNS}`);
+      return n;
+    });
 }
 
 /** The network settings of parsed flags; bad values are InputErrors. */

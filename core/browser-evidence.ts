@@ -129,6 +129,8 @@ export interface BrowserEvidence {
   coverage?: { js: CoverageEntry[]; css: CoverageEntry[] };
   /** The font families that rendered the text, most glyphs first. */
   fonts?: FontUse[];
+  /** CSS/Web animations stopped before the screenshots (runner/gather/session.ts `freezeAnimations`). */
+  frozenAnimations?: number;
   icons?: IconInfo[];
   media?: MediaInfo[];
   /** Faults seen during the visit (timeout, dialog storm, navigation away, window closed, crash). */

@@ -29,6 +29,13 @@ export interface LighthouseEvidence {
   runWarnings: string[];
   /** Lighthouse's runtimeError code, when the run finished with one (e.g. NO_FCP). */
   runtimeError?: string;
+  /**
+   * With `--lighthouse-runs N` > 1: the performance score (0–1, null when Lighthouse could not compute one) of
+   * every run, in run order; `categories.performance` and the performance audits are those of the median run
+   * (`performanceRun`, 0-based). The other categories come from the first, full run.
+   */
+  performanceRuns?: Array<number | null>;
+  performanceRun?: number;
   /** The whole LHR, for saving; metrics should not depend on it. */
   lhr?: unknown;
 }

@@ -20,6 +20,7 @@ export interface InitMessage {
   type: 'init';
   suite?: SuiteId;
   network?: NetworkSettings;
+  lighthouseRuns?: number;
   only?: string[];
   budgetMs: number;
   checkNetwork: boolean;
@@ -64,6 +65,7 @@ process.on('message', (msg: ToWorker) => {
       if (msg.only) opts.only = msg.only;
       if (msg.suite) opts.suite = msg.suite;
       if (msg.network) opts.network = msg.network;
+      if (msg.lighthouseRuns) opts.lighthouseRuns = msg.lighthouseRuns;
       scorer = new Scorer(opts);
       send({ type: 'ready' });
     } catch (err) {

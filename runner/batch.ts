@@ -102,6 +102,8 @@ export interface BatchOptions {
   suite?: SuiteId;
   /** What pages may reach (default cdn). */
   network?: NetworkSettings;
+  /** Lighthouse runs per artifact (the performance score is their median). */
+  lighthouseRuns?: number;
   only?: string[];
   concurrency: number;
   budgetMs: number;
@@ -305,6 +307,7 @@ export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions)
     if (opts.only) init.only = opts.only;
     if (opts.suite) init.suite = opts.suite;
     if (opts.network) init.network = opts.network;
+    if (opts.lighthouseRuns) init.lighthouseRuns = opts.lighthouseRuns;
     child.send(init);
   };
 

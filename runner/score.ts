@@ -35,6 +35,8 @@ export interface ScorerOptions {
   network?: NetworkSettings;
   /** Options of the CDN cache (cdn/: its folder, another registry); default: from `network` and npm's config. */
   cdn?: CdnOptions;
+  /** Lighthouse runs per artifact; the performance score is their median (runner/gather/browser-gatherer.ts). */
+  lighthouseRuns?: number;
 }
 
 /** The metrics of `suite`, limited to the `--only` ids; an unknown id, or one outside the suite, is bad input. */
@@ -103,6 +105,7 @@ export class Scorer {
     if (opts.judge) this.options.judge = opts.judge;
     if (opts.network) this.options.network = opts.network;
     if (opts.cdn) this.options.cdn = opts.cdn;
+    if (opts.lighthouseRuns) this.options.lighthouseRuns = opts.lighthouseRuns;
     this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
   }
 

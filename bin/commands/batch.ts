@@ -119,6 +119,7 @@ export function batchCommand(): Command {
         if (flags.only) opts.only = flags.only;
         if (flags.suite) opts.suite = flags.suite;
         opts.network = networkFromFlags(flags);
+        if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
         if (requirements) opts.requirements = requirements;
         const summary = await runBatchWithProgress(jobs, opts);
         process.stdout.write(summaryText(summary, flags.out) + '\n');

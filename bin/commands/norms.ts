@@ -67,6 +67,7 @@ export function normsCommand(): Command {
             if (flags.only) opts.only = flags.only;
             if (flags.suite) opts.suite = flags.suite;
             opts.network = networkFromFlags(flags);
+            if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
             const summary = await runBatchWithProgress(jobs, opts, 'norms');
             process.stderr.write(summaryText(summary, rowsPath) + '\n');
             if (summary.interrupted) {

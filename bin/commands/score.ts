@@ -88,6 +88,7 @@ export function scoreCommand(): Command {
         const scorer = new Scorer({
           ...(flags.suite ? { suite: flags.suite } : {}),
           network,
+          ...(flags.lighthouseRuns ? { lighthouseRuns: flags.lighthouseRuns } : {}),
           only,
           checkNetwork: flags.checkNetwork ?? false,
           budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,

@@ -32,10 +32,14 @@ export function lighthouseCategoryScore(evidence: Evidence, category: string, au
     .sort((a, b) => (a.score ?? 0) - (b.score ?? 0))
     .map((a) => ({ id: a.id, title: a.title, score: a.score, ...(a.displayValue ? { displayValue: a.displayValue } : {}) }));
   const score = round2(cat.score * 100);
-  return scored(score, `Lighthouse ${cat.title}: ${score}${failing.length ? ` (${failing.length} audit${failing.length === 1 ? '' : 's'} lost points)` : ''}`, {
+  // With several Lighthouse runs (`--lighthouse-runs`), performance is the median run's score; all are listed.
+  const runs = category === 'performance' && report.performanceRuns && report.performanceRuns.length > 1 ? report.performanceRuns.map((s) => (s === null ? null : round2(s * 100))) : undefined;
+  const median = runs ? `, the median of ${runs.length} runs (${runs.map((r) => r ?? 'n/a').join(', ')})` : '';
+  return scored(score, `Lighthouse ${cat.title}: ${score}${median}${failing.length ? ` (${failing.length} audit${failing.length === 1 ? '' : 's'} lost points)` : ''}`, {
     lighthouseVersion: report.lighthouseVersion,
     categoryScore: cat.score,
     failingAudits: failing,
     runWarnings: report.runWarnings,
+    ...(runs ? { runs, medianRun: report.performanceRun } : {}),
   });
 }

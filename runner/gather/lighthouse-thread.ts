@@ -26,13 +26,15 @@ export interface ThreadRunOptions {
   /** The sandbox proxy for the run's browser context (sandbox/sandbox.ts `endpoint('lighthouse')`). */
   proxyServer: string;
   timeoutMs: number;
+  /** Lighthouse runs per artifact (`--lighthouse-runs`; the performance score is their median). */
+  runs?: number;
   mobile?: { screenshot: boolean; before?: Promise<'measure' | 'skip'> };
   onBenchmark?: () => void;
 }
 
 /** Messages from the main thread to the worker. */
 export type ToWorker =
-  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean }
+  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean }
   | { type: 'verdict'; id: number; verdict: 'measure' | 'skip' };
 
 /** Messages from the worker to the main thread. */
@@ -100,6 +102,7 @@ export class LighthouseThread {
         port: opts.port,
         proxyServer: opts.proxyServer,
         timeoutMs: opts.timeoutMs,
+        ...(opts.runs ? { runs: opts.runs } : {}),
         ...(opts.mobile ? { mobile: { screenshot: opts.mobile.screenshot } } : {}),
         hold: !!before,
         benchmark: !!opts.onBenchmark,

@@ -123,6 +123,32 @@ function dialogGuard(): void {
   };
 }
 
+/**
+ * Runs in the page before the screenshots: every CSS animation, transition and Web Animation is stopped at a
+ * fixed point, finite ones at their end (the state an intro animation settles in) and infinite ones (spinners,
+ * pulses, marquees) at their start; the caller then pauses the page's clock (CDP virtual time), so that timers
+ * and requestAnimationFrame loops stand still while both screenshots are taken. What a script drew before that
+ * moment (a canvas game's frame, a counter) still depends on how long the page ran: documented, not controlled.
+ * Returns how many animations were stopped.
+ */
+function freezeAnimations(): number {
+  let n = 0;
+  for (const a of document.getAnimations()) {
+    try {
+      const end = a.effect?.getComputedTiming().endTime;
+      if (typeof end === 'number' && Number.isFinite(end)) a.finish();
+      else {
+        a.pause();
+        a.currentTime = 0;
+      }
+      n++;
+    } catch {
+      /* an animation that cannot be stopped stays as it is */
+    }
+  }
+  return n;
+}
+
 /** Runs in the page: which of the given selectors (dynamic pseudo-classes already removed) match something. */
 function matchSelectors(selectors: string[]): boolean[] {
   return selectors.map((s) => {
@@ -337,6 +363,14 @@ export async function visitArtifact(
   if (fonts) ev.fonts = fonts;
 
   if (opts.screenshots) {
+    // Screenshots of a page that moves differ between runs (the screenshot metrics of one animated page
+    // differed by up to 41.5 points): they are taken with the page frozen (see `freezeAnimations`).
+    const frozen = await step('screenshots', 'freeze', async () => {
+      const n = await page.evaluate(freezeAnimations);
+      await cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' });
+      return n;
+    });
+    if (frozen !== undefined) ev.frozenAnimations = frozen;
     const desktop = await step('screenshots', 'desktop screenshot', async () => {
       const png = Buffer.from(await page.screenshot({ type: 'png', captureBeyondViewport: false, optimizeForSpeed: true }));
       return { png, width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: 1 } satisfies Screenshot;

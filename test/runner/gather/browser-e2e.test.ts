@@ -5,6 +5,7 @@
  * shared by the whole file to keep CI time down.
  */
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
 import { after, describe, it } from 'node:test';
 import { Scorer, type ScoreDocument } from '../../../runner/score.js';
 import { writeArtifact, fixture, runCli, tempDir } from '../../helpers.js';
@@ -53,6 +54,26 @@ describe('browser session on fixture pages', () => {
       assert.ok(net.some((n) => n.url.includes(host) && n.disposition === 'blocked' && n.phase === 'visit'), `${host} not logged as blocked in the visit`);
     }
     assert.ok(net.some((n) => n.url.startsWith('wss://socket.example.com') && n.destination === 'websocket'), 'the WebSocket is logged with its full URL');
+  });
+});
+
+describe('screenshots of moving pages', () => {
+  const shots = new Scorer({ only: ['layout-sparsity', 'color-harmony'], budgetMs: BUDGET_MS, network: { mode: 'offline' } });
+  after(() => shots.close());
+
+  it('are the same picture in two runs: animations stopped at a fixed point, an intro at its end', async () => {
+    const a = await shots.scoreWithEvidence(fixture('browser', 'animated.html'));
+    await new Promise((r) => setTimeout(r, 700)); // a different moment of the infinite animation
+    const b = await shots.scoreWithEvidence(fixture('browser', 'animated.html'));
+    assert.ok(a.evidence.browser?.ok && b.evidence.browser?.ok);
+    assert.equal(a.evidence.browser.value.frozenAnimations, 2);
+    const pixels = async (png: Buffer) => (await sharp(png).raw().toBuffer()).toString('base64');
+    assert.equal(await pixels(a.evidence.browser.value.screenshots.desktop!.png), await pixels(b.evidence.browser.value.screenshots.desktop!.png), 'the two screenshots differ');
+    // The heading's four-second intro is shown finished (fully opaque, in place), not half-way.
+    const { data, info } = await sharp(a.evidence.browser.value.screenshots.desktop!.png).raw().toBuffer({ resolveWithObject: true });
+    let dark = 0;
+    for (let y = 10; y < 60; y++) for (let x = 8; x < 400; x++) if (data[(y * info.width + x) * info.channels]! < 80) dark++;
+    assert.ok(dark > 500, `the heading is not drawn in full (${dark} dark pixels)`);
   });
 });
 
