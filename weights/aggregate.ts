@@ -176,9 +176,21 @@ export function scoreModels(agg: Aggregate, weights: Record<string, number>): Mo
   return out;
 }
 
+/**
+ * The study's Table 5: the overall per value of one requirement label. `average` is what the study reports, the
+ * overall averaged over the models (the unweighted mean of the per-model overalls of the models that have
+ * artifacts with that value; `modelsAveraged` says how many); `models` are the per-model overalls behind it.
+ */
 export interface LabelBreakdown {
   label: string;
-  values: Array<{ value: string; artifacts: number; models: Array<{ model: string; overall: number; artifacts: number }> }>;
+  values: Array<{
+    value: string;
+    artifacts: number;
+    /** Mean over models of their overall on this label value (SD units); null when no model has such an artifact. */
+    average: number | null;
+    modelsAveraged: number;
+    models: Array<{ model: string; overall: number; artifacts: number }>;
+  }>;
 }
 
 /** Label keys that the samples carry (in SPEC order first). */
@@ -200,6 +212,8 @@ export function breakdownByLabel(pop: Population, label: string, weights: Record
       return {
         value,
         artifacts: pop.samples.filter(filter).length,
+        average: scores.length ? scores.reduce((a, s) => a + s.overall, 0) / scores.length : null,
+        modelsAveraged: scores.length,
         models: scores.map((s) => ({ model: s.model, overall: s.overall, artifacts: s.artifacts })),
       };
     }),
