@@ -48,10 +48,15 @@ export interface CriteriaAnswer {
 
 export const VISUAL_ASPECTS = ['aesthetics', 'hierarchy', 'consistency', 'fit'] as const;
 
+/** The visual judge's scale: 0–4 with at most this many decimals (the study's). */
+export const VISUAL_DECIMALS = 2;
+
 export interface VisualAnswer {
   score: number;
   aspects: Record<(typeof VISUAL_ASPECTS)[number], number>;
   reason: string;
+  /** Ratings the judge gave with more than two decimals, as given and as kept (rounded to two). */
+  rounded?: Array<{ field: string; given: number; kept: number }>;
 }
 
 // alignment: exactly one verdict per checklist item (SPEC #22–#24)

@@ -115,6 +115,30 @@ describe('judge gatherer + judge metrics', () => {
     assert.equal(image.image_url!.url, `data:image/png;base64,${PNG_1x1.toString('base64')}`);
   });
 
+  it('visual-experience keeps a decimal rating through the chat server (3.25 → 92.11) and asks for two decimals', async () => {
+    const { outcomes, server } = await run([visualExperience], [{ content: visualJson(3.25, 2.75) }], { evidence: { browser: browserWithShot() } });
+    const o = outcomes[0]!;
+    assert.ok(Math.abs(o.score! - (40 * Math.sqrt(3.25) + 20)) < 1e-9, `${o.score}`);
+    const d = o.details as { ratings: number[]; aspects: Record<string, number>; promptVersion: string; rounded?: unknown };
+    assert.deepEqual(d.ratings, [3.25]);
+    assert.equal(d.aspects.hierarchy, 2.75);
+    assert.equal(d.rounded, undefined);
+    assert.equal(d.promptVersion, 'visual-experience/2');
+    const text = promptText(server.requests[0]!);
+    assert.match(text, /up to two decimals/);
+    assert.match(text, /2\.5 to 3 = good/);
+    const schema = server.requests[0]!.body.response_format?.json_schema?.schema as { properties: { score: { type: string } } } | undefined;
+    if (schema) assert.equal(schema.properties.score.type, 'number');
+  });
+
+  it('visual-experience rounds a rating with more than two decimals to two, and says so', async () => {
+    const { outcomes } = await run([visualExperience], [{ content: visualJson(2.456789, 2) }], { evidence: { browser: browserWithShot() } });
+    const o = outcomes[0] as { score: number; summary: string; details: { ratings: number[]; rounded: unknown } };
+    assert.deepEqual(o.details.ratings, [2.46]);
+    assert.deepEqual(o.details.rounded, [{ repeat: 1, field: 'score', given: 2.456789, kept: 2.46 }]);
+    assert.match(o.summary, /rounded to two/);
+  });
+
   it('visual-experience without a screenshot is unscorable and asks nothing', async () => {
     const { outcomes, server } = await run([visualExperience], [], { evidence: { browser: missing('Chrome crashed') } });
     assert.equal(outcomes[0]!.score, null);
