@@ -3,7 +3,7 @@
  * one Lighthouse per process (Lighthouse cannot run twice at once in one Node process; TOOLCHAIN.md).
  *
  * Protocol (IPC messages):
- *   parent → worker  {type: 'init', only?, budgetMs, checkNetwork}   then any number of
+ *   parent → worker  {type: 'init', only?, budgetMs, checkNetwork, alignment?}   then any number of
  *                    {type: 'job', jobId, path, requirement?}
  *   worker → parent  {type: 'ready'} after init;
  *                    {type: 'done', jobId, doc} or {type: 'error', jobId, message} per job.
@@ -14,6 +14,7 @@ import { errorMessage } from '../core/errors.js';
 import type { Requirement } from '../core/requirements.js';
 import { Scorer } from './score.js';
 import type { SuiteId } from '../core/metric.js';
+import type { AlignmentStance } from '../core/judge-answer.js';
 
 export interface InitMessage {
   type: 'init';
@@ -21,6 +22,8 @@ export interface InitMessage {
   only?: string[];
   budgetMs: number;
   checkNetwork: boolean;
+  /** The alignment judges' stance (`batch --alignment`); the worker's judge settings come from its environment. */
+  alignment?: AlignmentStance;
 }
 export interface JobMessage {
   type: 'job';
@@ -61,6 +64,7 @@ process.on('message', (msg: ToWorker) => {
       const opts: ConstructorParameters<typeof Scorer>[0] = { budgetMs: msg.budgetMs, checkNetwork: msg.checkNetwork };
       if (msg.only) opts.only = msg.only;
       if (msg.suite) opts.suite = msg.suite;
+      if (msg.alignment) opts.alignment = msg.alignment;
       scorer = new Scorer(opts);
       send({ type: 'ready' });
     } catch (err) {

@@ -24,6 +24,7 @@ import type { MetricResult, ScoreDocument } from './score.js';
 import type { FromWorker, ToWorker } from './batch-worker.js';
 import { selectMetrics } from './score.js';
 import type { SuiteId } from '../core/metric.js';
+import type { AlignmentStance } from '../core/judge-answer.js';
 
 export interface BatchJob {
   model: string;
@@ -103,6 +104,8 @@ export interface BatchOptions {
   concurrency: number;
   budgetMs: number;
   checkNetwork?: boolean;
+  /** The alignment judges' stance, passed to every worker (default: the study's). */
+  alignment?: AlignmentStance;
   requirements?: Requirement[];
   /** Hard limit per artifact in ms (default: see the module comment). */
   hardLimitMs?: number;
@@ -301,6 +304,7 @@ export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions)
     const init: ToWorker = { type: 'init', budgetMs: opts.budgetMs, checkNetwork: opts.checkNetwork ?? false };
     if (opts.only) init.only = opts.only;
     if (opts.suite) init.suite = opts.suite;
+    if (opts.alignment) init.alignment = opts.alignment;
     child.send(init);
   };
 

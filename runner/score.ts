@@ -8,7 +8,7 @@ import { InputError, errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
 import type { Requirement } from '../core/requirements.js';
-import type { JudgeSettings } from '../judges/settings.js';
+import type { AlignmentStance, JudgeSettings } from '../judges/settings.js';
 import { findMetric, suiteMetrics } from '../metrics/registry.js';
 import type { MetricResult, PerspectiveSummary, ScoreDocument } from '../core/results.js';
 
@@ -29,6 +29,8 @@ export interface ScorerOptions {
   gatherers?: Gatherer[];
   /** LLM judge settings (judges/settings.ts), passed to the gatherers. */
   judge?: JudgeSettings;
+  /** Alignment judges' stance when `judge` is absent (settings from the environment, e.g. batch workers). */
+  alignment?: AlignmentStance;
 }
 
 /** The metrics of `suite`, limited to the `--only` ids; an unknown id, or one outside the suite, is bad input. */
@@ -95,6 +97,7 @@ export class Scorer {
     this.metrics = selectMetrics(opts.only, this.suite);
     this.options = { checkNetwork: opts.checkNetwork ?? false, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS };
     if (opts.judge) this.options.judge = opts.judge;
+    if (opts.alignment) this.options.alignment = opts.alignment;
     this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
   }
 
