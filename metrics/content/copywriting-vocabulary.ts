@@ -55,10 +55,13 @@ export const COMPLIANCE_TERMS: { en: readonly string[]; 'zh-Hans': readonly stri
     'revolutionary', 'miracle', 'clinically proven', 'scientifically proven', 'proven to', 'instant results', 'lifetime guarantee',
     'industry[- ]leading', 'the only .{0,20}(?:app|tool|solution|platform|product) (?:that|you)',
   ],
+  // Not listed although advertising rules name them, because as substrings they are everyday UI words:
+  // 绝对 (绝对路径 "absolute path"), 唯一 (唯一标识 "unique id"), 首选 (首选项 "preferences"), 保证 (请保证网络连接
+  // "make sure you are online"), 最好 ("had better"), 特效 ("visual effects"), 永不 alone.
   'zh-Hans': [
-    '最佳', '最好', '最优', '最强', '最先进', '最高级', '最安全', '顶级', '顶尖', '极致', '绝对', '国家级', '世界级', '全球领先',
-    '行业领先', '遥遥领先', '史上最', '销量第一', '排名第一', '行业第一', '全网第一', '唯一', '首选', '百分之百', '100%安全', '万能',
-    '零风险', '无风险', '保证', '永不', '根治', '特效',
+    '最佳', '最优', '最强', '最先进', '最高级', '最安全', '顶级', '顶尖', '极致', '绝对安全', '绝对有效', '国家级', '世界级',
+    '全球领先', '行业领先', '遥遥领先', '史上最', '销量第一', '排名第一', '行业第一', '全网第一', '全网唯一', '百分之百',
+    '100%安全', '万能', '零风险', '无风险', '保证有效', '保证收益', '永不宕机', '根治', '特效药',
   ],
 };
 
