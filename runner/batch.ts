@@ -25,6 +25,7 @@ import type { FromWorker, ToWorker } from './batch-worker.js';
 import { selectMetrics } from './score.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
+import type { AlignmentStance } from '../core/judge-answer.js';
 
 export interface BatchJob {
   model: string;
@@ -108,6 +109,8 @@ export interface BatchOptions {
   concurrency: number;
   budgetMs: number;
   checkNetwork?: boolean;
+  /** The alignment judges' stance, passed to every worker (default: the study's). */
+  alignment?: AlignmentStance;
   requirements?: Requirement[];
   /** Hard limit per artifact in ms (default: see the module comment). */
   hardLimitMs?: number;
@@ -308,6 +311,7 @@ export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions)
     if (opts.suite) init.suite = opts.suite;
     if (opts.network) init.network = opts.network;
     if (opts.lighthouseRuns) init.lighthouseRuns = opts.lighthouseRuns;
+    if (opts.alignment) init.alignment = opts.alignment;
     child.send(init);
   };
 

@@ -8,9 +8,9 @@ import { InputError, errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
 import type { Requirement } from '../core/requirements.js';
-import type { JudgeSettings } from '../judges/settings.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
 import type { CdnOptions } from '../cdn/index.js';
+import type { AlignmentStance, JudgeSettings } from '../judges/settings.js';
 import { findMetric, suiteMetrics } from '../metrics/registry.js';
 import type { MetricResult, PerspectiveSummary, ScoreDocument } from '../core/results.js';
 
@@ -37,6 +37,8 @@ export interface ScorerOptions {
   cdn?: CdnOptions;
   /** Lighthouse runs per artifact; the performance score is their median (runner/gather/browser-gatherer.ts). */
   lighthouseRuns?: number;
+  /** Alignment judges' stance when `judge` is absent (settings from the environment, e.g. batch workers). */
+  alignment?: AlignmentStance;
 }
 
 /** The metrics of `suite`, limited to the `--only` ids; an unknown id, or one outside the suite, is bad input. */
@@ -106,6 +108,7 @@ export class Scorer {
     if (opts.network) this.options.network = opts.network;
     if (opts.cdn) this.options.cdn = opts.cdn;
     if (opts.lighthouseRuns) this.options.lighthouseRuns = opts.lighthouseRuns;
+    if (opts.alignment) this.options.alignment = opts.alignment;
     this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
   }
 

@@ -28,6 +28,8 @@ export interface Sample {
   failed: boolean;
   /** Raw score per metric id; null = unscorable; absent = not run. */
   scores: Record<string, number | null>;
+  /** Stance of each scored alignment result (`details.stance`: study, strict, or unknown for older rows), by metric id. */
+  alignmentStances?: Record<string, string>;
 }
 
 export interface Population {
@@ -49,13 +51,21 @@ export function orderMetricIds(ids: Iterable<string>): string[] {
 export function populationFromRows(rows: readonly ResultRow[], keep?: ReadonlySet<string>): Population {
   const samples: Sample[] = rows.map((r) => {
     const scores: Record<string, number | null> = {};
+    const stances: Record<string, string> = {};
     if (r.status === 'ok') {
       for (const m of r.metrics) {
         if (keep && !keep.has(m.id) && findMetric(m.id)) continue;
         scores[m.id] = typeof m.score === 'number' && Number.isFinite(m.score) ? m.score : null;
+        const judge = findMetric(m.id)?.judge;
+        if (judge?.prompt === 'alignment' && scores[m.id] !== null) {
+          const st = (m.details as Record<string, unknown> | undefined)?.stance;
+          stances[m.id] = typeof st === 'string' ? st : 'unknown';
+        }
       }
     }
-    return { model: r.model, requirement: r.requirement, labels: r.labels ?? {}, failed: r.status !== 'ok', scores };
+    const s: Sample = { model: r.model, requirement: r.requirement, labels: r.labels ?? {}, failed: r.status !== 'ok', scores };
+    if (Object.keys(stances).length) s.alignmentStances = stances;
+    return s;
   });
   const metrics = orderMetricIds(samples.flatMap((s) => Object.keys(s.scores)));
   const models = [...new Set(samples.map((s) => s.model))].sort((a, b) => a.localeCompare(b));
@@ -176,9 +186,21 @@ export function scoreModels(agg: Aggregate, weights: Record<string, number>): Mo
   return out;
 }
 
+/**
+ * The study's Table 5: the overall per value of one requirement label. `average` is what the study reports, the
+ * overall averaged over the models (the unweighted mean of the per-model overalls of the models that have
+ * artifacts with that value; `modelsAveraged` says how many); `models` are the per-model overalls behind it.
+ */
 export interface LabelBreakdown {
   label: string;
-  values: Array<{ value: string; artifacts: number; models: Array<{ model: string; overall: number; artifacts: number }> }>;
+  values: Array<{
+    value: string;
+    artifacts: number;
+    /** Mean over models of their overall on this label value (SD units); null when no model has such an artifact. */
+    average: number | null;
+    modelsAveraged: number;
+    models: Array<{ model: string; overall: number; artifacts: number }>;
+  }>;
 }
 
 /** Label keys that the samples carry (in SPEC order first). */
@@ -200,6 +222,8 @@ export function breakdownByLabel(pop: Population, label: string, weights: Record
       return {
         value,
         artifacts: pop.samples.filter(filter).length,
+        average: scores.length ? scores.reduce((a, s) => a + s.overall, 0) / scores.length : null,
+        modelsAveraged: scores.length,
         models: scores.map((s) => ({ model: s.model, overall: s.overall, artifacts: s.artifacts })),
       };
     }),

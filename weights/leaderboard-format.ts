@@ -66,15 +66,16 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
 
   for (const b of doc.breakdowns) {
     out.push('');
-    out.push(`Overall by ${b.label} (Table 5), % of one SD (μ and σ from the whole population)`);
-    const tb = table([b.label, 'artifacts', ...models]);
+    out.push(`Overall by ${b.label} (Table 5), % of one SD (μ and σ from the whole population): the average over models, then each model`);
+    const tb = table([b.label, 'artifacts', 'average over models', ...models]);
     for (const v of b.values) {
-      tb.push([v.value, String(v.artifacts), ...models.map((x) => {
+      tb.push([v.value, String(v.artifacts), `${pctOfSd(v.average)} (${v.modelsAveraged})`, ...models.map((x) => {
         const e = v.models.find((y) => y.model === x);
         return e ? pctOfSd(e.overall) : '';
       })]);
     }
     out.push(tb.toString());
+    out.push('average over models: unweighted mean of the overalls of the models with artifacts of that value (how many in brackets)');
   }
   if (doc.notes.length) {
     out.push('');
@@ -90,23 +91,45 @@ function csvCell(v: string | number | null | undefined): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** The label breakdowns as (column name, value) pairs: `label:<label>=<value>` (Table 5). */
+function breakdownColumns(doc: LeaderboardDoc): Array<{ name: string; label: string; value: string }> {
+  return doc.breakdowns.flatMap((b) => b.values.map((v) => ({ name: `label:${b.label}=${v.value}`, label: b.label, value: v.value })));
+}
+
+/** The row name of the Table 5 average in the CSV (the `model` column of the last row). */
+export const CSV_AVERAGE_ROW = '(average over models)';
+
 /**
  * One row per model: rank, overall, CI, rank holds, the perspectives, then per metric `z:<id>`, `raw:<id>`,
- * `unscorable:<id>`; values in SD units (not %). Comment-free: the weights used are in the `weights` column.
+ * `unscorable:<id>`, then the label breakdowns (Table 5) as `label:<label>=<value>` (the model's overall on the
+ * artifacts with that label value); values in SD units (not %). When there are breakdowns, one last row named
+ * `(average over models)` (CSV_AVERAGE_ROW), with an empty rank and only the `label:` columns filled, holds the
+ * study's Table 5 figure: the average over models per label value. Comment-free: the weights used are in the
+ * `weights` column.
  */
 export function leaderboardCsv(doc: LeaderboardDoc): string {
   const ids = doc.metrics.map((m) => m.id);
+  const bcols = breakdownColumns(doc);
+  const cell = (label: string, value: string) => doc.breakdowns.find((b) => b.label === label)!.values.find((v) => v.value === value)!;
   const head = [
     'rank', 'model', 'overall', 'ci_low', 'ci_high', 'rank_holds', ...doc.perspectives, 'artifacts', 'failed',
-    ...ids.map((id) => `z:${id}`), ...ids.map((id) => `raw:${id}`), ...ids.map((id) => `unscorable:${id}`), 'weights',
+    ...ids.map((id) => `z:${id}`), ...ids.map((id) => `raw:${id}`), ...ids.map((id) => `unscorable:${id}`), ...bcols.map((c) => c.name), 'weights',
   ];
   const lines = [head.map(csvCell).join(',')];
   for (const m of doc.models) {
     const pm = doc.perMetric[m.model]!;
     lines.push([
       m.rank, m.model, m.overall, m.ci?.[0], m.ci?.[1], m.rankHolds, ...doc.perspectives.map((p) => m.perspectives[p]), m.artifacts, m.failed,
-      ...ids.map((id) => pm[id]!.z), ...ids.map((id) => pm[id]!.raw), ...ids.map((id) => pm[id]!.unscorable), doc.weights.description,
+      ...ids.map((id) => pm[id]!.z), ...ids.map((id) => pm[id]!.raw), ...ids.map((id) => pm[id]!.unscorable),
+      ...bcols.map((c) => cell(c.label, c.value).models.find((x) => x.model === m.model)?.overall),
+      doc.weights.description,
     ].map(csvCell).join(','));
+  }
+  if (bcols.length) {
+    const before = head.length - bcols.length - 1;
+    const row: Array<string | number | null | undefined> = new Array(before).fill(undefined);
+    row[1] = CSV_AVERAGE_ROW;
+    lines.push([...row, ...bcols.map((c) => cell(c.label, c.value).average), doc.weights.description].map(csvCell).join(','));
   }
   return lines.join('\n') + '\n';
 }

@@ -52,6 +52,11 @@ export interface LeaderboardDoc {
   /** perMetric[model][metric] = unweighted mean z (null: no scorable sample), raw mean, counts. */
   perMetric: Record<string, Record<string, { z: number | null; raw: number | null; scored: number; unscorable: number }>>;
   breakdowns: LabelBreakdown[];
+  /**
+   * How many scored alignment results were judged under each stance (`--alignment`: study, strict; unknown for
+   * rows scored before the stance was recorded). More than one stance in one ranking gets a note.
+   */
+  alignmentStances: Record<string, number>;
   bootstrap?: Omit<BootstrapResult, 'models' | 'pAhead'> & { pAhead: BootstrapResult['pAhead'] };
   notes: string[];
 }
@@ -118,6 +123,12 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
     const w = absent.reduce((s, id) => s + (weights.metrics[id] ?? 0), 0);
     notes.push(`${absent.length} of ${Object.keys(weights.metrics).length} metrics of the ${weights.suite} suite have no results (${(w * 100).toFixed(1)}% of the weight contributes 0): ${absent.join(', ')}`);
   }
+  const alignmentStances: Record<string, number> = {};
+  for (const s of pop.samples) for (const st of Object.values(s.alignmentStances ?? {})) alignmentStances[st] = (alignmentStances[st] ?? 0) + 1;
+  const stanceNames = Object.keys(alignmentStances).sort();
+  if (stanceNames.length > 1) {
+    notes.push(`alignment results were judged under more than one stance (${stanceNames.map((x) => `${x} ${alignmentStances[x]}`).join(', ')}): the alignment perspectives mix two readings of "implemented"; rescore with one --alignment`);
+  } else if (stanceNames.length === 1) notes.push(`alignment judged under the ${stanceNames[0]} stance (${alignmentStances[stanceNames[0]!]} results)`);
   const perMetric: LeaderboardDoc['perMetric'] = {};
   for (const mc of agg.models) {
     perMetric[mc.model] = {};
@@ -148,6 +159,7 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
     metrics,
     perMetric,
     breakdowns,
+    alignmentStances,
     notes,
   };
   if (boot) doc.bootstrap = { iterations: boot.iterations, seed: boot.seed, requirements: boot.requirements, notApart: boot.notApart, pAhead: boot.pAhead };

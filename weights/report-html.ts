@@ -2,7 +2,8 @@
  * The HTML report of `webgrade leaderboard --format html`: one self-contained file (inline data, style and
  * script; no network, no external fonts) with the leaderboard, a persona switcher that re-ranks in the page, a
  * heatmap of raw metric means (models × the 24 catalogue metrics, like the study's Figure 5), per-metric z,
- * unscorable counts, label breakdowns and the bootstrap intervals.
+ * unscorable counts, label breakdowns (the study's Table 5: the average over models per label value, then each
+ * model) and the bootstrap intervals.
  *
  * Re-ranking in the page: the report embeds each model's unweighted mean z per metric (whole population, and per
  * label value for the breakdowns) and every persona's final metric weights; the page recomputes
@@ -201,10 +202,13 @@ function renderBreakdowns(P, order){
   var host=clear('breakdowns');var labels=Object.keys(D.breakdowns);
   if(!labels.length){host.appendChild(el('p','No requirement labels in the results (pass --requirements to webgrade batch).','sub'));return;}
   labels.forEach(function(label){
-    host.appendChild(el('h3','Overall by '+label));var t=el('table');var tr=el('tr');head(tr,[label,'artifacts'].concat(order.map(function(o){return o.model;})));t.appendChild(tr);
-    Object.keys(D.breakdowns[label]).forEach(function(v){var b=D.breakdowns[label][v];var sc=scoreModels(b.z,P.metrics);var r=el('tr');r.appendChild(el('td',v,'l'));r.appendChild(el('td',b.artifacts));
+    host.appendChild(el('h3','Overall by '+label));var t=el('table');var tr=el('tr');head(tr,[label,'artifacts','average over models'].concat(order.map(function(o){return o.model;})));t.appendChild(tr);
+    Object.keys(D.breakdowns[label]).forEach(function(v){var b=D.breakdowns[label][v];var sc=scoreModels(b.z,P.metrics);var r=el('tr');r.setAttribute('data-value',v);r.appendChild(el('td',v,'l'));r.appendChild(el('td',b.artifacts));
+      var avg=null;if(sc.length){avg=0;sc.forEach(function(s){avg+=s.overall;});avg/=sc.length;}
+      var ac=el('td',avg===null?'n/a':pct(avg)+' ('+sc.length+')',avg===null?'':signCls(avg)+' avg');ac.title='unweighted mean of the overalls of the '+sc.length+' model(s) with artifacts of this value';r.appendChild(ac);
       order.forEach(function(o){var f=null;sc.forEach(function(s){if(s.model===o.model)f=s;});r.appendChild(el('td',f?pct(f.overall):'',f?signCls(f.overall):''));});t.appendChild(r);});
-    host.appendChild(t);});
+    host.appendChild(t);
+    host.appendChild(el('p','Average over models: the study\u2019s Table 5 figure, the unweighted mean of the overalls of the models with artifacts of that value (how many in brackets); then each model.','sub'));});
 }
 function render(id){var P=persona(id);var order=renderBoard(P);renderWeights(P);renderHeat(order);renderMetricTables(order);renderBreakdowns(P,order);document.body.setAttribute('data-persona',P.id);}
 var sel=document.getElementById('persona');

@@ -6,6 +6,8 @@ import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
+import type { AlignmentStance } from '../../core/judge-answer.js';
+import { addAlignmentOption } from '../../judges/cli-options.js';
 
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
@@ -19,6 +21,7 @@ interface BatchFlags extends NetworkFlags {
   budget?: number;
   checkNetwork?: boolean;
   progress?: boolean;
+  alignment?: AlignmentStance;
 }
 
 function fmtDuration(ms: number): string {
@@ -96,6 +99,7 @@ export async function runBatchWithProgress(jobs: BatchJob[], opts: BatchOptions,
 
 export function batchCommand(): Command {
   return addNetworkOptions(new Command('batch'))
+  return addAlignmentOption(new Command('batch'))
     .description('score every artifact of runs/<model>/<requirement-id>.html (or <id>/index.html), appending rows to a results JSONL; re-running resumes')
     .argument('<runs-dir>', 'folder with one sub-folder per model')
     .requiredOption('--out <results.jsonl>', 'results file (appended to; existing rows are kept and skipped)')
@@ -120,6 +124,7 @@ export function batchCommand(): Command {
         if (flags.suite) opts.suite = flags.suite;
         opts.network = networkFromFlags(flags);
         if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
+        if (flags.alignment) opts.alignment = flags.alignment;
         if (requirements) opts.requirements = requirements;
         const summary = await runBatchWithProgress(jobs, opts);
         process.stdout.write(summaryText(summary, flags.out) + '\n');

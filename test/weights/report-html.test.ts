@@ -32,8 +32,9 @@ describe('HTML leaderboard report', () => {
     const results = join(dir, 'results.jsonl');
     const rows = [];
     for (let r = 1; r <= 4; r++) {
-      rows.push(row('visual-first', `req-${r}`, scores(VISUAL_SIDE, r)));
-      rows.push(row('code-first', `req-${r}`, scores(CODE_SIDE, r)));
+      const labels = { complexity: r <= 2 ? 'low' : 'high' };
+      rows.push(row('visual-first', `req-${r}`, scores(VISUAL_SIDE, r), labels));
+      rows.push(row('code-first', `req-${r}`, scores(CODE_SIDE, r), labels));
     }
     writeFileSync(results, rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
     const out = join(dir, 'report.html');
@@ -56,8 +57,19 @@ describe('HTML leaderboard report', () => {
       assert.match(await firstModel(), /visual-first/, 'designer ranks visual-first first');
       const heatCells = await page.$$eval('#heat td', (tds) => tds.length);
       assert.ok(heatCells >= 2 * 14, `heatmap has ${heatCells} cells`);
+      // Table 5: the average over models per label value, then each model (models in rank order).
+      const table5 = () => page.$eval('#breakdowns tr[data-value="low"]', (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''));
+      const head5 = await page.$$eval('#breakdowns th', (ths) => ths.map((th) => th.textContent));
+      assert.deepEqual(head5.slice(0, 3), ['complexity', 'artifacts', 'average over models']);
+      const check5 = (cells: string[]) => {
+        const [a, b] = [Number(cells[3]), Number(cells[4])];
+        assert.match(cells[2]!, / \(2\)$/);
+        assert.ok(Math.abs(Number(cells[2]!.replace(/ \(2\)$/, '')) - (a + b) / 2) <= 0.011, `${cells}`);
+      };
+      check5(await table5());
       await page.select('#persona', 'dev');
       assert.match(await firstModel(), /code-first/, 'developer ranks code-first first');
+      check5(await table5());
       assert.equal(await page.evaluate(() => document.body.getAttribute('data-persona')), 'dev');
       assert.deepEqual(problems, []);
       assert.deepEqual(requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:')), [], 'the report needs no network');
