@@ -44,22 +44,26 @@ export interface RetestEstimate {
   source: 'repeats' | 'norms';
 }
 
-/** Pooled within-artifact sd of one metric over the samples' repeats; null without two scorable repeats anywhere. */
-export function retestOf(pop: Pick<Population, 'samples'>, id: string): RetestEstimate | null {
+/** Pooled within-group sd √(Σ_i Σ_r (x_ir − x̄_i)² / Σ_i (n_i − 1)) over groups of ≥ 2 values; null when there are none. */
+export function pooledWithinSd(groups: ReadonlyArray<readonly number[]>): { sd: number; pairs: number; groups: number } | null {
   let ss = 0;
   let df = 0;
-  let artifacts = 0;
-  for (const s of pop.samples) {
-    if (!s.repeats) continue;
-    const vs = s.repeats.map((r) => r.scores[id]).filter((v): v is number => typeof v === 'number');
+  let used = 0;
+  for (const vs of groups) {
     if (vs.length < 2) continue;
     const m = vs.reduce((a, b) => a + b, 0) / vs.length;
     for (const v of vs) ss += (v - m) ** 2;
     df += vs.length - 1;
-    artifacts++;
+    used++;
   }
-  if (df === 0) return null;
-  return { sd: Math.sqrt(ss / df), pairs: df, artifacts, source: 'repeats' };
+  return df === 0 ? null : { sd: Math.sqrt(ss / df), pairs: df, groups: used };
+}
+
+/** Pooled within-artifact sd of one metric over the samples' repeats; null without two scorable repeats anywhere. */
+export function retestOf(pop: Pick<Population, 'samples'>, id: string): RetestEstimate | null {
+  const groups = pop.samples.filter((s) => s.repeats).map((s) => s.repeats!.map((r) => r.scores[id]).filter((v): v is number => typeof v === 'number'));
+  const p = pooledWithinSd(groups);
+  return p ? { sd: p.sd, pairs: p.pairs, artifacts: p.groups, source: 'repeats' } : null;
 }
 
 /** Test–retest estimates from the population's repeats, one per metric that has any. */
@@ -178,5 +182,5 @@ export function guardSummary(report: NoiseGuardReport): string {
   const known = Object.keys(report.retest).length;
   if (report.changed.length) return `${head} raised σ of ${report.changed.length} metric${report.changed.length === 1 ? '' : 's'}: ${report.changed.map(describeChange).join('; ')}`;
   if (known === 0) return `${head}: no test–retest estimate (no repeats in the results${report.normsLabel ? `, none in ${report.normsLabel}` : ''}): σ is the study's`;
-  return `${head} changed nothing: every metric's σ is at least k × its retest sd (${known} estimate${known === 1 ? '' : 's'})`;
+  return `${head} changed nothing: no usable metric's σ is below k × its retest sd (${known} estimate${known === 1 ? '' : 's'})`;
 }

@@ -18,7 +18,7 @@ import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import type { ResultRow } from '../../runner/results-file.js';
 
 /** The suite the rows were scored with: theirs when they all agree (rows without one: study), else study. */
-function rowsSuite(rows: readonly ResultRow[]): SuiteId {
+export function rowsSuite(rows: readonly ResultRow[]): SuiteId {
   const suites = new Set(rows.filter((r) => r.status === 'ok').map((r) => r.suite ?? DEFAULT_SUITE));
   return suites.size === 1 ? [...suites][0]! : DEFAULT_SUITE;
 }
