@@ -38,7 +38,7 @@ export function analysisTable(doc: AnalysisDoc): string {
       `${share(m.scorableShare)} (${m.scorable})`,
       scaled(m, m.mean),
       scaled(m, m.sd),
-      m.mode ? `${scaled(m, m.mode.score)} (${share(m.mode.share)})` : 'n/a',
+      m.id === 'overall' ? '' : m.mode ? `${scaled(m, m.mode.score)} (${share(m.mode.share)})` : 'n/a',
       m.retest ? scaled(m, m.retest.sd) : (m.retestNote ?? 'n/a'),
       m.retest?.ratio === null || m.retest?.ratio === undefined ? (m.retest ? 'n/a' : '') : m.retest.ratio.toFixed(2),
       m.effectiveSd !== undefined ? `${num(m.effectiveSd)} (guard)` : m.id === 'overall' ? '' : num(m.sd),
