@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runBatch, withRepeats, type BatchJob } from '../../runner/batch.js';
 import { dedupeRows, parseResults, rowKey, type ResultRow } from '../../runner/results-file.js';
-import { repoRoot, tempDir } from '../helpers.js';
+import { mkdirSync } from 'node:fs';
+import { repoRoot, runCli, tempDir } from '../helpers.js';
 
 const fakeWorker = join(repoRoot, 'dist', 'test', 'runner', 'fixtures', 'fake-worker.js');
 const jobs = (names: string[]): BatchJob[] => names.map((n) => ({ model: 'm', requirement: n, path: `/nowhere/${n}.html` }));
@@ -61,5 +62,26 @@ describe('batch --repeats', () => {
     assert.equal(again.alreadyDone, 5);
     assert.equal(again.scored, 1);
     assert.deepEqual(keys(rowsOf(out)).sort(), ['a1#-', 'a1#2', 'a1#3', 'a2#-', 'a2#2', 'a2#3']);
+  });
+});
+
+describe('webgrade batch --repeats (CLI, real workers)', () => {
+  it('writes a row per repeat, shows the repeat in the progress, and the leaderboard counts each artifact once', async () => {
+    const runs = tempDir();
+    for (const m of ['m1', 'm2']) {
+      mkdirSync(join(runs, m));
+      for (const i of [0, 1]) writeFileSync(join(runs, m, `req-${i}.html`), `<!doctype html><html><body>\n${'<!-- c -->\n'.repeat(i + (m === 'm1' ? 1 : 0))}<p>x</p>\n</body></html>\n`);
+    }
+    const out = join(tempDir(), 'results.jsonl');
+    const r = await runCli(['batch', runs, '--out', out, '--only', 'comment-rate', '--repeats', '2']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /done: 8 scored, 0 failed, 0 already done \(of 8\)/);
+    assert.match(r.stderr, /m1\/req-0 #2 ok/);
+    assert.deepEqual(rowsOf(out).map((x) => x.repeat), [1, 1, 1, 1, 2, 2, 2, 2]);
+    const lb = await runCli(['leaderboard', out, '--bootstrap', '0']);
+    assert.equal(lb.code, 0, lb.stderr);
+    assert.match(lb.stdout, /2 models, 4 artifacts \(0 failed\) scored up to 2 times \(8 rows;/);
+    const bad = await runCli(['batch', runs, '--out', out, '--repeats', '0']);
+    assert.equal(bad.code, 2);
   });
 });
