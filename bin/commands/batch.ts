@@ -8,6 +8,8 @@ import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositive
 import type { SuiteId } from '../../core/metric.js';
 import type { AlignmentStance } from '../../core/judge-answer.js';
 import { addAlignmentOption } from '../../judges/cli-options.js';
+import { InputError } from '../../core/errors.js';
+import { parseViewports } from '../../core/fidelity.js';
 
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
@@ -22,6 +24,8 @@ interface BatchFlags extends NetworkFlags {
   checkNetwork?: boolean;
   progress?: boolean;
   alignment?: AlignmentStance;
+  references?: string;
+  viewports?: string;
 }
 
 function fmtDuration(ms: number): string {
@@ -98,8 +102,7 @@ export async function runBatchWithProgress(jobs: BatchJob[], opts: BatchOptions,
 }
 
 export function batchCommand(): Command {
-  return addNetworkOptions(new Command('batch'))
-  return addAlignmentOption(new Command('batch'))
+  return addNetworkOptions(addAlignmentOption(new Command('batch')))
     .description('score every artifact of runs/<model>/<requirement-id>.html (or <id>/index.html), appending rows to a results JSONL; re-running resumes')
     .argument('<runs-dir>', 'folder with one sub-folder per model')
     .requiredOption('--out <results.jsonl>', 'results file (appended to; existing rows are kept and skipped)')
@@ -109,6 +112,8 @@ export function batchCommand(): Command {
     .option('--concurrency <n>', `worker processes, each with its own Chrome (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
     .option('--check-network', 'check remote URLs over the network')
+    .option('--references <dir>', 'the designs the pages should reproduce (fidelity metrics, extended suite): <id>.html, <id>/index.html or <id>.png per requirement id; a requirement\'s own "reference" otherwise')
+    .option('--viewports <list>', 'fidelity viewports: desktop,tablet,phone (the default) or custom <width>x<height> entries, comma-separated')
     .action(
       action(async (runsDir: string, flags: BatchFlags) => {
         const { jobs, skipped } = discoverRuns(runsDir);
@@ -126,6 +131,11 @@ export function batchCommand(): Command {
         if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
         if (flags.alignment) opts.alignment = flags.alignment;
         if (requirements) opts.requirements = requirements;
+        if (flags.references) {
+          if ((flags.suite ?? 'study') !== 'extended') throw new InputError('--references: the fidelity metrics are in the extended suite (add --suite extended)');
+          opts.references = flags.references;
+        }
+        if (flags.viewports) opts.viewports = parseViewports(flags.viewports);
         const summary = await runBatchWithProgress(jobs, opts);
         process.stdout.write(summaryText(summary, flags.out) + '\n');
         if (summary.interrupted) process.exit(130);
