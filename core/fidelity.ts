@@ -10,7 +10,6 @@
  * 768×1024, phone 390×844; `--viewports`).
  */
 import type { Screenshot } from './browser-evidence.js';
-import type { Gathered } from './evidence.js';
 import { InputError } from './errors.js';
 
 /** One viewport of the set: a window size in CSS px (DPR 1, no touch, no mobile user agent). */
@@ -139,11 +138,14 @@ export interface ReferenceInput {
   kind: 'artifact' | 'image';
 }
 
+/** A rendered view, or why it is missing (evidence.ts `Gathered<RenderedView>`; spelled out: evidence.ts imports this file). */
+export type GatheredView = { ok: true; value: RenderedView } | { ok: false; reason: string };
+
 /** One viewport's pair of views. */
 export interface FidelityViewPair {
   viewport: ViewportSpec;
-  candidate: Gathered<RenderedView>;
-  reference: Gathered<RenderedView>;
+  candidate: GatheredView;
+  reference: GatheredView;
 }
 
 /**
