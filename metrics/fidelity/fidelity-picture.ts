@@ -23,7 +23,13 @@ export async function drawPair(ref: Screenshot, cand: Screenshot, v: ViewportSpe
   const width = rw + GAP + cw;
   const height = HEADER + Math.max(rh, ch);
   const ox = rw + GAP;
-  const px = (b: NormBox, x0: number) => ({ x: x0 + b.x * v.width * s, y: HEADER + b.y * v.height * s, w: Math.max(1, b.w * v.width * s), h: Math.max(1, b.h * v.height * s) });
+  // box → picture pixels: CSS px × the shot's pixels per CSS px × the panel scale
+  const kr = (ref.deviceScaleFactor || 1) * s;
+  const kc = (cand.deviceScaleFactor || 1) * s;
+  const px = (b: NormBox, x0: number) => {
+    const k = x0 === 0 ? kr : kc;
+    return { x: x0 + b.x * v.width * k, y: HEADER + b.y * v.height * k, w: Math.max(1, b.w * v.width * k), h: Math.max(1, b.h * v.height * k) };
+  };
   const rect = (b: { x: number; y: number; w: number; h: number }, colour: string, dash = '') =>
     `<rect x="${b.x.toFixed(1)}" y="${b.y.toFixed(1)}" width="${b.w.toFixed(1)}" height="${b.h.toFixed(1)}" fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`;
   const parts: string[] = [];

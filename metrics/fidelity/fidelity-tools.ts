@@ -222,22 +222,34 @@ export function iou(a: NormBox, b: NormBox): number {
 
 /**
  * SSIM of two screenshots of one viewport (a reported sub-score, not part of any score: CANVAS found it not
- * significant against human preference). Both are flattened on white, padded at the bottom with white to the
- * taller height (the shorter page simply ends), converted to grey (luma) and downscaled by Wang et al.'s factor
- * f = max(1, round(min(width, height) / 256)) with libvips' linear kernel; then the mean SSIM over a **uniform
+ * significant against human preference). Both are flattened on white, scaled to 1/f of their CSS size with
+ * Wang et al.'s factor f = max(1, round(min(width, height) / 256)) (width and height of the larger, in CSS px;
+ * libvips' linear kernel), padded at the bottom with white to the taller one (the shorter page simply ends) and
+ * converted to grey (luma); then the mean SSIM over a **uniform
  * 7×7 window** (scikit-image's default window; ssim.js's `weber` algorithm, summed-area tables), K1 = 0.01,
  * K2 = 0.03, L = 255.
  */
+const prepared = new WeakMap<Buffer, Map<string, { data: Uint8ClampedArray; width: number; height: number }>>();
+
 export async function screenshotSsim(a: Screenshot, b: Screenshot): Promise<{ ssim: number; factor: number; width: number; height: number }> {
-  const width = Math.max(a.width, b.width);
-  const height = Math.max(a.height, b.height);
+  // Sizes in CSS px (a screenshot may be taken at another scale: deviceScaleFactor pixels per CSS px).
+  const css = (s: Screenshot) => ({ w: s.width / (s.deviceScaleFactor || 1), h: s.height / (s.deviceScaleFactor || 1) });
+  const ca = css(a);
+  const cb = css(b);
+  const width = Math.max(ca.w, cb.w);
+  const height = Math.max(ca.h, cb.h);
   const f = Math.max(1, Math.round(Math.min(width, height) / 256));
   const w = Math.max(8, Math.round(width / f));
   const h = Math.max(8, Math.round(height / f));
   const prep = async (s: Screenshot) => {
-    // Scale by the same factor, then pad at the bottom (and right) with white to the common size.
-    const sw = Math.max(1, Math.min(w, Math.round(s.width / f)));
-    const sh = Math.max(1, Math.min(h, Math.round(s.height / f)));
+    // Scale to 1/f of the CSS size, then pad at the bottom (and right) with white to the common size. Memoised per
+    // screenshot buffer (a cached reference's screenshot is compared with every model's page).
+    const memoKey = `${w}x${h}`;
+    const memo = prepared.get(s.png)?.get(memoKey);
+    if (memo) return memo;
+    const c = css(s);
+    const sw = Math.max(1, Math.min(w, Math.round(c.w / f)));
+    const sh = Math.max(1, Math.min(h, Math.round(c.h / f)));
     const { data } = await sharp(s.png)
       .flatten({ background: '#ffffff' })
       .resize(sw, sh, { fit: 'fill', kernel: 'linear' })
@@ -253,7 +265,11 @@ export async function screenshotSsim(a: Screenshot, b: Screenshot): Promise<{ ss
       rgba[i * 4 + 2] = g;
       rgba[i * 4 + 3] = 255;
     }
-    return { data: rgba, width: w, height: h };
+    const out = { data: rgba, width: w, height: h };
+    let m = prepared.get(s.png);
+    if (!m) prepared.set(s.png, (m = new Map()));
+    m.set(memoKey, out);
+    return out;
   };
   const [x, y] = await Promise.all([prep(a), prep(b)]);
   const r = ssim(x, y, { ssim: 'weber', windowSize: 7, k1: 0.01, k2: 0.03, downsample: false });
@@ -269,7 +285,8 @@ export async function screenshotSsim(a: Screenshot, b: Screenshot): Promise<{ ss
  */
 export async function edgeBoxes(shot: Screenshot, v: ViewportSpec): Promise<NormBox[]> {
   const grey = await decodeGrey(shot.png);
-  return detectBoxes(grey).boxes.map((b) => normalise({ x: b.x, y: b.y, w: b.width, h: b.height }, v));
+  const k = shot.deviceScaleFactor || 1;
+  return detectBoxes(grey).boxes.map((b) => normalise({ x: b.x / k, y: b.y / k, w: b.width / k, h: b.height / k }, v));
 }
 
 export interface BoxMatch {
@@ -310,10 +327,11 @@ export function paletteSimilarity(a: ReadonlyArray<{ rgb: Rgba; share: number }>
 
 /** Mean colour of a box region of a screenshot (RGB, flattened on white). */
 export async function regionColour(shot: Screenshot, box: NormBox, v: ViewportSpec): Promise<Rgba> {
-  const left = Math.max(0, Math.min(shot.width - 1, Math.round(box.x * v.width)));
-  const top = Math.max(0, Math.min(shot.height - 1, Math.round(box.y * v.height)));
-  const width = Math.max(1, Math.min(shot.width - left, Math.round(box.w * v.width)));
-  const height = Math.max(1, Math.min(shot.height - top, Math.round(box.h * v.height)));
+  const k = shot.deviceScaleFactor || 1;
+  const left = Math.max(0, Math.min(shot.width - 1, Math.round(box.x * v.width * k)));
+  const top = Math.max(0, Math.min(shot.height - 1, Math.round(box.y * v.height * k)));
+  const width = Math.max(1, Math.min(shot.width - left, Math.round(box.w * v.width * k)));
+  const height = Math.max(1, Math.min(shot.height - top, Math.round(box.h * v.height * k)));
   const st = await sharp(shot.png).flatten({ background: '#ffffff' }).extract({ left, top, width, height }).stats();
   return [Math.round(st.channels[0]!.mean), Math.round(st.channels[1]!.mean), Math.round(st.channels[2]!.mean), 1];
 }

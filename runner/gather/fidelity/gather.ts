@@ -12,15 +12,17 @@
  * - A picture reference (PNG) has no DOM and shows one window width: the candidate is rendered at one viewport,
  *   the requested viewport whose width equals the picture's, else a custom viewport of the picture's width and the
  *   height of the requested viewport nearest in width; the picture's top FIDELITY_SCREENS viewport heights are its
- *   view (`source: 'image'`). The other viewports are not compared (the metrics say so).
+ *   view (`source: 'image'`, taken as 1 px per CSS px), and the candidate's screenshot is taken at full scale too. The other viewports are not compared (the metrics say so).
  *
  * Time: rendering gets the artifact's remaining budget (at least FIDELITY_MIN_MS are asked for, else both views
  * are missing with that reason). A context that cannot be closed gets Chrome killed (as the visit's).
  */
 import sharp, { type Metadata } from 'sharp';
-import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'puppeteer-core';
-import { loadArtifact, readArtifactFile, type Artifact } from '../../../core/artifact.js';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
+import { loadArtifact, type Artifact } from '../../../core/artifact.js';
 import { errorMessage } from '../../../core/errors.js';
 import { gathered, missing, type Evidence, type Gathered } from '../../../core/evidence.js';
 import { DEFAULT_VIEWPORTS, FIDELITY_SCREENS, type FidelityEvidence, type ReferenceInput, type ReferenceRecord, type RenderedView, type ViewportSpec } from '../../../core/fidelity.js';
@@ -52,15 +54,39 @@ export interface FidelityContext {
   deadline: number;
 }
 
-/** SHA-256 of an artifact's content: every file's path and bytes, in path order, and the entry. */
-export function artifactHash(a: Artifact): string {
-  const h = sha256(
-    Buffer.concat([
-      Buffer.from(`entry:${a.entry}\0`),
-      ...[...a.files].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0)).flatMap((f) => [Buffer.from(`${f.path}\0${f.size}\0`), readArtifactFile(f)]),
-    ]),
-  );
-  return h;
+/**
+ * SHA-256 of a reference's content without loading it (no HTML parse: the key is computed for every page scored
+ * against it): a file's name and bytes; a folder's files (hidden entries and node_modules left out, as the artifact
+ * model does) by relative path and bytes, in path order. Links are followed only to files inside the folder.
+ */
+export function referenceHash(path: string): string {
+  const h = createHash('sha256');
+  const root = realpathSync(path);
+  if (statSync(root).isFile()) {
+    h.update(`file:${basename(root)}\0`).update(readFileSync(root));
+    return h.digest('hex');
+  }
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const p = join(dir, name);
+      let real: string;
+      try {
+        real = realpathSync(p);
+      } catch {
+        continue;
+      }
+      if (real !== root && !real.startsWith(root + sep)) continue;
+      const st = statSync(real);
+      if (st.isDirectory()) walk(p);
+      else if (st.isFile()) files.push(p);
+      if (files.length > 5000) return;
+    }
+  };
+  walk(root);
+  for (const f of files.sort()) h.update(`${relative(root, f)}\0`).update(readFileSync(f)).update('\0');
+  return h.digest('hex');
 }
 
 export class FidelityRenderer {
@@ -86,22 +112,29 @@ export class FidelityRenderer {
   }
 
   private async againstArtifact(ref: ReferenceInput, ctx: FidelityContext): Promise<Gathered<FidelityEvidence>> {
-    let refArtifact: Artifact;
+    let content: string;
     try {
-      refArtifact = loadArtifact(ref.path);
+      content = referenceHash(ref.path);
     } catch (err) {
       return missing(`the reference ${ref.path} cannot be read: ${errorMessage(err)}`);
     }
     const browser = await ctx.chrome.browser();
     const viewports = this.viewports;
-    const content = artifactHash(refArtifact);
     const key = sha256(JSON.stringify({ v: RENDER_VERSION, content, viewports, network: describeNetwork(ctx.network), chrome: await browser.version(), settle: SETTLE_MS, screens: FIDELITY_SCREENS }));
-    const timings: Record<string, number> = {};
     const cached = this.cache.get(key);
+    let refArtifact: Artifact | undefined;
+    if (!cached) {
+      try {
+        refArtifact = loadArtifact(ref.path);
+      } catch (err) {
+        return missing(`the reference ${ref.path} cannot be read: ${errorMessage(err)}`);
+      }
+    }
+    const timings: Record<string, number> = {};
     const tc = performance.now();
     const [candidate, reference] = await Promise.all([
       this.renderCandidate(browser, ctx, viewports),
-      cached ? Promise.resolve(undefined) : this.renderReference(browser, ctx, refArtifact, ref, content, viewports),
+      cached || !refArtifact ? Promise.resolve(undefined) : this.renderReference(browser, ctx, refArtifact, ref, content, viewports),
     ]);
     timings.render = Math.round(performance.now() - tc);
     timings.candidate = candidate.timings.total ?? 0;
@@ -110,10 +143,12 @@ export class FidelityRenderer {
     if (cached) {
       entry = cached.entry;
       from = cached.from;
+    } else if (!reference) {
+      return missing(`the reference ${ref.path} was not rendered`);
     } else {
-      entry = reference!;
+      entry = reference;
       from = 'rendered';
-      timings.reference = reference!.timings;
+      timings.reference = reference.timings;
       if (!entry.record.faults?.length && entry.views.every((v) => v.ok)) this.cache.put(key, { record: entry.record, views: entry.views });
     }
     const record: ReferenceRecord = { ...entry.record, input: ref.path, cache: from };
@@ -143,7 +178,7 @@ export class FidelityRenderer {
     const refView: RenderedView = { viewport, source: 'image', scrollWidth: w, scrollHeight: h, screenshot: { png, width: w, height, deviceScaleFactor: 1 } };
     const browser = await ctx.chrome.browser();
     const tc = performance.now();
-    const candidate = await this.renderCandidate(browser, ctx, [viewport]);
+    const candidate = await this.renderCandidate(browser, ctx, [viewport], 1); // full size, as the picture
     const record: ReferenceRecord = { input: ref.path, kind: 'image', sha256: sha256(bytes), viewports: [viewport.name], network: describeNetwork(ctx.network), cache: 'rendered' };
     return gathered({
       reference: record,
@@ -153,8 +188,8 @@ export class FidelityRenderer {
     });
   }
 
-  private async renderCandidate(browser: Browser, ctx: FidelityContext, viewports: readonly ViewportSpec[]): Promise<RenderOutcome> {
-    return this.inContext(browser, await ctx.site.endpoint('fidelity'), ctx, (c) => renderViews(c, ctx.site.entryUrl, { viewports, deadline: ctx.deadline }), viewports.length);
+  private async renderCandidate(browser: Browser, ctx: FidelityContext, viewports: readonly ViewportSpec[], shotScale?: number): Promise<RenderOutcome> {
+    return this.inContext(browser, await ctx.site.endpoint('fidelity'), ctx, (c) => renderViews(c, ctx.site.entryUrl, { viewports, deadline: ctx.deadline, ...(shotScale ? { shotScale } : {}) }), viewports.length);
   }
 
   private async renderReference(browser: Browser, ctx: FidelityContext, artifact: Artifact, ref: ReferenceInput, content: string, viewports: readonly ViewportSpec[]): Promise<CachedReference & { timings: number }> {

@@ -23,7 +23,7 @@ import type { Gathered } from '../../../core/evidence.js';
 import type { ReferenceRecord, RenderedView } from '../../../core/fidelity.js';
 
 /** Bump when the rendering or the collector changes what a view holds. */
-export const RENDER_VERSION = 1;
+export const RENDER_VERSION = 2;
 export const MEMORY_ENTRIES = 32;
 
 export interface CachedReference {

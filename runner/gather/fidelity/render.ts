@@ -10,7 +10,8 @@
  * first needs no resize), the page gets two animation frames (resize handlers, media queries and layout run),
  * every CSS/Web animation is stopped at a fixed point (finite ones at their end, infinite ones at their start:
  * session.ts `freezeAnimations`), the page is scrolled to the top, and the collector (collect.ts) reads text blocks
- * and components; then the top of the page, at most FIDELITY_SCREENS viewport heights, is captured (DPR 1).
+ * and components; then the top of the page, at most FIDELITY_SCREENS viewport heights, is captured at half scale
+ * (SHOT_SCALE).
  * Media queries and resize handlers follow the resize; a script that reads the width only once at load keeps its
  * desktop decision (bench/fidelity.ts compares resized views with views loaded fresh at each size). Resizing
  * costs one load instead of three.
@@ -27,8 +28,17 @@ import { FIDELITY_SCREENS, TEXT_KEEP_CHARS, type RenderedView, type ViewportSpec
 import { LOAD_TIMEOUT_MS, SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, dialogGuard, freezeAnimations, withTimeout } from '../session.js';
 import { COLLECT_ARGS, collectView, type CollectedView } from './collect.js';
 
+/**
+ * Screenshots are captured at half scale (1 px per 2 CSS px, Chrome's own scaling): SSIM compares them after a
+ * larger downscale anyway, the explanatory pictures show them at most 900 px wide, and decoding a half-scale
+ * screenshot costs a quarter (measured: SSIM of three viewport pairs 270–510 ms at full scale).
+ */
+export const SHOT_SCALE = 0.5;
+
 export interface RenderOptions {
   viewports: readonly ViewportSpec[];
+  /** Pixels per CSS px of the screenshots (default SHOT_SCALE; 1 for comparing with a full-size picture). */
+  shotScale?: number;
   /** Absolute time (performance.now()) by which rendering must be over. */
   deadline: number;
   /** Capture screenshots (default true). */
@@ -90,7 +100,7 @@ export async function renderViews(context: BrowserContext, url: string, opts: Re
       }
       const tv = performance.now();
       try {
-        views.push(gathered(await withTimeout(viewAt(page, v, i > 0, opts.screenshots !== false), Math.min(STEP_TIMEOUT_MS, left()), `${v.name} view`)));
+        views.push(gathered(await withTimeout(viewAt(page, v, i > 0, opts.screenshots === false ? 0 : opts.shotScale ?? SHOT_SCALE), Math.min(STEP_TIMEOUT_MS, left()), `${v.name} view`)));
       } catch (err) {
         const why = err instanceof TimeoutError ? `${err.message} (page did not respond: busy main thread?)` : `${v.name} view failed: ${errorMessage(err)}`;
         faults.push(why);
@@ -110,7 +120,7 @@ export async function renderViews(context: BrowserContext, url: string, opts: Re
   return { views, faults, loaded, timings };
 }
 
-async function viewAt(page: Page, v: ViewportSpec, resize: boolean, screenshot: boolean): Promise<RenderedView> {
+async function viewAt(page: Page, v: ViewportSpec, resize: boolean, shotScale: number): Promise<RenderedView> {
   if (resize) await page.setViewport({ width: v.width, height: v.height, deviceScaleFactor: 1 });
   await page.evaluate(twoFrames);
   await page.evaluate(() => {
@@ -120,15 +130,18 @@ async function viewAt(page: Page, v: ViewportSpec, resize: boolean, screenshot: 
   const c: CollectedView = await page.evaluate(collectView, { ...COLLECT_ARGS, screens: FIDELITY_SCREENS, keepChars: TEXT_KEEP_CHARS });
   const view: RenderedView = { viewport: { ...v }, source: 'dom', scrollWidth: c.scrollWidth, scrollHeight: c.scrollHeight, blocks: c.blocks, components: c.components };
   if (c.truncated) view.truncated = true;
-  if (screenshot) view.screenshot = await topShot(page, v, c.scrollHeight);
+  if (shotScale > 0) view.screenshot = await topShot(page, v, c.scrollHeight, shotScale);
   return view;
 }
 
-/** The top of the page: viewport width × min(max(scrollHeight, viewport height), FIDELITY_SCREENS viewport heights). */
-async function topShot(page: Page, v: ViewportSpec, scrollHeight: number): Promise<Screenshot> {
+/**
+ * The top of the page: viewport width × min(max(scrollHeight, viewport height), FIDELITY_SCREENS viewport heights)
+ * CSS px, `scale` pixels per CSS px.
+ */
+async function topShot(page: Page, v: ViewportSpec, scrollHeight: number, scale: number): Promise<Screenshot> {
   const height = Math.round(Math.min(Math.max(scrollHeight, v.height), FIDELITY_SCREENS * v.height));
   const png = Buffer.from(
-    await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: v.width, height }, captureBeyondViewport: height > v.height, optimizeForSpeed: true }),
+    await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: v.width, height, scale }, captureBeyondViewport: height > v.height, optimizeForSpeed: true }),
   );
-  return { png, width: v.width, height, deviceScaleFactor: 1 };
+  return { png, width: Math.round(v.width * scale), height: Math.round(height * scale), deviceScaleFactor: scale };
 }
