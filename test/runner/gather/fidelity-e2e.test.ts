@@ -110,6 +110,23 @@ describe('fidelity in the real browser', { timeout: 240_000 }, () => {
     }
   });
 
+  it('a page that loops forever costs at most its budget and leaves the fidelity metrics unscorable with why', async () => {
+    const hostile = new Scorer({ suite: 'extended', only: ONLY, network: { mode: 'offline' }, fidelityCache: cache, budgetMs: 20_000 });
+    try {
+      const t = performance.now();
+      const doc = await hostile.score(fixture('hostile', 'endless-loop.html'), { reference: ref('landing') });
+      assert.ok(performance.now() - t < 30_000, `took ${Math.round(performance.now() - t)} ms`);
+      const vf = metric(doc, 'visual-fidelity');
+      assert.equal(vf.score, null);
+      assert.match(vf.reason!, /respond|timed out|time left|load timeout/);
+      // the browser is still usable
+      const next = await hostile.score(page('landing'), { reference: ref('landing') });
+      assert.equal(metric(next, 'visual-fidelity').score, 100);
+    } finally {
+      await hostile.close();
+    }
+  });
+
   it('without a reference the fidelity metrics say how to give one', async () => {
     const doc = await scorer.score(page('landing'));
     assert.equal(metric(doc, 'visual-fidelity').reason, 'no reference given (--reference)');
