@@ -224,6 +224,10 @@ export class Scorer {
     if (evidence.network) doc.network = evidence.network;
     if (evidence.fidelity?.ok) doc.reference = evidence.fidelity.value.reference;
     else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
+    // The Lighthouse phases that explain a row's time: its whole run, the hold for our visit, the wait for the
+    // machine-wide measurement lock (runner/gather/measure-lock.ts).
+    const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
+    for (const k of ['lighthouse', 'lighthouseHeld', 'lighthouseLockWait'] as const) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
     return doc;
   }
 

@@ -26,6 +26,7 @@ interface BatchFlags extends NetworkFlags {
   alignment?: AlignmentStance;
   references?: string;
   viewports?: string;
+  repeats?: number;
 }
 
 function fmtDuration(ms: number): string {
@@ -64,7 +65,7 @@ export function progressReporter(opts: { tty: boolean; label?: string }): Pick<B
       const n = p.done - startDone;
       const rate = n > 0 ? (n / (p.elapsedMs / 60_000)).toFixed(1) : '-';
       const etaMs = n > 0 ? ((p.total - p.done) * p.elapsedMs) / n : 0;
-      const what = `${p.row.model}/${p.row.requirement}`;
+      const what = `${p.row.model}/${p.row.requirement}${p.row.repeat ? ` #${p.row.repeat}` : ''}`;
       if (bar) bar.update(p.done, { ok: p.ok, failed: p.failed, rate, last: what.slice(0, 40) });
       else {
         const status = p.row.status === 'ok' ? `ok ${((p.row.ms ?? 0) / 1000).toFixed(1)}s` : `FAILED: ${p.row.error}`;
@@ -86,7 +87,7 @@ export function summaryText(s: BatchSummary, out: string): string {
   const un = Object.entries(s.unscorable).sort((a, b) => b[1] - a[1]);
   if (un.length) lines.push(`unscorable per metric (of ${s.scored}): ${un.map(([id, n]) => `${id} ${n}`).join(', ')}`);
   else if (s.scored) lines.push('unscorable per metric: none');
-  for (const f of s.failures) lines.push(`failed: ${f.model}/${f.requirement}: ${f.error}`);
+  for (const f of s.failures) lines.push(`failed: ${f.model}/${f.requirement}${f.repeat ? ` #${f.repeat}` : ''}: ${f.error}`);
   if (s.failed > s.failures.length) lines.push(`… and ${s.failed - s.failures.length} more failures (status "failed" in the results file)`);
   if (s.missingRequirement) lines.push(`${s.missingRequirement} artifacts have no requirement with their id in --requirements (scored without one, no labels)`);
   return lines.join('\n');
@@ -102,7 +103,7 @@ export async function runBatchWithProgress(jobs: BatchJob[], opts: BatchOptions,
 }
 
 export function batchCommand(): Command {
-  return addNetworkOptions(addAlignmentOption(new Command('batch')))
+  return addAlignmentOption(addNetworkOptions(new Command('batch')))
     .description('score every artifact of runs/<model>/<requirement-id>.html (or <id>/index.html), appending rows to a results JSONL; re-running resumes')
     .argument('<runs-dir>', 'folder with one sub-folder per model')
     .requiredOption('--out <results.jsonl>', 'results file (appended to; existing rows are kept and skipped)')
@@ -114,6 +115,7 @@ export function batchCommand(): Command {
     .option('--check-network', 'check remote URLs over the network')
     .option('--references <dir>', 'the designs the pages should reproduce (fidelity metrics, extended suite): <id>.html, <id>/index.html or <id>.png per requirement id; a requirement\'s own "reference" otherwise')
     .option('--viewports <list>', 'fidelity viewports: desktop,tablet,phone (the default) or custom <width>x<height> entries, comma-separated')
+    .option('--repeats <n>', 'score every artifact n times, each gathered anew (rows marked "repeat": 1..n), to measure test–retest noise (default 1)', parsePositiveInt)
     .action(
       action(async (runsDir: string, flags: BatchFlags) => {
         const { jobs, skipped } = discoverRuns(runsDir);
@@ -130,6 +132,7 @@ export function batchCommand(): Command {
         opts.network = networkFromFlags(flags);
         if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
         if (flags.alignment) opts.alignment = flags.alignment;
+        if (flags.repeats) opts.repeats = flags.repeats;
         if (requirements) opts.requirements = requirements;
         if (flags.references) {
           if ((flags.suite ?? 'study') !== 'extended') throw new InputError('--references: the fidelity metrics are in the extended suite (add --suite extended)');

@@ -13,6 +13,7 @@ import { DEFAULT_BUDGET_MS, Scorer, type MetricResult } from '../../runner/score
 import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import { explainMetric, scoreTable } from '../format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
+import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
 import { saveEvidence, savedEvidenceGatherers } from '../../runner/gather/evidence-files.js';
@@ -33,6 +34,7 @@ interface ScoreFlags extends JudgeFlags, NetworkFlags {
   out?: string;
   reference?: string;
   viewports?: string;
+  noiseGuard?: boolean;
 }
 
 /** Write the explained metric's pictures into `dir`; returns one "path: caption" line per picture. */
@@ -75,6 +77,7 @@ export function scoreCommand(): Command {
     .option('--norms <norms.json>', 'norms for z-scores and the overall (default: the shipped weights/default-norms.json)')
     .option('--reference <ref>', 'the design the page should reproduce, for the fidelity metrics (extended suite): an .html file, a folder with index.html, or a .png picture')
     .option('--viewports <list>', 'fidelity viewports: desktop,tablet,phone (the default) or custom <width>x<height> entries, comma-separated')
+    .option('--no-noise-guard', `the study's exact z: σ is never raised to k × the norms' test–retest sd (k = ${DEFAULT_NOISE_GUARD_K})`)
     .action(
       action(async (artifact: string, flags: ScoreFlags) => {
         let requirement: Requirement | undefined;
@@ -113,7 +116,7 @@ export function scoreCommand(): Command {
         try {
           const { doc, evidence } = await scorer.scoreWithEvidence(artifact, { requirement, reference });
           if (flags.saveEvidence) saveEvidence(flags.saveEvidence, evidence);
-          if (normsCtx) applyNorms(doc, normsCtx.norms, normsCtx.file, normsCtx.weights);
+          if (normsCtx) applyNorms(doc, normsCtx.norms, normsCtx.file, normsCtx.weights, { enabled: flags.noiseGuard !== false, k: DEFAULT_NOISE_GUARD_K });
           if (flags.json) printJson(doc);
           else if (flags.explain) {
             const m = doc.metrics.find((x) => x.id === flags.explain)!;
