@@ -2,7 +2,8 @@
  * The explanatory picture of the fidelity metrics (`--explain <id> --out <dir>`): the reference's screenshot on
  * the left, the page's on the right (each scaled to at most PANEL_WIDTH px wide), matched boxes drawn green on
  * both and joined by a line, reference boxes without a match red (missing from the page), page boxes without a
- * match orange (not in the reference).
+ * match orange (not in the reference). A box beyond its screenshot (a page wider than the viewport) is drawn clamped to
+ * its panel's edge.
  */
 import sharp from 'sharp';
 import type { Screenshot } from '../../core/browser-evidence.js';
@@ -26,9 +27,19 @@ export async function drawPair(ref: Screenshot, cand: Screenshot, v: ViewportSpe
   // box → picture pixels: CSS px × the shot's pixels per CSS px × the panel scale
   const kr = (ref.deviceScaleFactor || 1) * s;
   const kc = (cand.deviceScaleFactor || 1) * s;
+  // A block outside its screenshot (a page wider than the viewport scrolls sideways; the shot holds the viewport's
+  // width) is clamped to its panel's edge, so it never lands on the other panel.
   const px = (b: NormBox, x0: number) => {
     const k = x0 === 0 ? kr : kc;
-    return { x: x0 + b.x * v.width * k, y: HEADER + b.y * v.height * k, w: Math.max(1, b.w * v.width * k), h: Math.max(1, b.h * v.height * k) };
+    const pw = x0 === 0 ? rw : cw;
+    const ph = x0 === 0 ? rh : ch;
+    const clampTo = (lo: number, hi: number, a: number) => Math.min(hi, Math.max(lo, a));
+    // 1 px inside the panel: the 2 px stroke is centred on the box's edge
+    const x1 = clampTo(x0 + 1, x0 + pw - 3, x0 + b.x * v.width * k);
+    const x2 = clampTo(x1 + 2, x0 + pw - 1, x0 + (b.x + b.w) * v.width * k);
+    const y1 = clampTo(HEADER + 1, HEADER + ph - 3, HEADER + b.y * v.height * k);
+    const y2 = clampTo(y1 + 2, HEADER + ph - 1, HEADER + (b.y + b.h) * v.height * k);
+    return { x: x1, y: y1, w: Math.max(1, x2 - x1), h: Math.max(1, y2 - y1) };
   };
   const rect = (b: { x: number; y: number; w: number; h: number }, colour: string, dash = '') =>
     `<rect x="${b.x.toFixed(1)}" y="${b.y.toFixed(1)}" width="${b.w.toFixed(1)}" height="${b.h.toFixed(1)}" fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`;
