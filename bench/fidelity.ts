@@ -15,11 +15,13 @@
  *   Pix2Code/prompting/eval_results.txt of 2024-01-27 and -30; `gpt4_text_revision_prompting` has no published
  *   figure), with Spearman's ρ between the rankings;
  * - cost per page pair (gathering both renders and scoring both metrics) with the reference rendered, then
- *   cached in memory, then read from the disk cache by a fresh scorer (as another batch worker would);
+ *   cached in memory, then read from the disk cache by a fresh scorer (as another batch worker would): wall time,
+ *   and the CPU seconds of this process and all its descendants (Chrome) over the pair, from /proc, which depend
+ *   far less on what else the machine runs (the machine's load average is printed beside them);
  * - with --checks: resized views against views loaded fresh at each size (visual-fidelity of one against the
  *   other), and the spread of two runs of the same pairs.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +94,37 @@ function folderArtifact(root: string, name: string, html: string, rick: string):
   return d;
 }
 
+/** CPU seconds used so far by a process and all its live descendants, plus the children they reaped (/proc). */
+function treeCpuSeconds(root: number): number {
+  const children = new Map<number, number[]>();
+  const ticks = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(f[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+      // utime, stime, cutime, cstime (fields 14–17)
+      ticks.set(Number(name), Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
+    } catch {
+      /* gone */
+    }
+  }
+  let total = 0;
+  const stack = [root];
+  const seen = new Set<number>();
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    total += ticks.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total / 100; // USER_HZ
+}
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
 interface Row {
   method: string;
   id: string;
@@ -121,6 +154,8 @@ async function main(): Promise<void> {
   const scorer = new Scorer({ suite: 'extended', only, fidelityCache: cacheDir });
   const rows: Row[] = [];
   const costs = { rendered: [] as number[], memory: [] as number[], disk: [] as number[] };
+  const cpuS = { rendered: [] as number[], memory: [] as number[], disk: [] as number[] };
+  const loads: string[] = [loadAverage()];
   const gatherMs = { rendered: [] as number[], memory: [] as number[], disk: [] as number[] };
   const scoreMs: number[] = [];
   try {
@@ -129,13 +164,16 @@ async function main(): Promise<void> {
         const html = join(dir, 'predictions', method, `${id}.html`);
         if (!existsSync(html)) continue;
         const page = folderArtifact(join(tmp, 'runs', method), id, html, join(dir, 'predictions', method, 'rick.jpg'));
+        const c0 = treeCpuSeconds(process.pid);
         const t = performance.now();
         const doc = await scorer.score(page, { reference: refs.get(id)! });
         const ms = performance.now() - t;
+        const cpu = treeCpuSeconds(process.pid) - c0;
         rows.push({ method, id, doc, ms });
         const cache = doc.reference && 'cache' in doc.reference ? doc.reference.cache : undefined;
         if (cache) {
           costs[cache].push(ms);
+          cpuS[cache].push(cpu);
           gatherMs[cache].push(doc.timings.browser ?? 0);
         }
         scoreMs.push(doc.metrics.reduce((s, m) => s + m.ms, 0));
@@ -149,27 +187,31 @@ async function main(): Promise<void> {
       for (const id of ids.slice(0, 10)) {
         const page = join(tmp, 'runs', method, id);
         if (!existsSync(page)) continue;
+        const c0 = treeCpuSeconds(process.pid);
         const t = performance.now();
         const doc = await fresh.score(page, { reference: refs.get(id)! });
         const ms = performance.now() - t;
+        const cpu = treeCpuSeconds(process.pid) - c0;
         const cache = doc.reference && 'cache' in doc.reference ? doc.reference.cache : undefined;
         if (cache === 'disk') {
           costs.disk.push(ms);
+          cpuS.disk.push(cpu);
           gatherMs.disk.push(doc.timings.browser ?? 0);
         }
       }
     } finally {
       await fresh.close();
     }
+    loads.push(loadAverage());
     if (checks) await runChecks(scorer, rows, refs, tmp);
   } finally {
     await scorer.close();
     rmSync(tmp, { recursive: true, force: true });
   }
-  report(rows, methods, costs, gatherMs, scoreMs);
+  report(rows, methods, costs, gatherMs, scoreMs, cpuS, loads);
 }
 
-function report(rows: Row[], methods: string[], costs: Record<string, number[]>, gatherMs: Record<string, number[]>, scoreMs: number[]): void {
+function report(rows: Row[], methods: string[], costs: Record<string, number[]>, gatherMs: Record<string, number[]>, scoreMs: number[], cpuS: Record<string, number[]>, loads: string[]): void {
   const f = (x: number, d = 1) => x.toFixed(d);
   const lines: string[] = [];
   const stats = methods.map((m) => {
@@ -203,13 +245,17 @@ function report(rows: Row[], methods: string[], costs: Record<string, number[]>,
     lines.push(`our ranking (visual-fidelity): ${[...stats].sort((a, b) => mean(b.vf) - mean(a.vf)).map((s) => s.m).join(' > ')}`);
     lines.push(`published ranking (final): ${Object.entries(PUBLISHED).sort((a, b) => b[1].final - a[1].final).map(([m]) => m).join(' > ')}`);
   }
-  const c = (k: string) => (costs[k]!.length ? `median ${f(quantile(costs[k]!, 0.5) / 1000, 2)} s, p90 ${f(quantile(costs[k]!, 0.9) / 1000, 2)} s over ${costs[k]!.length} (gathering median ${f(quantile(gatherMs[k]!, 0.5) / 1000, 2)} s)` : 'none');
-  lines.push('', 'Cost per page pair (render both or read the reference, score both metrics at three viewports):');
+  const c = (k: string) => (costs[k]!.length ? `median ${f(quantile(costs[k]!, 0.5) / 1000, 2)} s, p90 ${f(quantile(costs[k]!, 0.9) / 1000, 2)} s over ${costs[k]!.length} (gathering median ${f(quantile(gatherMs[k]!, 0.5) / 1000, 2)} s); CPU (this process and Chrome) median ${f(quantile(cpuS[k]!, 0.5), 2)} s, p90 ${f(quantile(cpuS[k]!, 0.9), 2)} s` : 'none');
+  lines.push('', `Cost per page pair (render both or read the reference, score both metrics at three viewports); load average at the start ${loads[0]}, at the end ${loads[loads.length - 1]} (${cpuCount()} cores):`);
   lines.push(`- reference rendered now: ${c('rendered')}`);
   lines.push(`- reference cached in memory: ${c('memory')}`);
   lines.push(`- reference read from the disk cache (fresh scorer): ${c('disk')}`);
   lines.push(`- scoring both metrics: median ${f(quantile(scoreMs, 0.5))} ms, p90 ${f(quantile(scoreMs, 0.9))} ms`);
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+function cpuCount(): number {
+  return readFileSync('/proc/cpuinfo', 'utf8').split('\n').filter((l) => l.startsWith('processor')).length;
 }
 
 /** Resize vs fresh load, and run-to-run spread. */
