@@ -5,6 +5,7 @@
  */
 import type { MetricDetails, MetricKind, PerspectiveId, SuiteId } from './metric.js';
 import type { NetworkRecord } from './network.js';
+import type { AlignmentStance } from './judge-answer.js';
 
 export interface MetricResult {
   id: string;
@@ -41,6 +42,22 @@ export interface ScoreDocument {
   timings: Record<string, number>;
 }
 
+/** What decides a row's scores besides the page (runner/scoring-settings.ts); `webgrade merge` compares them. */
+export interface ScoringSettings {
+  /** webgrade's version. */
+  webgrade: string;
+  suite: SuiteId;
+  /** The metric ids run (the suite's, or the `--only` selection), in suite order. */
+  metrics: string[];
+  /** Network mode (record/replay folders are machine paths and are left out). */
+  network: string;
+  lighthouseRuns: number;
+  budgetSeconds: number;
+  checkNetwork: boolean;
+  /** The alignment judges' stance (`--alignment`); absent = the study's. */
+  alignment?: AlignmentStance;
+}
+
 export type RowStatus = 'ok' | 'failed';
 
 export interface ResultRow {
@@ -54,6 +71,8 @@ export interface ResultRow {
   /** The suite the artifact was scored with (absent in rows written before suites existed: study). */
   suite?: SuiteId;
   labels?: Record<string, string>;
+  /** The scoring settings (batch and queue rows; absent in older rows). */
+  settings?: ScoringSettings;
   status: RowStatus;
   error?: string;
   artifact: string;
