@@ -8,6 +8,7 @@ import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositive
 import type { SuiteId } from '../../core/metric.js';
 import type { AlignmentStance } from '../../core/judge-answer.js';
 import { addAlignmentOption } from '../../judges/cli-options.js';
+import { inShard, parseShard } from '../../runner/shard.js';
 
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
@@ -23,6 +24,7 @@ interface BatchFlags extends NetworkFlags {
   progress?: boolean;
   alignment?: AlignmentStance;
   repeats?: number;
+  shard?: string;
 }
 
 function fmtDuration(ms: number): string {
@@ -110,9 +112,14 @@ export function batchCommand(): Command {
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
     .option('--check-network', 'check remote URLs over the network')
     .option('--repeats <n>', 'score every artifact n times, each gathered anew (rows marked "repeat": 1..n), to measure test–retest noise (default 1)', parsePositiveInt)
+    .option('--shard <i/n>', 'score only shard i of n (1-based; a stable split by model and requirement), e.g. one per array job; combine the results files with `webgrade merge`')
     .action(
       action(async (runsDir: string, flags: BatchFlags) => {
-        const { jobs, skipped } = discoverRuns(runsDir);
+        const shard = flags.shard ? parseShard(flags.shard) : undefined;
+        const discovered = discoverRuns(runsDir);
+        const jobs = shard ? inShard(discovered.jobs, shard) : discovered.jobs;
+        const skipped = discovered.skipped;
+        if (shard) process.stderr.write(`shard ${shard.index}/${shard.count}: ${jobs.length} of ${discovered.jobs.length} artifacts\n`);
         const requirements = flags.requirements ? loadRequirements(flags.requirements) : undefined;
         for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
         const opts: BatchOptions = {
