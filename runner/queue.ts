@@ -22,7 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -324,6 +324,7 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
     stalledInterval: stallMs,
     maxStalledCount: JOB_ATTEMPTS - 1,
     autorun: true,
+    name: workerName(),
   });
   worker.on('error', (err) => opts.onLog?.(`queue worker: ${errorMessage(err).split('\n')[0]}`));
   await worker.waitUntilReady();
@@ -342,6 +343,11 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
       return closing;
     },
   };
+}
+
+/** How jobs name the worker that took them (`processedBy`): host and pid. */
+export function workerName(pid = process.pid): string {
+  return `${hostname()}:${pid}`;
 }
 
 /** A row scored from a copy names the artifact where it was added, as a batch row would. */
