@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import { parseResults } from '../../runner/results-file.js';
 import { cliPath, repoRoot, runCli, tempDir } from '../helpers.js';
 import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
+import { workerName } from '../../runner/queue.js';
 
 const binary = redisServerBinary();
 const skip = 'skip' in binary ? binary.skip : false;
@@ -71,6 +72,50 @@ describe('work queue failures (real redis-server)', { skip }, () => {
     assert.equal(rows.get('bad')!.error, 'cannot load artifact');
     assert.equal(rows.get('crash')!.status, 'failed');
     assert.match(rows.get('crash')!.error!, /worker crashed \(exit 3\).*after 3 attempts/);
+  });
+
+  it('ignores the late answer of a worker that lost its job\'s lock (stopped past the stall timeout): the job counts once', async () => {
+    const runs = join(tempDir(), 'runs');
+    mkdirSync(join(runs, 'm'), { recursive: true });
+    writeFileSync(join(runs, 'm', 'slow.html'), '<!doctype html><title>slow</title>');
+    assert.equal((await runCli(['queue', 'add', runs, '--redis', redis.url, '--queue', 'late', '--only', 'comment-rate'])).code, 0);
+    const queue = new Queue('late', { connection: client });
+    const start = (extra: string[] = []) => {
+      const w = spawn(process.execPath, [cliPath, 'worker', '--redis', redis.url, '--queue', 'late', '--stall-timeout', '1', ...extra], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, WEBGRADE_QUEUE_WORKER_MODULE: fakeWorker },
+      });
+      let err = '';
+      w.stderr.on('data', (d) => (err += d));
+      process.once('exit', () => w.kill('SIGKILL'));
+      return { w, err: () => err, exited: new Promise<number | null>((r) => w.once('exit', (c) => r(c))) };
+    };
+    const waitUntil = async (what: string, cond: () => Promise<boolean>) => {
+      const end = Date.now() + 120_000;
+      while (!(await cond())) {
+        assert.ok(Date.now() < end, `timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const a = start();
+    await waitUntil('worker A to take the job', async () => (await queue.getJobs(['active'])).some((j) => j.processedBy === workerName(a.w.pid)));
+    a.w.kill('SIGSTOP'); // A's scoring process still answers; A cannot renew its lock
+    const b = start();
+    await waitUntil('worker B to finish the job', async () => (await queue.getJobCounts('completed')).completed === 1);
+    const [job] = await queue.getJobs(['completed']);
+    assert.equal(job!.processedBy, workerName(b.w.pid));
+    assert.ok(job!.stalledCounter >= 1);
+    const finishedOn = job!.finishedOn;
+    a.w.kill('SIGCONT'); // A now holds a finished answer with a lock token that is no longer the job's
+    await new Promise((r) => setTimeout(r, 5000));
+    const after = (await queue.getJob(String(job!.id)))!;
+    assert.equal(after.finishedOn, finishedOn, 'the late answer did not finish the job again');
+    assert.equal(after.processedBy, workerName(b.w.pid));
+    assert.deepEqual(await queue.getJobCounts('completed', 'failed', 'active', 'waiting'), { completed: 1, failed: 0, active: 0, waiting: 0 });
+    for (const p of [a, b]) p.w.kill('SIGTERM');
+    await Promise.all([a.exited, b.exited]);
+    await queue.close();
   });
 
   it('refuses jobs with other settings on a queue that has some, with one line and exit 2', async () => {
