@@ -224,7 +224,7 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
     for (const job of queue) {
       const req = reqById.get(job.requirement);
       pool.run(req ? { ...job, req } : job).then((outcome) => {
-        if (outcome && !summary.interrupted) record(job, outcome.row);
+        if (outcome) record(job, outcome.row); // null: still in flight when the pool closed (interrupted)
       }, rejectAll);
     }
     await allDone;
