@@ -175,7 +175,7 @@ interface WorkerFlags extends CommonFlags {
 
 export function workerCommand(): Command {
   return redisOption(new Command('worker'))
-    .description('score jobs of a queue (`webgrade queue add`) exactly as `batch` does, until SIGTERM or SIGINT (the jobs in hand are finished first)')
+    .description('score jobs of a queue (`webgrade queue add`) exactly as `batch` does, until SIGTERM (it finishes the jobs in hand first)')
     .option('--concurrency <n>', 'jobs at once, each in its own scoring process with its own Chrome (default 1)', parsePositiveInt)
     .option('--stall-timeout <seconds>', `a killed worker's job goes to another worker after about this long (default ${DEFAULT_STALL_SECONDS})`, parsePositiveNumber)
     .option('--quiet', 'no line per job')
