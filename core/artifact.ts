@@ -558,7 +558,17 @@ class LoadedArtifact implements Artifact {
   /** Record that the parse failed elsewhere (or ran out of time): later uses throw ArtifactParseError(reason). */
   failParse(reason: string): void {
     if (!this.parsed && this.parseError === undefined) this.parseError = reason;
+    this.failDom(reason);
+  }
+
+  /** Record that the static DOM could not be built elsewhere (or not in time). */
+  failDom(reason: string): void {
     if (!this.builtDom && this.domError === undefined) this.domError = reason;
+  }
+
+  /** Why the static DOM could not be built, when that was tried and failed. */
+  get domFailure(): string | undefined {
+    return this.domError;
   }
 
   /** The parse's results, when the HTML was parsed without error (for handing them to another thread). */
@@ -618,6 +628,21 @@ export function adoptArtifactParse(artifact: Artifact, parse: { sources: SourceB
 /** Mark an artifact's parse as failed with `reason` (see LoadedArtifact.failParse); a no-op for other objects. */
 export function failArtifactParse(artifact: Artifact, reason: string): void {
   if (artifact instanceof LoadedArtifact) artifact.failParse(reason);
+}
+
+/** Mark only an artifact's static DOM as failed with `reason` (its parse stands). */
+export function failArtifactDom(artifact: Artifact, reason: string): void {
+  if (artifact instanceof LoadedArtifact) artifact.failDom(reason);
+}
+
+/** Why an artifact's static DOM could not be built, when building it was tried and failed. */
+export function artifactDomError(artifact: Artifact): string | undefined {
+  return artifact instanceof LoadedArtifact ? artifact.domFailure : undefined;
+}
+
+/** Is this an artifact `loadArtifact` made (lazy parse, which can be handed over between threads)? */
+export function isLoadedArtifact(artifact: Artifact): boolean {
+  return artifact instanceof LoadedArtifact;
 }
 
 /** The results of an artifact's parse, or undefined when it failed (or the artifact is not ours). */
