@@ -23,6 +23,7 @@ import { openResultsForAppend, rowKey, type ResultRow } from './results-file.js'
 import type { MetricResult, ScoreDocument } from './score.js';
 import type { FromWorker, ToWorker } from './batch-worker.js';
 import { selectMetrics } from './score.js';
+import { reapOwnedBy, reapProfile } from './gather/chrome-reaper.js';
 import type { SuiteId } from '../core/metric.js';
 
 export interface BatchJob {
@@ -133,6 +134,19 @@ interface Worker {
   ready: boolean;
   job: { jobId: number; job: BatchJob; started: number; timer: NodeJS.Timeout } | null;
   dead: boolean;
+  /** Profiles of the Chromes it reported starting (reaped when it exits). */
+  chromes: Set<string>;
+}
+
+/**
+ * After a worker exits (killed at its hard limit, by the OOM killer, crashed, or done): its Chromes, which
+ * chrome-launcher started detached and which outlive it, are killed and their profiles removed: the ones it
+ * reported, and any other profile whose owner marker names it (a Chrome it was still starting).
+ */
+function reapWorker(w: Worker): void {
+  for (const profile of w.chromes) reapProfile(profile);
+  w.chromes.clear();
+  if (w.child.pid !== undefined) reapOwnedBy(w.child.pid);
 }
 
 const WORKER_URL = new URL('./batch-worker.js', import.meta.url);
@@ -252,13 +266,17 @@ export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions)
   const spawnWorker = () => {
     if (stopping || next >= queue.length) return;
     const child = fork(modulePath, opts.workerArgs ?? [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    const w: Worker = { child, ready: false, job: null, dead: false };
+    const w: Worker = { child, ready: false, job: null, dead: false, chromes: new Set() };
     workers.push(w);
     let stderrTail = '';
     child.stderr?.on('data', (d: Buffer) => {
       stderrTail = (stderrTail + d.toString()).slice(-2000);
     });
     child.on('message', (msg: FromWorker) => {
+      if (msg.type === 'chrome') {
+        w.chromes.add(msg.profile);
+        return;
+      }
       if (w.dead) return;
       if (msg.type === 'ready') {
         w.ready = true;
@@ -281,6 +299,7 @@ export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions)
     });
     child.on('error', () => undefined);
     child.on('exit', (code, signal) => {
+      reapWorker(w);
       const cur = w.job;
       const wasDead = w.dead;
       w.dead = true;
@@ -288,7 +307,8 @@ export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions)
         clearTimeout(cur.timer);
         w.job = null;
         const last = stderrTail.trim().split('\n').pop() ?? '';
-        record(cur.job, failRow(cur.job, `worker crashed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, Date.now() - cur.started));
+        // Stopped by an interrupt: not a failure of the artifact; it stays unrecorded and a resumed run scores it.
+        if (!summary.interrupted) record(cur.job, failRow(cur.job, `worker crashed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, Date.now() - cur.started));
       }
       if (!w.ready && !wasDead && ++initFailures >= 3) {
         const last = stderrTail.trim().split('\n').pop() ?? '';
@@ -328,7 +348,7 @@ export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions)
             c.once('exit', () => res());
             if (w.job) clearTimeout(w.job.timer);
             if (c.connected) c.disconnect(); // the worker closes its Chrome and exits
-            const t = setTimeout(() => c.kill('SIGKILL'), 15_000);
+            const t = setTimeout(() => c.kill("SIGKILL"), 6_000);
             c.once('exit', () => clearTimeout(t));
           }),
       ),
