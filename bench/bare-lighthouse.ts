@@ -1,34 +1,52 @@
 /**
- * A bare Lighthouse run, as a reference: the page served by the same loopback artifact server, the same Chrome
- * binary started by chrome-launcher with the same flags as the scoring session (DEVELOPERS.md headless flags and the same
- * isolation flags), one Lighthouse run with the same settings and categories, and nothing else: no puppeteer
- * session, no collectors, no screenshots. Used by the benchmark (suite cost / bare Lighthouse cost) and by the
- * test that our Lighthouse-based metrics equal Lighthouse's own category scores.
+ * A bare Lighthouse run, as a reference: the same Chrome binary started by chrome-launcher with the same flags as
+ * the scoring session (headless flags, isolation flags, the sandbox's TLS key), the page served through the same
+ * sandbox proxy in a fresh browser context (the same network mode, CDN files from the cache by default), one
+ * Lighthouse run with the same settings and categories, and nothing else: no visit, no collectors, no
+ * screenshots, no mobile gatherer, no worker thread. Used by the benchmark (suite cost / bare Lighthouse cost) and
+ * by the test that our Lighthouse-based metrics equal Lighthouse's own category scores.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { loadArtifact } from '../core/artifact.js';
-import { chromeBinary, scoringChromeFlags } from '../runner/gather/chrome-process.js';
+import type { NetworkSettings } from '../core/network.js';
+import { CdnCache, isCdnHost } from '../cdn/index.js';
+import { chromeBinary, sandboxContext, scoringChromeFlags } from '../runner/gather/chrome-process.js';
 import { runLighthouse } from '../runner/gather/lighthouse.js';
-import { startArtifactServer } from '../runner/gather/server.js';
+import { Sandbox } from '../runner/gather/sandbox/sandbox.js';
+import { servedArtifact } from '../runner/gather/server.js';
 import type { LighthouseEvidence } from '../core/evidence.js';
 
 export interface BareChrome {
   port: number;
   pid: number;
+  sandbox: Sandbox;
+  browser: Browser;
   close(): Promise<void>;
 }
 
-export async function launchBareChrome(): Promise<BareChrome> {
+export async function launchBareChrome(network: NetworkSettings = { mode: 'cdn' }): Promise<BareChrome> {
+  const cache = new CdnCache(network.cdnCache ? { dir: network.cdnCache } : {});
+  const sandbox = new Sandbox({ network, cdn: { isCdnHost, answer: (u, r) => cache.answer(u, r) } });
+  const spki = (await sandbox.certificates()).spki;
   const chromePath = chromeBinary();
   const userDataDir = mkdtempSync(join(tmpdir(), 'webgrade-bare-'));
-  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: scoringChromeFlags(), userDataDir, logLevel: 'silent' });
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: scoringChromeFlags(spki), userDataDir, logLevel: 'silent' });
+  const browser = await puppeteer.connect({
+    browserURL: `http://127.0.0.1:${chrome.port}`,
+    defaultViewport: null,
+    targetFilter: (target) => target.type() === 'browser' || target.browserContext() !== target.browser().defaultBrowserContext(),
+  });
   return {
     port: chrome.port,
     pid: chrome.pid,
+    sandbox,
+    browser,
     close: async () => {
+      await browser.disconnect().catch(() => undefined);
       try {
         chrome.kill();
       } catch {
@@ -39,12 +57,15 @@ export async function launchBareChrome(): Promise<BareChrome> {
   };
 }
 
-/** Serve `input` (file or folder) and run Lighthouse once on it with the given Chrome. */
+/** Serve `input` (file or folder) through the sandbox and run Lighthouse once on it with the given Chrome. */
 export async function bareLighthouse(input: string, chrome: BareChrome, timeoutMs = 60_000): Promise<LighthouseEvidence> {
-  const server = await startArtifactServer(loadArtifact(input));
+  const site = await chrome.sandbox.open(servedArtifact(loadArtifact(input)));
+  const context = await sandboxContext(chrome.browser, await site.endpoint('lighthouse'));
   try {
-    return await runLighthouse(server.entryUrl, { port: chrome.port, timeoutMs });
+    const page = await context.newPage();
+    return await runLighthouse(site.entryUrl, { port: chrome.port, timeoutMs, page });
   } finally {
-    await server.close();
+    await context.close().catch(() => undefined);
+    await site.close();
   }
 }

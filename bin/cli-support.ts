@@ -6,6 +6,11 @@ import { InvalidArgumentError } from 'commander';
 import { InputError, errorMessage } from '../core/errors.js';
 import { JUDGE_METRIC_IDS } from '../metrics/registry.js';
 import { DEFAULT_SUITE, SUITES, isSuiteId, type SuiteId } from '../core/metric.js';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { DEFAULT_NETWORK_MODE, NETWORK_MODES, type NetworkModeId, type NetworkSettings } from '../core/network.js';
+import { DEFAULT_LIGHTHOUSE_RUNS } from '../runner/gather/browser-gatherer.js';
 import { CHECKLIST_TASK } from '../judges/settings.js';
 
 /** `--suite study|extended` (SPEC "Suites"). */
@@ -16,6 +21,51 @@ export function parseSuite(value: string): SuiteId {
 
 export const SUITE_HELP = `metric suite: study (the study's 24 metrics, default) or extended (plus the metrics webgrade adds)`;
 export { DEFAULT_SUITE };
+
+export interface NetworkFlags {
+  network?: string;
+  cdnCache?: string;
+  allowHost?: string[];
+  lighthouseRuns?: number;
+}
+
+/** At most this many Lighthouse runs per artifact (each costs about 3–5 s). */
+export const MAX_LIGHTHOUSE_RUNS = 9;
+
+/** `--network`, `--cdn-cache`, `--allow-host` (core/network.ts), on every command that loads pages. */
+export function addNetworkOptions(cmd: Command): Command {
+  return cmd
+    .option('--network <mode>', `what pages may reach: ${NETWORK_MODES.map((m) => (m === 'record' || m === 'replay' ? `${m}:<dir>` : m)).join(' | ')} (default ${DEFAULT_NETWORK_MODE}: CDN files from a local cache filled from the npm registry)`)
+    .option('--cdn-cache <dir>', 'CDN cache folder (default: $XDG_CACHE_HOME/webgrade/cdn or ~/.cache/webgrade/cdn)')
+    .option('--allow-host <hosts>', 'live/record modes: hosts let through (comma-separated; default: the well-known CDN hosts)', (v: string) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
+    .option('--lighthouse-runs <n>', `Lighthouse runs per page; the performance score is their median (default ${DEFAULT_LIGHTHOUSE_RUNS}, at most ${MAX_LIGHTHOUSE_RUNS})`, (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > MAX_LIGHTHOUSE_RUNS) throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_LIGHTHOUSE_RUNS}`);
+      return n;
+    });
+}
+
+/** The network settings of parsed flags; bad values are InputErrors. */
+export function networkFromFlags(flags: NetworkFlags): NetworkSettings {
+  const raw = flags.network ?? DEFAULT_NETWORK_MODE;
+  const m = /^([a-z]+)(?::(.+))?$/.exec(raw);
+  const mode = m?.[1] as NetworkModeId | undefined;
+  if (!m || !mode || !(NETWORK_MODES as readonly string[]).includes(mode)) {
+    throw new InputError(`--network ${raw}: expected one of cdn, offline, live, record:<dir>, replay:<dir>`);
+  }
+  const out: NetworkSettings = { mode };
+  if (mode === 'record' || mode === 'replay') {
+    if (!m[2]) throw new InputError(`--network ${mode} needs a folder: --network ${mode}:<dir>`);
+    out.dir = resolve(m[2]);
+    if (mode === 'replay' && !(existsSync(out.dir) && statSync(out.dir).isDirectory())) throw new InputError(`--network replay:${m[2]}: no such folder (record one with --network record:<dir>)`);
+  } else if (m[2]) throw new InputError(`--network ${mode} takes no folder`);
+  if (flags.allowHost) {
+    if (mode !== 'live' && mode !== 'record') throw new InputError('--allow-host applies to --network live and record only');
+    out.allowHosts = flags.allowHost;
+  }
+  if (flags.cdnCache) out.cdnCache = resolve(flags.cdnCache);
+  return out;
+}
 
 /** The judge tasks a judge config's `models` may name: every judge metric of the registry, and `checklist`. */
 export function judgeTasks(): string[] {

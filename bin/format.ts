@@ -26,6 +26,11 @@ export function scoreTable(doc: ScoreDocument): string {
   const lines = [`${doc.artifact}${doc.requirement ? `  (requirement ${doc.requirement})` : ''}`, table.toString()];
   const scoredCount = doc.metrics.filter((m) => m.score !== null).length;
   lines.push(`${scoredCount} of ${doc.metrics.length} metrics of the ${doc.suite} suite scored; \`--explain <id>\` shows the details behind one.`);
+  if (doc.network) {
+    const n = doc.network;
+    const libs = n.libraries.length ? `; CDN libraries served: ${n.libraries.join(', ')}` : '';
+    lines.push(`network ${n.mode}${libs}; ${n.blocked} request${n.blocked === 1 ? '' : 's'} blocked, ${n.withheld} withheld`);
+  }
   return lines.join('\n');
 }
 

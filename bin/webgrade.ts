@@ -6,11 +6,13 @@ import { EXIT_USAGE, fail } from './cli-support.js';
 import { scoreCommand } from './commands/score.js';
 import { batchCommand } from './commands/batch.js';
 import { leaderboardCommand } from './commands/leaderboard.js';
+import { analyseCommand } from './commands/analyse.js';
 import { normsCommand } from './commands/norms.js';
 import { checklistCommand } from './commands/checklist.js';
 import { judgeStabilityCommand } from './commands/judge-stability.js';
 import { surveyCommand } from './commands/survey.js';
 import { metricsCommand } from './commands/metrics.js';
+import { cdnCommand } from './commands/cdn.js';
 import { METRICS, STUDY_METRICS } from '../metrics/registry.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -25,11 +27,13 @@ const program = new Command('webgrade')
 program.addCommand(scoreCommand());
 program.addCommand(batchCommand());
 program.addCommand(leaderboardCommand());
+program.addCommand(analyseCommand());
 program.addCommand(normsCommand());
 program.addCommand(checklistCommand());
 program.addCommand(judgeStabilityCommand());
 program.addCommand(surveyCommand());
 program.addCommand(metricsCommand());
+program.addCommand(cdnCommand());
 
 // Every command and nested subcommand (survey weights, norms build, ...) reports usage errors with exit 2.
 const override = (cmd: Command): void => {

@@ -20,10 +20,21 @@
  *   that are huge or nested 100 000 levels deep therefore cost time in proportion to their size; a failure of
  *   either step is an ArtifactParseError, which the scorer reports as "unscorable" for the metrics that need
  *   the parse. The scorer does this work in its static worker (runner/static-thread.ts), under the budget.
+ *
+ * What belongs to an artifact (a security rule: a page must never read a file the user did not give it). The
+ * root is taken by its real path. A file is part of the artifact only when it is a regular file whose real path
+ * lies inside the real root: a symbolic link is followed only when its target is such a file (or a folder inside
+ * the root, each real folder walked once, so link loops end); links that leave the root, device files, FIFOs,
+ * sockets and anything under /proc, /sys or /dev are left out and listed in `refused` with the reason. A
+ * single-file artifact whose entry is a link is followed only to an .html/.htm file (a folder of links to pages
+ * is a common way to take a sample); a link to anything else is bad input. Files are read with
+ * `readArtifactFile`, which opens the verified real path without following links and checks again that it is a
+ * regular file, so a file swapped for a link after loading is not read either. The loopback server and the
+ * metrics that read bytes (media) use the same function.
  */
-import { readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, extname, join, posix, resolve } from 'node:path';
+import { basename, dirname, extname, join, posix, relative, resolve, sep } from 'node:path';
 import { JSDOM } from 'jsdom';
 import { parse as parse5, serialize, type DefaultTreeAdapterTypes } from 'parse5';
 import { InputError, errorMessage } from './errors.js';
@@ -34,6 +45,7 @@ export type FileKind = 'html' | 'css' | 'js' | 'svg' | 'image' | 'video' | 'audi
 export interface ArtifactFile {
   /** Path relative to the artifact root, with forward slashes. */
   path: string;
+  /** The file's verified real path (inside the artifact's real root). */
   absPath: string;
   size: number;
   kind: FileKind;
@@ -113,6 +125,8 @@ export interface Artifact {
    * text is in `sources`); source locations of its nodes come from `nodeLocation(artifact, node)`.
    */
   dom: JSDOM;
+  /** Entries under the root left out of the artifact by the rule of the module comment, with why. */
+  refused: Array<{ path: string; reason: string }>;
 }
 
 const MAX_FILES = 5000;
@@ -178,7 +192,7 @@ function statOrFail(p: string): Stats {
 
 function readOrFail(p: string): Buffer {
   try {
-    return readFileSync(p);
+    return readArtifactFile({ absPath: p });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM') throw new InputError(`${p}: permission denied`);
@@ -187,8 +201,29 @@ function readOrFail(p: string): Buffer {
   }
 }
 
-function listFolder(root: string): string[] {
-  const out: string[] = [];
+const SYSTEM_TREES = ['/proc', '/sys', '/dev'];
+
+function insideTree(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** Why `real` (a real path) may not be part of an artifact rooted at the real path `root`, or null. */
+export function outsideReason(real: string, root: string): string | null {
+  if (SYSTEM_TREES.some((t) => insideTree(real, t))) return `a link into ${real.split(sep).slice(0, 2).join(sep)} (system files are never served)`;
+  if (!insideTree(real, root)) return 'a link to a file outside the artifact folder';
+  return null;
+}
+
+interface Listed {
+  /** Artifact-relative path. */
+  rel: string;
+  /** Verified real path. */
+  real: string;
+}
+
+function listFolder(root: string, refused: Artifact['refused']): Listed[] {
+  const out: Listed[] = [];
+  const seenDirs = new Set<string>([root]);
   const walk = (dir: string, rel: string) => {
     let names: string[];
     try {
@@ -200,26 +235,68 @@ function listFolder(root: string): string[] {
     for (const name of names.sort()) {
       if (name.startsWith('.') || name === 'node_modules') continue;
       const abs = join(dir, name);
-      let st: Stats;
+      const r = rel ? `${rel}/${name}` : name;
+      let lst: Stats;
       try {
-        st = statSync(abs);
+        lst = lstatSync(abs);
       } catch {
         continue;
       }
-      const r = rel ? `${rel}/${name}` : name;
-      if (st.isDirectory()) walk(abs, r);
-      else if (st.isFile()) {
-        out.push(r);
-        if (out.length > MAX_FILES) throw new InputError(`${root}: more than ${MAX_FILES} files; is this really one web app?`);
+      let real = abs;
+      let st = lst;
+      if (lst.isSymbolicLink()) {
+        try {
+          real = realpathSync(abs);
+          st = statSync(real);
+        } catch (err) {
+          refused.push({ path: r, reason: `a dangling or looping link (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)})` });
+          continue;
+        }
+        const why = outsideReason(real, root);
+        if (why) {
+          refused.push({ path: r, reason: why });
+          continue;
+        }
       }
+      if (st.isDirectory()) {
+        if (seenDirs.has(real)) continue; // a link back to a folder already walked
+        seenDirs.add(real);
+        walk(real, r);
+      } else if (st.isFile()) {
+        out.push({ rel: r, real });
+        if (out.length > MAX_FILES) throw new InputError(`${root}: more than ${MAX_FILES} files; is this really one web app?`);
+      } else refused.push({ path: r, reason: 'not a regular file (device, FIFO or socket)' });
     }
   };
   walk(root, '');
   return out;
 }
 
-function loadFile(root: string, rel: string, isEntry: boolean): ArtifactFile {
-  const absPath = join(root, ...rel.split('/'));
+/**
+ * Read an artifact file's bytes: its verified real path, opened without following a link, and only when it is
+ * still a regular file (see the module comment). Throws like readFileSync when it cannot.
+ */
+export function readArtifactFile(file: Pick<ArtifactFile, 'absPath'>): Buffer {
+  const fd = openSync(file.absPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw Object.assign(new Error(`${file.absPath}: not a regular file`), { code: 'EINVAL' });
+    const buf = Buffer.allocUnsafe(st.size);
+    let off = 0;
+    while (off < st.size) {
+      const n = readSync(fd, buf, off, st.size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return off === st.size ? buf : buf.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function loadFile(listed: Listed, isEntry: boolean): ArtifactFile {
+  const rel = listed.rel;
+  const absPath = listed.real;
   const kind = fileKind(rel);
   const st = statOrFail(absPath);
   const file: ArtifactFile = { path: rel, absPath, size: st.size, kind };
@@ -254,32 +331,35 @@ export function loadArtifact(input: string): Artifact {
   const st = statOrFail(abs);
   let root: string;
   let entry: string;
-  let rels: string[];
+  let listed: Listed[];
   let kind: Artifact['kind'];
+  const refused: Artifact['refused'] = [];
   if (st.isDirectory()) {
-    const indexStat = (() => {
-      try {
-        return statSync(join(abs, 'index.html'));
-      } catch {
-        return undefined;
-      }
-    })();
-    if (!indexStat || !indexStat.isFile()) throw new InputError(`${input}: folder has no index.html`);
-    root = abs;
+    root = realpathSync(abs);
+    if (SYSTEM_TREES.some((t) => insideTree(root, t))) throw new InputError(`${input}: is a system folder, not a web app`);
+    listed = listFolder(root, refused);
+    if (!listed.some((l) => l.rel === 'index.html')) {
+      const why = refused.find((r) => r.path === 'index.html');
+      throw new InputError(`${input}: folder has no index.html${why ? ` (index.html is ${why.reason})` : ''}`);
+    }
     entry = 'index.html';
-    rels = listFolder(abs);
     kind = 'folder';
   } else if (st.isFile()) {
-    root = dirname(abs);
+    const real = realpathSync(abs);
+    const why = outsideReason(real, realpathSync(dirname(abs)));
+    // A link to an HTML file elsewhere is followed (folders of links to pages are a common way to pick a
+    // sample); a link to anything else (/proc/self/environ, a key file) is refused. Only that one file is served.
+    if (why && (!/\.html?$/i.test(real) || SYSTEM_TREES.some((t) => insideTree(real, t)))) throw new InputError(`${input}: is ${why}, and not to an HTML file; give the file itself`);
+    root = dirname(real);
     entry = basename(abs);
-    rels = [entry];
+    listed = [{ rel: entry, real }];
     kind = 'file';
   } else {
     throw new InputError(`${input}: not a regular file or folder`);
   }
 
-  const files = rels.map((rel) => loadFile(root, rel, rel === entry));
-  return new LoadedArtifact(input, root, entry, kind, files);
+  const files = listed.map((l) => loadFile(l, l.rel === entry));
+  return new LoadedArtifact(input, root, entry, kind, files, refused);
 }
 
 /**
@@ -494,6 +574,7 @@ class LoadedArtifact implements Artifact {
     readonly entry: string,
     readonly kind: 'file' | 'folder',
     readonly files: ArtifactFile[],
+    readonly refused: Array<{ path: string; reason: string }> = [],
   ) {
     this.html = files.find((f) => f.path === entry)!.text ?? '';
     this.physicalLines = codeFiles(this).reduce((sum, f) => sum + countLines(f.text!), 0);
@@ -854,7 +935,8 @@ function extractFromHtml(f: ArtifactFile, tree: DefaultTreeAdapterTypes.Document
 }
 
 const CSS_URL_RE = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]+))\s*\)/gi;
-const CSS_IMPORT_RE = /@import\s+(?:url\(\s*)?["']?([^"')\s;]+)["']?/gi;
+/** `@import "x"`, `@import 'x'`, `@import url(x)`, `@import url("x")`: a quoted URL may hold `;` (Google Fonts `wght@400;700`). */
+const CSS_IMPORT_RE = /@import\s+(?:url\(\s*)?(?:"([^"]*)"|'([^']*)'|([^"')\s;]+))/gi;
 
 function extractCssUrls(block: SourceBlock, fileSet: ReadonlySet<string>, resources: ResourceRef[]): void {
   const text = block.text;
@@ -866,7 +948,7 @@ function extractCssUrls(block: SourceBlock, fileSet: ReadonlySet<string>, resour
   const importSpans: Array<[number, number]> = [];
   for (const m of text.matchAll(CSS_IMPORT_RE)) {
     importSpans.push([m.index!, m.index! + m[0].length]);
-    pushRef(resources, fileSet, 'css-import', m[1]!, block.file, lineOf(m.index!));
+    pushRef(resources, fileSet, 'css-import', (m[1] ?? m[2] ?? m[3])!, block.file, lineOf(m.index!));
   }
   // Both span lists are in text order and do not overlap, and so are the matches: one pointer per list keeps
   // this linear in the number of url()s (a sheet with 20 000 @font-face rules is no worse than one).

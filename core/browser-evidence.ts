@@ -3,6 +3,9 @@
  * metric that needs the browser reads only this. Fields may be added; existing ones keep their meaning,
  * because saved evidence (`--save-evidence`) is read back by `--from-evidence`.
  */
+import type { NetworkEntry } from './network.js';
+
+export type { NetworkEntry };
 
 export interface ConsoleEntry {
   /** Chrome's console level: 'error', 'warn', 'log', 'info', 'debug', ... */
@@ -12,8 +15,10 @@ export interface ConsoleEntry {
   line?: number;
   /** True when the browser itself made the message for a request it made by itself (favicon probe). */
   browserMade?: boolean;
-  /** True for "Failed to load resource" lines about requests webgrade blocked (not the page's own errors). */
+  /** True for "Failed to load resource" lines about requests the sandbox refused or withheld (not the page's own errors). */
   webgradeCaused?: boolean;
+  /** Of those: the request was withheld (offline mode, or a CDN file the cache could not serve). */
+  withheld?: boolean;
 }
 
 export interface PageError {
@@ -22,18 +27,14 @@ export interface PageError {
   stack?: string;
 }
 
-export interface NetworkEntry {
-  url: string;
-  method: string;
-  resourceType: string;
-  /** HTTP status, when a response arrived. */
-  status?: number;
-  /** Why it failed (net::ERR_..., blocked by webgrade, ...). */
-  failure?: string;
-  /** Blocked by webgrade because it was not the artifact's own loopback server. */
-  blocked: boolean;
-  /** Requested by the browser on its own (favicon probe), not by the page. */
-  browserMade: boolean;
+
+/** A font family that rendered some of the page's text (see runner/gather/session.ts `usedFonts`). */
+export interface FontUse {
+  family: string;
+  /** Glyphs it drew in the sampled elements. */
+  glyphs: number;
+  /** A web font (`@font-face`: the page's own or a CDN's), not a system font. */
+  webFont: boolean;
 }
 
 export interface Screenshot {
@@ -118,6 +119,7 @@ export interface BrowserEvidence {
   timings: Record<string, number>;
   console: ConsoleEntry[];
   pageErrors: PageError[];
+  /** The sandbox's log of every request of every phase of this artifact (visit, mobile, lighthouse ...). */
   network: NetworkEntry[];
   /** Serialised DOM after load and settle. */
   domHtml: string;
@@ -125,6 +127,10 @@ export interface BrowserEvidence {
   screenshots: { desktop?: Screenshot; fullPage?: Screenshot; mobile?: Screenshot };
   mobile?: MobileResult;
   coverage?: { js: CoverageEntry[]; css: CoverageEntry[] };
+  /** The font families that rendered the text, most glyphs first. */
+  fonts?: FontUse[];
+  /** CSS/Web animations stopped before the screenshots (runner/gather/session.ts `freezeAnimations`). */
+  frozenAnimations?: number;
   icons?: IconInfo[];
   media?: MediaInfo[];
   /** Faults seen during the visit (timeout, dialog storm, navigation away, window closed, crash). */

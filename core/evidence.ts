@@ -6,6 +6,7 @@
 import type { Artifact } from './artifact.js';
 import type { BrowserEvidence } from './browser-evidence.js';
 import type { Requirement } from './requirements.js';
+import type { NetworkModeId, NetworkRecord } from './network.js';
 
 /** A gathered part: the value, or why it could not be gathered. */
 export type Gathered<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -24,10 +25,17 @@ export interface LighthouseEvidence {
   /** Category scores 0..1 (null when Lighthouse could not compute one, e.g. no LCP). */
   categories: Record<string, { score: number | null; title: string }>;
   /** Audit results by id: score 0..1 or null, and Lighthouse's display value. */
-  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string }>;
+  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string; errorMessage?: string }>;
   runWarnings: string[];
   /** Lighthouse's runtimeError code, when the run finished with one (e.g. NO_FCP). */
   runtimeError?: string;
+  /**
+   * With `--lighthouse-runs N` > 1: the performance score (0–1, null when Lighthouse could not compute one) of
+   * every run, in run order; `categories.performance` and the performance audits are those of the median run
+   * (`performanceRun`, 0-based). The other categories come from the first, full run.
+   */
+  performanceRuns?: Array<number | null>;
+  performanceRun?: number;
   /** The whole LHR, for saving; metrics should not depend on it. */
   lhr?: unknown;
 }
@@ -38,6 +46,13 @@ export interface RemoteCheck {
   ok: boolean;
   status?: number;
   error?: string;
+  /** How it was checked: over the network (`--check-network`), or through the CDN cache (network mode `cdn`). */
+  via?: 'network' | 'cdn cache';
+  /**
+   * Not verified after all, with why (the CDN cache could not serve this URL form, or the registry could not be
+   * reached): neither valid nor invalid.
+   */
+  unverified?: string;
 }
 
 /** What a judge answered, already parsed and validated (see `judges/`). */
@@ -53,6 +68,8 @@ export interface JudgeAnswer {
 export interface EvidenceOptions {
   /** Remote URLs were checked (resource-validity); otherwise they are reported as unverified. */
   checkNetwork: boolean;
+  /** The network mode (core/network.ts); absent means `cdn`. */
+  network?: NetworkModeId;
 }
 
 export interface Evidence {
@@ -66,6 +83,8 @@ export interface Evidence {
   remote?: Gathered<Record<string, RemoteCheck>>;
   /** Judge answers keyed by metric id. */
   judges?: Record<string, Gathered<JudgeAnswer>>;
+  /** The network mode and the CDN libraries served while gathering (set by the browser gatherer). */
+  network?: NetworkRecord;
 }
 
 /** Evidence with only the static parts, for rule metrics that read source and DOM. */

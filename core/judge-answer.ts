@@ -48,13 +48,38 @@ export interface CriteriaAnswer {
 
 export const VISUAL_ASPECTS = ['aesthetics', 'hierarchy', 'consistency', 'fit'] as const;
 
+/** The visual judge's scale: 0–4 with at most this many decimals (the study's). */
+export const VISUAL_DECIMALS = 2;
+
 export interface VisualAnswer {
   score: number;
   aspects: Record<(typeof VISUAL_ASPECTS)[number], number>;
   reason: string;
+  /** Ratings the judge gave with more than two decimals, as given and as kept (rounded to two). */
+  rounded?: Array<{ field: string; given: number; kept: number }>;
 }
 
 // alignment: exactly one verdict per checklist item (SPEC #22–#24)
+
+/**
+ * How an alignment judge reads "implemented" (a judge setting, `--alignment`):
+ * - `study` (the default): the study's stance. The app is an early version; the judge decides at a high level
+ *   whether the developer understood and addressed each checklist item, without verifying that the
+ *   implementation is correct or complete. An item counts when the code contains the feature for it, even when
+ *   it is unfinished, simplified or works on mock data (the study's generation prompt tells models to mock back
+ *   ends). Whether the features work is `functionality-correctness`'s question.
+ * - `strict`: ours. An item counts only when it is implemented so that it works; stubs, TODOs, fake data in place
+ *   of the feature and unreachable code fail.
+ * The stance enters the prompt and its version, so answers cached under one stance are never reused for the
+ * other, and every alignment result names its stance (`details.stance`, and the summary).
+ */
+export const ALIGNMENT_STANCES = ['study', 'strict'] as const;
+export type AlignmentStance = (typeof ALIGNMENT_STANCES)[number];
+export const DEFAULT_ALIGNMENT_STANCE: AlignmentStance = 'study';
+
+export function isAlignmentStance(s: unknown): s is AlignmentStance {
+  return typeof s === 'string' && (ALIGNMENT_STANCES as readonly string[]).includes(s);
+}
 
 export interface Verdict {
   item: string;

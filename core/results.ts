@@ -4,6 +4,7 @@
  * what it scored). runner/ writes them; weights/ reads them.
  */
 import type { MetricDetails, MetricKind, PerspectiveId, SuiteId } from './metric.js';
+import type { NetworkRecord } from './network.js';
 
 export interface MetricResult {
   id: string;
@@ -29,6 +30,8 @@ export interface ScoreDocument {
   entry: string;
   /** The suite scored (SPEC "Suites"). */
   suite: SuiteId;
+  /** The network mode and every CDN library version served while gathering (absent when no browser ran). */
+  network?: NetworkRecord;
   requirement?: string;
   metrics: MetricResult[];
   perspectives: Partial<Record<PerspectiveId, PerspectiveSummary>>;
@@ -43,6 +46,11 @@ export type RowStatus = 'ok' | 'failed';
 export interface ResultRow {
   model: string;
   requirement: string;
+  /**
+   * Which scoring of the artifact this row is (`batch --repeats n`: 1..n, each gathered anew); absent means 1.
+   * A results file keeps one row per (model, requirement, repeat).
+   */
+  repeat?: number;
   /** The suite the artifact was scored with (absent in rows written before suites existed: study). */
   suite?: SuiteId;
   labels?: Record<string, string>;

@@ -3,7 +3,7 @@
  * Resolution order and the config file format: judges/settings.ts.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { resolveJudgeSettings, type JudgeFlags, type JudgeSettings } from './settings.js';
+import { ALIGNMENT_STANCES, resolveJudgeSettings, type AlignmentStance, type JudgeFlags, type JudgeSettings } from './settings.js';
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -17,13 +17,34 @@ function positiveNumber(value: string): number {
   return n;
 }
 
-/** Register the judge options on `cmd` (returns it, for chaining). */
-export function addJudgeOptions(cmd: Command, opts: { repeats?: boolean } = {}): Command {
+function alignmentStance(value: string): AlignmentStance {
+  if (!(ALIGNMENT_STANCES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected ${ALIGNMENT_STANCES.join(' or ')}`);
+  return value as AlignmentStance;
+}
+
+/**
+ * Register `--alignment <stance>` on `cmd`: the stance of the alignment judges (core/judge-answer.ts). Part of
+ * addJudgeOptions; commands that take no other judge flags but pass the stance on (`batch`) register it alone.
+ */
+export function addAlignmentOption(cmd: Command): Command {
+  return cmd.option(
+    '--alignment <stance>',
+    'alignment judges\' stance: study (default; the study\'s: each checklist item addressed at a high level, unfinished or mocked features count) or strict (implemented so that it works)',
+    alignmentStance,
+  );
+}
+
+/**
+ * Register the judge options on `cmd` (returns it, for chaining). `alignment: false` leaves out `--alignment` for
+ * commands that ask no alignment judge (`checklist` derives items; the stance does not enter its prompt).
+ */
+export function addJudgeOptions(cmd: Command, opts: { repeats?: boolean; alignment?: boolean } = {}): Command {
   cmd
     .option('--judge-config <file>', 'JSON file with judge endpoint, models per metric, prices, limits (see README)')
     .option('--judge-base-url <url>', 'OpenAI-compatible endpoint of the LLM judge (default: $OPENAI_BASE_URL)')
     .option('--judge-model <name>', 'judge model (default: $WEBGRADE_JUDGE_MODEL)');
   if (opts.repeats !== false) cmd.option('--judge-repeats <n>', 'ask each judge n times and report the spread (default 1)', positiveInt);
+  if (opts.alignment !== false) addAlignmentOption(cmd);
   return cmd
     .option('--judge-timeout <seconds>', 'time limit of one judge request (default 120)', positiveNumber)
     .option('--judge-concurrency <n>', 'judge requests in flight at once (default 4)', positiveInt)

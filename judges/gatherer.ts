@@ -20,7 +20,7 @@ import { alignmentPrompt, type AlignmentKind } from './prompts/alignment.js';
 import { functionalityPrompt } from './prompts/functionality.js';
 import { visualExperiencePrompt } from './prompts/visual-experience.js';
 import { askRepeated, type JudgeContext } from './run.js';
-import { CHECKLIST_TASK, modelFor, notConfiguredReason, resolveJudgeSettings, type JudgeSettings } from './settings.js';
+import { CHECKLIST_TASK, modelFor, notConfiguredReason, resolveJudgeSettings, type AlignmentStance, type JudgeSettings } from './settings.js';
 import { NO_REQUIREMENT_REASON, noChecklistReason, type JudgePayload } from '../core/judge-answer.js';
 import type { JudgeSpec } from '../core/metric.js';
 import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer } from '../core/evidence.js';
@@ -40,6 +40,11 @@ function desktopScreenshot(evidence: Evidence): { ok: true; png: Buffer; width: 
 /** The judge gatherer's own settings (GathererOptions extended): resolved from the environment when absent. */
 export interface JudgeGathererOptions {
   judge?: JudgeSettings;
+  /**
+   * The alignment stance when `judge` is absent and the settings come from the environment (a batch worker gets
+   * the stance of `batch --alignment` this way); ignored when `judge` is given (it carries its own).
+   */
+  alignment?: AlignmentStance;
 }
 
 export class JudgeGatherer implements Gatherer {
@@ -57,7 +62,7 @@ export class JudgeGatherer implements Gatherer {
   private setup(tasks: readonly string[]): void {
     if (this.settings || this.settingsError) return;
     try {
-      this.settings = this.options.judge ?? resolveJudgeSettings({}, process.env, [...tasks, CHECKLIST_TASK]);
+      this.settings = this.options.judge ?? resolveJudgeSettings(this.options.alignment ? { alignment: this.options.alignment } : {}, process.env, [...tasks, CHECKLIST_TASK]);
     } catch (err) {
       this.settingsError = `judge settings: ${errorMessage(err)}`;
     }
@@ -83,7 +88,7 @@ export class JudgeGatherer implements Gatherer {
     if (nc) return nc;
     if (judge.prompt === 'functionality') return functionalityPrompt(evidence.artifact, req, settings.maxSourceChars) as PromptSpec<unknown>;
     const shot = kind === 'visual' ? desktopScreenshot(evidence) : undefined;
-    return alignmentPrompt(kind!, evidence.artifact, req, req.checklist![kind!], settings.maxSourceChars, shot?.ok ? shot : undefined) as PromptSpec<unknown>;
+    return alignmentPrompt(kind!, evidence.artifact, req, req.checklist![kind!], settings.maxSourceChars, shot?.ok ? shot : undefined, settings.alignment) as PromptSpec<unknown>;
   }
 
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {

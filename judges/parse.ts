@@ -6,10 +6,12 @@
  * It finds the first balanced `{…}` that parses as JSON, honouring strings and escapes while counting braces.
  *
  * Validation is strict: a validator either returns the typed value or one sentence saying what is wrong; the
- * caller turns that into a retry and finally into "unscorable". Nothing is ever guessed or clamped.
+ * caller turns that into a retry and finally into "unscorable". Nothing is ever guessed or clamped. (One
+ * documented normalisation: visual ratings given with more than two decimals are rounded to two and the
+ * rounding is recorded, see validateVisual.)
  */
 
-import { VISUAL_ASPECTS, type CriteriaAnswer, type CriterionRating, type Verdict, type VerdictsAnswer, type VisualAnswer } from '../core/judge-answer.js';
+import { VISUAL_ASPECTS, VISUAL_DECIMALS, type CriteriaAnswer, type CriterionRating, type Verdict, type VerdictsAnswer, type VisualAnswer } from '../core/judge-answer.js';
 
 export { VISUAL_ASPECTS, type CriteriaAnswer, type CriterionRating, type Verdict, type VerdictsAnswer, type VisualAnswer };
 
@@ -112,14 +114,41 @@ export function validateCriteria(value: Record<string, unknown>, ids: readonly s
 // visual-experience: one rating 0–4 plus four aspects
 
 
+/**
+ * A number with at most `decimals` decimals kept as given (3.25 stays 3.25); a longer one rounded to that many,
+ * with the given value returned so the caller can say so. Decimal rounding of the shortest decimal form, so that
+ * 2.675 (stored as 2.67499…) becomes 2.68 as written, not 2.67.
+ */
+export function roundDecimals(x: number, decimals: number): { kept: number; rounded: boolean } {
+  const f = 10 ** decimals;
+  const kept = Number(Math.round(Number(`${x}e${decimals}`)) + `e-${decimals}`);
+  const exact = Math.abs(x * f - Math.round(x * f)) < 1e-9;
+  return { kept: Number.isFinite(kept) ? kept : Math.round(x * f) / f, rounded: !exact };
+}
+
+/**
+ * The visual rating: "score" and the four aspects, each a number in [0, 4]. The study's scale has two decimals:
+ * a rating with at most two is kept exactly; one with more (3.14159) is rounded to two (3.14) and listed in
+ * `rounded` (the metric reports it), rather than rejected: the rating itself is valid, and a retry would cost a
+ * call for a difference below the scale's resolution. A value outside [0, 4] is rejected, never clamped.
+ */
 export function validateVisual(value: Record<string, unknown>): Validation<VisualAnswer> {
   if (!isNumberIn(value.score, 0, 4)) return invalid(`"score" ${JSON.stringify(value.score)} is not a number from 0 to 4`);
+  const rounded: NonNullable<VisualAnswer['rounded']> = [];
+  const keep = (field: string, x: number): number => {
+    const r = roundDecimals(x, VISUAL_DECIMALS);
+    if (r.rounded) rounded.push({ field, given: x, kept: r.kept });
+    return r.kept;
+  };
+  const score = keep('score', value.score);
   const aspects = {} as VisualAnswer['aspects'];
   for (const a of VISUAL_ASPECTS) {
     if (!isNumberIn(value[a], 0, 4)) return invalid(`"${a}" ${JSON.stringify(value[a])} is not a number from 0 to 4`);
-    aspects[a] = value[a];
+    aspects[a] = keep(a, value[a]);
   }
-  return valid({ score: value.score, aspects, reason: str(value.reason) ?? '' });
+  const out: VisualAnswer = { score, aspects, reason: str(value.reason) ?? '' };
+  if (rounded.length) out.rounded = rounded;
+  return valid(out);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

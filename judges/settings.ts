@@ -18,8 +18,12 @@
  *   "deadlineSeconds": 600, "temperature": 0, "maxTokens": 4096,
  *   "responseFormat": "json_schema" | "json_object" | "none",
  *   "prices": { "qwen2.5-vl-72b": { "input": 0.4, "output": 1.2 } },   // USD per million tokens
- *   "cache": true, "cacheDir": "/path", "maxSourceChars": 60000 }
+ *   "cache": true, "cacheDir": "/path", "maxSourceChars": 60000,
+ *   "alignment": "study" | "strict" }
  * ```
+ * `alignment` (flag `--alignment`, default `study`) is the stance of the three alignment judges: the study's
+ * "addressed at a high level, mock data and unfinished features count" or our strict "implemented so that it
+ * works" (core/judge-answer.ts, ALIGNMENT_STANCES). It changes their prompt and prompt version.
  * A judge is "configured" for a task when a model is known for it and either a base URL or an API key is known
  * (the openai package would otherwise talk to its default host, which a benchmark run should never do by accident).
  */
@@ -27,6 +31,9 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, errorMessage } from '../core/errors.js';
+import { ALIGNMENT_STANCES, DEFAULT_ALIGNMENT_STANCE, isAlignmentStance, type AlignmentStance } from '../core/judge-answer.js';
+
+export { ALIGNMENT_STANCES, DEFAULT_ALIGNMENT_STANCE, type AlignmentStance };
 
 /**
  * A judge task: the id of a judge metric (the registry's metrics of kind `judge`), or `checklist` (deriving
@@ -71,6 +78,8 @@ export interface JudgeSettings {
   cacheDir: string | null;
   /** Size limit of the page code put into one prompt (see untrusted.ts for the truncation policy). */
   maxSourceChars: number;
+  /** Stance of the alignment judges (`--alignment`): the study's (default) or our strict one. */
+  alignment: AlignmentStance;
 }
 
 export const DEFAULT_JUDGE_SETTINGS: JudgeSettings = {
@@ -87,6 +96,7 @@ export const DEFAULT_JUDGE_SETTINGS: JudgeSettings = {
   prices: {},
   cacheDir: null,
   maxSourceChars: 60_000,
+  alignment: DEFAULT_ALIGNMENT_STANCE,
 };
 
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -104,11 +114,14 @@ export interface JudgeFlags {
   judgeConcurrency?: number;
   /** `--no-judge-cache` sets this to false. */
   judgeCache?: boolean;
+  /** `--alignment study|strict`. */
+  alignment?: AlignmentStance;
 }
 
 const CONFIG_KEYS = new Set([
   'baseURL', 'apiKey', 'apiKeyEnv', 'model', 'models', 'timeoutSeconds', 'maxRetries', 'invalidRetries', 'concurrency',
   'repeats', 'deadlineSeconds', 'temperature', 'maxTokens', 'responseFormat', 'prices', 'cache', 'cacheDir', 'maxSourceChars',
+  'alignment',
 ]);
 
 function num(o: Record<string, unknown>, key: string, min: number, integer: boolean, where: string): number | undefined {
@@ -193,6 +206,10 @@ export function parseJudgeConfig(value: unknown, where: string, env: NodeJS.Proc
   }
   const cacheDir = str(o, 'cacheDir', where);
   if (cacheDir && o.cache !== false) out.cacheDir = cacheDir;
+  if (o.alignment !== undefined) {
+    if (!isAlignmentStance(o.alignment)) throw new InputError(`${where}: "alignment" must be ${ALIGNMENT_STANCES.map((x) => `"${x}"`).join(' or ')}`);
+    out.alignment = o.alignment;
+  }
   return out;
 }
 
@@ -230,6 +247,7 @@ export function resolveJudgeSettings(flags: JudgeFlags = {}, env: NodeJS.Process
   if (flags.judgeTimeout !== undefined) s.timeoutMs = flags.judgeTimeout * 1000;
   if (flags.judgeConcurrency !== undefined) s.concurrency = flags.judgeConcurrency;
   if (flags.judgeCache === false) s.cacheDir = null;
+  if (flags.alignment !== undefined) s.alignment = flags.alignment;
   return s;
 }
 

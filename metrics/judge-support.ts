@@ -9,7 +9,7 @@
 import type { Evidence, JudgeAnswer } from '../core/evidence.js';
 import { round2 } from './formula.js';
 import { scored, unscorable, type MetricOutcome, type UnscorableOutcome } from '../core/metric.js';
-import { NO_REQUIREMENT_REASON, noChecklistReason, type AlignmentKind, type JudgePayload, type VerdictsAnswer } from '../core/judge-answer.js';
+import { NO_REQUIREMENT_REASON, isAlignmentStance, noChecklistReason, type AlignmentKind, type JudgePayload, type VerdictsAnswer } from '../core/judge-answer.js';
 
 export interface Spread {
   min: number;
@@ -76,7 +76,10 @@ export function artifactText(evidence: Evidence): string {
   return normaliseWs(evidence.artifact.files.map((f) => f.text ?? '').join('\n'));
 }
 
-/** Score an alignment metric: 100 × passed / items per repeat, averaged over repeats. */
+/**
+ * Score an alignment metric: 100 × passed / items per repeat, averaged over repeats. The summary and
+ * `details.stance` name the stance the judge was asked under (`study`: items "addressed"; `strict`: items "met").
+ */
 export function scoreAlignment(evidence: Evidence, id: string, kind: AlignmentKind): MetricOutcome {
   const req = evidence.requirement;
   if (!req) return unscorable(NO_REQUIREMENT_REASON);
@@ -108,11 +111,15 @@ export function scoreAlignment(evidence: Evidence, id: string, kind: AlignmentKi
   const passed = first.verdicts.filter((v) => v.passed).length;
   const sourceOnly = payload.context.sourceOnly === true;
   const failedIds = itemDetails.filter((d) => !d.passed).map((d) => d.id);
+  // The stance the judge was asked under (core/judge-answer.ts); answers recorded without one are "unknown".
+  const stance = isAlignmentStance(payload.context.stance) ? payload.context.stance : 'unknown';
+  const met = stance === 'study' ? 'addressed' : 'met';
   const summary =
     (repeats.length > 1
-      ? `${round2(score)}% of ${items.length} ${kind} items met on average over ${repeats.length} judge runs`
-      : `${passed} of ${items.length} ${kind} items met`) +
-    (failedIds.length ? `; not met: ${failedIds.slice(0, 6).join(', ')}${failedIds.length > 6 ? ', …' : ''}` : '') +
-    (sourceOnly ? ' (judged from source alone: no screenshot)' : '');
-  return scored(score, summary, { ...judgeDetails(answer, payload, repeatScores), items: itemDetails, ...(kind === 'visual' ? { sourceOnly } : {}) });
+      ? `${round2(score)}% of ${items.length} ${kind} items ${met} on average over ${repeats.length} judge runs`
+      : `${passed} of ${items.length} ${kind} items ${met}`) +
+    (failedIds.length ? `; not ${met}: ${failedIds.slice(0, 6).join(', ')}${failedIds.length > 6 ? ', …' : ''}` : '') +
+    (sourceOnly ? ' (judged from source alone: no screenshot)' : '') +
+    ` [stance: ${stance}]`;
+  return scored(score, summary, { ...judgeDetails(answer, payload, repeatScores), stance, items: itemDetails, ...(kind === 'visual' ? { sourceOnly } : {}) });
 }

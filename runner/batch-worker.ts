@@ -3,7 +3,7 @@
  * one Lighthouse per process (Lighthouse cannot run twice at once in one Node process; TOOLCHAIN.md).
  *
  * Protocol (IPC messages):
- *   parent → worker  {type: 'init', only?, budgetMs, checkNetwork}   then any number of
+ *   parent → worker  {type: 'init', suite?, network?, lighthouseRuns?, alignment?, only?, budgetMs, checkNetwork}   then any number of
  *                    {type: 'job', jobId, path, requirement?}
  *   worker → parent  {type: 'ready'} after init;
  *                    {type: 'done', jobId, doc} or {type: 'error', jobId, message} per job;
@@ -17,13 +17,19 @@ import type { Requirement } from '../core/requirements.js';
 import { Scorer } from './score.js';
 import { onChromeLaunch } from './gather/chrome-process.js';
 import type { SuiteId } from '../core/metric.js';
+import type { NetworkSettings } from '../core/network.js';
+import type { AlignmentStance } from '../core/judge-answer.js';
 
 export interface InitMessage {
   type: 'init';
   suite?: SuiteId;
+  network?: NetworkSettings;
+  lighthouseRuns?: number;
   only?: string[];
   budgetMs: number;
   checkNetwork: boolean;
+  /** The alignment judges' stance (`batch --alignment`); the worker's judge settings come from its environment. */
+  alignment?: AlignmentStance;
 }
 export interface JobMessage {
   type: 'job';
@@ -67,6 +73,9 @@ process.on('message', (msg: ToWorker) => {
       const opts: ConstructorParameters<typeof Scorer>[0] = { budgetMs: msg.budgetMs, checkNetwork: msg.checkNetwork };
       if (msg.only) opts.only = msg.only;
       if (msg.suite) opts.suite = msg.suite;
+      if (msg.network) opts.network = msg.network;
+      if (msg.lighthouseRuns) opts.lighthouseRuns = msg.lighthouseRuns;
+      if (msg.alignment) opts.alignment = msg.alignment;
       scorer = new Scorer(opts);
       send({ type: 'ready' });
     } catch (err) {

@@ -3,13 +3,13 @@
  */
 import type { GathererFactory, GathererOptions } from '../core/gatherer.js';
 import { judgeGathererFactory, type JudgeGathererOptions } from '../judges/gatherer.js';
-import { browserGathererFactory } from './gather/browser-gatherer.js';
+import { browserGathererFactory, type BrowserGathererOptions } from './gather/browser-gatherer.js';
 import { remoteCheckGathererFactory } from './gather/remote-check.js';
 
 export type { Gatherer, GatherRequest, GathererFactory } from '../core/gatherer.js';
 
 /** What the scorer gives every gatherer: the common options plus each gatherer's own settings. */
-export type ScorerGathererOptions = GathererOptions & JudgeGathererOptions;
+export type ScorerGathererOptions = GathererOptions & JudgeGathererOptions & BrowserGathererOptions;
 
 export const GATHERER_FACTORIES: GathererFactory<ScorerGathererOptions>[] = [
   browserGathererFactory, // keep first: browser session + Lighthouse (runner/gather/)

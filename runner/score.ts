@@ -15,7 +15,9 @@ import { InputError, errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
 import type { Requirement } from '../core/requirements.js';
-import type { JudgeSettings } from '../judges/settings.js';
+import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
+import type { CdnOptions } from '../cdn/index.js';
+import type { AlignmentStance, JudgeSettings } from '../judges/settings.js';
 import { findMetric, suiteMetrics } from '../metrics/registry.js';
 import type { MetricResult, PerspectiveSummary, ScoreDocument } from '../core/results.js';
 
@@ -40,6 +42,14 @@ export interface ScorerOptions {
   gatherers?: Gatherer[];
   /** LLM judge settings (judges/settings.ts), passed to the gatherers. */
   judge?: JudgeSettings;
+  /** What pages may reach (core/network.ts; default `cdn`). */
+  network?: NetworkSettings;
+  /** Options of the CDN cache (cdn/: its folder, another registry); default: from `network` and npm's config. */
+  cdn?: CdnOptions;
+  /** Lighthouse runs per artifact; the performance score is their median (runner/gather/browser-gatherer.ts). */
+  lighthouseRuns?: number;
+  /** Alignment judges' stance when `judge` is absent (settings from the environment, e.g. batch workers). */
+  alignment?: AlignmentStance;
   /** Score the static metrics in a worker thread under the budget (default true; see the module comment). */
   staticThread?: boolean;
 }
@@ -98,6 +108,10 @@ export class Scorer {
     this.metrics = selectMetrics(opts.only, this.suite);
     this.options = { checkNetwork: opts.checkNetwork ?? false, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS };
     if (opts.judge) this.options.judge = opts.judge;
+    if (opts.network) this.options.network = opts.network;
+    if (opts.cdn) this.options.cdn = opts.cdn;
+    if (opts.lighthouseRuns) this.options.lighthouseRuns = opts.lighthouseRuns;
+    if (opts.alignment) this.options.alignment = opts.alignment;
     this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
     if (opts.staticThread !== false && this.metrics.some(isStaticMetric)) {
       this.staticThread = new StaticThread();
@@ -129,7 +143,7 @@ export class Scorer {
     const start = performance.now();
     const artifact = typeof input === 'string' ? loadArtifact(input) : input;
     timings.load = round2(performance.now() - start);
-    const evidence: Evidence = { artifact, options: { checkNetwork: this.options.checkNetwork } };
+    const evidence: Evidence = { artifact, options: { checkNetwork: this.options.checkNetwork, network: this.options.network?.mode ?? DEFAULT_NETWORK_MODE } };
     if (extra.requirement) evidence.requirement = extra.requirement;
     this.run(evidence, start, timings);
     const results = new Map<string, MetricResult>();
@@ -232,6 +246,11 @@ export class Scorer {
       timings,
     };
     if (evidence.requirement) doc.requirement = evidence.requirement.id;
+    if (evidence.network) doc.network = evidence.network;
+    // The Lighthouse phases that explain a row's time: its whole run, the hold for our visit, the wait for the
+    // machine-wide measurement lock (runner/gather/measure-lock.ts).
+    const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
+    for (const k of ['lighthouse', 'lighthouseHeld', 'lighthouseLockWait'] as const) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
     return doc;
   }
 

@@ -2,7 +2,9 @@
 // Installs whatever is missing before the example or the tests run, on a fresh machine with only Node:
 //   1. npm packages (npm ci when the lockfile changed since the last install),
 //   2. the TypeScript build (incremental: a no-op when nothing changed),
-//   3. a Chrome/Chromium for the browser metrics: Debian's `chromium` through apt when none is found.
+//   3. a Chrome/Chromium for the browser metrics: Debian's `chromium` through apt when none is found, and the
+//      fonts a desktop browser has (Debian's colour emoji font and a CJK font; Liberation comes with chromium) so
+//      that emoji and CJK text render instead of empty boxes.
 // Plain JavaScript with no dependencies, because it runs before any package is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync, accessSync, constants } from 'node:fs';
@@ -42,23 +44,33 @@ if (!run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc
   process.exit(1);
 }
 
-// 3. a browser
+// 3. a browser, and fonts
 const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser',
   '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'].filter(Boolean);
 const executable = (p) => { try { accessSync(p, constants.X_OK); return true; } catch { return false; } };
-if (!candidates.some(executable)) {
+/** Font families fontconfig knows (empty when fc-list is missing). */
+function fontFamilies() {
+  const r = spawnSync('fc-list', [':', 'family'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout : '';
+}
+const packages = [];
+if (!candidates.some(executable)) packages.push('chromium');
+const families = fontFamilies();
+if (!/Noto Color Emoji/i.test(families)) packages.push('fonts-noto-color-emoji');
+if (!/CJK/i.test(families)) packages.push('fonts-noto-cjk');
+if (packages.length) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const apt = existsSync('/usr/bin/apt-get');
-  if (apt) {
-    log('no Chrome found: installing Debian chromium through apt');
+  if (existsSync('/usr/bin/apt-get')) {
+    log(`installing Debian packages through apt: ${packages.join(' ')}`);
     const prefix = isRoot ? [] : ['sudo', '-n'];
-    const sh = (args) => prefix.length ? run(prefix[0], [...prefix.slice(1), ...args]) : run(args[0], args.slice(1));
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const ok = sh(['apt-get', 'update', '-qq']) && (prefix.length
-      ? run('sudo', ['-n', 'apt-get', 'install', '-y', '-qq', 'chromium'], { env })
-      : run('apt-get', ['install', '-y', '-qq', 'chromium'], { env }));
-    if (!ok) log('could not install chromium: browser metrics will be unscorable');
-  } else {
+    const apt = (args) => (prefix.length ? run(prefix[0], [...prefix.slice(1), 'apt-get', ...args], { env }) : run('apt-get', args, { env }));
+    // The package lists are fetched only when an install without them fails (a fresh machine has none).
+    const ok = apt(['install', '-y', '-qq', ...packages]) || (apt(['update', '-qq']) && apt(['install', '-y', '-qq', ...packages]));
+    if (!ok) log(`could not install ${packages.join(' ')}: browser metrics may be unscorable, and emoji or CJK text may render as boxes`);
+  } else if (packages.includes('chromium')) {
     log('no Chrome found and no apt-get: set CHROME_PATH; browser metrics will be unscorable');
+  } else {
+    log(`no apt-get: install ${packages.join(' ')} (or equivalent fonts) yourself, or emoji and CJK text render as boxes`);
   }
 }

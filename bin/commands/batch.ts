@@ -4,13 +4,15 @@ import cliProgress from 'cli-progress';
 import { discoverRuns, runBatch, type BatchJob, type BatchOptions, type BatchProgress, type BatchSummary } from '../../runner/batch.js';
 import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
-import { action, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP } from '../cli-support.js';
+import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
+import type { AlignmentStance } from '../../core/judge-answer.js';
+import { addAlignmentOption } from '../../judges/cli-options.js';
 
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
 
-interface BatchFlags {
+interface BatchFlags extends NetworkFlags {
   suite?: SuiteId;
   requirements?: string;
   out: string;
@@ -19,6 +21,8 @@ interface BatchFlags {
   budget?: number;
   checkNetwork?: boolean;
   progress?: boolean;
+  alignment?: AlignmentStance;
+  repeats?: number;
 }
 
 function fmtDuration(ms: number): string {
@@ -57,7 +61,7 @@ export function progressReporter(opts: { tty: boolean; label?: string }): Pick<B
       const n = p.done - startDone;
       const rate = n > 0 ? (n / (p.elapsedMs / 60_000)).toFixed(1) : '-';
       const etaMs = n > 0 ? ((p.total - p.done) * p.elapsedMs) / n : 0;
-      const what = `${p.row.model}/${p.row.requirement}`;
+      const what = `${p.row.model}/${p.row.requirement}${p.row.repeat ? ` #${p.row.repeat}` : ''}`;
       if (bar) bar.update(p.done, { ok: p.ok, failed: p.failed, rate, last: what.slice(0, 40) });
       else {
         const status = p.row.status === 'ok' ? `ok ${((p.row.ms ?? 0) / 1000).toFixed(1)}s` : `FAILED: ${p.row.error}`;
@@ -79,7 +83,7 @@ export function summaryText(s: BatchSummary, out: string): string {
   const un = Object.entries(s.unscorable).sort((a, b) => b[1] - a[1]);
   if (un.length) lines.push(`unscorable per metric (of ${s.scored}): ${un.map(([id, n]) => `${id} ${n}`).join(', ')}`);
   else if (s.scored) lines.push('unscorable per metric: none');
-  for (const f of s.failures) lines.push(`failed: ${f.model}/${f.requirement}: ${f.error}`);
+  for (const f of s.failures) lines.push(`failed: ${f.model}/${f.requirement}${f.repeat ? ` #${f.repeat}` : ''}: ${f.error}`);
   if (s.failed > s.failures.length) lines.push(`… and ${s.failed - s.failures.length} more failures (status "failed" in the results file)`);
   if (s.missingRequirement) lines.push(`${s.missingRequirement} artifacts have no requirement with their id in --requirements (scored without one, no labels)`);
   return lines.join('\n');
@@ -95,7 +99,7 @@ export async function runBatchWithProgress(jobs: BatchJob[], opts: BatchOptions,
 }
 
 export function batchCommand(): Command {
-  return new Command('batch')
+  return addAlignmentOption(addNetworkOptions(new Command('batch')))
     .description('score every artifact of runs/<model>/<requirement-id>.html (or <id>/index.html), appending rows to a results JSONL; re-running resumes')
     .argument('<runs-dir>', 'folder with one sub-folder per model')
     .requiredOption('--out <results.jsonl>', 'results file (appended to; existing rows are kept and skipped)')
@@ -105,6 +109,7 @@ export function batchCommand(): Command {
     .option('--concurrency <n>', `worker processes, each with its own Chrome (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
     .option('--check-network', 'check remote URLs over the network')
+    .option('--repeats <n>', 'score every artifact n times, each gathered anew (rows marked "repeat": 1..n), to measure test–retest noise (default 1)', parsePositiveInt)
     .action(
       action(async (runsDir: string, flags: BatchFlags) => {
         const { jobs, skipped } = discoverRuns(runsDir);
@@ -118,6 +123,10 @@ export function batchCommand(): Command {
         };
         if (flags.only) opts.only = flags.only;
         if (flags.suite) opts.suite = flags.suite;
+        opts.network = networkFromFlags(flags);
+        if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
+        if (flags.alignment) opts.alignment = flags.alignment;
+        if (flags.repeats) opts.repeats = flags.repeats;
         if (requirements) opts.requirements = requirements;
         const summary = await runBatchWithProgress(jobs, opts);
         process.stdout.write(summaryText(summary, flags.out) + '\n');

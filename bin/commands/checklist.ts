@@ -19,7 +19,7 @@ export function checklistCommand(): Command {
     .argument('<requirements>', 'requirements JSONL file')
     .option('--out <file>', 'write the requirements with checklists here (default: standard output)')
     .option('--force', 'derive new items even for requirements that already have some');
-  addJudgeOptions(cmd, { repeats: false });
+  addJudgeOptions(cmd, { repeats: false, alignment: false });
   return cmd.action(
     action(async (path: string, flags: ChecklistFlags) => {
       const text = readInputText(path);

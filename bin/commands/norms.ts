@@ -15,23 +15,24 @@ import { InputError, errorMessage } from '../../core/errors.js';
 import { dedupeRows, readResults } from '../../runner/results-file.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { buildNorms } from '../../weights/norms.js';
-import { action, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP } from '../cli-support.js';
+import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
 import { DEFAULT_CONCURRENCY, runBatchWithProgress, summaryText } from './batch.js';
 
-interface NormsFlags {
+interface NormsFlags extends NetworkFlags {
   out: string;
   suite?: SuiteId;
   results?: string;
   only?: string[];
   concurrency?: number;
   budget?: number;
+  repeats?: number;
 }
 
 export function normsCommand(): Command {
   const cmd = new Command('norms').description('reference μ and σ per metric, used by `webgrade score` for z-scores and an overall');
   cmd.addCommand(
-    new Command('build')
+    addNetworkOptions(new Command('build'))
       .description('compute norms from a folder of pages (scored first) or from a batch results file')
       .argument('<source>', 'folder of .html pages / folders with index.html, or a results .jsonl')
       .requiredOption('--out <norms.json>', 'norms file to write')
@@ -40,6 +41,7 @@ export function normsCommand(): Command {
       .option('--only <ids>', 'comma-separated metric ids to run (folder source)', parseIdList)
       .option('--concurrency <n>', `worker processes (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
       .option('--budget <seconds>', `time budget per page (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
+      .option('--repeats <n>', 'folder source: score every page n times (≥ 2 stores each metric\'s test–retest sd, "retestSd", for the noise guard)', parsePositiveInt)
       .action(
         action(async (source: string, flags: NormsFlags) => {
           let st;
@@ -50,7 +52,7 @@ export function normsCommand(): Command {
           }
           let rowsPath: string;
           let temp: string | null = null;
-          const command = `webgrade norms build ${source} --out ${flags.out}${flags.suite ? ` --suite ${flags.suite}` : ''}${flags.only ? ` --only ${flags.only.join(',')}` : ''}`;
+          const command = `webgrade norms build ${source} --out ${flags.out}${flags.suite ? ` --suite ${flags.suite}` : ''}${flags.network ? ` --network ${flags.network}` : ''}${flags.only ? ` --only ${flags.only.join(',')}` : ''}${flags.repeats ? ` --repeats ${flags.repeats}` : ''}`;
           if (st.isDirectory()) {
             const { jobs, skipped } = discoverPages(source);
             for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
@@ -66,6 +68,9 @@ export function normsCommand(): Command {
             };
             if (flags.only) opts.only = flags.only;
             if (flags.suite) opts.suite = flags.suite;
+            opts.network = networkFromFlags(flags);
+            if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
+            if (flags.repeats) opts.repeats = flags.repeats;
             const summary = await runBatchWithProgress(jobs, opts, 'norms');
             process.stderr.write(summaryText(summary, rowsPath) + '\n');
             if (summary.interrupted) {
@@ -86,10 +91,12 @@ export function normsCommand(): Command {
               throw new InputError(`${flags.out}: cannot write (${errorMessage(err)})`);
             }
             const degenerate = Object.entries(norms.metrics).filter(([, n]) => n.degenerate).map(([id]) => id);
+            const retest = Object.entries(norms.metrics).filter(([, n]) => n.retestSd !== undefined).map(([id, n]) => `${id} ${n.retestSd!.toFixed(2)}`);
             process.stdout.write(
               `wrote norms for ${norms.metricsIncluded.length} metrics from ${norms.artifacts} artifacts (${norms.failed} failed) to ${flags.out}\n` +
                 `metrics: ${norms.metricsIncluded.join(', ')}\n` +
-                (degenerate.length ? `no usable σ (contribute 0): ${degenerate.join(', ')}\n` : ''),
+                (degenerate.length ? `no usable σ (contribute 0): ${degenerate.join(', ')}\n` : '') +
+                (retest.length ? `test–retest sd (from up to ${norms.maxRepeats} repeats): ${retest.join(', ')}\n` : 'no repeats: no test–retest sd stored (the noise guard needs --repeats ≥ 2)\n'),
             );
           } finally {
             if (temp) rmSync(temp, { recursive: true, force: true });

@@ -8,14 +8,15 @@ import type { Evidence } from '../../core/evidence.js';
 import { errorMessage, InputError } from '../../core/errors.js';
 import { loadRequirementRef, type Requirement } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS, Scorer, type MetricResult } from '../../runner/score.js';
-import { action, judgeTasks, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP } from '../cli-support.js';
+import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import { explainMetric, scoreTable } from '../format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
+import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
 import { saveEvidence, savedEvidenceGatherers } from '../../runner/gather/evidence-files.js';
 
-interface ScoreFlags extends JudgeFlags {
+interface ScoreFlags extends JudgeFlags, NetworkFlags {
   suite?: SuiteId;
   json?: boolean;
   only?: string[];
@@ -29,6 +30,7 @@ interface ScoreFlags extends JudgeFlags {
   saveEvidence?: string;
   fromEvidence?: string;
   out?: string;
+  noiseGuard?: boolean;
 }
 
 /** Write the explained metric's pictures into `dir`; returns one "path: caption" line per picture. */
@@ -53,7 +55,7 @@ async function writePictures(dir: string, metric: MetricDefinition, result: Metr
 }
 
 export function scoreCommand(): Command {
-  return addJudgeOptions(new Command('score'))
+  return addNetworkOptions(addJudgeOptions(new Command('score')))
     .description('score one web app: an HTML file, or a folder with index.html')
     .argument('<artifact>', 'HTML file or folder with index.html')
     .option('--json', 'print the machine-readable JSON document')
@@ -69,6 +71,7 @@ export function scoreCommand(): Command {
     .option('--requirement-text <text>', 'the requirement as text')
     .option('--persona <id>', 'weights preset for the norm-based overall (dev, qa, ds, pm, ops, legal, designer, all; default all)')
     .option('--norms <norms.json>', 'norms for z-scores and the overall (default: the shipped weights/default-norms.json)')
+    .option('--no-noise-guard', `the study's exact z: σ is never raised to k × the norms' test–retest sd (k = ${DEFAULT_NOISE_GUARD_K})`)
     .action(
       action(async (artifact: string, flags: ScoreFlags) => {
         let requirement: Requirement | undefined;
@@ -84,8 +87,11 @@ export function scoreCommand(): Command {
         const normsCtx = resolveScoreNorms(flags);
         const only = flags.only ?? (flags.explain ? [flags.explain] : undefined);
         if (flags.explain && only && !only.includes(flags.explain)) only.push(flags.explain);
+        const network = networkFromFlags(flags);
         const scorer = new Scorer({
           ...(flags.suite ? { suite: flags.suite } : {}),
+          network,
+          ...(flags.lighthouseRuns ? { lighthouseRuns: flags.lighthouseRuns } : {}),
           only,
           checkNetwork: flags.checkNetwork ?? false,
           budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
@@ -97,7 +103,7 @@ export function scoreCommand(): Command {
         try {
           const { doc, evidence } = await scorer.scoreWithEvidence(artifact, { requirement });
           if (flags.saveEvidence) saveEvidence(flags.saveEvidence, evidence);
-          if (normsCtx) applyNorms(doc, normsCtx.norms, normsCtx.file, normsCtx.weights);
+          if (normsCtx) applyNorms(doc, normsCtx.norms, normsCtx.file, normsCtx.weights, { enabled: flags.noiseGuard !== false, k: DEFAULT_NOISE_GUARD_K });
           if (flags.json) printJson(doc);
           else if (flags.explain) {
             const m = doc.metrics.find((x) => x.id === flags.explain)!;

@@ -10,10 +10,18 @@
  * - Each uncaught exception counts once: Chrome reports it as an exception, not also as a console message, so
  *   there is nothing to deduplicate. Each unhandled promise rejection counts once; one that the page handles
  *   later (Chrome revokes it) does not count.
- * - Not counted, but listed in details: "Failed to load resource" lines for requests that webgrade blocked
- *   (anything outside the artifact's own loopback server: those errors are caused by our isolation, not by
- *   the page; resource-validity judges those URLs), and the browser's own favicon probe (`/favicon.ico`
- *   requested by Chrome when the page declares no icon).
+ * - Not counted, but listed in details: "Failed to load resource" lines for requests the sandbox refused or
+ *   withheld (anything but the artifact's own files and, in network mode `cdn`, the CDN files it serves: those
+ *   errors are caused by our isolation, not by the page; resource-validity judges those URLs), and the browser's
+ *   own favicon probe (`/favicon.ico` requested by Chrome when the page declares no icon).
+ * - Errors caused by a library webgrade withheld (network mode `offline`, or a CDN file the cache could not
+ *   serve) are not the page's defect either: when the visit withheld a script, uncaught exceptions and unhandled
+ *   rejections of the kinds a missing library causes (`X is not defined`, `X is not a function` / `not a
+ *   constructor`, reading a property of undefined or null, a module or dynamic import that failed to load) are
+ *   listed apart (`notCounted.withheldLibrary`) and not counted. A heuristic, documented: such an error could in
+ *   rare cases be the page's own; without a withheld script nothing is excused. A CDN URL that does not exist on
+ *   the registry (a version or file never published) is the page's defect: it is served as a 404, as the real CDN
+ *   would, and what breaks because of it counts.
  * - Counted: 404s of the artifact's own missing files, Chrome's security errors (e.g. "Not allowed to load
  *   local resource" for file:// URLs), CSP errors, and everything the page logs with console.error.
  * - Warnings, logs and info messages never count.
@@ -24,9 +32,17 @@
  */
 import { densityPenalty, round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
-import type { ConsoleEntry } from '../../core/browser-evidence.js';
+import type { ConsoleEntry, NetworkEntry } from '../../core/browser-evidence.js';
 
 export const COUNTED_LEVELS = new Set(['error', 'assert']);
+
+/** The error messages a missing library causes (see the module comment). */
+export const MISSING_LIBRARY_ERROR = /\b(is not defined|is not a function|is not a constructor|Cannot read propert(y|ies) of (undefined|null)|Failed to fetch dynamically imported module|Failed to resolve module specifier|error loading dynamically imported module)\b/i;
+
+/** Did the visit withhold a script (offline mode, or a CDN script the cache could not serve)? */
+export function withheldScripts(network: readonly NetworkEntry[]): string[] {
+  return network.filter((e) => e.phase === 'visit' && e.withheld && (e.destination === 'script' || e.destination === 'unknown' || e.destination === 'empty')).map((e) => e.url);
+}
 
 /** Split console entries into the page's own errors and the ones webgrade or the browser caused. */
 export function classifyConsole(entries: readonly ConsoleEntry[]): { counted: ConsoleEntry[]; blocked: ConsoleEntry[]; browserMade: ConsoleEntry[] } {
@@ -57,15 +73,19 @@ const consoleErrors: MetricDefinition = {
     const b = browser.value;
     if (b.loaded === false) return unscorable(`the page did not finish loading: ${b.faults.join('; ') || 'load timeout'}`, { faults: b.faults });
     const { counted, blocked, browserMade } = classifyConsole(b.console);
-    const exceptions = b.pageErrors.filter((e) => e.kind === 'exception');
-    const rejections = b.pageErrors.filter((e) => e.kind === 'unhandled-rejection');
-    const E = counted.length + b.pageErrors.length;
+    const withheld = withheldScripts(b.network ?? []);
+    const excused = withheld.length ? b.pageErrors.filter((e) => MISSING_LIBRARY_ERROR.test(e.message)) : [];
+    const own = b.pageErrors.filter((e) => !excused.includes(e));
+    const exceptions = own.filter((e) => e.kind === 'exception');
+    const rejections = own.filter((e) => e.kind === 'unhandled-rejection');
+    const E = counted.length + own.length;
     const L = artifact.physicalLines;
     const score = densityPenalty(E, L);
     const cut = (s: string) => (s.length > 300 ? s.slice(0, 300) + '…' : s);
     return scored(
       score,
-      E === 0 ? `no errors in ${L} lines` : `${E} error${E === 1 ? '' : 's'} in ${L} lines (${round2((1000 * E) / L)} per 1000 lines)`,
+      (E === 0 ? `no errors in ${L} lines` : `${E} error${E === 1 ? '' : 's'} in ${L} lines (${round2((1000 * E) / L)} per 1000 lines)`) +
+        (excused.length ? `; ${excused.length} not counted: caused by ${withheld.length} CDN script${withheld.length === 1 ? '' : 's'} webgrade withheld` : ''),
       {
         errors: E,
         lines: L,
@@ -75,7 +95,9 @@ const consoleErrors: MetricDefinition = {
         notCounted: {
           blockedByWebgrade: blocked.map((e) => e.url ?? cut(e.text)),
           browserMade: browserMade.map((e) => e.url ?? cut(e.text)),
+          withheldLibrary: excused.slice(0, 50).map((e) => cut(e.message)),
         },
+        withheldScripts: withheld.slice(0, 20),
         faults: b.faults,
       },
     );

@@ -6,7 +6,12 @@
  * - Items come from the requirement's `checklist.content` (requirements JSONL, or `webgrade checklist` derives them).
  *   No requirement, or no content items: unscorable with that reason (never 0).
  * - The judge must return exactly one verdict per item (ids C1…Cn); any other answer is retried, then the metric
- *   is unscorable (judges/parse.ts). Partial or placeholder implementations count as not met.
+ *   is unscorable (judges/parse.ts).
+ * - What "met" means is the judge's stance (`--alignment`, judge config key `alignment`; core/judge-answer.ts):
+ *   by default the study's, where an item counts when the app addresses it, at a high level, as for an early
+ *   version: unfinished, simplified or mock-data implementations count (whether they work is
+ *   functionality-correctness's question); with `--alignment strict`, partial, stubbed, placeholder or
+ *   mock-data implementations count as not met. `details.stance` and the summary name the stance.
  * - With `--judge-repeats N`, the score is the mean of the N per-repeat scores; `details.repeats` and
  *   `details.spread` report them (judges/metric-support.ts).
  * - Each item's details carry the judge's reason, its code excerpt, and `excerptFound` (whether that excerpt

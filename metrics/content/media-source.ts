@@ -2,11 +2,11 @@
  * Where the media metrics get an image's bytes: from the artifact itself, never from the network.
  * - `data:` URIs are decoded from the URL;
  * - URLs on the page's own loopback origin map to an artifact file (`MediaInfo.path`), read from disk (the
- *   artifact's own bytes, part of the input rather than gathered evidence);
+ *   artifact's own bytes, part of the input rather than gathered evidence; read with `readArtifactFile`, so never
+ *   through a link that leaves the artifact);
  * - anything else (remote http(s), blob:, generated) has no bytes offline: **unverified**, never bad.
  */
-import { readFile } from 'node:fs/promises';
-import type { Artifact } from '../../core/artifact.js';
+import { readArtifactFile, type Artifact } from '../../core/artifact.js';
 import type { MediaInfo } from '../../core/browser-evidence.js';
 import { dataUriBytes } from '../visual/image-tools.js';
 
@@ -30,7 +30,7 @@ export async function mediaBytes(artifact: Artifact, m: Pick<MediaInfo, 'src' | 
     const f = artifact.files.find((x) => x.path === path);
     if (!f) return { kind: 'missing', reason: `${path} is not a file of the artifact` };
     try {
-      return { kind: 'bytes', bytes: await readFile(f.absPath), via: 'file', svg: f.kind === 'svg' };
+      return { kind: 'bytes', bytes: readArtifactFile(f), via: 'file', svg: f.kind === 'svg' };
     } catch (err) {
       return { kind: 'missing', reason: `${path} cannot be read: ${(err as Error).message}` };
     }

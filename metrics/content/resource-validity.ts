@@ -22,9 +22,14 @@
  *   breaks inline SVGs written with `fill="#fff"`).
  * - `file:` URLs are invalid (a served page cannot reach the file system). Other special schemes
  *   (`blob:`, `javascript:`, `about:`, `mailto:`, `#`, empty) are not resources: left out and counted as ignored.
- * - Remote (`http(s)://`, `//host`): checked only with `--check-network` (runner/gather/remote-check.ts: HEAD,
- *   GET fallback, 2xx = valid). Without it, or for URLs the check did not reach, they are *unverified*: listed
- *   in details and left out of the formula (neither valid nor invalid).
+ * - Remote URLs of well-known CDNs (jsDelivr, unpkg, cdnjs, esm.sh, Google Fonts ...), in network mode `cdn` (the
+ *   default): checked through the CDN cache filled from the npm registry (runner/gather/remote-check.ts). Valid
+ *   when the package, version and file exist; invalid when the registry says they were never published (a
+ *   version or file that does not exist: a real defect of the page, 404 on the real CDN too); unverified when the
+ *   cache cannot serve that URL form or the registry is out of reach.
+ * - Other remote URLs (`http(s)://`, `//host`): checked only with `--check-network` (HEAD, GET fallback, 2xx =
+ *   valid). Without it, or for URLs the check did not reach, they are *unverified*: listed in details and left
+ *   out of the formula (neither valid nor invalid).
  * - Unscorable when no reference can be verified: "only remote references, unverified (use --check-network)"
  *   when every reference is remote and unchecked, "no referenced resources" when there is none at all.
  */
@@ -128,7 +133,7 @@ const resourceValidity: MetricDefinition = {
     const remote = evidence.remote;
     const checks: Record<string, RemoteCheck> | null = remote?.ok ? remote.value : null;
     const remoteNote = !evidence.options.checkNetwork
-      ? 'network checks are off (use --check-network)'
+      ? `network checks are off (use --check-network; CDN URLs are checked through the CDN cache in network mode cdn${evidence.options.network && evidence.options.network !== 'cdn' ? `, not ${evidence.options.network}` : ''})`
       : remote && !remote.ok
         ? `network check failed: ${remote.reason}`
         : remote
@@ -164,7 +169,14 @@ const resourceValidity: MetricDefinition = {
           unverified.push(listed(r, remoteNote));
           continue;
         }
-        if (!check.ok) why = check.status !== undefined ? `HTTP ${check.status}` : `unreachable: ${check.error ?? 'unknown error'}`;
+        if (check.unverified) {
+          unverified.push(listed(r, check.unverified));
+          continue;
+        }
+        if (!check.ok) {
+          const base = check.status !== undefined ? `HTTP ${check.status}` : `unreachable: ${check.error ?? 'unknown error'}`;
+          why = check.via === 'cdn cache' ? `not on the CDN: ${check.error ?? base}` : base;
+        }
       } else {
         if (/^file:/i.test(r.url.trim())) why = 'file: URL cannot be reached from a served page';
         else {

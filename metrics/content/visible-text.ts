@@ -10,9 +10,15 @@
  *   attribute, `aria-hidden="true"`, an inline style with `display:none` or `visibility:hidden`, and
  *   `<input type="hidden">`.
  * - Code is not prose: `code`, `pre`, `kbd`, `samp`, `var` and `textarea` contents are left out of the prose
- *   (they are sample data, not copy).
+ *   (they are sample data, not copy). Inside a block, the left-out element leaves CODE_MARK (U+FFFC, the object
+ *   replacement character: not a letter, not punctuation) in its place, so that "Use <code>x</code>." reads
+ *   "Use ￼." and not "Use ." (a space before a full stop), and "the <code>x</code> the" is not a doubled word.
+ *   A block whose only content is such marks is no block.
  * - Text is grouped into blocks by the nearest block-level ancestor (paragraph, heading, list item, cell,
  *   button, label ...), so a sentence split across `<b>` or `<a>` stays one sentence.
+ * - A heading's or control's label is read up to MAX_LABEL_CHARS = 500 characters and MAX_LABEL_NODES = 2000
+ *   nodes: labels are short, and nested controls (a link inside a button inside a link ...) must not make the
+ *   walk quadratic in the page size.
  */
 import type { JSDOM } from 'jsdom';
 
@@ -50,6 +56,9 @@ function hiddenByMarkup(el: Element): boolean {
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+/** What a left-out code element leaves in its block's text (see the module comment). */
+export const CODE_MARK = '\uFFFC';
+
 function shortSelector(el: Element): string {
   const tag = el.tagName.toLowerCase();
   if (el.id) return `${tag}#${el.id}`;
@@ -70,17 +79,28 @@ function controlLabel(el: Element): string {
   return norm(el.getAttribute('aria-label') ?? el.getAttribute('title') ?? '');
 }
 
-function visibleTextOf(el: Element): string {
+export const MAX_LABEL_CHARS = 500;
+const MAX_LABEL_NODES = 2000;
+
+function visibleTextOf(el: Element, budget = { chars: MAX_LABEL_CHARS, nodes: MAX_LABEL_NODES }): string {
   let out = '';
   for (const node of Array.from(el.childNodes)) {
-    if (node.nodeType === 3) out += node.textContent ?? '';
+    if (budget.chars <= 0 || budget.nodes <= 0) break;
+    budget.nodes--;
+    let piece = '';
+    if (node.nodeType === 3) piece = node.textContent ?? '';
     else if (node.nodeType === 1) {
       const child = node as Element;
       const t = child.tagName.toLowerCase();
       if (SKIP.has(t) || hiddenByMarkup(child)) continue;
-      if (t === 'img') out += ' ' + (child.getAttribute('alt') ?? '') + ' ';
-      else out += ' ' + visibleTextOf(child) + ' ';
+      if (t === 'img') piece = ' ' + (child.getAttribute('alt') ?? '') + ' ';
+      else piece = ' ' + visibleTextOf(child, budget) + ' ';
     }
+    if (node.nodeType === 3) {
+      piece = piece.slice(0, budget.chars);
+      budget.chars -= piece.length;
+    }
+    out += piece;
   }
   return out;
 }
@@ -97,7 +117,10 @@ export function extractVisibleText(dom: JSDOM): VisibleText {
   const walk = (el: Element, current: { tag: string; parts: string[] } | null): void => {
     const tag = el.tagName.toLowerCase();
     if (SKIP.has(tag) || hiddenByMarkup(el)) return;
-    if (CODE.has(tag)) return;
+    if (CODE.has(tag)) {
+      current?.parts.push(CODE_MARK);
+      return;
+    }
     if (/^h[1-6]$/.test(tag)) headings.push({ level: Number(tag[1]), text: norm(visibleTextOf(el)) });
     if (tag === 'button' || tag === 'a' || (tag === 'input' && ['submit', 'button', 'reset'].includes((el.getAttribute('type') ?? '').toLowerCase())) || el.getAttribute('role') === 'button') {
       controls.push({ tag, label: controlLabel(el), selector: shortSelector(el) });
@@ -116,7 +139,7 @@ export function extractVisibleText(dom: JSDOM): VisibleText {
     }
     if (isBlock && own) {
       const text = norm(own.parts.join(''));
-      if (text) blocks.push({ tag, text });
+      if (text && text.replaceAll(CODE_MARK, '').trim()) blocks.push({ tag, text });
     }
   };
   if (doc.body) walk(doc.body, null);

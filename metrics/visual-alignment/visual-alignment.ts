@@ -6,7 +6,12 @@
  * - Items come from the requirement's `checklist.visual` (requirements JSONL, or `webgrade checklist` derives them).
  *   No requirement, or no visual items: unscorable with that reason (never 0).
  * - The judge must return exactly one verdict per item (ids V1…Vn); any other answer is retried, then the metric
- *   is unscorable (judges/parse.ts). Partial or placeholder implementations count as not met.
+ *   is unscorable (judges/parse.ts).
+ * - What "met" means is the judge's stance (`--alignment`, judge config key `alignment`; core/judge-answer.ts):
+ *   by default the study's, where an item counts when the app addresses it, at a high level, as for an early
+ *   version: unfinished, simplified or mock-data implementations count (whether they work is
+ *   functionality-correctness's question); with `--alignment strict`, partial, stubbed, placeholder or
+ *   mock-data implementations count as not met. `details.stance` and the summary name the stance.
  * - When the browser gave a desktop screenshot, the judge sees it with the code; otherwise it judges from source
  *   alone, and the summary and `details.sourceOnly` say so.
  * - With `--judge-repeats N`, the score is the mean of the N per-repeat scores; `details.repeats` and

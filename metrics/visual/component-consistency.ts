@@ -1,7 +1,13 @@
 /**
  * component-consistency (SPEC #7): repeated sibling components (cards, list items, tiles) should share one
- * structure and one styling. T = groups of repeated components, I = groups whose members differ;
+ * structure and one styling. As the study counts it (inconsistent_num / total_num of card components):
+ * T = all components that belong to a group of repeated components (the members of every group, summed),
+ * I = those components that depart from their group's most common member in structure or styling;
  * score `(1 − log2(1 + I/(T+1))) × 100` (logPenalty); unscorable when the page has no such group.
+ * Before 2026-11 we counted groups (I = inconsistent groups, T = groups); the details still report both counts
+ * (`groups`, `inconsistentGroups`) next to the scored ones (`components`, `inconsistentComponents`). Counting
+ * components weighs a group by its size: one odd card among twelve costs less than one odd card among two, and
+ * a grid where half the cards differ costs more than a grid with one odd card.
  *
  * Read from the static DOM (`artifact.dom`, scripts not run): components that JavaScript builds at run time
  * (a grid filled from an array) are not in it and are not judged; a page built entirely by JS is unscorable
@@ -34,8 +40,12 @@
  *   line-height, letter-spacing, text-align, text-transform). Colours, widths, heights, transforms, animation
  *   delays and custom properties may differ (bar charts, progress bars, staggered animations). The member's own
  *   inline style is not compared, for the same reason.
- * - A group is inconsistent when any member differs in structure or styling from the most common member. The
- *   same group is counted once however many members differ.
+ * - A component is inconsistent when it differs in structure, or in the styling of any of its direct children,
+ *   from its group's most common member; a component is counted once however many of its parts differ. The
+ *   most common member itself (and every member equal to it) is consistent, so in a group of two that differ
+ *   exactly one component counts as inconsistent (the one that is not the reference: the first member wins a tie).
+ * - A component nested inside another group's component (a list inside a card) belongs to its own group too:
+ *   each group counts its own members.
  */
 import type { JSDOM } from 'jsdom';
 import { nodeLocation } from '../../core/artifact.js';
@@ -200,6 +210,8 @@ export interface ComponentGroup {
   selector: string;
   members: number;
   consistent: boolean;
+  /** Members (1-based positions) that depart from the group's most common member. */
+  inconsistentMembers: number[];
   /** The most common structure. */
   structure: string;
   differences: MemberDifference[];
@@ -273,7 +285,15 @@ export function findGroups(dom: JSDOM, lineOf: (el: Element) => number | undefin
       const rich = members.filter((m) => structuralChildren(m).length >= MIN_CHILDREN).length;
       if (rich * 2 < members.length || rich < MIN_MEMBERS) continue;
       const { structure, differences } = compareGroup(members);
-      const g: ComponentGroup = { selector: groupSelector(parent, key), members: members.length, consistent: differences.length === 0, structure, differences: differences.slice(0, 10) };
+      const inconsistentMembers = [...new Set(differences.map((d) => d.member))].sort((a, b) => a - b);
+      const g: ComponentGroup = {
+        selector: groupSelector(parent, key),
+        members: members.length,
+        consistent: differences.length === 0,
+        inconsistentMembers,
+        structure,
+        differences: differences.slice(0, 10),
+      };
       const line = lineOf(members[0]!);
       if (line) g.line = line;
       groups.push(g);
@@ -295,16 +315,18 @@ const componentConsistency: MetricDefinition = {
   suite: 'study',
   score({ artifact }) {
     const groups = findGroups(artifact.dom, (el) => nodeLocation(artifact, el)?.startLine);
-    const T = groups.length;
-    if (T === 0) return unscorable('no repeated components in the static DOM (components built by scripts are not seen)', { groups: [] });
+    if (groups.length === 0) return unscorable('no repeated components in the static DOM (components built by scripts are not seen)', { groups: 0, list: [] });
     const bad = groups.filter((g) => !g.consistent);
-    const I = bad.length;
+    const T = groups.reduce((n, g) => n + g.members, 0);
+    const I = groups.reduce((n, g) => n + g.inconsistentMembers.length, 0);
     const score = logPenalty(I, T);
     const worst = bad[0] ? `; e.g. ${bad[0].selector}: ${bad[0].differences[0]?.what}` : '';
-    return scored(score, `${I} of ${T} repeated component groups are inconsistent${worst}`, {
-      groups: T,
-      inconsistent: I,
-      formula: `(1 − log2(1 + ${I}/(${T}+1))) × 100 = ${round2(score)}`,
+    return scored(score, `${I} of ${T} repeated components (in ${bad.length} of ${groups.length} groups) are inconsistent${worst}`, {
+      components: T,
+      inconsistentComponents: I,
+      groups: groups.length,
+      inconsistentGroups: bad.length,
+      formula: `(1 − log2(1 + ${I}/(${T}+1))) × 100 = ${round2(score)} (I = inconsistent components, T = components in groups)`,
       // inconsistent groups first, so that the cap keeps them
       list: [...bad, ...groups.filter((g) => g.consistent)].slice(0, MAX_LISTED_GROUPS),
     });

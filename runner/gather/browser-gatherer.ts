@@ -31,26 +31,58 @@ import { gathered, missing } from '../../core/evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Gatherer, GatherRequest, GathererFactory, GathererOptions } from '../../core/gatherer.js';
 import type { BrowserEvidence } from '../../core/browser-evidence.js';
-import { ChromeProcess } from './chrome-process.js';
 import type { LighthouseEvidence } from '../../core/evidence.js';
 import { LighthouseTimeout, type LighthouseRun } from './lighthouse.js';
 import { LighthouseThread } from './lighthouse-thread.js';
 import { mobileResult } from './mobile-measure.js';
-import { startArtifactServer } from './server.js';
 import { PageFaults, mobileScreenshot, visitArtifact, visitMobile } from './session.js';
+import { ChromeProcess, sandboxContext } from './chrome-process.js';
+import { SandboxThread, type SiteHandle } from './sandbox/sandbox-thread.js';
+import { servedArtifact } from './server.js';
+import { DEFAULT_NETWORK_MODE, networkRecord, type NetworkEntry, type NetworkSettings } from '../../core/network.js';
+import type { CdnOptions } from '../../cdn/index.js';
 
 export const LIGHTHOUSE_RESERVE_MS = 25_000;
 export const CLOSE_TIMEOUT_MS = 5_000;
 /** At most this long for the fallback mobile visit (when the Lighthouse run did not measure mobile). */
 export const MOBILE_FALLBACK_MS = 8_000;
 
+/** The browser gatherer's own settings (GathererOptions extended): what pages may reach. */
+export interface BrowserGathererOptions {
+  /** The network mode (default `cdn`). */
+  network?: NetworkSettings;
+  /** Options of the CDN cache that answers CDN requests in `cdn` mode (cdn/). */
+  cdn?: CdnOptions;
+  /** Hosts that count as CDNs instead of cdn/'s list (tests). */
+  cdnHosts?: readonly string[];
+  /** Lighthouse runs per artifact; the performance score is their median (default DEFAULT_LIGHTHOUSE_RUNS). */
+  lighthouseRuns?: number;
+}
+
+/** Lighthouse runs per artifact by default (see README "Numbers that hold still" for the measurement behind it). */
+export const DEFAULT_LIGHTHOUSE_RUNS = 1;
+
 export class BrowserGatherer implements Gatherer {
   readonly name = 'browser';
   readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse'] as const;
-  readonly chrome = new ChromeProcess();
+  readonly sandbox: SandboxThread;
+  readonly chrome: ChromeProcess;
+  readonly network: NetworkSettings;
   private readonly thread = new LighthouseThread();
+  /** The sandbox key the running Chrome accepts (a restarted sandbox thread has a new one). */
+  private chromeSpki?: string;
 
-  constructor(readonly options: Partial<GathererOptions> = {}) {}
+  constructor(readonly options: Partial<GathererOptions> & BrowserGathererOptions = {}) {
+    this.network = options.network ?? { mode: DEFAULT_NETWORK_MODE };
+    const cdn: CdnOptions | undefined = options.cdn ?? (this.network.cdnCache ? { dir: this.network.cdnCache } : undefined);
+    this.sandbox = new SandboxThread({ network: this.network, ...(cdn ? { cdn } : {}), ...(options.cdnHosts ? { cdnHosts: options.cdnHosts } : {}) });
+    this.chrome = new ChromeProcess({
+      spki: async () => {
+        this.chromeSpki = await this.sandbox.certificates();
+        return this.chromeSpki;
+      },
+    });
+  }
 
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
     const needsBrowser = request.needs.has('browser') || request.needs.has('screenshot') || request.needs.has('mobile');
@@ -58,7 +90,9 @@ export class BrowserGatherer implements Gatherer {
     const screenshots = request.needs.has('screenshot');
     const start = performance.now();
     const deadline = start + request.budgetMs;
-    const server = await startArtifactServer(evidence.artifact);
+    const spki = await this.sandbox.certificates();
+    if (this.chromeSpki && this.chromeSpki !== spki) await this.chrome.kill(); // the sandbox thread was restarted
+    const site = await this.sandbox.open(servedArtifact(evidence.artifact));
     try {
       let early: EarlyLighthouse | undefined;
       if (needsBrowser) {
@@ -75,14 +109,14 @@ export class BrowserGatherer implements Gatherer {
           // idle then, and the benchmark only feeds a warning), or when the visit is over if that comes first.
           let benchmarking!: () => void;
           const benchmark = new Promise<void>((r) => (benchmarking = r));
-          early = { started: performance.now(), run: this.runLighthouse(server.entryUrl, deadline, { screenshot: screenshots, before: hold }, benchmarking), measure: false };
+          early = { started: performance.now(), run: this.runLighthouse(site, deadline, { screenshot: screenshots, before: hold }, benchmarking), measure: false };
           staticScoring = Promise.race([benchmark, visited]).then(() => request.background?.());
         }
         const kills = this.chrome.kills;
         try {
           // Without Lighthouse, the static metrics are scored while the page settles: Node is idle then, and
           // nothing in the visit is a timing measurement.
-          evidence.browser = await this.visit(evidence, server.origin, server.entryUrl, deadline - reserve, screenshots, needsLighthouse ? 'lighthouse' : 'visit', early ? undefined : request.background);
+          evidence.browser = await this.visit(evidence, site, deadline - reserve, screenshots, needsLighthouse ? 'lighthouse' : 'visit', early ? undefined : request.background);
           visitOver();
           if (early) {
             // Measure unless the visit showed the page never loads or does not answer, or Chrome had to be
@@ -107,25 +141,55 @@ export class BrowserGatherer implements Gatherer {
         const t = early?.measure ? early.started : performance.now();
         const measured = early ? await early.run : undefined;
         // A run told to skip has ended at once; then Lighthouse runs now, unless the visit says it must not.
-        const run = early?.measure && measured ? measured : await this.lighthouse(evidence, server.entryUrl, deadline, needsBrowser ? { screenshot: screenshots } : undefined);
+        const run = early?.measure && measured ? measured : await this.lighthouse(evidence, site, deadline, needsBrowser ? { screenshot: screenshots } : undefined);
         evidence.lighthouse = run.evidence;
         const b = evidence.browser;
         if (b?.ok) {
           b.value.timings.lighthouse = Math.round(performance.now() - t);
           if (run.heldMs !== undefined) b.value.timings.lighthouseHeld = run.heldMs;
-          await this.fillMobile(b.value, run.mobile, server.origin, server.entryUrl, deadline, screenshots);
+          if (run.lockWaitMs !== undefined) b.value.timings.lighthouseLockWait = run.lockWaitMs;
+          await this.fillMobile(b.value, run.mobile, site, deadline, screenshots);
         }
       }
     } finally {
-      await server.close();
+      const { log, dropped } = await site.close().catch(() => ({ log: [] as NetworkEntry[], dropped: 0 }));
+      this.record(evidence, log, dropped);
     }
+  }
+
+  /**
+   * The sandbox's log into the evidence: every phase's requests; faults for navigations away it kept; and a
+   * "Failed to load resource" console line about a request the sandbox refused or withheld is marked as
+   * webgrade's doing (console-errors does not count it).
+   */
+  private record(evidence: Evidence, log: NetworkEntry[], dropped: number): void {
+    evidence.network = networkRecord(this.network, log);
+    const b = evidence.browser;
+    if (!b?.ok) return;
+    b.value.network = log;
+    const last = new Map<string, NetworkEntry>();
+    for (const e of log) if (e.phase === 'visit') last.set(e.url, e);
+    for (const c of b.value.console) {
+      if (!c.url || !/^Failed to load resource/.test(c.text)) continue;
+      const seen = last.get(c.url);
+      if (seen?.disposition !== 'blocked') continue;
+      c.webgradeCaused = true;
+      delete c.browserMade;
+      if (seen.withheld) c.withheld = true;
+    }
+    for (const e of last.values()) {
+      if (!e.navigationKept) continue;
+      const f = `navigation away to ${e.url.slice(0, 200)} blocked`;
+      if (!b.value.faults.includes(f)) b.value.faults.push(f);
+    }
+    if (dropped) b.value.faults.push(`${dropped} more requests not logged (log full)`);
   }
 
   /**
    * Put the Lighthouse run's mobile measurement into the browser evidence; when the run did not yield it (not
    * run, failed, timed out) and the page was responsive, fall back to a mobile visit in a fresh context.
    */
-  private async fillMobile(b: BrowserEvidence, mobile: LighthouseRun['mobile'], origin: string, url: string, deadline: number, screenshots: boolean): Promise<void> {
+  private async fillMobile(b: BrowserEvidence, mobile: LighthouseRun['mobile'], site: SiteHandle, deadline: number, screenshots: boolean): Promise<void> {
     if (b.mobile || b.unavailable?.mobile) return;
     if (mobile?.ok) {
       b.mobile = mobileResult(mobile.value.measure, 'lighthouse run');
@@ -144,8 +208,8 @@ export class BrowserGatherer implements Gatherer {
       const t = performance.now();
       try {
         const browser = await this.chrome.browser();
-        context = await browser.createBrowserContext();
-        const mob = await visitMobile(context, origin, url, faults, left, screenshots);
+        context = await sandboxContext(browser, await site.endpoint('mobile'));
+        const mob = await visitMobile(context, site.origin, site.entryUrl, faults, left, screenshots);
         b.mobile = mob.result;
         if (mob.screenshot) b.screenshots.mobile = mob.screenshot;
       } catch (err) {
@@ -160,7 +224,7 @@ export class BrowserGatherer implements Gatherer {
     if (Object.keys(faults.unavailable).length) b.unavailable = { ...b.unavailable, ...faults.unavailable };
   }
 
-  private async visit(evidence: Evidence, origin: string, url: string, deadline: number, screenshots: boolean, mobile: 'visit' | 'lighthouse', idle?: () => Promise<void>) {
+  private async visit(evidence: Evidence, site: SiteHandle, deadline: number, screenshots: boolean, mobile: 'visit' | 'lighthouse', idle?: () => Promise<void>) {
     let browser;
     try {
       browser = await this.chrome.browser();
@@ -168,9 +232,11 @@ export class BrowserGatherer implements Gatherer {
       return missing<BrowserEvidence>(`could not start Chrome: ${errorMessage(err)}`);
     }
     let context: BrowserContext | undefined;
+    let mobileContext: BrowserContext | undefined;
     try {
-      context = await browser.createBrowserContext();
-      const ev = await visitArtifact(context, evidence.artifact, origin, url, { deadline, screenshots, mobile, ...(idle ? { idle } : {}) });
+      context = await sandboxContext(browser, await site.endpoint('visit'));
+      const newMobileContext = async () => (mobileContext = await sandboxContext(browser, await site.endpoint('mobile')));
+      const ev = await visitArtifact(context, evidence.artifact, site.origin, site.entryUrl, { deadline, screenshots, mobile, mobileContext: newMobileContext, ...(idle ? { idle } : {}) });
       return gathered(ev);
     } catch (err) {
       const dead = !this.chrome.alive;
@@ -178,6 +244,7 @@ export class BrowserGatherer implements Gatherer {
       return missing<BrowserEvidence>(dead ? `Chrome died during the visit (${errorMessage(err)}); it is restarted for the next artifact` : `browser session failed: ${errorMessage(err)}`);
     } finally {
       if (context) await this.closeContext(context);
+      if (mobileContext) await this.closeContext(mobileContext);
     }
   }
 
@@ -192,13 +259,13 @@ export class BrowserGatherer implements Gatherer {
   }
 
   /** Lighthouse after the visit: not run when the visit showed that the page never loads or does not answer. */
-  private async lighthouse(evidence: Evidence, url: string, deadline: number, mobile?: { screenshot: boolean }): Promise<LighthouseOutcome> {
+  private async lighthouse(evidence: Evidence, site: SiteHandle, deadline: number, mobile?: { screenshot: boolean }): Promise<LighthouseOutcome> {
     const skip = lighthouseSkipReason(evidence.browser);
-    return skip ? notRun(skip) : this.runLighthouse(url, deadline, mobile);
+    return skip ? notRun(skip) : this.runLighthouse(site, deadline, mobile);
   }
 
   /** One Lighthouse run on our Chrome within `deadline`, in the Lighthouse thread; never throws. */
-  private async runLighthouse(url: string, deadline: number, mobile?: { screenshot: boolean; before?: Promise<'measure' | 'skip'> }, onBenchmark?: () => void): Promise<LighthouseOutcome> {
+  private async runLighthouse(site: SiteHandle, deadline: number, mobile?: { screenshot: boolean; before?: Promise<'measure' | 'skip'> }, onBenchmark?: () => void): Promise<LighthouseOutcome> {
     const timeoutMs = deadline - performance.now();
     if (timeoutMs < 3000) return notRun('Lighthouse not run: no time left in the artifact budget');
     let port: number;
@@ -209,10 +276,11 @@ export class BrowserGatherer implements Gatherer {
       return notRun(`could not start Chrome for Lighthouse: ${errorMessage(err)}`);
     }
     try {
-      const run = await this.thread.run(url, { port, timeoutMs, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}) });
+      const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}) });
       const out: LighthouseOutcome = { evidence: gathered(run.evidence) };
       if (run.mobile) out.mobile = run.mobile;
       if (run.heldMs !== undefined) out.heldMs = run.heldMs;
+      if (run.lockWaitMs !== undefined) out.lockWaitMs = run.lockWaitMs;
       return out;
     } catch (err) {
       // An abandoned run is ended by stopping its thread and the Chrome it drives; both restart on demand.
@@ -232,6 +300,7 @@ export class BrowserGatherer implements Gatherer {
   async close(): Promise<void> {
     await this.thread.terminate();
     await this.chrome.kill();
+    await this.sandbox.terminate();
   }
 }
 
@@ -239,6 +308,7 @@ interface LighthouseOutcome {
   evidence: NonNullable<Evidence['lighthouse']>;
   mobile?: LighthouseRun['mobile'];
   heldMs?: number;
+  lockWaitMs?: number;
 }
 
 /** A Lighthouse run started with the visit (`started` on performance.now()), held until `measure` is decided. */
@@ -260,4 +330,4 @@ function notRun(reason: string): LighthouseOutcome {
   return { evidence: missing<LighthouseEvidence>(reason), mobile: { ok: false, reason: 'the Lighthouse run was not made' } };
 }
 
-export const browserGathererFactory: GathererFactory = (options) => new BrowserGatherer(options);
+export const browserGathererFactory: GathererFactory<GathererOptions & BrowserGathererOptions> = (options) => new BrowserGatherer(options);

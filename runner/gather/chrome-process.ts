@@ -4,26 +4,50 @@
  * Lighthouse uses, killed by pid on every exit path (close, process exit, SIGINT, SIGTERM) and restarted when
  * it dies.
  *
- * Isolation flags: `--host-resolver-rules` makes every host name except `localhost` fail to resolve, and a
- * proxy on a closed loopback port (`--proxy-server=127.0.0.1:9`, loopback bypasses proxies) makes IP-literal
- * requests to anything but loopback fail too. The page session additionally intercepts and logs every request;
- * these flags are what keep Lighthouse's own page load (which does not go through our interception) isolated.
+ * Isolation (the sandbox proxy, sandbox/sandbox.ts, is the enforcement point; these settings make sure nothing
+ * goes around it):
+ * - every browser context that loads a page is created with the sandbox proxy (`sandboxContext`); the default
+ *   context's proxy is a closed loopback port (`--proxy-server=127.0.0.1:9`) with no bypass, loopback included
+ *   (`--proxy-bypass-list=<-loopback>`), so a tab there reaches nothing;
+ * - `--host-resolver-rules` makes every host name fail to resolve (only the proxy's IP literal is used);
+ * - WebRTC may not send UDP that does not go through the proxy (profile preference `webrtc.ip_handling_policy`
+ *   = `disable_non_proxied_udp`, written into the fresh profile before start: the command-line switch was
+ *   measured not to apply to the contexts we create);
+ * - downloads are denied in every context we create, and in the default context (`Browser.setDownloadBehavior`);
+ *   the profile's download folder is inside the profile, deleted with it;
+ * - the sandbox's TLS key is the only certificate key Chrome accepts beyond the system's
+ *   (`--ignore-certificate-errors-spki-list`), so the proxy can answer https CDN URLs.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
 import { chromeFlags, findChrome } from '../chrome.js';
 import { PROFILE_PREFIX, markProfile, reapDeadProfiles, reapProfile } from './chrome-reaper.js';
 
 export const ISOLATION_FLAGS = [
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
   '--proxy-server=127.0.0.1:9',
+  '--proxy-bypass-list=<-loopback>',
   '--disable-domain-reliability',
   '--no-pings',
   '--disable-client-side-phishing-detection',
 ];
+
+/** Profile preferences written before Chrome starts (see the module comment). */
+export function profilePreferences(downloadDir: string): Record<string, unknown> {
+  return {
+    webrtc: { ip_handling_policy: 'disable_non_proxied_udp', multiple_routes_enabled: false, nonproxied_udp_enabled: false },
+    download: { default_directory: downloadDir, prompt_for_download: false, directory_upgrade: true },
+    savefile: { default_directory: downloadDir },
+  };
+}
+
+/** A fresh browser context whose every request goes to the sandbox proxy at `proxyServer`; downloads denied. */
+export function sandboxContext(browser: Browser, proxyServer: string): Promise<BrowserContext> {
+  return browser.createBrowserContext({ proxyServer, proxyBypassList: ['<-loopback>'], downloadBehavior: { policy: 'deny' } });
+}
 
 /** Pids of every Chrome this process started and has not yet killed. */
 const livePids = new Map<number, string>();
@@ -88,9 +112,21 @@ export function chromeBinary(): string {
   return p;
 }
 
-/** Every flag of the scoring Chrome: the headless flags, the isolation flags, and no background features. */
-export function scoringChromeFlags(): string[] {
-  return [...chromeFlags(), ...ISOLATION_FLAGS, '--disable-features=Translate,OptimizationHints,MediaRouter'];
+/**
+ * Every flag of the scoring Chrome: the headless flags, the isolation flags, no background features, and the
+ * sandbox's TLS key (`spki`: base64 SHA-256 of its SubjectPublicKeyInfo) when given.
+ */
+export function scoringChromeFlags(spki?: string): string[] {
+  // No background features: they make requests of their own through the page's context (the autofill server
+  // was seen asking content-autofill.googleapis.com from every page's context).
+  const flags = [...chromeFlags(), ...ISOLATION_FLAGS, '--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,InterestFeedContentSuggestions,PrivacySandboxSettings4'];
+  if (spki) flags.push(`--ignore-certificate-errors-spki-list=${spki}`);
+  return flags;
+}
+
+export interface ChromeProcessOptions {
+  /** The sandbox's TLS key hash (scoringChromeFlags); asked for before every start. */
+  spki?: () => Promise<string>;
 }
 
 export class ChromeProcess {
@@ -105,12 +141,19 @@ export class ChromeProcess {
   /** Bumped by `kill`: a start that was under way then gives up. */
   private generation = 0;
 
+  constructor(private readonly options: ChromeProcessOptions = {}) {}
+
   get port(): number | undefined {
     return this.launched?.port;
   }
 
   get pid(): number | undefined {
     return this.launched?.pid;
+  }
+
+  /** The running Chrome's profile folder (removed when Chrome is killed). */
+  get profileDir(): string | undefined {
+    return this.userDataDir;
   }
 
   /** True when a started Chrome is still connected. */
@@ -137,6 +180,7 @@ export class ChromeProcess {
       reapedDead = true;
       reapDeadProfiles(); // profiles (and Chromes) of earlier runs that died without cleaning up
     }
+    const spki = this.options.spki ? await this.options.spki() : undefined;
     const userDataDir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
     ownDirs.add(userDataDir);
     markProfile(userDataDir);
@@ -144,9 +188,12 @@ export class ChromeProcess {
     const generation = this.generation;
     let launched: chromeLauncher.LaunchedChrome;
     try {
+      const downloads = join(userDataDir, 'downloads');
+      mkdirSync(join(userDataDir, 'Default'), { recursive: true });
+      writeFileSync(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(profilePreferences(downloads)));
       launched = await chromeLauncher.launch({
         chromePath: chromeBinary(),
-        chromeFlags: scoringChromeFlags(),
+        chromeFlags: scoringChromeFlags(spki),
         userDataDir,
         handleSIGINT: false,
         logLevel: 'silent',
@@ -173,11 +220,13 @@ export class ChromeProcess {
         browserURL: `http://127.0.0.1:${launched.port}`,
         defaultViewport: null,
         protocolTimeout: 60_000,
-        // Attach only to targets of the browser contexts we create: Lighthouse's own tab lives in the default
-        // context, and puppeteer attaching to it (and pausing each of its new targets until resumed) slowed
-        // every Lighthouse run by 0.3–0.6 s (bench/browser-suite.ts).
+        // Attach only to targets of the browser contexts this connection creates: puppeteer files a target of a
+        // context it did not create under the default context, so this also leaves out Lighthouse's contexts
+        // (made by the Lighthouse thread's own connection); attaching to them (and pausing each of their new
+        // targets until resumed) slowed every Lighthouse run by 0.3–0.6 s (bench/browser-suite.ts).
         targetFilter: (target) => target.type() === 'browser' || target.browserContext() !== target.browser().defaultBrowserContext(),
       });
+      await this._browser.target().createCDPSession().then((s) => s.send('Browser.setDownloadBehavior', { behavior: 'deny' }));
     } catch (err) {
       await this.kill();
       throw err;

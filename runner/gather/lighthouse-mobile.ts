@@ -23,6 +23,7 @@
  */
 import { Audit, Gatherer } from 'lighthouse';
 import { measureOverflow, type OverflowMeasure } from './mobile-measure.js';
+import { acquireMeasureLock } from './measure-lock.js';
 
 export const MOBILE_ARTIFACT = 'WebgradeMobile';
 export const MOBILE_AUDIT = 'webgrade-mobile';
@@ -52,31 +53,54 @@ export interface MobileGathererOptions {
    */
   before?: Promise<'measure' | 'skip'>;
   held?: (ms: number) => void;
+  /**
+   * Take the machine-wide measurement lock (measure-lock.ts) before the page is loaded and give it back once the
+   * trace is taken; `locked` gets the wait in ms, `release` is where the run keeps the release function (so
+   * that a run that fails in between still gives the lock back).
+   */
+  lock?: { timeoutMs: number; locked?: (ms: number) => void; release: { fn?: () => Promise<void> } };
+  /** Take the phone measurement in getArtifact (false: the run only needs the hold and the lock). */
+  measure?: boolean;
 }
 
 /** Build the gatherer class for one run. */
 export function mobileGatherer(opts: MobileGathererOptions): new () => object {
-  const { screenshot, before, held } = opts;
+  const { screenshot, before, held, lock } = opts;
   return class WebgradeMobile extends BaseGatherer {
     override meta = { supportedModes: ['navigation'] };
 
     async startInstrumentation(context: { page: { close(): Promise<void> } }): Promise<void> {
-      if (!before) return;
-      const t = performance.now();
-      const verdict = await before.catch(() => 'skip' as const);
-      held?.(Math.round(performance.now() - t));
-      if (verdict === 'skip') await context.page.close();
+      if (before) {
+        const t = performance.now();
+        const verdict = await before.catch(() => 'skip' as const);
+        held?.(Math.round(performance.now() - t));
+        if (verdict === 'skip') {
+          await context.page.close();
+          return;
+        }
+      }
+      if (lock) {
+        const t = performance.now();
+        lock.release.fn = await acquireMeasureLock(lock.timeoutMs);
+        lock.locked?.(Math.round(performance.now() - t));
+      }
     }
 
     async getArtifact(context: { driver: unknown }): Promise<MobileArtifact> {
-      const driver = context.driver as DriverLike;
-      const measure = await driver.executionContext.evaluate(measureOverflow, { args: [], useIsolation: true });
-      const out: MobileArtifact = { measure };
-      if (screenshot) {
-        const shot = (await driver.defaultSession.sendCommand('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true })) as { data: string };
-        out.screenshotBase64 = shot.data;
+      try {
+        const driver = context.driver as DriverLike;
+        if (opts.measure === false) return { measure: { scrollWidth: 0, clientWidth: 0, offenders: [] } };
+        const measure = await driver.executionContext.evaluate(measureOverflow, { args: [], useIsolation: true });
+        const out: MobileArtifact = { measure };
+        if (screenshot) {
+          const shot = (await driver.defaultSession.sendCommand('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true })) as { data: string };
+          out.screenshotBase64 = shot.data;
+        }
+        return out;
+      } finally {
+        // The trace is over (Lighthouse stops instrumentation before it asks for artifacts): others may measure.
+        await lock?.release.fn?.();
       }
-      return out;
     }
   };
 }

@@ -5,9 +5,10 @@
  * visit's protocol round trips, the metrics scored meanwhile. In a worker they run beside the main thread, so
  * the visit and the scoring can overlap Lighthouse's set-up (bench/browser-suite.ts measures it).
  *
- * The worker (lighthouse-thread-worker.ts) keeps one puppeteer connection to the current Chrome that attaches
- * only to the default browser context, and runs each Lighthouse run in a new tab there (our own visits live in
- * browser contexts of their own, to which the main thread's connection is limited). Runs are serialised.
+ * The worker (lighthouse-thread-worker.ts) keeps one puppeteer connection to the current Chrome, and runs each
+ * Lighthouse run in a tab of a fresh browser context of its own (the sandbox proxy of the run's phase, downloads
+ * denied; closed after the run), so that nothing one artifact stores (cookies, caches, service workers) reaches
+ * the next. Each connection attaches only to the contexts it created. Runs are serialised.
  *
  * Protocol: main → worker `run` (url, port, time limit, mobile measurement, whether to hold and to report the
  * CPU benchmark) and `verdict` (the hold's answer); worker → main `benchmark`, `done` (the run) or `failed`
@@ -22,14 +23,18 @@ export const THREAD_GRACE_MS = 5_000;
 
 export interface ThreadRunOptions {
   port: number;
+  /** The sandbox proxy for the run's browser context (sandbox/sandbox.ts `endpoint('lighthouse')`). */
+  proxyServer: string;
   timeoutMs: number;
+  /** Lighthouse runs per artifact (`--lighthouse-runs`; the performance score is their median). */
+  runs?: number;
   mobile?: { screenshot: boolean; before?: Promise<'measure' | 'skip'> };
   onBenchmark?: () => void;
 }
 
 /** Messages from the main thread to the worker. */
 export type ToWorker =
-  | { type: 'run'; id: number; url: string; port: number; timeoutMs: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean }
+  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean }
   | { type: 'verdict'; id: number; verdict: 'measure' | 'skip' };
 
 /** Messages from the worker to the main thread. */
@@ -95,7 +100,9 @@ export class LighthouseThread {
         id,
         url,
         port: opts.port,
+        proxyServer: opts.proxyServer,
         timeoutMs: opts.timeoutMs,
+        ...(opts.runs ? { runs: opts.runs } : {}),
         ...(opts.mobile ? { mobile: { screenshot: opts.mobile.screenshot } } : {}),
         hold: !!before,
         benchmark: !!opts.onBenchmark,

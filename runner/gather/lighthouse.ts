@@ -60,7 +60,7 @@ async function loadLighthouse(): Promise<LighthouseFn> {
 interface LhrLike {
   lighthouseVersion: string;
   categories: Record<string, { score: number | null; title: string }>;
-  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string; details?: { items?: Array<Record<string, unknown>> } }>;
+  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string; errorMessage?: string; details?: { items?: Array<Record<string, unknown>> } }>;
   runWarnings: string[];
   runtimeError?: { code: string; message: string };
 }
@@ -83,6 +83,10 @@ export interface LighthouseRunOptions {
   page?: Page;
   /** Called when Lighthouse starts its CPU benchmark (see LIGHTHOUSE_BENCHMARK_STATUS). */
   onBenchmark?: () => void;
+  /** Hold the machine-wide measurement lock (measure-lock.ts) around the measured phase. */
+  lock?: boolean;
+  /** Only the performance category (the extra runs of `--lighthouse-runs`); no phone measurement. */
+  performanceOnly?: boolean;
 }
 
 /**
@@ -98,6 +102,8 @@ export interface LighthouseRun {
   mobile?: { ok: true; value: MobileArtifact } | { ok: false; reason: string };
   /** Milliseconds Lighthouse waited for `mobile.before` (after its set-up, before measuring). */
   heldMs?: number;
+  /** Milliseconds it waited for the machine-wide measurement lock. */
+  lockWaitMs?: number;
 }
 
 export class LighthouseTimeout extends Error {}
@@ -110,6 +116,7 @@ export function lighthouseEvidence(lhr: LhrLike): LighthouseEvidence & { blocked
   for (const [id, a] of Object.entries(lhr.audits)) {
     audits[id] = { score: a.score, scoreDisplayMode: a.scoreDisplayMode, title: a.title };
     if (a.displayValue) audits[id]!.displayValue = a.displayValue;
+    if (a.errorMessage) audits[id]!.errorMessage = a.errorMessage.split('\n')[0]!.slice(0, 300);
   }
   const out: LighthouseEvidence & { blockedRequests?: string[] } = { lighthouseVersion: lhr.lighthouseVersion, categories, audits, runWarnings: lhr.runWarnings ?? [], lhr };
   if (lhr.runtimeError?.code) out.runtimeError = `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`;
@@ -128,6 +135,34 @@ function mobileFrom(artifact: unknown, lhr: LhrLike): NonNullable<LighthouseRun[
   return { ok: false, reason: `the Lighthouse run did not measure it${a instanceof Error ? ` (${a.message})` : ''}` };
 }
 
+/**
+ * One evidence from several runs of one page (`--lighthouse-runs`; the Lighthouse team's advice for variance:
+ * run several times and take the median). `runs[0]` is the full run (every category, the phone measurement);
+ * the others measured performance only. The performance category and its audits are taken from the run whose
+ * performance score is the median of the scored runs (the lower median for an even count: the more cautious
+ * score), so that the score and its details agree; the other categories from the full run. Runs without a
+ * performance score (e.g. NO_LCP) are left out of the median and kept in `performanceRuns` as null; when no run
+ * has one, the full run stands as it is.
+ */
+export function medianPerformance(runs: readonly LighthouseEvidence[]): LighthouseEvidence {
+  const full = runs[0]!;
+  if (runs.length < 2) return full;
+  const scores = runs.map((r) => r.categories.performance?.score ?? null);
+  const scored = scores.map((s, i) => ({ s, i })).filter((x): x is { s: number; i: number } => x.s !== null).sort((a, b) => a.s - b.s || a.i - b.i);
+  const out: LighthouseEvidence = { ...full, performanceRuns: scores };
+  if (scored.length === 0) return out;
+  const m = scored[Math.floor((scored.length - 1) / 2)]!.i;
+  out.performanceRun = m;
+  if (m === 0) return out;
+  const chosen = runs[m]!;
+  const refs = (chosen.lhr as { categories?: Record<string, { auditRefs?: Array<{ id: string }> }> } | undefined)?.categories?.performance?.auditRefs ?? [];
+  const audits = { ...full.audits };
+  for (const r of refs) if (chosen.audits[r.id]) audits[r.id] = chosen.audits[r.id]!;
+  out.categories = { ...full.categories, performance: chosen.categories.performance! };
+  out.audits = audits;
+  return out;
+}
+
 /** Run Lighthouse on `url` over Chrome's debugging `port`; rejects with LighthouseTimeout when over time. */
 export async function runLighthouse(url: string, opts: LighthouseRunOptions): Promise<LighthouseEvidence> {
   return (await runLighthouseWith(url, opts)).evidence;
@@ -142,6 +177,7 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
   await prev;
   let job: ReturnType<LighthouseFn> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let releaseLock: (() => Promise<void> | undefined) | undefined;
   // Lighthouse's logger emits every status, whatever the log level; runs are serialised, so the one
   // listener hears this run only.
   const onStatus = ([, message]: unknown[]) => {
@@ -150,14 +186,23 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
   if (opts.onBenchmark) lighthouseLog.events.on('status', onStatus);
   try {
     const lighthouse = await loadLighthouse();
-    const flags = { port: opts.port, output: 'json', logLevel: 'silent', onlyCategories: [...LIGHTHOUSE_CATEGORIES] };
+    const categories = opts.performanceOnly ? ['performance'] : [...LIGHTHOUSE_CATEGORIES];
+    const flags = { port: opts.port, output: 'json', logLevel: 'silent', onlyCategories: categories };
     const settings = opts.defaults
-      ? { onlyCategories: [...LIGHTHOUSE_CATEGORIES] }
-      : { ...LIGHTHOUSE_SETTINGS, maxWaitForLoad: Math.max(5000, Math.min(LIGHTHOUSE_SETTINGS.maxWaitForLoad, opts.timeoutMs - 5000)), onlyCategories: [...LIGHTHOUSE_CATEGORIES] };
+      ? { onlyCategories: categories }
+      : { ...LIGHTHOUSE_SETTINGS, maxWaitForLoad: Math.max(5000, Math.min(LIGHTHOUSE_SETTINGS.maxWaitForLoad, opts.timeoutMs - 5000)), onlyCategories: categories };
     const config: Record<string, unknown> = { extends: 'lighthouse:default', settings };
     let heldMs: number | undefined;
-    if (opts.mobile) {
-      const gatherer = mobileGatherer({ screenshot: opts.mobile.screenshot, ...(opts.mobile.before ? { before: opts.mobile.before, held: (ms: number) => (heldMs = ms) } : {}) });
+    let lockWaitMs: number | undefined;
+    const lock = opts.lock ? { timeoutMs: Math.max(1000, opts.timeoutMs - 2000), locked: (ms: number) => (lockWaitMs = ms), release: {} as { fn?: () => Promise<void> } } : undefined;
+    releaseLock = () => lock?.release.fn?.();
+    if (opts.mobile || lock) {
+      const gatherer = mobileGatherer({
+        screenshot: opts.mobile?.screenshot ?? false,
+        measure: !!opts.mobile && !opts.performanceOnly,
+        ...(opts.mobile?.before ? { before: opts.mobile.before, held: (ms: number) => (heldMs = ms) } : {}),
+        ...(lock ? { lock } : {}),
+      });
       config.artifacts = [{ id: MOBILE_ARTIFACT, gatherer: { implementation: gatherer } }];
       config.audits = [{ implementation: WebgradeMobileAudit }];
       (settings as Record<string, unknown>).onlyAudits = [MOBILE_AUDIT];
@@ -170,13 +215,15 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     const result = await Promise.race([job, timeout]);
     if (!result?.lhr) throw new Error('Lighthouse returned no report');
     const run: LighthouseRun = { evidence: lighthouseEvidence(result.lhr) };
-    if (opts.mobile) run.mobile = mobileFrom(result.artifacts?.[MOBILE_ARTIFACT], result.lhr);
+    if (opts.mobile && !opts.performanceOnly) run.mobile = mobileFrom(result.artifacts?.[MOBILE_ARTIFACT], result.lhr);
     if (heldMs !== undefined) run.heldMs = heldMs;
+    if (lockWaitMs !== undefined) run.lockWaitMs = lockWaitMs;
     return run;
   } catch (err) {
     if (err instanceof LighthouseTimeout) throw err;
     throw new Error(`Lighthouse failed: ${errorMessage(err)}`);
   } finally {
+    await releaseLock?.();
     lighthouseLog.events.off('status', onStatus);
     clearTimeout(timer);
     // An abandoned run keeps the queue until it settles (the caller kills Chrome, which ends it), at most 20 s.

@@ -1,10 +1,16 @@
 /**
- * The network check gatherer (`--check-network`): provides the `network` need by checking every distinct remote
- * URL the artifact references (runner/js-urls.ts `remoteUrls`) and filling `evidence.remote`.
+ * The remote-check gatherer: provides the `network` need by checking the distinct remote URLs the artifact
+ * references (core/js-urls.ts `remoteUrls`) and filling `evidence.remote`.
  *
- * Choices:
- * - Active only when `options.checkNetwork` is true; otherwise it leaves `evidence.remote` unset and
- *   resource-validity reports remote references as unverified.
+ * Two sources, never the page itself:
+ * - In network mode `cdn` (the default), URLs of well-known CDN hosts are checked through the CDN cache (cdn/):
+ *   a URL whose package, version or file exists is valid (`via: 'cdn cache'`), one the registry says was never
+ *   published is invalid (the page's defect: on the real CDN it is a 404 too), one the cache cannot serve (an
+ *   unsupported URL form, the registry out of reach) is unverified with that reason. The same HEAD answer the
+ *   sandbox gives the page; after the visit the cache is warm for everything the page requested.
+ * - With `--check-network`, every other remote URL is requested over the internet (below).
+ *
+ * `--check-network` choices:
  * - Each URL: HEAD first; when HEAD fails or answers an error status (many servers reject HEAD with 403/405/501),
  *   one GET whose body is cancelled as soon as the headers arrive. Redirects are followed (fetch's limit of 20).
  *   ok = the final status is 2xx (fetch's `ok`).
@@ -19,6 +25,17 @@ import { gathered, type Evidence, type RemoteCheck } from '../../core/evidence.j
 import type { Gatherer, GathererOptions, GatherRequest } from '../../core/gatherer.js';
 import { errorMessage } from '../../core/errors.js';
 import { remoteUrls } from '../../core/js-urls.js';
+import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../../core/network.js';
+import { CdnCache, isCdnHost, type CdnOptions } from '../../cdn/index.js';
+
+/** Is this remote URL on a well-known CDN host (answered by the CDN cache)? */
+function isCdnUrl(url: string): boolean {
+  try {
+    return isCdnHost(new URL(url.startsWith('//') ? `https:${url}` : url).host);
+  } catch {
+    return false;
+  }
+}
 
 export const REQUEST_TIMEOUT_MS = 8_000;
 export const CONCURRENCY = 8;
@@ -85,17 +102,63 @@ export async function checkUrls(urls: readonly string[], settings: RemoteCheckSe
   return out;
 }
 
-export function remoteCheckGathererFactory(options: GathererOptions): Gatherer {
+/** Check CDN URLs through the CDN cache (HEAD; see the module comment). */
+export async function checkCdnUrls(urls: readonly string[], cache: CdnCache, budgetMs: number): Promise<Record<string, RemoteCheck>> {
+  const deadline = Date.now() + budgetMs;
+  const out: Record<string, RemoteCheck> = {};
+  const queue = new PQueue({ concurrency: CONCURRENCY });
+  await Promise.all(
+    urls.map((url) =>
+      queue.add(async () => {
+        if (Date.now() > deadline - 50) {
+          out[url] = { url, ok: false, via: 'cdn cache', unverified: 'not checked: time budget exhausted' };
+          return;
+        }
+        let u: URL;
+        try {
+          u = new URL(url.startsWith('//') ? `https:${url}` : url);
+        } catch {
+          out[url] = { url, ok: false, via: 'cdn cache', error: 'not a valid URL' };
+          return;
+        }
+        try {
+          const a = await cache.answer(u, { method: 'HEAD', headers: {} });
+          if (a.kind === 'served') out[url] = { url, ok: true, status: a.status, via: 'cdn cache' };
+          else if (a.kind === 'not-found') out[url] = { url, ok: false, status: 404, error: a.reason, via: 'cdn cache' };
+          else out[url] = { url, ok: false, via: 'cdn cache', unverified: a.reason };
+        } catch (err) {
+          out[url] = { url, ok: false, via: 'cdn cache', unverified: `the CDN cache failed: ${errorMessage(err)}` };
+        }
+      }),
+    ),
+  );
+  return out;
+}
+
+export function remoteCheckGathererFactory(options: GathererOptions & { network?: NetworkSettings; cdn?: CdnOptions }): Gatherer {
+  const mode = options.network?.mode ?? DEFAULT_NETWORK_MODE;
+  let cache: CdnCache | undefined;
   return {
     name: 'remote-check',
     provides: ['network'],
     async gather(evidence: Evidence, req: GatherRequest): Promise<void> {
-      if (!options.checkNetwork || !req.needs.has('network')) return;
+      if (!req.needs.has('network')) return;
       const urls = remoteUrls(evidence.artifact);
-      evidence.remote = gathered(await checkUrls(urls, { budgetMs: req.budgetMs }));
+      const cdnUrls = mode === 'cdn' ? urls.filter((u) => isCdnUrl(u)) : [];
+      const others = options.checkNetwork ? urls.filter((u) => !cdnUrls.includes(u)) : [];
+      if (cdnUrls.length === 0 && others.length === 0) {
+        if (options.checkNetwork) evidence.remote = gathered({});
+        return;
+      }
+      const start = Date.now();
+      cache ??= new CdnCache(options.cdn ?? (options.network?.cdnCache ? { dir: options.network.cdnCache } : {}));
+      const viaCdn = cdnUrls.length ? await checkCdnUrls(cdnUrls, cache, req.budgetMs) : {};
+      const viaNet = others.length ? await checkUrls(others, { budgetMs: Math.max(0, req.budgetMs - (Date.now() - start)) }) : {};
+      for (const c of Object.values(viaNet)) c.via = 'network';
+      evidence.remote = gathered({ ...viaCdn, ...viaNet });
     },
     fail(evidence: Evidence, reason: string): void {
-      if (options.checkNetwork) evidence.remote = { ok: false, reason };
+      if (options.checkNetwork || mode === 'cdn') evidence.remote = { ok: false, reason };
     },
     async close(): Promise<void> {
       /* nothing held between artifacts */

@@ -1,14 +1,26 @@
 /**
- * The loopback HTTP server of one artifact: it serves exactly the files of `artifact.files` (by their
- * artifact-relative path), with the right MIME type, and 404 for everything else. `/` serves the entry page.
- * Nothing outside the artifact can be read: the path is looked up in the artifact's file list, never joined
- * onto the file system. Only GET and HEAD are answered. Every response carries `Cache-Control: no-store`.
+ * Serving an artifact's files over HTTP. `artifactResponse` answers one request path: exactly the files of
+ * `artifact.files` (by their artifact-relative path), with the right MIME type, and 404 for everything else; `/`
+ * serves the entry page. Nothing outside the artifact can be read: the path is looked up in the artifact's file
+ * list, never joined onto the file system, and the file is read with `readArtifactFile` (its verified real path,
+ * opened without following links: core/artifact.ts). Only GET and HEAD are answered. Every response carries
+ * `Cache-Control: no-store`.
+ *
+ * The sandbox proxy (sandbox/sandbox.ts) answers the browser's requests for the artifact's origin with it; the
+ * loopback listener of `startArtifactServer` holds the origin's port (so that every artifact has an origin of its
+ * own) and answers direct requests the same way (benchmarks, tests).
  */
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
-import type { Artifact, ArtifactFile } from '../../core/artifact.js';
+import { readArtifactFile, type Artifact, type ArtifactFile } from '../../core/artifact.js';
+
+/** What serving needs of an artifact (small enough to send to the sandbox thread). */
+export type ServedArtifact = Pick<Artifact, 'entry' | 'refused'> & { files: ReadonlyArray<Pick<ArtifactFile, 'path' | 'absPath'>> };
+
+export function servedArtifact(a: Artifact): ServedArtifact {
+  return { entry: a.entry, refused: a.refused, files: a.files.map((f) => ({ path: f.path, absPath: f.absPath })) };
+}
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.xhtml': 'application/xhtml+xml',
@@ -57,23 +69,54 @@ export function requestPath(urlPath: string): string | null {
   return parts.join('/');
 }
 
-export async function startArtifactServer(artifact: Artifact): Promise<ArtifactServer> {
-  const byPath = new Map<string, ArtifactFile>(artifact.files.map((f) => [f.path, f]));
+export interface ArtifactResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Artifact-relative path served, or the raw path of a 404. */
+  path: string;
+  /** Why the answer is not 200 (shown in the network log). */
+  reason?: string;
+}
+
+/** The answer to `method urlPath` (path and query of the request URL) for `artifact`. */
+export function artifactResponse(artifact: ServedArtifact, method: string, urlPath: string): ArtifactResponse {
+  const text = (status: number, body: string, path: string, reason: string): ArtifactResponse => ({
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+    body: Buffer.from(body),
+    path,
+    reason,
+  });
+  if (method !== 'GET' && method !== 'HEAD') return text(405, 'method not allowed', urlPath, `${method} is not answered (GET and HEAD only)`);
+  const rel = requestPath(urlPath);
+  const file = rel === null ? undefined : artifact.files.find((f) => f.path === (rel === '' ? artifact.entry : rel));
+  if (!file) {
+    const refused = rel === null ? undefined : artifact.refused.find((r) => r.path === rel);
+    return text(404, 'not found', rel ?? urlPath, refused ? `not served: ${rel} is ${refused.reason}` : 'not a file of the artifact');
+  }
+  let body: Buffer;
+  try {
+    body = readArtifactFile(file);
+  } catch (err) {
+    return text(404, 'not found', file.path, `cannot be read safely (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return {
+    status: 200,
+    headers: { 'Content-Type': mimeType(file.path), 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+    body,
+    path: file.path,
+  };
+}
+
+/** A listener on 127.0.0.1 that answers direct requests with `artifactResponse` (and holds the origin's port). */
+export async function startArtifactServer(artifact: ServedArtifact): Promise<ArtifactServer> {
   const log: ArtifactServer['log'] = [];
   const server: Server = createServer((req, res) => {
-    const send = (status: number, body: Buffer | string, type: string, path: string) => {
-      log.push({ path, status });
-      res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed', 'text/plain', req.url ?? '');
-    const rel = requestPath(req.url ?? '/');
-    const file = rel === null ? undefined : byPath.get(rel === '' ? artifact.entry : rel);
-    if (!file) return send(404, 'not found', 'text/plain; charset=utf-8', rel ?? req.url ?? '');
-    readFile(file.absPath).then(
-      (buf) => send(200, buf, mimeType(file.path), file.path),
-      () => send(404, 'not found', 'text/plain; charset=utf-8', file.path),
-    );
+    const r = artifactResponse(artifact, req.method ?? 'GET', req.url ?? '/');
+    log.push({ path: r.path, status: r.status });
+    res.writeHead(r.status, { ...r.headers, 'Content-Length': r.body.length });
+    res.end(req.method === 'HEAD' ? undefined : r.body);
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {

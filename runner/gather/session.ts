@@ -8,10 +8,12 @@
  *    (undefined/false/null) and count the call, and `window.close` by a no-op that records a fault; puppeteer's
  *    `dialog` event dismisses whatever still opens (e.g. beforeunload). So an alert storm costs nothing and a
  *    page cannot close its own window.
- * 2. Request interception: requests to the artifact's loopback origin continue; `data:`/`blob:` sub-resources
- *    continue (they are not network); everything else (other hosts, `file://`, other schemes) is aborted and
- *    logged as `blocked`. A main-frame navigation away is answered with HTTP 204 (so the page stays where it is)
- *    and logged, with a fault. Chrome-level flags (chrome-process.ts) back this up.
+ * 2. Requests: the caller created `context` behind the sandbox proxy (sandbox/sandbox.ts), which answers and logs
+ *    every request of every phase: the artifact's files, CDN files in `cdn` mode, nothing else; a main-frame
+ *    navigation away is answered 204 (the page stays). `file://` is refused by Chrome itself for an http page (a
+ *    console error, which counts). The caller reads the sandbox's log into the evidence afterwards
+ *    (browser-gatherer.ts): a "Failed to load resource" line about a request the sandbox refused or withheld is
+ *    webgrade's doing, not the page's.
  * 3. Console messages, uncaught exceptions and unhandled rejections (CDP `Runtime.exceptionThrown`; a rejection
  *    handled later is revoked and dropped), the network log, JS coverage (V8 block coverage) and CSS rule usage
  *    are recorded from before navigation.
@@ -31,9 +33,9 @@
  * remaining in-page steps are skipped, each field recording why in `unavailable`. Closing the context ends the
  * renderer; if even that hangs, the caller restarts Chrome.
  */
-import { type BrowserContext, type CDPSession, type HTTPRequest, type Page } from 'puppeteer-core';
+import { type BrowserContext, type CDPSession, type Page } from 'puppeteer-core';
 import type { Artifact } from '../../core/artifact.js';
-import type { BrowserEvidence, ConsoleEntry, CoverageEntry, MobileResult, NetworkEntry, PageError, Screenshot } from '../../core/browser-evidence.js';
+import type { BrowserEvidence, ConsoleEntry, CoverageEntry, FontUse, MobileResult, PageError, Screenshot } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import { PAGE_COLLECTORS } from './collectors/index.js';
 import { cssStyleRules, ruleCoverage } from './css-rules.js';
@@ -56,11 +58,14 @@ export interface SessionOptions {
   /** Fields to gather; screenshots are skipped when not needed. */
   screenshots: boolean;
   /**
-   * Where the iPhone 12 Pro measurement is taken: `'visit'` (default) loads the page a second time in this
-   * context; `'lighthouse'` leaves it to the artifact's Lighthouse run, which loads the page under the same
-   * emulation anyway (browser-gatherer.ts fills `mobile` from it).
+   * Where the iPhone 12 Pro measurement is taken: `'visit'` (default) loads the page a second time, in the
+   * context `mobileContext` gives (fresh storage, the sandbox's `mobile` phase); `'lighthouse'` leaves it to the
+   * artifact's Lighthouse run, which loads the page under the same emulation anyway (browser-gatherer.ts fills
+   * `mobile` from it).
    */
   mobile?: 'visit' | 'lighthouse';
+  /** A fresh context for the mobile visit (default: the visit's own context). The caller closes it. */
+  mobileContext?: () => Promise<BrowserContext>;
   /** Work to run while the page settles after load (Node is idle then); see browser-gatherer.ts. */
   idle?: () => Promise<void>;
 }
@@ -116,6 +121,32 @@ function dialogGuard(): void {
   w.close = function () {
     counts.closes++;
   };
+}
+
+/**
+ * Runs in the page before the screenshots: every CSS animation, transition and Web Animation is stopped at a
+ * fixed point, finite ones at their end (the state an intro animation settles in) and infinite ones (spinners,
+ * pulses, marquees) at their start; the caller then pauses the page's clock (CDP virtual time), so that timers
+ * and requestAnimationFrame loops stand still while both screenshots are taken. What a script drew before that
+ * moment (a canvas game's frame, a counter) still depends on how long the page ran: documented, not controlled.
+ * Returns how many animations were stopped.
+ */
+function freezeAnimations(): number {
+  let n = 0;
+  for (const a of document.getAnimations()) {
+    try {
+      const end = a.effect?.getComputedTiming().endTime;
+      if (typeof end === 'number' && Number.isFinite(end)) a.finish();
+      else {
+        a.pause();
+        a.currentTime = 0;
+      }
+      n++;
+    } catch {
+      /* an animation that cannot be stopped stays as it is */
+    }
+  }
+  return n;
 }
 
 /** Runs in the page: which of the given selectors (dynamic pseudo-classes already removed) match something. */
@@ -187,8 +218,6 @@ export async function visitArtifact(
   const f = new PageFaults();
   const consoleEntries: ConsoleEntry[] = [];
   const pageErrors: Array<PageError & { id?: number }> = [];
-  const network: NetworkEntry[] = [];
-  const blockedUrls = new Set<string>();
   let dialogs = 0;
 
   const page = await context.newPage();
@@ -208,10 +237,7 @@ export async function visitArtifact(
     const entry: ConsoleEntry = { level: msg.type(), text: msg.text() };
     if (loc?.url) entry.url = loc.url;
     if (loc?.lineNumber !== undefined) entry.line = loc.lineNumber + 1;
-    if (/^Failed to load resource/.test(entry.text) && loc?.url) {
-      if (blockedUrls.has(loc.url)) entry.webgradeCaused = true;
-      else if (isFaviconProbe(loc.url, origin)) entry.browserMade = true;
-    }
+    if (/^Failed to load resource/.test(entry.text) && loc?.url && isFaviconProbe(loc.url, origin)) entry.browserMade = true;
     consoleEntries.push(entry);
   });
 
@@ -233,7 +259,6 @@ export async function visitArtifact(
   await Promise.all([
     page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 }),
     page.evaluateOnNewDocument(dialogGuard),
-    installInterception(page, origin, network, blockedUrls, f, true),
     cdp.send('Runtime.enable'),
     cdp
       .send('DOM.enable')
@@ -292,7 +317,7 @@ export async function visitArtifact(
     timings,
     console: consoleEntries,
     pageErrors,
-    network,
+    network: [],
     domHtml: '',
     domNodeCount: 0,
     screenshots: {},
@@ -334,7 +359,18 @@ export async function visitArtifact(
   const coverage = await step('coverage', 'coverage', () => collectCoverage(page, cdp, sheets, artifact, origin));
   if (coverage) ev.coverage = coverage;
 
+  const fonts = await step('fonts', 'fonts', () => usedFonts(cdp), COLLECTOR_TIMEOUT_MS);
+  if (fonts) ev.fonts = fonts;
+
   if (opts.screenshots) {
+    // Screenshots of a page that moves differ between runs (the screenshot metrics of one animated page
+    // differed by up to 41.5 points): they are taken with the page frozen (see `freezeAnimations`).
+    const frozen = await step('screenshots', 'freeze', async () => {
+      const n = await page.evaluate(freezeAnimations);
+      await cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' });
+      return n;
+    });
+    if (frozen !== undefined) ev.frozenAnimations = frozen;
     const desktop = await step('screenshots', 'desktop screenshot', async () => {
       const png = Buffer.from(await page.screenshot({ type: 'png', captureBeyondViewport: false, optimizeForSpeed: true }));
       return { png, width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: 1 } satisfies Screenshot;
@@ -356,7 +392,8 @@ export async function visitArtifact(
   } else if (responsive && !closed && left() > 1000) {
     const tm = performance.now();
     try {
-      const mob = await withTimeout(visitMobile(context, origin, entryUrl, f, left, opts.screenshots), Math.min(LOAD_TIMEOUT_MS + 5000, left()), 'mobile visit');
+      const mctx = opts.mobileContext ? await opts.mobileContext() : context;
+      const mob = await withTimeout(visitMobile(mctx, origin, entryUrl, f, left, opts.screenshots), Math.min(LOAD_TIMEOUT_MS + 5000, left()), 'mobile visit');
       ev.mobile = mob.result;
       if (mob.screenshot) ev.screenshots.mobile = mob.screenshot;
     } catch (err) {
@@ -382,41 +419,32 @@ function isFaviconProbe(url: string, origin: string): boolean {
   return url === `${origin}/favicon.ico`;
 }
 
-async function installInterception(page: Page, origin: string, network: NetworkEntry[] | null, blockedUrls: Set<string>, f: PageFaults, logFaults: boolean): Promise<void> {
-  await page.setRequestInterception(true);
-  const entries = new Map<HTTPRequest, NetworkEntry>();
-  page.on('request', (req) => {
-    const url = req.url();
-    const own = url.startsWith(origin + '/') || url === origin;
-    const inert = url.startsWith('data:') || url.startsWith('blob:') || url === 'about:blank' || url.startsWith('about:srcdoc');
-    const entry: NetworkEntry = { url: url.length > 2000 ? url.slice(0, 2000) + '…' : url, method: req.method(), resourceType: req.resourceType(), blocked: false, browserMade: isFaviconProbe(url, origin) };
-    if (network && !inert) {
-      network.push(entry);
-      entries.set(req, entry);
+/** At most this many elements are asked which fonts rendered their text (the first ones in document order). */
+export const FONT_SAMPLE_ELEMENTS = 400;
+
+/**
+ * The font families that actually rendered the page's text (Chrome's `CSS.getPlatformFontsForNode`: the family
+ * of the font file used, a web font or a system font, and how many glyphs it drew), summed over the text of the
+ * first FONT_SAMPLE_ELEMENTS elements of the body, most glyphs first. Says whether an emoji or CJK fallback, or a
+ * CDN web font, was in use.
+ */
+async function usedFonts(cdp: CDPSession): Promise<FontUse[]> {
+  const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { nodeId: number } };
+  const { nodeIds } = (await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'body, body *' })) as { nodeIds: number[] };
+  const answers = await Promise.all(
+    nodeIds.slice(0, FONT_SAMPLE_ELEMENTS).map((nodeId) =>
+      (cdp.send('CSS.getPlatformFontsForNode', { nodeId }) as Promise<{ fonts: Array<{ familyName: string; isCustomFont: boolean; glyphCount: number }> }>).catch(() => ({ fonts: [] })),
+    ),
+  );
+  const byFamily = new Map<string, FontUse>();
+  for (const a of answers) {
+    for (const f of a.fonts) {
+      const u = byFamily.get(f.familyName) ?? { family: f.familyName, glyphs: 0, webFont: f.isCustomFont };
+      u.glyphs += f.glyphCount;
+      byFamily.set(f.familyName, u);
     }
-    if (own || inert) {
-      req.continue().catch(() => undefined);
-      return;
-    }
-    entry.blocked = true;
-    entry.failure = 'blocked by webgrade (not the artifact server)';
-    blockedUrls.add(url);
-    const mainNav = req.isNavigationRequest() && req.frame() === page.mainFrame();
-    if (mainNav) {
-      if (logFaults) f.add(`navigation away to ${url.slice(0, 200)} blocked`);
-      // 204 keeps the current document (no navigation happens).
-      req.respond({ status: 204, body: '' }).catch(() => undefined);
-    } else req.abort('blockedbyclient').catch(() => undefined);
-  });
-  page.on('requestfinished', (req) => {
-    const e = entries.get(req);
-    const status = req.response()?.status();
-    if (e && status !== undefined && !e.blocked) e.status = status;
-  });
-  page.on('requestfailed', (req) => {
-    const e = entries.get(req);
-    if (e && !e.blocked) e.failure = req.failure()?.errorText ?? 'failed';
-  });
+  }
+  return [...byFamily.values()].sort((a, b) => b.glyphs - a.glyphs);
 }
 
 async function collectCoverage(
@@ -520,7 +548,6 @@ export async function visitMobile(
     await page.emulate(device);
     await page.evaluateOnNewDocument(dialogGuard);
     page.on('dialog', (d) => d.dismiss().catch(() => undefined));
-    await installInterception(page, origin, null, new Set(), f, false);
     try {
       await withTimeout(page.goto(entryUrl, { waitUntil: 'load', timeout: 0 }), Math.min(LOAD_TIMEOUT_MS, left() - 500), 'mobile load');
     } catch (err) {

@@ -1,6 +1,6 @@
 /** CLI: judge metrics in `webgrade score`, `webgrade checklist`, `webgrade judge-stability` (real local judge server). */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { findChrome } from '../../runner/chrome.js';
@@ -112,6 +112,38 @@ describe('judge metrics through the CLI', () => {
     const r = await runCli(['score', fixture('example'), '--only', 'content-alignment', '--requirement', `${reqFile([REQ])}#ex`, '--judge-base-url', `http://127.0.0.1:${port}/v1`, '--judge-model', 'm', '--json'], { env: env() });
     assert.equal(r.code, 0, r.stderr);
     assert.match(JSON.parse(r.stdout).metrics[0].reason, /cannot reach judge endpoint/);
+  });
+
+  it('--alignment strict on score and on batch (passed to its workers) asks the strict prompt, and every output names the stance', async () => {
+    const s = await server(judge);
+    const e = { ...env(), OPENAI_BASE_URL: s.url, WEBGRADE_JUDGE_MODEL: 'm1', OPENAI_API_KEY: 'k' };
+    const reqs = reqFile([{ ...REQ, labels: { style: 'plain' } }]);
+    const stanceOf = (rec: { body: unknown }) => (/early stage of development/.test(JSON.stringify(rec.body)) ? 'study' : 'strict');
+    // score: the study's stance by default, strict with the flag
+    const byDefault = await runCli(['score', fixture('example'), '--only', 'functional-alignment', '--requirement', `${reqs}#ex`, '--json'], { env: e });
+    assert.equal(byDefault.code, 0, byDefault.stderr);
+    assert.equal(JSON.parse(byDefault.stdout).metrics[0].details.stance, 'study');
+    const strict = await runCli(['score', fixture('example'), '--only', 'functional-alignment', '--requirement', `${reqs}#ex`, '--alignment', 'strict'], { env: e });
+    assert.equal(strict.code, 0, strict.stderr);
+    assert.match(strict.stdout.replace(/[\s│]+/g, ' '), /\[stance: strict\]/, 'the table says which stance');
+    assert.deepEqual(s.requests.map(stanceOf), ['study', 'strict']);
+    // batch: the workers take the stance from the parent's flag
+    const runs = tempDir();
+    for (const model of ['m-a', 'm-b']) {
+      mkdirSync(join(runs, model));
+      writeFileSync(join(runs, model, 'ex.html'), `${readFileSync(join(fixture('example'), 'index.html'), 'utf8')}\n<!-- ${model} -->\n`);
+    }
+    const out = join(tempDir(), 'results.jsonl');
+    const b = await runCli(['batch', runs, '--requirements', reqs, '--only', 'functional-alignment', '--alignment', 'strict', '--out', out], { env: e });
+    assert.equal(b.code, 0, b.stderr);
+    assert.deepEqual(s.requests.slice(2).map(stanceOf), ['strict', 'strict']);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(rows.map((r) => r.metrics[0].details.stance), ['strict', 'strict']);
+    const lb = await runCli(['leaderboard', out, '--json'], { env: e });
+    assert.equal(lb.code, 0, lb.stderr);
+    const doc = JSON.parse(lb.stdout);
+    assert.deepEqual(doc.alignmentStances, { strict: 2 });
+    assert.ok(doc.notes.some((n: string) => /alignment judged under the strict stance \(2 results\)/.test(n)), doc.notes.join('\n'));
   });
 
   it('a broken judge config file is bad input: one line, exit 2', async () => {

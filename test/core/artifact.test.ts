@@ -99,4 +99,8 @@ describe('artifact loading', () => {
       assert.throws(() => loadArtifact(p), /permission denied/);
     });
   });
+  it('keeps a quoted @import URL whole, semicolons included (Google Fonts wght@400;700)', () => {
+    const a = loadArtifact(writeArtifact({ 'index.html': '<style>@import url("https://fonts.googleapis.com/css2?family=DM+Sans:wght@400;500;700&display=swap"); @import \'a.css\'; @import url(b.css);</style>' }));
+    assert.deepEqual(a.resources.filter((r) => r.kind === 'css-import').map((r) => r.url), ['https://fonts.googleapis.com/css2?family=DM+Sans:wght@400;500;700&display=swap', 'a.css', 'b.css']);
+  });
 });

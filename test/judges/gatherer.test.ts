@@ -13,6 +13,7 @@ import functionalAlignment from '../../metrics/functional-alignment/functional-a
 import visualAlignment from '../../metrics/visual-alignment/visual-alignment.js';
 import contentAlignment from '../../metrics/content-alignment/content-alignment.js';
 import { buildEvidence } from '../metric-tester.js';
+import { tempDir } from '../helpers.js';
 import { promptText, startChatServer, type ChatServer, type Script } from './chat-server.js';
 import { PNG_1x1, criteriaJson, testSettings, verdictsJson, visualJson } from './answers.js';
 
@@ -89,7 +90,27 @@ describe('judge gatherer + judge metrics', () => {
     assert.ok(Math.abs(o.score! - 200 / 3) < 1e-9);
     const items = (o.details as { items: Array<{ id: string; passed: boolean; excerptFound: boolean | null }> }).items;
     assert.deepEqual(items.map((i) => [i.id, i.passed, i.excerptFound]), [['F1', true, true], ['F2', false, null], ['F3', true, false]]);
-    assert.match((o as { summary: string }).summary, /2 of 3 functional items met; not met: F2/);
+    assert.match((o as { summary: string }).summary, /2 of 3 functional items addressed; not addressed: F2 \[stance: study\]/);
+  });
+
+  it('alignment stance: the study\'s by default, strict on request; each result names its stance, and cached answers never cross stances', async () => {
+    const cacheDir = tempDir();
+    const answer = { content: verdictsJson(['F1', 'F2', 'F3'], [true, true, false]) };
+    const study = await run([functionalAlignment], () => answer, { settings: { cacheDir } });
+    const o = study.outcomes[0] as unknown as { summary: string; details: { stance: string; promptVersion: string } };
+    assert.equal(o.details.stance, 'study');
+    assert.equal(o.details.promptVersion, 'alignment/2-study');
+    assert.match(o.summary, /2 of 3 functional items addressed; not addressed: F3 \[stance: study\]/);
+    assert.match(promptText(study.server.requests[0]!), /early stage of development/);
+    const strict = await run([functionalAlignment], () => answer, { settings: { cacheDir, alignment: 'strict' } });
+    assert.equal(strict.server.requests.length, 1, 'the study answer in the cache was not reused for the strict stance');
+    const s = strict.outcomes[0] as unknown as { summary: string; details: { stance: string; promptVersion: string } };
+    assert.equal(s.details.stance, 'strict');
+    assert.equal(s.details.promptVersion, 'alignment/2-strict');
+    assert.match(s.summary, /2 of 3 functional items met; not met: F3 \[stance: strict\]/);
+    assert.match(promptText(strict.server.requests[0]!), /a stub, a TODO or fake data standing in for the feature fails/);
+    const again = await run([functionalAlignment], () => answer, { settings: { cacheDir } });
+    assert.equal(again.server.requests.length, 0, 'the same stance is answered from the cache');
   });
 
   it('a page that instructs the judge gains nothing: the instruction stays data and a non-matching answer is rejected', async () => {
@@ -113,6 +134,30 @@ describe('judge gatherer + judge metrics', () => {
     const parts = server.requests[0]!.body.messages[1].content as Array<{ type: string; image_url?: { url: string } }>;
     const image = parts.find((p) => p.type === 'image_url')!;
     assert.equal(image.image_url!.url, `data:image/png;base64,${PNG_1x1.toString('base64')}`);
+  });
+
+  it('visual-experience keeps a decimal rating through the chat server (3.25 → 92.11) and asks for two decimals', async () => {
+    const { outcomes, server } = await run([visualExperience], [{ content: visualJson(3.25, 2.75) }], { evidence: { browser: browserWithShot() } });
+    const o = outcomes[0]!;
+    assert.ok(Math.abs(o.score! - (40 * Math.sqrt(3.25) + 20)) < 1e-9, `${o.score}`);
+    const d = o.details as { ratings: number[]; aspects: Record<string, number>; promptVersion: string; rounded?: unknown };
+    assert.deepEqual(d.ratings, [3.25]);
+    assert.equal(d.aspects.hierarchy, 2.75);
+    assert.equal(d.rounded, undefined);
+    assert.equal(d.promptVersion, 'visual-experience/2');
+    const text = promptText(server.requests[0]!);
+    assert.match(text, /up to two decimals/);
+    assert.match(text, /2\.5 to 3 = good/);
+    const schema = server.requests[0]!.body.response_format?.json_schema?.schema as { properties: { score: { type: string } } } | undefined;
+    if (schema) assert.equal(schema.properties.score.type, 'number');
+  });
+
+  it('visual-experience rounds a rating with more than two decimals to two, and says so', async () => {
+    const { outcomes } = await run([visualExperience], [{ content: visualJson(2.456789, 2) }], { evidence: { browser: browserWithShot() } });
+    const o = outcomes[0] as { score: number; summary: string; details: { ratings: number[]; rounded: unknown } };
+    assert.deepEqual(o.details.ratings, [2.46]);
+    assert.deepEqual(o.details.rounded, [{ repeat: 1, field: 'score', given: 2.456789, kept: 2.46 }]);
+    assert.match(o.summary, /rounded to two/);
   });
 
   it('visual-experience without a screenshot is unscorable and asks nothing', async () => {

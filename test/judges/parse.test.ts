@@ -87,6 +87,28 @@ describe('validateVerdicts (exactly one verdict per item, matched to the item)',
   }
 });
 
+describe('validateVisual: the study\'s 0–4 scale with two decimals', () => {
+  const cases: Array<{ name: string; score: number; kept: number; rounded: boolean }> = [
+    { name: 'a whole number is kept', score: 3, kept: 3, rounded: false },
+    { name: 'two decimals are kept as given (3.25)', score: 3.25, kept: 3.25, rounded: false },
+    { name: 'one decimal is kept (2.3)', score: 2.3, kept: 2.3, rounded: false },
+    { name: 'binary-inexact two decimals are not "rounded" (0.07)', score: 0.07, kept: 0.07, rounded: false },
+    { name: 'more than two decimals are rounded to two and said so (3.14159 → 3.14)', score: 3.14159, kept: 3.14, rounded: true },
+    { name: 'rounding follows the written decimals (2.675 → 2.68)', score: 2.675, kept: 2.68, rounded: true },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const r = validateVisual({ ...JSON.parse(visualJson(2)), score: c.score });
+      assert.ok(r.ok);
+      assert.equal(r.value.score, c.kept);
+      assert.deepEqual(r.value.rounded, c.rounded ? [{ field: 'score', given: c.score, kept: c.kept }] : undefined);
+    });
+  }
+  it('4.001 is outside the scale: rejected, not clamped or rounded into it', () => {
+    assert.equal(validateVisual({ ...JSON.parse(visualJson(2)), score: 4.001 }).ok, false);
+  });
+});
+
 describe('validateVisual and validateChecklist', () => {
   it('accepts a 0–4 rating with its four aspects', () => {
     const r = validateVisual(JSON.parse(visualJson(3)));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadArtifact } from '../../core/artifact.js';
-import { alignmentPrompt, itemIds } from '../../judges/prompts/alignment.js';
+import { alignmentPrompt, alignmentPromptVersion, itemIds } from '../../judges/prompts/alignment.js';
 import { checklistPrompt } from '../../judges/prompts/checklist.js';
 import { CRITERIA, functionalityPrompt } from '../../judges/prompts/functionality.js';
 import { visualExperiencePrompt } from '../../judges/prompts/visual-experience.js';
@@ -53,6 +53,33 @@ describe('judge prompts', () => {
     assert.equal(schema.properties.verdicts.minItems, 2);
     assert.deepEqual(itemIds('content', 3), ['C1', 'C2', 'C3']);
     assert.equal(spec.task, 'functional-alignment');
+  });
+
+  it('alignment stances: the default is the study\'s (addressed at a high level, mock data counts); strict fails stubs and mock data; prompts and versions differ', () => {
+    const art = loadArtifact(writeSingleFile(page));
+    const items = ['Tasks can be saved to the server'];
+    const byDefault = alignmentPrompt('functional', art, req, items, 60_000);
+    const study = alignmentPrompt('functional', art, req, items, 60_000, undefined, 'study');
+    const strict = alignmentPrompt('functional', art, req, items, 60_000, undefined, 'strict');
+    assert.deepEqual(byDefault.messages, study.messages, 'the default stance is the study\'s');
+    assert.equal(byDefault.promptVersion, 'alignment/2-study');
+    assert.equal(strict.promptVersion, 'alignment/2-strict');
+    assert.equal(alignmentPromptVersion('study'), study.promptVersion);
+    assert.equal(study.context.stance, 'study');
+    assert.equal(strict.context.stance, 'strict');
+    const s = userText(study.messages[1]!);
+    const t = userText(strict.messages[1]!);
+    assert.notEqual(s, t);
+    assert.notEqual(userText(study.messages[0]!), userText(strict.messages[0]!), 'the system role differs too');
+    assert.match(s, /early stage of development/);
+    assert.match(s, /Do not test or verify that the implementation is correct/);
+    assert.match(s, /mock data or a simulated back end/);
+    assert.doesNotMatch(s, /fake data standing in for the feature fails/);
+    assert.match(t, /A button without a working handler, a stub, a TODO or fake data standing in for the feature fails/);
+    assert.doesNotMatch(t, /early stage/);
+    for (const kind of ['visual', 'content'] as const) {
+      assert.notEqual(userText(alignmentPrompt(kind, art, req, ['x'], 60_000).messages[1]!), userText(alignmentPrompt(kind, art, req, ['x'], 60_000, undefined, 'strict').messages[1]!), kind);
+    }
   });
 
   it('visual-alignment: sends the screenshot when there is one and says "source alone" when there is none', () => {

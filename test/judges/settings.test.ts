@@ -55,6 +55,13 @@ describe('judge settings', () => {
     });
   }
 
+  it('alignment stance: study by default; the config key "alignment" and the flag set it, the flag winning', () => {
+    assert.equal(resolveJudgeSettings({}, {}).alignment, 'study');
+    assert.equal(resolveJudgeSettings({ judgeConfig: configFile({ alignment: 'strict' }) }, {}).alignment, 'strict');
+    assert.equal(resolveJudgeSettings({ judgeConfig: configFile({ alignment: 'strict' }), alignment: 'study' }, {}).alignment, 'study');
+    assert.throws(() => resolveJudgeSettings({ judgeConfig: configFile({ alignment: 'lenient' }) }, {}), (e: unknown) => e instanceof InputError && /"alignment" must be "study" or "strict"/.test(e.message));
+  });
+
   it('defaults the cache to ~/.cache/webgrade/judges', () => {
     assert.match(defaultCacheDir({ HOME: '/home/u' }), /\.cache\/webgrade\/judges$/);
   });

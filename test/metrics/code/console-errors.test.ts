@@ -51,6 +51,46 @@ testMetric(consoleErrors, [
     },
   },
   {
+    name: 'an exception caused by a CDN script webgrade withheld is listed apart, not counted',
+    html: page,
+    evidence: {
+      browser: browserEvidence({
+        network: [{ phase: 'visit', method: 'GET', url: 'https://cdn.jsdelivr.net/npm/three', destination: 'script', disposition: 'blocked', status: 403, withheld: true, reason: 'CDN library withheld (network mode offline)' }],
+        pageErrors: [{ kind: 'exception', message: 'ReferenceError: THREE is not defined' }],
+      }),
+    },
+    score: 100,
+    details: (d) => assert.deepEqual((d.notCounted as { withheldLibrary: string[] }).withheldLibrary, ['ReferenceError: THREE is not defined']),
+  },
+  {
+    name: 'the same exception counts when nothing was withheld (the page\'s own bug)',
+    html: page,
+    evidence: { browser: browserEvidence({ pageErrors: [{ kind: 'exception', message: 'ReferenceError: THREE is not defined' }] }) },
+    score: 80,
+  },
+  {
+    name: 'a CDN script that does not exist on the registry is the page\'s defect: what breaks counts',
+    html: page,
+    evidence: {
+      browser: browserEvidence({
+        network: [{ phase: 'visit', method: 'GET', url: 'https://cdn.jsdelivr.net/npm/three@99/x.js', destination: 'script', disposition: 'cdn', status: 404, reason: 'three@99 was never published' }],
+        pageErrors: [{ kind: 'exception', message: 'ReferenceError: THREE is not defined' }],
+      }),
+    },
+    score: 80,
+  },
+  {
+    name: 'with a withheld script, an error of another kind still counts',
+    html: page,
+    evidence: {
+      browser: browserEvidence({
+        network: [{ phase: 'visit', method: 'GET', url: 'https://unpkg.com/x', destination: 'script', disposition: 'blocked', status: 403, withheld: true }],
+        pageErrors: [{ kind: 'exception', message: 'SyntaxError: Unexpected token' }],
+      }),
+    },
+    score: 80,
+  },
+  {
     name: 'a 404 of the artifact\'s own missing file counts',
     html: page,
     evidence: { browser: browserEvidence({ console: [{ level: 'error', text: 'Failed to load resource: the server responded with a status of 404 (Not Found)', url: 'http://127.0.0.1:1/missing.png' }] }) },

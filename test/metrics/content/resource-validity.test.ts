@@ -66,6 +66,26 @@ testMetric(resourceValidity, [
     details: (d) => assert.equal((d.invalid as Array<{ why: string }>)[0]!.why, 'HTTP 404'),
   },
   {
+    name: 'CDN URLs checked through the CDN cache: one that exists is valid, one never published is invalid, one the cache cannot serve is unverified',
+    files: {
+      'index.html':
+        '<script src="https://cdn.jsdelivr.net/npm/chart.js@4"></script><script src="https://cdn.jsdelivr.net/npm/chart.js@99/x.js"></script><script src="https://cdn.jsdelivr.net/combine/npm/a,npm/b"></script>',
+    },
+    evidence: {
+      options: { checkNetwork: false, network: 'cdn' },
+      remote: gathered({
+        'https://cdn.jsdelivr.net/npm/chart.js@4': { url: 'https://cdn.jsdelivr.net/npm/chart.js@4', ok: true, status: 200, via: 'cdn cache' },
+        'https://cdn.jsdelivr.net/npm/chart.js@99/x.js': { url: 'https://cdn.jsdelivr.net/npm/chart.js@99/x.js', ok: false, status: 404, via: 'cdn cache', error: 'jsdelivr: chart.js@99 has no version matching 99' },
+        'https://cdn.jsdelivr.net/combine/npm/a,npm/b': { url: 'https://cdn.jsdelivr.net/combine/npm/a,npm/b', ok: false, via: 'cdn cache', unverified: 'unsupported jsdelivr URL form' },
+      }),
+    },
+    score: ONE_OF_TWO,
+    details: (d) => {
+      assert.match((d.invalid as Array<{ why: string }>)[0]!.why, /not on the CDN: jsdelivr: chart.js@99/);
+      assert.match((d.unverified as Array<{ why: string }>)[0]!.why, /unsupported jsdelivr URL form/);
+    },
+  },
+  {
     name: 'a protocol-relative remote URL checked ok is valid',
     html: '<img src="//img.example.com/a.jpg#x" alt="">',
     evidence: {

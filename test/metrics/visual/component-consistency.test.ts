@@ -4,9 +4,10 @@ import componentConsistency, { isVariantClass, signature } from '../../../metric
 import { JSDOM } from 'jsdom';
 import { testMetric } from '../../metric-tester.js';
 
-// logPenalty(I, T) = (1 − log2(1 + I/(T+1))) × 100
-const ONE_OF_ONE = (1 - Math.log2(1 + 1 / 2)) * 100; // 41.5037…
-const ONE_OF_TWO = (1 - Math.log2(1 + 1 / 3)) * 100; // 58.4962…
+// logPenalty(I, T) = (1 − log2(1 + I/(T+1))) × 100, with I = inconsistent components, T = components in groups
+const penalty = (I: number, T: number) => (1 - Math.log2(1 + I / (T + 1))) * 100;
+const ONE_OF_THREE = penalty(1, 3); // 67.81…
+const ONE_OF_FOUR = penalty(1, 4); // 73.70…
 
 const card = (title: string, body = '<p class="card-text">Body text.</p>', titleClass = 'card-title') =>
   `<div class="card"><h3 class="${titleClass}">${title}</h3>${body}<a class="btn" href="#">More</a></div>`;
@@ -15,6 +16,7 @@ interface Group {
   selector: string;
   members: number;
   consistent: boolean;
+  inconsistentMembers: number[];
   differences: Array<{ member: number; kind: string; what: string }>;
 }
 const groups = (d: Record<string, unknown>) => d.list as Group[];
@@ -31,11 +33,14 @@ testMetric(componentConsistency, [
     },
   },
   {
-    name: 'a card grid where one card lacks its body and has an image is inconsistent: I=1, T=1',
+    name: 'a card grid where one card lacks its body and has an image: one inconsistent component of three (I=1, T=3)',
     html: `<div class="grid">${card('A')}${card('B', '<img src="x.png" alt="">')}${card('C')}</div>`,
-    score: ONE_OF_ONE,
+    score: ONE_OF_THREE,
     details: (d) => {
+      assert.equal(d.components, 3);
+      assert.equal(d.inconsistentComponents, 1);
       const g = groups(d)[0]!;
+      assert.deepEqual(g.inconsistentMembers, [2]);
       assert.equal(g.consistent, false);
       assert.deepEqual(g.differences.map((x) => [x.member, x.kind]), [[2, 'structure']]);
       assert.match(g.differences[0]!.what, /div\(h3,img,a\) instead of div\(h3,p,a\)/);
@@ -44,7 +49,7 @@ testMetric(componentConsistency, [
   {
     name: 'a card whose title has a different size class differs in styling',
     html: `<div class="grid">${card('A', undefined, 'card-title text-xl')}${card('B', undefined, 'card-title text-lg')}${card('C', undefined, 'card-title text-xl')}</div>`,
-    score: ONE_OF_ONE,
+    score: ONE_OF_THREE,
     details: (d) => assert.deepEqual(groups(d)[0]!.differences.map((x) => [x.member, x.kind]), [[2, 'style']]),
   },
   {
@@ -66,8 +71,8 @@ testMetric(componentConsistency, [
       <div class="stat"><b class="num" style="font-size: 24px">1</b><i class="cap">x</i></div>
       <div class="stat"><b class="num" style="font-size: 14px">2</b><i class="cap">y</i></div>
     </div>`,
-    // 2 groups, the stats one inconsistent
-    score: ONE_OF_TWO,
+    // 2 groups of 2 components; in the stats group the second differs from the first: I=1, T=4
+    score: ONE_OF_FOUR,
     details: (d) => {
       const bad = groups(d).filter((g) => !g.consistent);
       assert.equal(bad.length, 1);
@@ -97,7 +102,7 @@ testMetric(componentConsistency, [
       <div class="perk"><i class="fa-solid fa-star"></i><h4>Fast</h4></div>
       <div class="perk"><i class="bi bi-heart"></i><h4>Loved</h4></div>
     </div>`,
-    score: ONE_OF_TWO,
+    score: ONE_OF_FOUR,
     details: (d) => assert.match(groups(d).find((g) => !g.consistent)!.selector, /div\.perk$/),
   },
   {
@@ -105,6 +110,22 @@ testMetric(componentConsistency, [
     html: `<form><div class="field"><label>Name</label><input></div><div class="field"><label>Kind</label><select><option>a</option></select></div>
       <div class="field"><label>Note</label><textarea></textarea></div></form>`,
     score: 100,
+  },
+  {
+    name: 'components, not groups, are counted: one odd card among twelve plus one odd item of a pair is I=2 of T=14 (not 2 of 2 groups)',
+    html: `<div class="grid">${Array.from({ length: 11 }, (_, i) => card(`C${i}`)).join('')}${card('odd', '<img src="x.png" alt="">')}</div>
+      <ul class="pair"><li class="row"><b class="k">a</b><i class="v">1</i></li><li class="row"><b class="k">b</b><u class="v">2</u></li></ul>`,
+    score: penalty(2, 14), // 81.9…; counting groups would give penalty(2, 2) = 26.3
+    details: (d) => {
+      assert.deepEqual([d.components, d.inconsistentComponents, d.groups, d.inconsistentGroups], [14, 2, 2, 2]);
+      assert.ok(Math.abs(penalty(2, 14) - 81.94) < 0.01 && Math.abs(penalty(2, 2) - 26.3) < 0.01);
+    },
+  },
+  {
+    name: 'half the cards of one grid differing costs more than one odd card: I=3 of T=6 (a group count would say 1 of 1)',
+    html: `<div class="grid">${card('A')}${card('B', '<img src="x.png" alt="">')}${card('C')}${card('D', '<img src="y.png" alt="">')}${card('E')}${card('F', '<img src="z.png" alt="">')}</div>`,
+    score: penalty(3, 6), // 48.5…
+    details: (d) => assert.deepEqual(groups(d)[0]!.inconsistentMembers, [2, 4, 6]),
   },
   {
     name: 'a page of paragraphs and class-less sections has no repeated components: unscorable',

@@ -101,6 +101,31 @@ describe('color-harmony', () => {
     assert.ok(good > bad, `complementary ${good} should beat clash ${bad}`);
   });
 
+  it('a light page whose only non-white colours are small (text, one button) keeps them: a real palette, not the old one-colour collapse at 49.93', async () => {
+    // 10 "text lines" of 500×2 px (0.98 % of the screen, black) and a 120×36 blue button (0.42 %), on white
+    const lines = Array.from({ length: 10 }, (_, i) => `<rect x="100" y="${100 + i * 14}" width="500" height="2" fill="#111111"/>`).join('');
+    const button = '<rect x="100" y="300" width="120" height="36" fill="#2563eb"/>';
+    const o = await scoreShot(colorHarmony, lines + button);
+    const d = o.details as { palette: Array<{ hex: string; role: string }>; subScores: Record<string, number> };
+    assert.deepEqual(d.palette.map((c) => c.role), ['surface', 'foreground', 'foreground'], JSON.stringify(d.palette));
+    assert.ok(Math.abs(value(o) - 49.93) > 5, `score ${o.score}`);
+    assert.ok(d.subScores.bright! > 0.3 && d.subScores.div! > 0.3, JSON.stringify(d.subScores));
+    // and the measure still tells pages apart: the same text with a clashing second accent scores differently
+    const clash = await scoreShot(colorHarmony, lines + button + '<rect x="300" y="300" width="120" height="36" fill="#22c55e"/>');
+    assert.notEqual(value(clash), value(o));
+    // a truly empty white screen has one colour and no contrast
+    const blank = await scoreShot(colorHarmony, '');
+    assert.ok(value(blank) < value(o) - 10, `blank ${blank.score} vs ${o.score}`);
+  });
+
+  it('antialiasing blends (the grey edge of dark shapes on white) are not palette colours', async () => {
+    const circles = Array.from({ length: 40 }, (_, i) => `<circle cx="${40 + (i % 20) * 60}" cy="${80 + Math.floor(i / 20) * 60}" r="9" fill="#000000"/>`).join('');
+    const o = await scoreShot(colorHarmony, circles);
+    const pal = (o.details as { palette: Array<{ hex: string }> }).palette.map((c) => c.hex);
+    assert.equal(pal[0], '#ffffff');
+    assert.ok(pal.length <= 2, `palette ${pal}`);
+  });
+
   it('is deterministic (fixed k-means seed)', async () => {
     const body = '<rect x="0" y="0" width="640" height="800" fill="#0ea5e9"/><circle cx="900" cy="400" r="200" fill="#f97316"/>';
     assert.deepEqual(await scoreShot(colorHarmony, body), await scoreShot(colorHarmony, body));

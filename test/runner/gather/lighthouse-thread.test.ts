@@ -2,7 +2,9 @@
  * Lighthouse in its worker thread, with the real Chromium: a run held before it measures waits for the
  * caller's verdict and reports the wait; a run told to skip ends at once without loading the page; the CPU
  * benchmark is announced before the run measures; and a run over its time limit is abandoned (thread stopped)
- * while the next run works. The page is served by a server written here that counts the requests for it.
+ * while the next run works. The page is served by a server written here that counts the requests for it; it is
+ * also the proxy of the run's browser context (it answers the absolute-form requests a proxy gets), as the
+ * sandbox is in the product.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -17,18 +19,21 @@ const HOLD_MS = 3000;
 
 let server: Server;
 let url: string;
+let proxyServer: string;
 let pageHits = 0;
 const chrome = new ChromeProcess();
 const thread = new LighthouseThread();
 
 before(async () => {
   server = createServer((req, res) => {
-    if (req.url === '/index.html') pageHits++;
-    res.writeHead(req.url === '/index.html' ? 200 : 404, { 'content-type': 'text/html' });
-    res.end(req.url === '/index.html' ? PAGE : '');
+    const path = new URL(req.url ?? '/', 'http://proxy.invalid').pathname;
+    if (path === '/index.html') pageHits++;
+    res.writeHead(path === '/index.html' ? 200 : 404, { 'content-type': 'text/html' });
+    res.end(path === '/index.html' ? PAGE : '');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/index.html`;
+  proxyServer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `${proxyServer}/index.html`;
   await chrome.browser();
 });
 
@@ -50,7 +55,7 @@ describe('Lighthouse in a worker thread', () => {
     let verdict!: (v: 'measure') => void;
     const decided = new Promise<'measure'>((r) => (verdict = r));
     const run = await thread.run(url, {
-      port: chrome.port!,
+      port: chrome.port!, proxyServer,
       timeoutMs: 60_000,
       mobile: { screenshot: false, before: decided },
       onBenchmark: () => {
@@ -71,19 +76,19 @@ describe('Lighthouse in a worker thread', () => {
   it('ends at once, without requesting the page, when the verdict is "skip"', async () => {
     const hitsBefore = pageHits;
     const t = performance.now();
-    await assert.rejects(thread.run(url, { port: chrome.port!, timeoutMs: 60_000, mobile: { screenshot: false, before: later(HOLD_MS, 'skip' as const) } }), /closed/i);
+    await assert.rejects(thread.run(url, { port: chrome.port!, proxyServer, timeoutMs: 60_000, mobile: { screenshot: false, before: later(HOLD_MS, 'skip' as const) } }), /closed/i);
     const ms = performance.now() - t;
     assert.equal(pageHits, hitsBefore, 'the page was loaded although the run was told to skip');
     assert.ok(ms < HOLD_MS + 2000, `took ${Math.round(ms)} ms after a skip at ${HOLD_MS} ms`);
   });
 
   it('abandons a run over its time limit, and the next run works in a new thread', async () => {
-    await assert.rejects(thread.run(url, { port: chrome.port!, timeoutMs: 1000 }), (err: unknown) => err instanceof LighthouseTimeout);
+    await assert.rejects(thread.run(url, { port: chrome.port!, proxyServer, timeoutMs: 1000 }), (err: unknown) => err instanceof LighthouseTimeout);
     // What the browser gatherer does after a timeout: stop the thread, restart Chrome.
     await thread.terminate();
     await chrome.kill();
     await chrome.browser();
-    const run = await thread.run(url, { port: chrome.port!, timeoutMs: 60_000 });
+    const run = await thread.run(url, { port: chrome.port!, proxyServer, timeoutMs: 60_000 });
     assert.equal(run.evidence.categories['best-practices']?.score !== null, true);
     assert.equal(run.mobile, undefined);
   });

@@ -1,0 +1,506 @@
+/**
+ * The on-disk cache of the CDN module: content-addressed, shared safely by several processes, size-capped with
+ * LRU eviction, and portable (a directory filled on one machine can be copied to another and used offline).
+ *
+ * Layout (all under the cache directory; `layout.json` names the layout version):
+ *
+ *     blobs/<aa>/<sha256>                    file contents, named by the SHA-256 of the bytes
+ *     packages/<enc(name)>/<version>.json    package manifest: {name, version, integrity, files: {path: [sha256, size]},
+ *                                            refused: [entries skipped at extraction]}; evictable
+ *     builds/<aa>/<sha256(key)>.json         a generated response (ES module build, stub, font CSS, minified file):
+ *                                            {key, blob, size, meta}; evictable
+ *     pins/<enc(name)>/<enc(range)>.json     a resolution (package, range) → version or "not found"; never evicted
+ *     tmp/                                   temp files, renamed into place (same file system, so rename is atomic)
+ *     locks/evict.lock                       held by the one process that is evicting
+ *
+ * Concurrency rules (several webgrade processes may use one directory at once):
+ * - every file is written to `tmp/` first and renamed into place, so a reader never sees a partial file;
+ *   blobs, manifests and builds are deterministic, so two processes writing the same one write the same bytes;
+ * - pins are created exclusively (`link(2)` of a complete temp file, which fails if the pin exists): the first
+ *   resolution wins and every later reader, in any process, gets that one;
+ * - eviction runs under `locks/evict.lock` (created exclusively; a lock older than 10 minutes is stale), never
+ *   removes a blob younger than {@link BLOB_GRACE_MS} (another process may be about to reference it), and a
+ *   reader that finds a blob missing treats its package or build as not cached and fetches or builds it again
+ *   (the result is byte-identical).
+ *
+ * LRU: the modification time of a manifest or build record is its last use (touched at most once a minute per
+ * process). Size = the bytes of all blobs plus manifests and build records; pins are tiny and not counted.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const LAYOUT_VERSION = 1;
+/** A blob younger than this is never collected (a concurrent writer may be about to reference it). */
+export const BLOB_GRACE_MS = 60_000;
+const TOUCH_EVERY_MS = 60_000;
+const STALE_LOCK_MS = 10 * 60_000;
+
+/**
+ * The default cache directory: `$XDG_CACHE_HOME/webgrade/cdn`, else `~/.cache/webgrade/cdn`
+ * (`WEBGRADE_CDN_CACHE` overrides both).
+ */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.WEBGRADE_CDN_CACHE) return env.WEBGRADE_CDN_CACHE;
+  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(base, 'webgrade', 'cdn');
+}
+
+export const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
+
+/** A file-name-safe, reversible encoding: every byte outside [A-Za-z0-9._-] (and a leading dot) as %XX. */
+export function encName(s: string): string {
+  const e = Buffer.from(s, 'utf8')
+    .toString('latin1')
+    .replace(/[^A-Za-z0-9._-]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'))
+    .replace(/^\./, '%2E');
+  // very long ranges: keep names short enough for any file system, still unique
+  return e.length > 120 ? `${e.slice(0, 56)}~${sha256(s).slice(0, 32)}` : e;
+}
+
+export function decName(s: string): string {
+  if (s.includes('~')) return s;
+  return Buffer.from(s.replace(/%([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+}
+
+/** One file of a package: its SHA-256 and size. */
+export type FileEntry = [sha: string, size: number];
+
+export interface PackageManifest {
+  name: string;
+  version: string;
+  integrity: string;
+  /** Path inside the package (first tarball component stripped) → content. Sorted by path. */
+  files: Record<string, FileEntry>;
+  /** Tarball entries that were not extracted, with why (links, traversal, absolute paths, devices). */
+  refused: string[];
+}
+
+export interface BuildRecord {
+  key: string;
+  blob: string;
+  size: number;
+  meta: Record<string, unknown>;
+}
+
+/** A pinned resolution: the version the (package, range) resolved to the first time, or why there is none. */
+export type Pin = { name: string; range: string; version: string; at: string } | { name: string; range: string; notFound: string; at: string };
+
+export interface StoreStats {
+  bytes: number;
+  blobs: number;
+  packages: Array<{ name: string; version: string; bytes: number; lastUsed: number }>;
+  builds: number;
+  pins: number;
+}
+
+export class CacheStore {
+  readonly dir: string;
+  readonly maxBytes: number;
+  private touched = new Map<string, number>();
+  /** Bytes written by this process since the last full scan; the scan total from then. */
+  private addedSinceScan = 0;
+  private lastScanBytes: number | null = null;
+
+  /** Blobs younger than this are never collected (tests shorten it). */
+  private readonly graceMs: number;
+
+  constructor(dir: string, maxBytes: number, graceMs = BLOB_GRACE_MS) {
+    this.dir = dir;
+    this.maxBytes = maxBytes;
+    this.graceMs = graceMs;
+    for (const sub of ['blobs', 'packages', 'builds', 'pins', 'tmp', 'locks']) mkdirSync(join(dir, sub), { recursive: true });
+    const layout = join(dir, 'layout.json');
+    if (!existsSync(layout)) this.atomicWrite(layout, JSON.stringify({ layout: LAYOUT_VERSION }) + '\n');
+    else {
+      const v = (JSON.parse(readFileSync(layout, 'utf8')) as { layout?: number }).layout;
+      if (v !== LAYOUT_VERSION) throw new Error(`${dir}: CDN cache layout ${v} is not ${LAYOUT_VERSION} (delete the folder or use another)`);
+    }
+  }
+
+  private tmpPath(): string {
+    return join(this.dir, 'tmp', `${process.pid}-${randomBytes(6).toString('hex')}`);
+  }
+
+  /** Write `data` to a temp file and rename it to `path` (atomic on one file system). */
+  private atomicWrite(path: string, data: Buffer | string): void {
+    const tmp = this.tmpPath();
+    writeFileSync(tmp, data);
+    try {
+      renameSync(tmp, path);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  // ---- blobs -------------------------------------------------------------------------------------------
+
+  private blobPath(sha: string): string {
+    return join(this.dir, 'blobs', sha.slice(0, 2), sha);
+  }
+
+  /** Store bytes; returns their SHA-256. An existing blob is not rewritten (only its time refreshed). */
+  putBlob(data: Buffer): string {
+    const sha = sha256(data);
+    const p = this.blobPath(sha);
+    if (existsSync(p)) {
+      // refresh so that a concurrent eviction's grace period covers this new reference
+      try {
+        const now = new Date();
+        utimesSync(p, now, now);
+        return sha;
+      } catch {
+        /* evicted meanwhile: write it again */
+      }
+    }
+    mkdirSync(join(this.dir, 'blobs', sha.slice(0, 2)), { recursive: true });
+    this.atomicWrite(p, data);
+    this.addedSinceScan += data.length;
+    return sha;
+  }
+
+  /** The bytes of a blob, or null when it is missing (evicted by another process). */
+  getBlob(sha: string): Buffer | null {
+    try {
+      return readFileSync(this.blobPath(sha));
+    } catch {
+      return null;
+    }
+  }
+
+  hasBlob(sha: string): boolean {
+    return existsSync(this.blobPath(sha));
+  }
+
+  // ---- package manifests -------------------------------------------------------------------------------
+
+  private manifestPath(name: string, version: string): string {
+    return join(this.dir, 'packages', encName(name), `${encName(version)}.json`);
+  }
+
+  /** The manifest of a cached package, or null (absent, or one of its blobs is gone). Marks it used. */
+  getManifest(name: string, version: string): PackageManifest | null {
+    const p = this.manifestPath(name, version);
+    let m: PackageManifest;
+    try {
+      m = JSON.parse(readFileSync(p, 'utf8')) as PackageManifest;
+    } catch {
+      return null;
+    }
+    this.touch(p);
+    return m;
+  }
+
+  putManifest(m: PackageManifest): void {
+    mkdirSync(join(this.dir, 'packages', encName(m.name)), { recursive: true });
+    const files: Record<string, FileEntry> = {};
+    for (const k of Object.keys(m.files).sort()) files[k] = m.files[k]!;
+    const text = JSON.stringify({ ...m, files }) + '\n';
+    this.atomicWrite(this.manifestPath(m.name, m.version), text);
+    this.addedSinceScan += text.length;
+  }
+
+  dropManifest(name: string, version: string): void {
+    rmSync(this.manifestPath(name, version), { force: true });
+  }
+
+  // ---- builds ----------------------------------------------------------------------------------------
+
+  private buildPath(key: string): string {
+    const h = sha256(key);
+    return join(this.dir, 'builds', h.slice(0, 2), `${h}.json`);
+  }
+
+  /** A cached build and its bytes, or null (absent or its blob was evicted). Marks it used. */
+  getBuild(key: string): { record: BuildRecord; body: Buffer } | null {
+    const p = this.buildPath(key);
+    let record: BuildRecord;
+    try {
+      record = JSON.parse(readFileSync(p, 'utf8')) as BuildRecord;
+    } catch {
+      return null;
+    }
+    if (record.key !== key) return null;
+    const body = this.getBlob(record.blob);
+    if (!body) return null;
+    this.touch(p);
+    return { record, body };
+  }
+
+  putBuild(key: string, body: Buffer, meta: Record<string, unknown>): BuildRecord {
+    const blob = this.putBlob(body);
+    const record: BuildRecord = { key, blob, size: body.length, meta };
+    const p = this.buildPath(key);
+    mkdirSync(join(p, '..'), { recursive: true });
+    const text = JSON.stringify(record) + '\n';
+    this.atomicWrite(p, text);
+    this.addedSinceScan += text.length;
+    return record;
+  }
+
+  // ---- pins ------------------------------------------------------------------------------------------
+
+  private pinPath(name: string, range: string): string {
+    return join(this.dir, 'pins', encName(name), `${encName(range)}.json`);
+  }
+
+  getPin(name: string, range: string): Pin | null {
+    try {
+      const pin = JSON.parse(readFileSync(this.pinPath(name, range), 'utf8')) as Pin;
+      return pin.name === name && pin.range === range ? pin : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Record a resolution unless one exists; returns the pin in force (ours, or the one another process or an
+   * earlier run made first). Exclusive: a complete temp file is hard-linked to the pin's name, which fails
+   * when the name exists, so concurrent processes agree on the first.
+   */
+  putPin(pin: Pin): Pin {
+    const existing = this.getPin(pin.name, pin.range);
+    if (existing) return existing;
+    const p = this.pinPath(pin.name, pin.range);
+    mkdirSync(join(p, '..'), { recursive: true });
+    const tmp = this.tmpPath();
+    writeFileSync(tmp, JSON.stringify(pin) + '\n');
+    try {
+      linkSync(tmp, p);
+      return pin;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      return this.getPin(pin.name, pin.range) ?? pin;
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+
+  // ---- LRU and eviction ------------------------------------------------------------------------------
+
+  private touch(path: string): void {
+    const now = Date.now();
+    if ((this.touched.get(path) ?? 0) > now - TOUCH_EVERY_MS) return;
+    this.touched.set(path, now);
+    try {
+      const t = new Date(now);
+      utimesSync(path, t, t);
+    } catch {
+      /* evicted meanwhile */
+    }
+  }
+
+  private *walk(sub: string): Generator<{ path: string; rel: string }> {
+    const root = join(this.dir, sub);
+    const stack = [''];
+    while (stack.length) {
+      const rel = stack.pop()!;
+      let names: string[];
+      try {
+        names = readdirSync(join(root, rel));
+      } catch {
+        continue;
+      }
+      for (const n of names) {
+        const r = rel ? `${rel}/${n}` : n;
+        const p = join(root, r);
+        let st;
+        try {
+          st = statSync(p);
+        } catch {
+          continue;
+        }
+        if (st.isDirectory()) stack.push(r);
+        else yield { path: p, rel: r };
+      }
+    }
+  }
+
+  /** Everything in the cache, for `webgrade cdn info` and eviction. */
+  stats(): StoreStats {
+    let bytes = 0;
+    let blobs = 0;
+    const blobSize = new Map<string, number>();
+    for (const f of this.walk('blobs')) {
+      try {
+        const s = statSync(f.path).size;
+        blobSize.set(f.rel.slice(f.rel.indexOf('/') + 1), s);
+        bytes += s;
+        blobs++;
+      } catch {
+        /* gone */
+      }
+    }
+    const packages: StoreStats['packages'] = [];
+    for (const f of this.walk('packages')) {
+      try {
+        const st = statSync(f.path);
+        bytes += st.size;
+        const m = JSON.parse(readFileSync(f.path, 'utf8')) as PackageManifest;
+        let b = 0;
+        for (const [sha] of Object.values(m.files)) b += blobSize.get(sha) ?? 0;
+        packages.push({ name: m.name, version: m.version, bytes: b, lastUsed: st.mtimeMs });
+      } catch {
+        /* partial or gone */
+      }
+    }
+    let builds = 0;
+    for (const f of this.walk('builds')) {
+      builds++;
+      try {
+        bytes += statSync(f.path).size;
+      } catch {
+        /* gone */
+      }
+    }
+    let pins = 0;
+    for (const _ of this.walk('pins')) pins++;
+    packages.sort((a, b) => (a.name === b.name ? a.version.localeCompare(b.version) : a.name.localeCompare(b.name)));
+    return { bytes, blobs, packages, builds, pins };
+  }
+
+  /** All pins (for `webgrade cdn info`). */
+  pins(): Pin[] {
+    const out: Pin[] = [];
+    for (const f of this.walk('pins')) {
+      try {
+        out.push(JSON.parse(readFileSync(f.path, 'utf8')) as Pin);
+      } catch {
+        /* partial */
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Evict least-recently-used packages and builds until the cache is at most 90% of `maxBytes`, when it is over
+   * `maxBytes`. Cheap when this process has written little since its last scan. `keep` (manifest or build
+   * paths just written) is never evicted in this call. Returns the number of bytes removed.
+   */
+  maybeEvict(keep: { packages?: Array<[string, string]>; builds?: string[] } = {}): number {
+    if (this.lastScanBytes !== null && this.lastScanBytes + this.addedSinceScan <= this.maxBytes) return 0;
+    const lock = join(this.dir, 'locks', 'evict.lock');
+    let fd: number;
+    try {
+      fd = openSync(lock, 'wx');
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) unlinkSync(lock);
+      } catch {
+        /* someone else cleaned it */
+      }
+      return 0; // another process is evicting
+    }
+    try {
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return this.evictLocked(keep);
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+
+  private evictLocked(keep: { packages?: Array<[string, string]>; builds?: string[] }): number {
+    interface Item {
+      path: string;
+      time: number;
+      size: number;
+      blobs: string[];
+    }
+    const keepPaths = new Set<string>([
+      ...(keep.packages ?? []).map(([n, v]) => this.manifestPath(n, v)),
+      ...(keep.builds ?? []).map((k) => this.buildPath(k)),
+    ]);
+    const items: Item[] = [];
+    const refs = new Map<string, number>();
+    const addRefs = (shas: string[]) => {
+      for (const s of new Set(shas)) refs.set(s, (refs.get(s) ?? 0) + 1);
+    };
+    for (const f of this.walk('packages')) {
+      try {
+        const st = statSync(f.path);
+        const m = JSON.parse(readFileSync(f.path, 'utf8')) as PackageManifest;
+        const blobs = Object.values(m.files).map((e) => e[0]);
+        items.push({ path: f.path, time: st.mtimeMs, size: st.size, blobs });
+        addRefs(blobs);
+      } catch {
+        /* partial */
+      }
+    }
+    for (const f of this.walk('builds')) {
+      try {
+        const st = statSync(f.path);
+        const r = JSON.parse(readFileSync(f.path, 'utf8')) as BuildRecord;
+        items.push({ path: f.path, time: st.mtimeMs, size: st.size, blobs: [r.blob] });
+        addRefs([r.blob]);
+      } catch {
+        /* partial */
+      }
+    }
+    const blobInfo = new Map<string, { size: number; mtime: number }>();
+    let total = items.reduce((s, i) => s + i.size, 0);
+    for (const f of this.walk('blobs')) {
+      try {
+        const st = statSync(f.path);
+        blobInfo.set(f.rel.slice(f.rel.indexOf('/') + 1), { size: st.size, mtime: st.mtimeMs });
+        total += st.size;
+      } catch {
+        /* gone */
+      }
+    }
+    const before = total;
+    const now = Date.now();
+    const removeBlob = (sha: string) => {
+      const info = blobInfo.get(sha);
+      if (!info || now - info.mtime < this.graceMs) return;
+      try {
+        unlinkSync(this.blobPath(sha));
+        total -= info.size;
+        blobInfo.delete(sha);
+      } catch {
+        /* gone */
+      }
+    };
+    // unreferenced blobs (left by an interrupted write or an earlier eviction) go first
+    if (total > this.maxBytes) for (const sha of [...blobInfo.keys()]) if (!refs.has(sha)) removeBlob(sha);
+    if (total > this.maxBytes) {
+      const target = this.maxBytes * 0.9;
+      items.sort((a, b) => a.time - b.time);
+      for (const it of items) {
+        if (total <= target) break;
+        if (keepPaths.has(it.path)) continue;
+        try {
+          unlinkSync(it.path);
+          total -= it.size;
+        } catch {
+          continue;
+        }
+        for (const sha of new Set(it.blobs)) {
+          const n = (refs.get(sha) ?? 1) - 1;
+          refs.set(sha, n);
+          if (n <= 0) removeBlob(sha);
+        }
+      }
+    }
+    this.lastScanBytes = total;
+    this.addedSinceScan = 0;
+    return before - total;
+  }
+}

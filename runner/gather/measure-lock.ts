@@ -1,0 +1,51 @@
+/**
+ * The machine-wide lock around Lighthouse's measured phase (issue "Numbers that hold still", item 4). Several
+ * scoring processes on one machine (batch `--concurrency 2`, queue workers) each run Lighthouse; two
+ * measurements at once share the CPU, and a page's performance score drops (measured: 14 of 58 pages changed by
+ * up to 9 points at concurrency 2). Only the measured phase is serialised: from the moment Lighthouse would start
+ * loading the page (our gatherer's `startInstrumentation`, after its configuration and CPU benchmark) until the
+ * page's trace is taken (our gatherer's `getArtifact`); everything else (visits, static and vision metrics,
+ * Lighthouse's configuration and audits) overlaps freely.
+ *
+ * A lock directory in the OS temp folder, one per user (proper-lockfile: atomic mkdir, kept fresh by its holder,
+ * taken over when stale, so a holder killed by SIGKILL blocks the others for at most STALE_MS).
+ */
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+
+/** A lock whose holder stopped refreshing it this long ago is taken over (its process died). */
+export const STALE_MS = 10_000;
+
+export function measureLockPath(): string {
+  let user = 'user';
+  try {
+    user = String(userInfo().uid);
+  } catch {
+    /* no user database */
+  }
+  return join(tmpdir(), `webgrade-lighthouse-measure-${user}`);
+}
+
+/**
+ * Wait for the lock (at most `timeoutMs`); resolves to its release function. Rejects when the wait runs out, so
+ * that a run never hangs on another process.
+ */
+export async function acquireMeasureLock(timeoutMs: number, path = measureLockPath()): Promise<() => Promise<void>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const release = await lockfile.lock(path, { realpath: false, stale: STALE_MS, update: STALE_MS / 4 });
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        await release().catch(() => undefined);
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+      if (Date.now() > deadline) throw new Error(`another webgrade process held the Lighthouse measurement lock for more than ${Math.round(timeoutMs / 1000)} s`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
