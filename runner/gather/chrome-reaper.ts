@@ -105,7 +105,16 @@ export function killTree(pid: number): void {
 export function reapProfile(dir: string): number[] {
   const pids = processesUsing(dir);
   for (const pid of pids) killTree(pid);
-  rmSync(dir, { recursive: true, force: true });
+  // A killed Chrome may still write into its profile until it is gone (a file made while the folder is being
+  // removed leaves it behind, ENOTEMPTY): wait for them (at most 2 s), then remove with retries.
+  const until = Date.now() + 2000;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (pids.length && processesUsing(dir).length && Date.now() < until) Atomics.wait(pause, 0, 0, 25);
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  } catch {
+    /* left for the next start's reapDeadProfiles */
+  }
   return pids;
 }
 
