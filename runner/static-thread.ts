@@ -127,7 +127,8 @@ export class StaticThread {
     const worker = this.thread();
     const id = this.nextId++;
     const results = new Map<string, MetricResult>();
-    let phase = 'waiting for the thread to start';
+    // A job that comes after the deadline (the browser session or Lighthouse used the whole budget) never starts.
+    let phase = job.deadline <= t0 ? 'never started: the budget was spent before it, by the browser session' : 'waiting for the thread to start';
     const outcome: Omit<StaticOutcome, 'ms'> = { results };
     return new Promise<StaticOutcome>((resolve) => {
       let over = false;

@@ -64,6 +64,7 @@ export function surveyCommand(): Command {
         try {
           server = await startSurveyServer({ port: flags.port, responses: flags.responses, ...(flags.suite ? { suite: flags.suite } : {}) });
         } catch (err) {
+          if (err instanceof InputError) throw err; // the responses file
           throw new InputError(`survey serve: cannot listen on port ${flags.port} (${errorMessage(err)})`);
         }
         say(`survey at ${server.url} — responses are appended to ${flags.responses}; Ctrl-C stops\n`);

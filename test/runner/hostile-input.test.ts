@@ -204,3 +204,14 @@ describe('--budget bounds (item 12)', () => {
     });
   }
 });
+
+describe('survey serve with a responses path it cannot write (item 12)', () => {
+  it('names the responses file, not the port (exit 2)', async () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, 'x');
+    const r = await runCli(['survey', 'serve', '--port', '0', '--responses', join(file, 'responses.jsonl')]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /cannot append responses to .*a-file\/responses\.jsonl/);
+    assert.doesNotMatch(r.stderr, /cannot listen on port/);
+  });
+});
