@@ -94,6 +94,8 @@ async function assertNoChrome(profiles: string[]): Promise<void> {
   } catch (err) {
     throw new Error(`${(err as Error).message}: ${describeProcs(profiles)}`);
   }
+  // The reaper removes a profile once its Chrome is gone (runner/gather/chrome-reaper.ts): give it the moment.
+  await until(() => profiles.every((p) => !readdirSync(tmpdir()).includes(p.slice(tmpdir().length + 1))) || undefined, 5_000, 'profiles removed').catch(() => undefined);
   for (const p of profiles) assert.equal(readdirSync(tmpdir()).includes(p.slice(tmpdir().length + 1)), false, `profile ${p} left behind`);
 }
 
