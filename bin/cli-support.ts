@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { InputError, errorMessage } from '../core/errors.js';
+import { printable, printableText } from '../core/text.js';
 import { JUDGE_METRIC_IDS } from '../metrics/registry.js';
 import { DEFAULT_SUITE, SUITES, isSuiteId, type SuiteId } from '../core/metric.js';
 import { existsSync, statSync } from 'node:fs';
@@ -78,12 +79,12 @@ export const EXIT_USAGE = 2;
 
 export function fail(err: unknown): never {
   if (err instanceof InputError) {
-    process.stderr.write(`webgrade: ${err.message}\n`);
+    process.stderr.write(`webgrade: ${printable(err.message)}\n`);
     process.exit(EXIT_USAGE);
   }
   const msg = errorMessage(err).split('\n')[0];
-  process.stderr.write(`webgrade: internal error: ${msg}\n`);
-  if (process.env.WEBGRADE_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  process.stderr.write(`webgrade: internal error: ${printable(msg ?? '')}\n`);
+  if (process.env.WEBGRADE_DEBUG && err instanceof Error) process.stderr.write(`${printableText(err.stack ?? '')}\n`);
   process.exit(EXIT_FAILURE);
 }
 
@@ -110,10 +111,38 @@ export function parsePositiveNumber(value: string): number {
   return n;
 }
 
+/**
+ * Largest `--budget` in seconds. Node's timers hold at most 2^31 − 1 ms (about 24.8 days; a longer delay fires at
+ * once, with a warning), and a batch's hard limit per artifact is twice the budget plus up to 10.5 min, so the
+ * budget is capped at 1 000 000 s (11.6 days), which keeps every timer derived from it below 2^31 ms.
+ */
+export const MAX_BUDGET_S = 1_000_000;
+
+export function parseBudget(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
+  if (n > MAX_BUDGET_S) throw new InvalidArgumentError(`at most ${MAX_BUDGET_S} seconds (timers hold less than 2^31 ms)`);
+  return n;
+}
+
 export function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive whole number');
   return n;
+}
+
+/**
+ * Human-readable output (tables, progress lines, summaries, messages): control characters of names, reasons and
+ * URLs that came from pages or files are shown escaped (core/text.ts `printableText`), never sent to the terminal.
+ * JSON, CSV and HTML documents are written as they are (`printJson`, or process.stdout directly).
+ */
+export function say(text: string): void {
+  process.stdout.write(printableText(text));
+}
+
+/** As `say`, on stderr. */
+export function warn(text: string): void {
+  process.stderr.write(printableText(text));
 }
 
 /** Write a JSON document to stdout, pretty-printed, with a final newline. */

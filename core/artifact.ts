@@ -14,6 +14,12 @@
  * - JS blocks: `<script>` without `src` whose `type` is empty, a JavaScript MIME type or `module`, every `.js`
  *   /`.mjs` file, and event-handler attributes (`onclick` ...). CSS blocks: `<style>`, every `.css` file and
  *   `style` attributes. `<script type="text/babel">`, templates and JSON blocks are not JS.
+ * - Cost: files are read at load; the HTML is parsed on first use (parse5, as a browser with scripting parses
+ *   it, linear in the page: blocks and references come from this parse) and the static DOM (jsdom) is built
+ *   on first use of `dom`, from the same text with the limits of MAX_DOM_DEPTH and `withoutStyleText`. Pages
+ *   that are huge or nested 100 000 levels deep therefore cost time in proportion to their size; a failure of
+ *   either step is an ArtifactParseError, which the scorer reports as "unscorable" for the metrics that need
+ *   the parse. The scorer does this work in its static worker (runner/static-thread.ts), under the budget.
  *
  * What belongs to an artifact (a security rule: a page must never read a file the user did not give it). The
  * root is taken by its real path. A file is part of the artifact only when it is a regular file whose real path
@@ -27,8 +33,10 @@
  * metrics that read bytes (media) use the same function.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, extname, join, posix, relative, resolve, sep } from 'node:path';
 import { JSDOM } from 'jsdom';
+import { parse as parse5, serialize, type DefaultTreeAdapterTypes } from 'parse5';
 import { InputError, errorMessage } from './errors.js';
 import { LineIndex, countLines } from './text.js';
 
@@ -111,7 +119,11 @@ export interface Artifact {
   sources: SourceBlock[];
   physicalLines: number;
   resources: ResourceRef[];
-  /** Static DOM of the entry page (jsdom, scripts not run, node locations recorded). */
+  /**
+   * Static DOM of the entry page (jsdom, scripts not run, `<noscript>` content as text as in a browser with
+   * scripting). Built on first use; nested at most MAX_DOM_DEPTH levels; `<style>` elements are empty (their
+   * text is in `sources`); source locations of its nodes come from `nodeLocation(artifact, node)`.
+   */
   dom: JSDOM;
   /** Entries under the root left out of the artifact by the rule of the module comment, with why. */
   refused: Array<{ path: string; reason: string }>;
@@ -347,34 +359,382 @@ export function loadArtifact(input: string): Artifact {
   }
 
   const files = listed.map((l) => loadFile(l, l.rel === entry));
-  const entryFile = files.find((f) => f.path === entry)!;
-  const html = entryFile.text ?? '';
+  return new LoadedArtifact(input, root, entry, kind, files, refused);
+}
 
-  const dom = new JSDOM(html, { includeNodeLocations: true, url: 'http://artifact.invalid/' + encodeURI(entry) });
-  const sources: SourceBlock[] = [];
-  const resources: ResourceRef[] = [];
-  const fileSet = new Set(files.map((f) => f.path));
+/**
+ * A parse failure of the artifact's HTML (the static DOM or its blocks and references could not be built). A
+ * metric that reads `dom`, `sources` or `resources` of such an artifact gets this error, and the scorer turns it
+ * into "unscorable" with the message as the reason (never a failure of the run).
+ */
+export class ArtifactParseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArtifactParseError';
+  }
+}
 
-  for (const f of files) {
-    if (f.text === undefined) continue;
-    if (f.kind === 'html') {
-      const fileDom = f.path === entry ? dom : new JSDOM(f.text, { includeNodeLocations: true });
-      extractFromHtml(f, fileDom, fileSet, sources, resources);
-    } else if (f.kind === 'css') {
-      sources.push({ language: 'css', origin: 'file', file: f.path, line: 1, column: 1, text: f.text });
-    } else if (f.kind === 'js') {
-      sources.push({ language: 'js', origin: 'file', file: f.path, line: 1, column: 1, text: f.text, module: f.path.endsWith('.mjs') });
+/**
+ * Deepest element nesting kept in the static DOM (`dom`): Chrome's own HTML parser stops nesting at 512 levels
+ * (kMaximumHTMLParserDOMTreeDepth) and so do we. Elements below an element at this depth are lifted into it, in
+ * document order (their own children lifted with them), so a page nested 100 000 levels deep costs about as
+ * much as one with 100 000 siblings. jsdom's insertion walks every ancestor of the node it inserts, so an
+ * unbounded depth would make building the DOM quadratic in the depth (and overflow the stack). Blocks and
+ * references (`sources`, `resources`) are read from the full, uncapped parse.
+ */
+export const MAX_DOM_DEPTH = 128;
+
+type P5Node = DefaultTreeAdapterTypes.Node;
+type P5Element = DefaultTreeAdapterTypes.Element;
+type P5Parent = DefaultTreeAdapterTypes.ParentNode;
+
+/**
+ * parse5 as a browser with scripting parses (`<noscript>` content is text, as in Chrome, whose run we score),
+ * with source locations.
+ */
+function parseTree(html: string): DefaultTreeAdapterTypes.Document {
+  return parse5(html, { sourceCodeLocationInfo: true, scriptingEnabled: true });
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A jsdom of `html` parsed like `parseTree` (scripting on for the parser, no script ever run), without node
+ * locations (those come from our own parse: jsdom's location tracking copies a parent's whole child list for
+ * every text it inserts, quadratic in the number of siblings). jsdom has no option for a scripting parser that
+ * runs no script, so the parser flag is set on the document before it parses (jsdom's own internals; a test
+ * checks that `<noscript>` content stays text, so an upgrade that moves them fails there, not silently).
+ */
+function staticJsdom(html: string, url: string): JSDOM {
+  return new JSDOM(html, {
+    url,
+    beforeParse(window) {
+      try {
+        const utils = require('jsdom/lib/generated/idl/utils.js') as { implForWrapper(w: unknown): { _parseOptions?: { scriptingEnabled?: boolean } } | null };
+        const options = utils.implForWrapper(window.document)?._parseOptions;
+        if (options) options.scriptingEnabled = true;
+      } catch {
+        /* another jsdom layout: noscript content is parsed as markup */
+      }
+    },
+  });
+}
+
+const isElement = (n: P5Node): n is P5Element => 'tagName' in n;
+
+/** The child lists below an element: its children, and a template's content. */
+function childLists(n: P5Parent): P5Node[][] {
+  const lists: P5Node[][] = [n.childNodes];
+  if (isElement(n) && n.tagName === 'template' && 'content' in n) lists.push((n as DefaultTreeAdapterTypes.Template).content.childNodes);
+  return lists;
+}
+
+/** Every element below `root` in document order (as `querySelectorAll('*')`: template contents excluded). */
+function forEachElement(root: P5Parent, fn: (el: P5Element) => void): void {
+  const stack: Array<{ list: P5Node[]; i: number }> = [{ list: root.childNodes, i: 0 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    if (top.i >= top.list.length) {
+      stack.pop();
+      continue;
+    }
+    const n = top.list[top.i++]!;
+    if (!isElement(n)) continue;
+    fn(n);
+    if (n.childNodes.length) stack.push({ list: n.childNodes, i: 0 });
+  }
+}
+
+/** Deepest element nesting below `root` (template contents included), without recursion. */
+function treeDepth(root: P5Parent): number {
+  let max = 0;
+  const stack: Array<[P5Parent, number]> = [[root, 0]];
+  while (stack.length) {
+    const [n, d] = stack.pop()!;
+    if (d > max) max = d;
+    for (const list of childLists(n)) for (const c of list) if (isElement(c)) stack.push([c, d + 1]);
+  }
+  return max;
+}
+
+/** Lift everything below elements at depth `cap` into them, in document order (see MAX_DOM_DEPTH). */
+function capTreeDepth(root: P5Parent, cap: number): void {
+  const stack: Array<[P5Parent, number]> = [[root, 0]];
+  while (stack.length) {
+    const [n, d] = stack.pop()!;
+    if (d >= cap && isElement(n)) {
+      const flat: DefaultTreeAdapterTypes.ChildNode[] = [];
+      const walk: P5Node[][] = [];
+      const pending: Array<{ list: P5Node[]; i: number }> = childLists(n).map((list) => ({ list, i: 0 })).reverse();
+      while (pending.length) {
+        const top = pending[pending.length - 1]!;
+        if (top.i >= top.list.length) {
+          pending.pop();
+          continue;
+        }
+        const c = top.list[top.i++]!;
+        flat.push(c as DefaultTreeAdapterTypes.ChildNode);
+        if (isElement(c)) {
+          const lists = childLists(c);
+          walk.push(...lists);
+          for (let k = lists.length - 1; k >= 0; k--) pending.push({ list: lists[k]!, i: 0 });
+        }
+      }
+      for (const list of walk) list.length = 0;
+      if (n.tagName === 'template' && 'content' in n) (n as DefaultTreeAdapterTypes.Template).content.childNodes.length = 0;
+      n.childNodes = flat;
+      for (const c of flat) (c as { parentNode: P5Parent | null }).parentNode = n;
+      continue;
+    }
+    for (const list of childLists(n)) for (const c of list) if (isElement(c)) stack.push([c, d + 1]);
+  }
+}
+
+/**
+ * `html` with the text of its `<style>` elements removed (offsets from `tree`, its parse): jsdom parses every
+ * style sheet into a CSS object model on insertion, and its CSS parser is quadratic in the number of at-rules
+ * (8 000 `@font-face` rules took 7 s). No metric reads style sheets from the DOM; their text is in `sources`.
+ */
+function withoutStyleText(html: string, tree: DefaultTreeAdapterTypes.Document): string {
+  const cuts: Array<[number, number]> = [];
+  forEachElement(tree, (el) => {
+    if (el.tagName !== 'style' || el.childNodes.length === 0) return;
+    const loc = p5Loc(el);
+    if (!loc?.startTag) return;
+    cuts.push([loc.startTag.endOffset, loc.endTag ? loc.endTag.startOffset : html.length]);
+  });
+  if (cuts.length === 0) return html;
+  let out = '';
+  let at = 0;
+  for (const [a, b] of cuts) {
+    if (a < at) continue; // nested in an earlier cut (cannot happen for raw text, kept for safety)
+    out += html.slice(at, a);
+    at = b;
+  }
+  return out + html.slice(at);
+}
+
+/** jsdom and parse5 nodes of the same tree, side by side: the parse5 source locations of the jsdom nodes. */
+function mapLocations(doc: Document, tree: DefaultTreeAdapterTypes.Document): WeakMap<Node, Parse5Location> {
+  const map = new WeakMap<Node, Parse5Location>();
+  const stack: Array<[Node, P5Node]> = [[doc, tree]];
+  while (stack.length) {
+    const [js, p5] = stack.pop()!;
+    const loc = (p5 as { sourceCodeLocation?: Parse5Location | null }).sourceCodeLocation;
+    if (loc) map.set(js, loc);
+    const pairs: Array<[Node | null, P5Node[]]> = [[js.firstChild, 'childNodes' in p5 ? p5.childNodes : []]];
+    if (isElement(p5) && p5.tagName === 'template' && 'content' in p5) pairs.push([(js as HTMLTemplateElement).content?.firstChild ?? null, (p5 as DefaultTreeAdapterTypes.Template).content.childNodes]);
+    for (const [first, list] of pairs) {
+      let c = first;
+      for (const q of list) {
+        if (!c || !sameNode(c, q)) break; // the trees part here (a re-parse anomaly): no locations below
+        stack.push([c, q]);
+        c = c.nextSibling;
+      }
     }
   }
-  for (const block of sources) {
-    if (block.language === 'css') extractCssUrls(block, fileSet, resources);
+  return map;
+}
+
+function sameNode(js: Node, p5: P5Node): boolean {
+  if (isElement(p5)) return js.nodeType === 1 && (js as Element).localName === p5.tagName;
+  if (p5.nodeName === '#text') return js.nodeType === 3;
+  if (p5.nodeName === '#comment') return js.nodeType === 8;
+  if (p5.nodeName === '#documentType') return js.nodeType === 10;
+  return false;
+}
+
+interface ParsedArtifact {
+  sources: SourceBlock[];
+  resources: ResourceRef[];
+  /** The entry page's parse, until the DOM and its locations are built from it. */
+  tree?: DefaultTreeAdapterTypes.Document;
+  depth: number;
+}
+
+/**
+ * The artifact model as `loadArtifact` returns it: files are read and decoded at once (bad input fails there);
+ * the HTML is parsed on first use of `sources`/`resources` (parse5, linear in the size of the page) and the
+ * static DOM is built on first use of `dom` (jsdom, capped at MAX_DOM_DEPTH). A failure of either is kept and
+ * thrown as an ArtifactParseError on every later use.
+ */
+class LoadedArtifact implements Artifact {
+  readonly html: string;
+  readonly physicalLines: number;
+  private parsed?: ParsedArtifact;
+  private parseError?: string;
+  private builtDom?: JSDOM;
+  private domError?: string;
+  private locations?: WeakMap<Node, Parse5Location>;
+  private locationTree?: DefaultTreeAdapterTypes.Document;
+
+  constructor(
+    readonly input: string,
+    readonly root: string,
+    readonly entry: string,
+    readonly kind: 'file' | 'folder',
+    readonly files: ArtifactFile[],
+    readonly refused: Array<{ path: string; reason: string }> = [],
+  ) {
+    this.html = files.find((f) => f.path === entry)!.text ?? '';
+    this.physicalLines = codeFiles(this).reduce((sum, f) => sum + countLines(f.text!), 0);
   }
 
-  const physicalLines = files
-    .filter((f) => f.text !== undefined && (f.kind === 'html' || f.kind === 'css' || f.kind === 'js'))
-    .reduce((sum, f) => sum + countLines(f.text!), 0);
+  get sources(): SourceBlock[] {
+    return this.parse().sources;
+  }
+  set sources(value: SourceBlock[]) {
+    this.parse().sources = value;
+  }
 
-  return { input, root, entry, kind, files, html, sources, physicalLines, resources, dom, refused };
+  get resources(): ResourceRef[] {
+    return this.parse().resources;
+  }
+  set resources(value: ResourceRef[]) {
+    this.parse().resources = value;
+  }
+
+  get dom(): JSDOM {
+    if (this.builtDom) return this.builtDom;
+    if (this.domError !== undefined) throw new ArtifactParseError(this.domError);
+    const parsed = this.parse();
+    try {
+      const url = 'http://artifact.invalid/' + encodeURI(this.entry);
+      const tree = parsed.tree ?? parseTree(this.html);
+      delete parsed.tree;
+      if (parsed.depth > MAX_DOM_DEPTH) {
+        capTreeDepth(tree, MAX_DOM_DEPTH);
+        forEachElement(tree, (el) => {
+          if (el.tagName === 'style') el.childNodes = [];
+        });
+        this.builtDom = staticJsdom(serialize(tree), url);
+      } else this.builtDom = staticJsdom(withoutStyleText(this.html, tree), url);
+      this.locationTree = tree;
+    } catch (err) {
+      this.domError = `the static DOM could not be built (${errorMessage(err)})`;
+      throw new ArtifactParseError(this.domError);
+    }
+    return this.builtDom;
+  }
+
+  set dom(value: JSDOM) {
+    this.builtDom = value;
+  }
+
+  /** parse5 source location of a node of `dom` (null when it has none); the map is made on first use. */
+  nodeLocation(node: Node): Parse5Location | null {
+    const dom = this.dom;
+    if (this.locationTree) {
+      this.locations = mapLocations(dom.window.document, this.locationTree);
+      this.locationTree = undefined;
+    }
+    return this.locations?.get(node) ?? null;
+  }
+
+  /** Give the parse's results from elsewhere (the static worker parsed the same files). */
+  adoptParse(sources: SourceBlock[], resources: ResourceRef[], depth: number): void {
+    if (!this.parsed && this.parseError === undefined) this.parsed = { sources, resources, depth };
+  }
+
+  /** Record that the parse failed elsewhere (or ran out of time): later uses throw ArtifactParseError(reason). */
+  failParse(reason: string): void {
+    if (!this.parsed && this.parseError === undefined) this.parseError = reason;
+    this.failDom(reason);
+  }
+
+  /** Record that the static DOM could not be built elsewhere (or not in time). */
+  failDom(reason: string): void {
+    if (!this.builtDom && this.domError === undefined) this.domError = reason;
+  }
+
+  /** Why the static DOM could not be built, when that was tried and failed. */
+  get domFailure(): string | undefined {
+    return this.domError;
+  }
+
+  /** The parse's results, when the HTML was parsed without error (for handing them to another thread). */
+  parseResults(): { sources: SourceBlock[]; resources: ResourceRef[]; depth: number } | undefined {
+    return this.parsed ? { sources: this.parsed.sources, resources: this.parsed.resources, depth: this.parsed.depth } : undefined;
+  }
+
+  private parse(): ParsedArtifact {
+    if (this.parsed) return this.parsed;
+    if (this.parseError !== undefined) throw new ArtifactParseError(this.parseError);
+    try {
+      const sources: SourceBlock[] = [];
+      const resources: ResourceRef[] = [];
+      const fileSet = new Set(this.files.map((f) => f.path));
+      let tree: DefaultTreeAdapterTypes.Document | undefined;
+      for (const f of this.files) {
+        if (f.text === undefined) continue;
+        if (f.kind === 'html') {
+          const t = parseTree(f.text);
+          if (f.path === this.entry) tree = t;
+          extractFromHtml(f, t, fileSet, sources, resources);
+        } else if (f.kind === 'css') {
+          sources.push({ language: 'css', origin: 'file', file: f.path, line: 1, column: 1, text: f.text });
+        } else if (f.kind === 'js') {
+          sources.push({ language: 'js', origin: 'file', file: f.path, line: 1, column: 1, text: f.text, module: f.path.endsWith('.mjs') });
+        }
+      }
+      for (const block of sources) {
+        if (block.language === 'css') extractCssUrls(block, fileSet, resources);
+      }
+      // The entry may not be an .html file (a single `page.htm5`?): it is HTML all the same.
+      tree ??= parseTree(this.html);
+      this.parsed = { sources, resources, tree, depth: treeDepth(tree) };
+      return this.parsed;
+    } catch (err) {
+      this.parseError = `the page could not be parsed (${errorMessage(err)})`;
+      throw new ArtifactParseError(this.parseError);
+    }
+  }
+}
+
+/** Source location of a node of `artifact.dom` (parse5's record: lines, columns, offsets), or null. */
+export function nodeLocation(artifact: Artifact, node: Node): Parse5Location | null {
+  if (artifact instanceof LoadedArtifact) return artifact.nodeLocation(node);
+  try {
+    return (artifact.dom.nodeLocation(node) as unknown as Parse5Location) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Hand over a parse made elsewhere (see LoadedArtifact.adoptParse); a no-op for other Artifact objects. */
+export function adoptArtifactParse(artifact: Artifact, parse: { sources: SourceBlock[]; resources: ResourceRef[]; depth: number }): void {
+  if (artifact instanceof LoadedArtifact) artifact.adoptParse(parse.sources, parse.resources, parse.depth);
+}
+
+/** Mark an artifact's parse as failed with `reason` (see LoadedArtifact.failParse); a no-op for other objects. */
+export function failArtifactParse(artifact: Artifact, reason: string): void {
+  if (artifact instanceof LoadedArtifact) artifact.failParse(reason);
+}
+
+/** Mark only an artifact's static DOM as failed with `reason` (its parse stands). */
+export function failArtifactDom(artifact: Artifact, reason: string): void {
+  if (artifact instanceof LoadedArtifact) artifact.failDom(reason);
+}
+
+/** Why an artifact's static DOM could not be built, when building it was tried and failed. */
+export function artifactDomError(artifact: Artifact): string | undefined {
+  return artifact instanceof LoadedArtifact ? artifact.domFailure : undefined;
+}
+
+/** Is this an artifact `loadArtifact` made (lazy parse, which can be handed over between threads)? */
+export function isLoadedArtifact(artifact: Artifact): boolean {
+  return artifact instanceof LoadedArtifact;
+}
+
+/** The results of an artifact's parse, or undefined when it failed (or the artifact is not ours). */
+export function artifactParseResults(artifact: Artifact): { sources: SourceBlock[]; resources: ResourceRef[]; depth: number } | undefined {
+  if (!(artifact instanceof LoadedArtifact)) return undefined;
+  try {
+    void artifact.sources;
+  } catch {
+    return undefined;
+  }
+  return artifact.parseResults();
 }
 
 const JS_TYPES = new Set([
@@ -388,7 +748,8 @@ export function isJsScriptType(type: string | null): boolean {
   return JS_TYPES.has(t) && t !== 'text/jsx';
 }
 
-interface Parse5Location {
+/** parse5's source location of a node (jsdom's `nodeLocation` gives the same record). */
+export interface Parse5Location {
   startLine: number;
   startCol: number;
   startOffset: number;
@@ -398,12 +759,31 @@ interface Parse5Location {
   attrs?: Record<string, { startLine: number; startCol: number; startOffset: number; endOffset: number }>;
 }
 
-function nodeLoc(dom: JSDOM, el: Element): Parse5Location | null {
-  try {
-    return (dom.nodeLocation(el) as unknown as Parse5Location) ?? null;
-  } catch {
-    return null;
+function p5Loc(el: P5Element): Parse5Location | null {
+  return (el.sourceCodeLocation as Parse5Location | null | undefined) ?? null;
+}
+
+/** An attribute by qualified name, as `getAttribute` finds it (the tokenizer already lower-cased HTML names). */
+function p5Attr(el: P5Element, name: string): string | null {
+  for (const a of el.attrs) if ((a.prefix ? `${a.prefix}:${a.name}` : a.name) === name) return a.value;
+  return null;
+}
+
+/** `textContent` of an element: the text of every descendant text node, in order. */
+function p5Text(el: P5Element): string {
+  let out = '';
+  const stack: Array<{ list: P5Node[]; i: number }> = [{ list: el.childNodes, i: 0 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    if (top.i >= top.list.length) {
+      stack.pop();
+      continue;
+    }
+    const n = top.list[top.i++]!;
+    if (n.nodeName === '#text') out += (n as DefaultTreeAdapterTypes.TextNode).value;
+    else if (isElement(n) && n.childNodes.length) stack.push({ list: n.childNodes, i: 0 });
   }
+  return out;
 }
 
 /** Classify a URL as written in the artifact file `fromFile`, resolving local ones against that file. */
@@ -444,35 +824,35 @@ const LINK_KINDS: Record<string, ResourceKind> = {
   preload: 'preload', modulepreload: 'script', prefetch: 'preload',
 };
 
-function extractFromHtml(f: ArtifactFile, dom: JSDOM, fileSet: ReadonlySet<string>, sources: SourceBlock[], resources: ResourceRef[]): void {
+/** Blocks and references of one HTML file, from its parse (elements in document order, templates excluded). */
+function extractFromHtml(f: ArtifactFile, tree: DefaultTreeAdapterTypes.Document, fileSet: ReadonlySet<string>, sources: SourceBlock[], resources: ResourceRef[]): void {
   const html = f.text!;
   const idx = new LineIndex(html);
-  const doc = dom.window.document;
-  const attrLine = (el: Element, name: string): number => {
-    const loc = nodeLoc(dom, el);
+  const attrLine = (el: P5Element, name: string): number => {
+    const loc = p5Loc(el);
     return loc?.attrs?.[name]?.startLine ?? loc?.startLine ?? 1;
   };
 
-  for (const el of Array.from(doc.querySelectorAll('*'))) {
-    const tag = el.localName;
+  forEachElement(tree, (el) => {
+    const tag = el.tagName;
     // Inline script / style blocks
-    if ((tag === 'script' && !el.hasAttribute('src') && isJsScriptType(el.getAttribute('type'))) || tag === 'style') {
-      const loc = nodeLoc(dom, el);
-      let text = el.textContent ?? '';
+    if ((tag === 'script' && p5Attr(el, 'src') === null && isJsScriptType(p5Attr(el, 'type'))) || tag === 'style') {
+      const loc = p5Loc(el);
+      let text = p5Text(el);
       let start = loc?.startTag?.endOffset;
       if (loc?.startTag && loc.endTag) text = html.slice(loc.startTag.endOffset, loc.endTag.startOffset);
       if (start === undefined) start = loc?.startOffset ?? 0;
       const pos = idx.position(start);
       const language: SourceLanguage = tag === 'style' ? 'css' : 'js';
       const block: SourceBlock = { language, origin: 'inline', file: f.path, line: pos.line, column: pos.column, text };
-      if (language === 'js') block.module = (el.getAttribute('type') ?? '').trim().toLowerCase() === 'module';
+      if (language === 'js') block.module = (p5Attr(el, 'type') ?? '').trim().toLowerCase() === 'module';
       sources.push(block);
     }
     // Attribute blocks
-    for (const attr of Array.from(el.attributes)) {
-      const name = attr.name.toLowerCase();
+    for (const attr of el.attrs) {
+      const name = (attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name).toLowerCase();
       if (name === 'style' || (name.startsWith('on') && name.length > 2)) {
-        const loc = nodeLoc(dom, el)?.attrs?.[name];
+        const loc = p5Loc(el)?.attrs?.[name];
         let line = loc?.startLine ?? 1;
         let column = loc?.startCol ?? 1;
         if (loc) {
@@ -501,19 +881,19 @@ function extractFromHtml(f: ArtifactFile, dom: JSDOM, fileSet: ReadonlySet<strin
     }
     // Resource references
     const ref = (kind: ResourceKind, attrName: string) => {
-      const v = el.getAttribute(attrName);
+      const v = p5Attr(el, attrName);
       if (v !== null) pushRef(resources, fileSet, kind, v, f.path, attrLine(el, attrName));
     };
     switch (tag) {
       case 'img':
         ref('image', 'src');
-        for (const u of srcsetUrls(el.getAttribute('srcset') ?? '')) pushRef(resources, fileSet, 'image', u, f.path, attrLine(el, 'srcset'));
+        for (const u of srcsetUrls(p5Attr(el, 'srcset') ?? '')) pushRef(resources, fileSet, 'image', u, f.path, attrLine(el, 'srcset'));
         break;
       case 'source': {
-        const parent = el.parentElement?.localName;
+        const parent = el.parentNode && isElement(el.parentNode) ? el.parentNode.tagName : undefined;
         const kind: ResourceKind = parent === 'video' ? 'video' : parent === 'audio' ? 'audio' : 'image';
         ref(kind, 'src');
-        for (const u of srcsetUrls(el.getAttribute('srcset') ?? '')) pushRef(resources, fileSet, 'image', u, f.path, attrLine(el, 'srcset'));
+        for (const u of srcsetUrls(p5Attr(el, 'srcset') ?? '')) pushRef(resources, fileSet, 'image', u, f.path, attrLine(el, 'srcset'));
         break;
       }
       case 'video':
@@ -540,10 +920,10 @@ function extractFromHtml(f: ArtifactFile, dom: JSDOM, fileSet: ReadonlySet<strin
         ref('object', 'data');
         break;
       case 'input':
-        if ((el.getAttribute('type') ?? '').toLowerCase() === 'image') ref('image', 'src');
+        if ((p5Attr(el, 'type') ?? '').toLowerCase() === 'image') ref('image', 'src');
         break;
       case 'link': {
-        const rel = (el.getAttribute('rel') ?? '').toLowerCase().trim();
+        const rel = (p5Attr(el, 'rel') ?? '').toLowerCase().trim();
         const kind = LINK_KINDS[rel] ?? (rel.split(/\s+/).includes('icon') ? 'icon' : rel.split(/\s+/).includes('stylesheet') ? 'stylesheet' : undefined);
         if (kind) ref(kind, 'href');
         break;
@@ -551,7 +931,7 @@ function extractFromHtml(f: ArtifactFile, dom: JSDOM, fileSet: ReadonlySet<strin
       default:
         break;
     }
-  }
+  });
 }
 
 const CSS_URL_RE = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]+))\s*\)/gi;
@@ -570,11 +950,22 @@ function extractCssUrls(block: SourceBlock, fileSet: ReadonlySet<string>, resour
     importSpans.push([m.index!, m.index! + m[0].length]);
     pushRef(resources, fileSet, 'css-import', (m[1] ?? m[2] ?? m[3])!, block.file, lineOf(m.index!));
   }
+  // Both span lists are in text order and do not overlap, and so are the matches: one pointer per list keeps
+  // this linear in the number of url()s (a sheet with 20 000 @font-face rules is no worse than one).
+  const inSpan = (spans: Array<[number, number]>) => {
+    let i = 0;
+    return (at: number) => {
+      while (i < spans.length && spans[i]![1] <= at) i++;
+      return i < spans.length && at >= spans[i]![0];
+    };
+  };
+  const inImport = inSpan(importSpans);
+  const inFontFace = inSpan(fontSpans);
   for (const m of text.matchAll(CSS_URL_RE)) {
     const at = m.index!;
-    if (importSpans.some(([a, b]) => at >= a && at < b)) continue;
+    if (inImport(at)) continue;
     const url = m[1] ?? m[2] ?? m[3] ?? '';
-    const kind: ResourceKind = fontSpans.some(([a, b]) => at >= a && at < b) ? 'font' : 'css-url';
+    const kind: ResourceKind = inFontFace(at) ? 'font' : 'css-url';
     pushRef(resources, fileSet, kind, url, block.file, lineOf(at));
   }
 }

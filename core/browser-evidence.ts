@@ -135,6 +135,8 @@ export interface BrowserEvidence {
   media?: MediaInfo[];
   /** Faults seen during the visit (timeout, dialog storm, navigation away, window closed, crash). */
   faults: string[];
+  /** Main-frame navigations after the entry loaded (a reload loop, a link followed within the artifact); absent = 0. */
+  navigations?: number;
   /** Why an optional field above is absent, by field name (e.g. `mobile: "page did not respond ..."`). */
   unavailable?: Record<string, string>;
   /** Dialogs (alert/confirm/prompt/beforeunload) the page opened; all were dismissed. */

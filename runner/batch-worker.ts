@@ -6,13 +6,16 @@
  *   parent → worker  {type: 'init', suite?, network?, lighthouseRuns?, alignment?, viewports?, only?, budgetMs, checkNetwork}   then any number of
  *                    {type: 'job', jobId, path, requirement?, reference?}
  *   worker → parent  {type: 'ready'} after init;
- *                    {type: 'done', jobId, doc} or {type: 'error', jobId, message} per job.
+ *                    {type: 'done', jobId, doc} or {type: 'error', jobId, message} per job;
+ *                    {type: 'chrome', pid, profile} whenever it starts a Chrome (if the worker is killed, the
+ *                    parent kills that Chrome and removes its profile: chrome-launcher starts Chrome detached).
  * The worker closes its Scorer (and so its Chrome) and exits when the parent disconnects (including when the
  * parent dies, even by `kill -9`) or on SIGTERM/SIGINT.
  */
 import { errorMessage } from '../core/errors.js';
 import type { Requirement } from '../core/requirements.js';
 import { Scorer } from './score.js';
+import { onChromeLaunch } from './gather/chrome-process.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
@@ -43,7 +46,8 @@ export type ToWorker = InitMessage | JobMessage;
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'done'; jobId: number; doc: unknown }
-  | { type: 'error'; jobId: number; message: string };
+  | { type: 'error'; jobId: number; message: string }
+  | { type: 'chrome'; pid: number; profile: string };
 
 let scorer: Scorer | null = null;
 let closing = false;
@@ -53,7 +57,7 @@ async function shutdown(code: number): Promise<void> {
   closing = true;
   const s = scorer;
   scorer = null;
-  const force = setTimeout(() => process.exit(code), 10_000);
+  const force = setTimeout(() => process.exit(code), 5_000);
   force.unref();
   try {
     await s?.close();
@@ -65,6 +69,8 @@ async function shutdown(code: number): Promise<void> {
 function send(msg: FromWorker): void {
   if (process.connected) process.send!(msg);
 }
+
+onChromeLaunch(({ pid, profile }) => send({ type: 'chrome', pid, profile }));
 
 process.on('message', (msg: ToWorker) => {
   if (msg.type === 'init') {

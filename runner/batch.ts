@@ -23,8 +23,8 @@
  *   without `repeat` counts as repeat 1, so raising --repeats over an existing file adds only the new repeats.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { Requirement } from '../core/requirements.js';
@@ -33,6 +33,7 @@ import type { MetricResult, ScoreDocument } from './score.js';
 import type { FromWorker, ToWorker } from './batch-worker.js';
 import { selectMetrics } from './score.js';
 import { scoringSettings } from './scoring-settings.js';
+import { reapOwnedBy, reapProfile } from './gather/chrome-reaper.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
@@ -45,6 +46,11 @@ export interface BatchJob {
   path: string;
   /** Which scoring of the artifact (set by `repeats`); absent = 1, written without `repeat`. */
   repeat?: number;
+  /**
+   * Set when the entry cannot be an artifact (a dangling symbolic link, a link loop): the job is not run and is
+   * recorded at once as a failed row with this reason.
+   */
+  broken?: string;
 }
 
 /** The jobs of `repeats` scorings per artifact (see the module comment); the jobs themselves when n = 1. */
@@ -57,12 +63,99 @@ export function withRepeats(jobs: readonly BatchJob[], n: number): BatchJob[] {
 
 export interface Discovery {
   jobs: BatchJob[];
-  /** Entries that look like artifacts but are not (folder without index.html). */
+  /**
+   * Warnings, one per entry: entries that look like artifacts but are not (a folder without index.html) and are
+   * left out, and broken entries (dangling links, link loops) that are recorded as failed.
+   */
   skipped: string[];
 }
 
 function visible(name: string): boolean {
   return !name.startsWith('.');
+}
+
+/** What a broken entry is, from the error of `stat` (which follows links) after `lstat` found the entry. */
+function brokenReason(p: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  let link = false;
+  try {
+    link = lstatSync(p).isSymbolicLink();
+  } catch {
+    /* gone meanwhile */
+  }
+  if (code === 'ENOENT' && link) return 'a dangling symbolic link (its target does not exist)';
+  if (code === 'ELOOP') return 'a symbolic link loop';
+  if (code === 'EACCES') return 'not readable (permission denied)';
+  return `unreadable (${code ?? errorMessage(err)})`;
+}
+
+type Entry = { kind: 'page' | 'folder'; requirement: string; path: string } | { kind: 'broken'; requirement: string; path: string; reason: string } | { kind: 'skip'; why: string } | null;
+
+/** Classify one entry of a model folder (or a pages folder); never throws for one bad entry. */
+function classifyEntry(dir: string, name: string): Entry {
+  const p = join(dir, name);
+  let st;
+  try {
+    st = statSync(p);
+  } catch (err) {
+    const reason = brokenReason(p, err);
+    // A name that could be an artifact becomes a failed row; anything else is only a warning.
+    if (/\.html?$/i.test(name) || extname(name) === '') return { kind: 'broken', requirement: name.replace(/\.html?$/i, ''), path: p, reason };
+    return { kind: 'skip', why: `${name} (${reason})` };
+  }
+  if (st.isFile() && /\.html?$/i.test(name)) return { kind: 'page', requirement: name.replace(/\.html?$/i, ''), path: p };
+  if (st.isDirectory()) {
+    let index = false;
+    try {
+      index = statSync(join(p, 'index.html')).isFile();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || lstatExists(join(p, 'index.html'))) {
+        return { kind: 'broken', requirement: name, path: p, reason: `its index.html is ${brokenReason(join(p, 'index.html'), err)}` };
+      }
+    }
+    return index ? { kind: 'folder', requirement: name, path: p } : { kind: 'skip', why: `${name}/ (no index.html)` };
+  }
+  return null;
+}
+
+function lstatExists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The jobs of one folder's entries for `model`. Requirement ids must be unique: `x.html`, `x.htm` and
+ * `x/index.html` all name requirement `x`, and two results for one id would silently replace each other (and a
+ * resumed run would skip the others), so such a folder is refused, naming the entries.
+ */
+function folderJobs(dir: string, model: string, label: string, jobs: BatchJob[], skipped: string[]): void {
+  const byId = new Map<string, string[]>();
+  const mine: BatchJob[] = [];
+  for (const name of readdirSync(dir).filter(visible).sort()) {
+    const e = classifyEntry(dir, name);
+    if (!e) continue;
+    if (e.kind === 'skip') {
+      skipped.push(`${label}${e.why}`);
+      continue;
+    }
+    const names = byId.get(e.requirement) ?? [];
+    names.push(name + (e.kind === 'folder' ? '/' : ''));
+    byId.set(e.requirement, names);
+    if (e.kind === 'broken') {
+      skipped.push(`${label}${name}: ${e.reason} (recorded as failed)`);
+      mine.push({ model, requirement: e.requirement, path: e.path, broken: `${label}${name} is ${e.reason}` });
+    } else mine.push({ model, requirement: e.requirement, path: e.path });
+  }
+  const clashes = [...byId].filter(([, names]) => names.length > 1);
+  if (clashes.length) {
+    const list = clashes.map(([id, names]) => `${names.map((n) => label + n).join(', ')} are all requirement "${id}"`).join('; ');
+    throw new InputError(`requirement ids collide: ${list}. Rename or remove all but one of each.`);
+  }
+  jobs.push(...mine);
 }
 
 /** Find the artifacts of a runs folder. */
@@ -74,16 +167,15 @@ export function discoverRuns(runsDir: string): Discovery {
   const skipped: string[] = [];
   for (const model of readdirSync(root).filter(visible).sort()) {
     const mdir = join(root, model);
-    if (!statSync(mdir).isDirectory()) continue;
-    for (const name of readdirSync(mdir).filter(visible).sort()) {
-      const p = join(mdir, name);
-      const st = statSync(p);
-      if (st.isFile() && /\.html?$/i.test(name)) jobs.push({ model, requirement: name.replace(/\.html?$/i, ''), path: p });
-      else if (st.isDirectory()) {
-        if (existsSync(join(p, 'index.html'))) jobs.push({ model, requirement: name, path: p });
-        else skipped.push(`${model}/${name}/ (no index.html)`);
-      }
+    let isDir: boolean;
+    try {
+      isDir = statSync(mdir).isDirectory();
+    } catch (err) {
+      skipped.push(`${model}: ${brokenReason(mdir, err)} (not a model folder)`);
+      continue;
     }
+    if (!isDir) continue;
+    folderJobs(mdir, model, `${model}/`, jobs, skipped);
   }
   if (jobs.length === 0) throw new InputError(`${runsDir}: no artifacts found (expected runs/<model>/<requirement-id>.html or runs/<model>/<requirement-id>/index.html)`);
   return { jobs, skipped };
@@ -96,15 +188,7 @@ export function discoverPages(dir: string, model = 'corpus'): Discovery {
   if (!statSync(root).isDirectory()) throw new InputError(`${dir}: not a folder`);
   const jobs: BatchJob[] = [];
   const skipped: string[] = [];
-  for (const name of readdirSync(root).filter(visible).sort()) {
-    const p = join(root, name);
-    const st = statSync(p);
-    if (st.isFile() && /\.html?$/i.test(name)) jobs.push({ model, requirement: name.replace(/\.html?$/i, ''), path: p });
-    else if (st.isDirectory()) {
-      if (existsSync(join(p, 'index.html'))) jobs.push({ model, requirement: name, path: p });
-      else skipped.push(`${name}/ (no index.html)`);
-    }
-  }
+  folderJobs(root, model, '', jobs, skipped);
   if (jobs.length === 0) throw new InputError(`${dir}: no .html pages or folders with index.html`);
   return { jobs, skipped };
 }
@@ -172,6 +256,19 @@ interface Worker {
   ready: boolean;
   job: { jobId: number; job: PoolJob; started: number; timer: NodeJS.Timeout } | null;
   dead: boolean;
+  /** Profiles of the Chromes it reported starting (reaped when it exits). */
+  chromes: Set<string>;
+}
+
+/**
+ * After a worker exits (killed at its hard limit, by the OOM killer, crashed, or done): its Chromes, which
+ * chrome-launcher started detached and which outlive it, are killed and their profiles removed: the ones it
+ * reported, and any other profile whose owner marker names it (a Chrome it was still starting).
+ */
+function reapWorker(w: Worker): void {
+  for (const profile of w.chromes) reapProfile(profile);
+  w.chromes.clear();
+  if (w.child.pid !== undefined) reapOwnedBy(w.child.pid);
 }
 
 const WORKER_URL = new URL('./batch-worker.js', import.meta.url);
@@ -385,13 +482,17 @@ export function startWorkerPool(opts: PoolOptions): WorkerPool {
   const spawnWorker = () => {
     if (stopping || pending.length === 0) return;
     const child = fork(modulePath, opts.workerArgs ?? [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    const w: Worker = { child, ready: false, job: null, dead: false };
+    const w: Worker = { child, ready: false, job: null, dead: false, chromes: new Set() };
     workers.push(w);
     let stderrTail = '';
     child.stderr?.on('data', (d: Buffer) => {
       stderrTail = (stderrTail + d.toString()).slice(-2000);
     });
     child.on('message', (msg: FromWorker) => {
+      if (msg.type === 'chrome') {
+        w.chromes.add(msg.profile);
+        return;
+      }
       if (w.dead) return;
       if (msg.type === 'ready') {
         w.ready = true;
@@ -414,6 +515,7 @@ export function startWorkerPool(opts: PoolOptions): WorkerPool {
     });
     child.on('error', () => undefined);
     child.on('exit', (code, signal) => {
+      reapWorker(w);
       const cur = w.job;
       const wasDead = w.dead;
       w.dead = true;
@@ -447,6 +549,8 @@ export function startWorkerPool(opts: PoolOptions): WorkerPool {
     run(job: PoolJob): Promise<PoolOutcome | null> {
       if (fatal) return Promise.reject(fatal);
       if (stopping) return Promise.resolve(null);
+      // A broken entry (dangling link, link loop) is a failed row at once; it never reaches a worker.
+      if (job.broken !== undefined) return Promise.resolve({ row: failRow(job, job.broken, 0), crashed: false });
       const own: PoolJob = { ...job };
       return new Promise<PoolOutcome | null>((resolve, reject) => {
         settle.set(own, { resolve, reject });
@@ -468,7 +572,7 @@ export function startWorkerPool(opts: PoolOptions): WorkerPool {
               c.once('exit', () => res());
               if (w.job) clearTimeout(w.job.timer);
               if (c.connected) c.disconnect(); // the worker closes its Chrome and exits
-              const t = setTimeout(() => c.kill('SIGKILL'), 15_000);
+              const t = setTimeout(() => c.kill('SIGKILL'), 6_000); // an interrupt stops the run promptly
               c.once('exit', () => clearTimeout(t));
             }),
         ),

@@ -14,9 +14,10 @@
  *     `repeat` is not a whole number ≥ 1 is unreadable (skipped and counted like any bad line).
  *
  * Crash safety: each row is written with one `write` of a whole line, so a run killed at any moment (even
- * `kill -9`) leaves complete rows plus at most one torn last line. `openResultsForAppend` truncates a torn last
- * line (no final newline, or not valid JSON) before appending. A row that does not parse in the middle of the
- * file (someone edited it) is skipped and counted, never fatal.
+ * `kill -9`) leaves complete rows plus at most one torn last line. Only a last line without its newline that is
+ * a row or the start of one (a `{` that does not parse) is torn; `openResultsForAppend` cuts it away before
+ * appending. Readers (leaderboard, norms, analyse) skip and count any other line that is not a row; appending
+ * to a file with such a line is refused (a typo such as `--out requirements.jsonl` must not eat that file).
  *
  * Resume: a (model, requirement, repeat) that already has a row, ok or failed, is done and is not scored again
  * (so re-running the same command never duplicates a row; raising `--repeats` adds only the new repeats). Delete
@@ -30,7 +31,7 @@ import { InputError, errorMessage } from '../core/errors.js';
 
 export interface ReadResults {
   rows: ResultRow[];
-  /** Lines in the middle of the file that did not parse as a row (skipped). */
+  /** Lines that are not results rows (skipped by readers; appending refuses such a file). */
   badLines: number[];
   /** The last line was torn (a crash mid-write); ignored. */
   tornTail: boolean;
@@ -66,7 +67,6 @@ export function parseResults(buf: Buffer): ReadResults {
     lineNo++;
     const end = nl < 0 ? buf.length : nl;
     const text = buf.subarray(pos, end).toString('utf8');
-    const isLast = nl < 0 || nl === buf.length - 1;
     let row: ResultRow | null = null;
     if (text.trim() !== '') {
       try {
@@ -76,18 +76,22 @@ export function parseResults(buf: Buffer): ReadResults {
       }
     }
     if (nl < 0) {
-      // No final newline: a torn write (even if it happens to parse, the writer never finished the line).
-      if (text.trim() !== '') tornTail = true;
+      // No final newline: a torn write (even if it happens to parse, the writer never finished the line), when it
+      // is a row or the start of one (a JSON object that does not parse). Any other last line is not ours.
+      if (text.trim() !== '') {
+        let parses = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          parses = false;
+        }
+        if (row || (!parses && text.trimStart().startsWith('{'))) tornTail = true;
+        else badLines.push(lineNo);
+      }
       break;
     }
     if (row) rows.push(row);
-    else if (text.trim() !== '') {
-      if (isLast) {
-        tornTail = true;
-        break;
-      }
-      badLines.push(lineNo);
-    }
+    else if (text.trim() !== '') badLines.push(lineNo);
     pos = nl + 1;
     goodBytes = pos;
   }
@@ -110,6 +114,21 @@ export function dedupeRows(rows: readonly ResultRow[]): { rows: ResultRow[]; dup
   const byKey = new Map<string, ResultRow>();
   for (const r of rows) byKey.set(rowKey(r.model, r.requirement, r.repeat ?? 1), r);
   return { rows: [...byKey.values()], duplicates: rows.length - byKey.size };
+}
+
+/**
+ * Rows whose metric scores are all null or finite numbers in 0–100, and how many rows were left out because one
+ * was not (a hand-edited or foreign file: one `1e308` would otherwise zero a perspective for every model).
+ */
+export function rowsWithValidScores(rows: readonly ResultRow[]): { rows: ResultRow[]; rejected: number; examples: string[] } {
+  const out: ResultRow[] = [];
+  const examples: string[] = [];
+  for (const r of rows) {
+    const bad = r.metrics.find((m) => m.score !== null && !(typeof m.score === 'number' && Number.isFinite(m.score) && m.score >= 0 && m.score <= 100));
+    if (!bad) out.push(r);
+    else if (examples.length < 3) examples.push(`${r.model}/${r.requirement} ${bad.id} = ${String(bad.score)}`);
+  }
+  return { rows: out, rejected: rows.length - out.length, examples };
 }
 
 /** An append-only results file. */
@@ -138,6 +157,12 @@ export class ResultsWriter {
 export function openResultsForAppend(path: string): { existing: ReadResults; writer: ResultsWriter } {
   let existing: ReadResults = { rows: [], badLines: [], tornTail: false, goodBytes: 0 };
   if (existsSync(path)) existing = readResults(path);
+  if (existing.badLines.length) {
+    const n = existing.badLines.length;
+    throw new InputError(
+      `${path}: refusing to append: ${n === 1 ? 'line' : 'lines'} ${existing.badLines.slice(0, 5).join(', ')}${n > 5 ? ', …' : ''} ${n === 1 ? 'is not a results row' : 'are not results rows'} (is --out the right file?)`,
+    );
+  }
   let fd: number;
   try {
     fd = openSync(path, 'a+');

@@ -2,8 +2,15 @@
  * Score artifacts: load the artifact model, run the gatherers the selected metrics need, then every selected
  * metric's pure `score` function. A metric that throws becomes unscorable with the error as its reason; it
  * never takes the run down.
+ *
+ * The static metrics (needs only `source`/`dom`) are scored in the scorer's static worker thread
+ * (static-thread.ts), under the artifact's deadline, at the moments they were always scored (offered to the
+ * gatherers as background work, or after gathering); the rest on this thread. The artifact this thread loads
+ * only reads the files: the page is parsed in the static thread, whose blocks and references this thread
+ * adopts (so a page that cannot be parsed in time is never parsed here either).
  */
-import { loadArtifact, type Artifact } from '../core/artifact.js';
+import { adoptArtifactParse, failArtifactDom, failArtifactParse, isLoadedArtifact, loadArtifact, type Artifact } from '../core/artifact.js';
+import { join } from 'node:path';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
@@ -18,6 +25,10 @@ import type { MetricResult, PerspectiveSummary, ScoreDocument } from '../core/re
 export type { MetricResult, PerspectiveSummary, ScoreDocument };
 import { DEFAULT_SUITE, PERSPECTIVES, type EvidenceNeed, type MetricDefinition, type MetricDetails, type MetricKind, type PerspectiveId, type SuiteId } from '../core/metric.js';
 import { round2 } from '../metrics/formula.js';
+import { isStaticMetric, runMetric } from './run-metric.js';
+import { StaticThread } from './static-thread.js';
+
+export { isStaticMetric, runMetric };
 
 export const DEFAULT_BUDGET_MS = 60_000;
 
@@ -44,6 +55,14 @@ export interface ScorerOptions {
   viewports?: ViewportSpec[];
   /** The rendered-reference cache folder; false = memory only (runner/gather/fidelity/reference-cache.ts). */
   fidelityCache?: string | false;
+  /** Score the static metrics in a worker thread under the budget (default true; see the module comment). */
+  staticThread?: boolean;
+}
+
+/** Per artifact being scored: its deadline (performance.now()) and timings. */
+interface ArtifactRun {
+  deadline: number;
+  timings: Record<string, number>;
 }
 
 /** What one artifact is scored against besides itself: the user's requirement, the design it should reproduce. */
@@ -71,25 +90,6 @@ export function selectMetrics(only?: string[], suite: SuiteId = DEFAULT_SUITE): 
   return out;
 }
 
-export async function runMetric(metric: MetricDefinition, evidence: Evidence): Promise<MetricResult> {
-  const t0 = performance.now();
-  const base = { id: metric.id, perspective: metric.perspective, kind: metric.kind, title: metric.title };
-  try {
-    const outcome = await metric.score(evidence);
-    const ms = round2(performance.now() - t0);
-    if (outcome.score === null) return { ...base, score: null, reason: outcome.reason, details: outcome.details, ms };
-    return { ...base, score: round2(outcome.score), summary: outcome.summary, details: outcome.details, ms };
-  } catch (err) {
-    return {
-      ...base,
-      score: null,
-      reason: `metric failed: ${errorMessage(err)}`,
-      details: { error: err instanceof Error ? err.stack ?? err.message : String(err) },
-      ms: round2(performance.now() - t0),
-    };
-  }
-}
-
 export function summarisePerspectives(results: readonly MetricResult[]): Partial<Record<PerspectiveId, PerspectiveSummary>> {
   const out: Partial<Record<PerspectiveId, PerspectiveSummary>> = {};
   for (const p of PERSPECTIVES) {
@@ -110,6 +110,9 @@ export class Scorer {
   readonly suite: SuiteId;
   private readonly gatherers: Gatherer[];
   private readonly options: GathererOptions;
+  /** The static worker thread, when static metrics are selected (and not turned off). */
+  private readonly staticThread?: StaticThread;
+  private readonly runs = new WeakMap<Evidence, ArtifactRun>();
 
   constructor(opts: ScorerOptions = {}) {
     this.suite = opts.suite ?? DEFAULT_SUITE;
@@ -123,6 +126,19 @@ export class Scorer {
     if (opts.viewports) this.options.viewports = opts.viewports;
     if (opts.fidelityCache !== undefined) this.options.fidelityCache = opts.fidelityCache;
     this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
+    if (opts.staticThread !== false && this.metrics.some(isStaticMetric)) {
+      this.staticThread = new StaticThread();
+      this.staticThread.start();
+    }
+  }
+
+  private run(evidence: Evidence, start = performance.now(), timings: Record<string, number> = {}): ArtifactRun {
+    let r = this.runs.get(evidence);
+    if (!r) {
+      r = { deadline: start + this.options.budgetMs, timings };
+      this.runs.set(evidence, r);
+    }
+    return r;
   }
 
   get needs(): Set<EvidenceNeed> {
@@ -143,6 +159,7 @@ export class Scorer {
     const evidence: Evidence = { artifact, options: { checkNetwork: this.options.checkNetwork, network: this.options.network?.mode ?? DEFAULT_NETWORK_MODE } };
     if (extra.requirement) evidence.requirement = extra.requirement;
     if (extra.reference) evidence.reference = extra.reference;
+    this.run(evidence, start, timings);
     const results = new Map<string, MetricResult>();
     await this.gather(evidence, timings, start, results);
     return { doc: await this.scoreEvidence(evidence, timings, results), evidence };
@@ -158,6 +175,7 @@ export class Scorer {
    * Results land in `results`, keyed by metric id.
    */
   async gather(evidence: Evidence, timings: Record<string, number>, start = performance.now(), results = new Map<string, MetricResult>()): Promise<void> {
+    this.run(evidence, start, timings);
     const needs = this.needs;
     const active = this.gatherers.filter((g) => g.provides.some((n) => needs.has(n)));
     const pending = new Set<EvidenceNeed>(active.flatMap((g) => g.provides));
@@ -190,8 +208,12 @@ export class Scorer {
     if (overlapMs) timings.scoreWhileGathering = round2(overlapMs);
   }
 
-  /** Score `metrics` one after another (yielding to the event loop between them), skipping those already scored. */
+  /**
+   * Score `metrics`, skipping those already scored: the static ones in one job of the static thread, then the
+   * others one after another on this thread (yielding to the event loop between them).
+   */
   private async scoreInto(metrics: readonly MetricDefinition[], evidence: Evidence, results: Map<string, MetricResult>): Promise<void> {
+    await this.scoreStatic(metrics.filter((m) => !results.has(m.id)), evidence, results);
     for (const m of metrics) {
       if (results.has(m.id)) continue;
       await new Promise<void>((r) => setImmediate(r));
@@ -199,8 +221,25 @@ export class Scorer {
     }
   }
 
+  /** The static ones among `metrics`, in the static thread (when there is one and the artifact is loaded from disk). */
+  private async scoreStatic(metrics: readonly MetricDefinition[], evidence: Evidence, results: Map<string, MetricResult>): Promise<void> {
+    const artifact = evidence.artifact;
+    const statics = metrics.filter(isStaticMetric);
+    if (!this.staticThread || statics.length === 0 || !isLoadedArtifact(artifact)) return;
+    const run = this.run(evidence);
+    const path = artifact.kind === 'file' ? join(artifact.root, artifact.entry) : artifact.root;
+    const out = await this.staticThread.run({ path, metrics: statics, checkNetwork: this.options.checkNetwork, deadline: run.deadline, budgetMs: this.options.budgetMs });
+    if (out.parse) adoptArtifactParse(artifact, out.parse);
+    else if (out.parseError !== undefined) failArtifactParse(artifact, out.parseError);
+    if (out.domError !== undefined) failArtifactDom(artifact, out.domError);
+    for (const m of statics) results.set(m.id, out.results.get(m.id)!);
+    run.timings.static = round2((run.timings.static ?? 0) + out.ms);
+  }
+
   async scoreEvidence(evidence: Evidence, timings: Record<string, number> = {}, results = new Map<string, MetricResult>()): Promise<ScoreDocument> {
     const t = performance.now();
+    this.run(evidence, t, timings);
+    await this.scoreStatic(this.metrics.filter((m) => !results.has(m.id)), evidence, results);
     const metrics: MetricResult[] = [];
     for (const m of this.metrics) {
       const done = results.get(m.id);
@@ -232,6 +271,6 @@ export class Scorer {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled(this.gatherers.map((g) => g.close()));
+    await Promise.allSettled([...this.gatherers.map((g) => g.close()), this.staticThread?.terminate()]);
   }
 }

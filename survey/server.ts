@@ -20,6 +20,7 @@ import { dirname } from 'node:path';
 import PQueue from 'p-queue';
 import { surveyPage } from './page.js';
 import type { SuiteId } from '../core/metric.js';
+import { InputError, errorMessage } from '../core/errors.js';
 import { checkSubmission } from './response.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -71,7 +72,14 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
 }
 
 export async function startSurveyServer(opts: { port?: number; responses: string; suite?: SuiteId }): Promise<SurveyServer> {
-  await mkdir(dirname(opts.responses), { recursive: true });
+  // The responses file must be appendable before anyone fills in the questionnaire (and a bad path must not be
+  // reported as a port that cannot be listened on).
+  try {
+    await mkdir(dirname(opts.responses), { recursive: true });
+    await (await open(opts.responses, 'a')).close();
+  } catch (err) {
+    throw new InputError(`survey serve: cannot append responses to ${opts.responses} (${errorMessage(err)})`);
+  }
   const queue = new PQueue({ concurrency: 1 });
   const page = surveyPage(opts.suite);
   let count = 0;

@@ -18,7 +18,7 @@ import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
 import { DEFAULT_PERSONA, PERSONA_IDS, resolveWeights } from '../../weights/personas.js';
 import { loadRatings } from '../../weights/ratings.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
-import { action, parsePositiveInt, parseSuite, SUITE_HELP } from '../cli-support.js';
+import { action, parsePositiveInt, parseSuite, SUITE_HELP, say, warn } from '../cli-support.js';
 import { rowsSuite } from './leaderboard.js';
 
 const FORMATS = ['table', 'json', 'csv'] as const;
@@ -106,8 +106,9 @@ export function analyseCommand(): Command {
           } catch (err) {
             throw new InputError(`${flags.out}: cannot write (${errorMessage(err)})`);
           }
-          process.stderr.write(`wrote ${format} analysis of ${doc.metrics.length} metrics to ${flags.out}\n`);
-        } else process.stdout.write(text);
+          warn(`wrote ${format} analysis of ${doc.metrics.length} metrics to ${flags.out}\n`);
+        } else if (format === 'table') say(text);
+        else process.stdout.write(text); // json, csv, html: data, written exact
       }),
     );
 }

@@ -4,7 +4,8 @@ import cliProgress from 'cli-progress';
 import { discoverRuns, runBatch, type BatchJob, type BatchOptions, type BatchProgress, type BatchSummary } from '../../runner/batch.js';
 import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
-import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
+import { printable } from '../../core/text.js';
+import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
 import type { AlignmentStance } from '../../core/judge-answer.js';
 import { addAlignmentOption } from '../../judges/cli-options.js';
@@ -46,9 +47,9 @@ export function progressReporter(opts: { tty: boolean; label?: string }): Pick<B
   return {
     onStart(info) {
       startDone = info.alreadyDone;
-      if (info.tornTail) process.stderr.write('results file ended with a torn line (an earlier run was killed mid-write): cut it away\n');
-      if (info.badLines.length) process.stderr.write(`results file: skipped unreadable lines ${info.badLines.slice(0, 10).join(', ')}\n`);
-      if (info.alreadyDone) process.stderr.write(`resuming: ${info.alreadyDone} of ${info.total} artifacts already in the results file\n`);
+      if (info.tornTail) warn('results file ended with a torn line (an earlier run was killed mid-write): cut it away\n');
+      if (info.badLines.length) warn(`results file: skipped unreadable lines ${info.badLines.slice(0, 10).join(', ')}\n`);
+      if (info.alreadyDone) warn(`resuming: ${info.alreadyDone} of ${info.total} artifacts already in the results file\n`);
       if (opts.tty && info.total > info.alreadyDone) {
         bar = new cliProgress.SingleBar(
           {
@@ -67,11 +68,11 @@ export function progressReporter(opts: { tty: boolean; label?: string }): Pick<B
       const n = p.done - startDone;
       const rate = n > 0 ? (n / (p.elapsedMs / 60_000)).toFixed(1) : '-';
       const etaMs = n > 0 ? ((p.total - p.done) * p.elapsedMs) / n : 0;
-      const what = `${p.row.model}/${p.row.requirement}${p.row.repeat ? ` #${p.row.repeat}` : ''}`;
+      const what = printable(`${p.row.model}/${p.row.requirement}${p.row.repeat ? ` #${p.row.repeat}` : ''}`);
       if (bar) bar.update(p.done, { ok: p.ok, failed: p.failed, rate, last: what.slice(0, 40) });
       else {
-        const status = p.row.status === 'ok' ? `ok ${((p.row.ms ?? 0) / 1000).toFixed(1)}s` : `FAILED: ${p.row.error}`;
-        process.stderr.write(`[${p.done}/${p.total}] ${what} ${status} | ${rate}/min | ETA ${fmtDuration(etaMs)}\n`);
+        const status = p.row.status === 'ok' ? `ok ${((p.row.ms ?? 0) / 1000).toFixed(1)}s` : `FAILED: ${printable(p.row.error ?? '')}`;
+        warn(`[${p.done}/${p.total}] ${what} ${status} | ${rate}/min | ETA ${fmtDuration(etaMs)}\n`);
       }
     },
     stop() {
@@ -89,7 +90,7 @@ export function summaryText(s: BatchSummary, out: string): string {
   const un = Object.entries(s.unscorable).sort((a, b) => b[1] - a[1]);
   if (un.length) lines.push(`unscorable per metric (of ${s.scored}): ${un.map(([id, n]) => `${id} ${n}`).join(', ')}`);
   else if (s.scored) lines.push('unscorable per metric: none');
-  for (const f of s.failures) lines.push(`failed: ${f.model}/${f.requirement}${f.repeat ? ` #${f.repeat}` : ''}: ${f.error}`);
+  for (const f of s.failures) lines.push(`failed: ${printable(`${f.model}/${f.requirement}`)}${f.repeat ? ` #${f.repeat}` : ''}: ${printable(f.error)}`);
   if (s.failed > s.failures.length) lines.push(`… and ${s.failed - s.failures.length} more failures (status "failed" in the results file)`);
   if (s.missingRequirement) lines.push(`${s.missingRequirement} artifacts have no requirement with their id in --requirements (scored without one, no labels)`);
   return lines.join('\n');
@@ -113,7 +114,7 @@ export function batchCommand(): Command {
     .option('--suite <suite>', SUITE_HELP, parseSuite)
     .option('--only <ids>', 'comma-separated metric ids of the suite to run', parseIdList)
     .option('--concurrency <n>', `worker processes, each with its own Chrome (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
-    .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
+    .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parseBudget)
     .option('--check-network', 'check remote URLs over the network')
     .option('--references <dir>', 'the designs the pages should reproduce (fidelity metrics, extended suite): <id>.html, <id>/index.html or <id>.png per requirement id; a requirement\'s own "reference" otherwise')
     .option('--viewports <list>', 'fidelity viewports: desktop,tablet,phone (the default) or custom <width>x<height> entries, comma-separated')
@@ -127,7 +128,7 @@ export function batchCommand(): Command {
         const skipped = discovered.skipped;
         if (shard) process.stderr.write(`shard ${shard.index}/${shard.count}: ${jobs.length} of ${discovered.jobs.length} artifacts\n`);
         const requirements = flags.requirements ? loadRequirements(flags.requirements) : undefined;
-        for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
+        for (const s of skipped) warn(`skipped ${printable(s)}\n`);
         const opts: BatchOptions = {
           out: flags.out,
           concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
@@ -147,7 +148,7 @@ export function batchCommand(): Command {
         }
         if (flags.viewports) opts.viewports = parseViewports(flags.viewports);
         const summary = await runBatchWithProgress(jobs, opts);
-        process.stdout.write(summaryText(summary, flags.out) + '\n');
+        say(summaryText(summary, flags.out) + '\n');
         if (summary.interrupted) process.exit(130);
       }),
     );

@@ -15,7 +15,7 @@ import { CdnCache } from '../../cdn/index.js';
 import { findPages, prefetchUrls, scanPage, type UrlResult } from '../../cdn/prefetch.js';
 import { defaultCacheDir } from '../../cdn/store.js';
 import { InputError } from '../../core/errors.js';
-import { action, parsePositiveInt, printJson } from '../cli-support.js';
+import { action, parsePositiveInt, printJson, say, warn } from '../cli-support.js';
 
 interface PrefetchFlags {
   cdnCache?: string;
@@ -103,7 +103,7 @@ export function cdnCommand(): Command {
           const bases = problems.filter((r) => isBase(r));
           if (bases.length) lines.push('base URLs (a folder given to a library as baseURL/indexURL; its package is cached):', ...bases.map((r) => `  ${r.url}`));
           if (dynamic.length) lines.push('dynamic (built at run time, not fetched):', ...dynamic.map((d) => `  ${d}`));
-          process.stdout.write(lines.join('\n') + '\n');
+          say(lines.join('\n') + '\n');
         }),
       ),
   );
@@ -132,7 +132,7 @@ export function cdnCommand(): Command {
               .sort((a, b) => (a.name + a.range).localeCompare(b.name + b.range))
               .map((p) => `  ${p.name}@${p.range} → ${'version' in p ? p.version : `not found (${p.notFound})`}`),
           ];
-          process.stdout.write(lines.join('\n') + '\n');
+          say(lines.join('\n') + '\n');
         }),
       ),
   );

@@ -2,7 +2,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
-import { judgeTasks } from '../cli-support.js';
+import { judgeTasks, say, warn } from '../cli-support.js';
 import { deriveChecklists } from '../../judges/checklist.js';
 import type { JudgeFlags } from '../../judges/settings.js';
 import { readInputText } from '../../core/errors.js';
@@ -29,11 +29,11 @@ export function checklistCommand(): Command {
         const tmp = `${flags.out}.${process.pid}.tmp`;
         writeFileSync(tmp, run.text);
         renameSync(tmp, flags.out);
-      } else process.stdout.write(run.text);
+      } else process.stdout.write(run.text); // a requirements file (JSONL): data, written exact
       const count = (s: string) => run.results.filter((r) => r.status === s).length;
-      for (const r of run.results) if (r.status === 'failed') process.stderr.write(`webgrade: checklist for ${r.id} not derived: ${r.reason}\n`);
+      for (const r of run.results) if (r.status === 'failed') warn(`webgrade: checklist for ${r.id} not derived: ${r.reason}\n`);
       const cost = run.usage.costUsd === null ? 'cost unknown (no price for the model)' : `$${run.usage.costUsd.toFixed(4)}`;
-      process.stderr.write(
+      warn(
         `checklists: ${count('derived')} derived, ${count('kept')} kept, ${count('failed')} failed; ` +
           `${run.usage.calls} judge calls, ${run.usage.cacheHits} cached, ${run.usage.promptTokens}+${run.usage.completionTokens} tokens, ${cost}` +
           (flags.out ? `; wrote ${flags.out}` : '') + '\n',

@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import Table from 'cli-table3';
 import { judgeStability, loadResults, type StabilityReport } from '../../judges/stability.js';
-import { action, parseIdList, parsePositiveInt, printJson } from '../cli-support.js';
+import { action, parseIdList, parsePositiveInt, printJson, say, warn } from '../cli-support.js';
 import { JUDGE_METRIC_IDS } from '../../metrics/registry.js';
 
 interface StabilityFlags {
@@ -50,7 +50,7 @@ export function judgeStabilityCommand(): Command {
         const { rows, skippedFailed } = loadResults(path);
         const report = judgeStability(rows, { alpha: flags.alpha, minSamples: flags.minSamples, metrics: flags.metrics ?? JUDGE_METRIC_IDS, skippedFailed });
         if (flags.json) printJson(report);
-        else process.stdout.write(stabilityText(report) + '\n');
+        else say(stabilityText(report) + '\n');
       }),
     );
 }

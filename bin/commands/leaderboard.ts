@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
-import { dedupeRows, readResults } from '../../runner/results-file.js';
+import { dedupeRows, readResults, rowsWithValidScores } from '../../runner/results-file.js';
 import { populationFromRows } from '../../weights/aggregate.js';
 import { DEFAULT_ITERATIONS, DEFAULT_SEED } from '../../weights/bootstrap.js';
 import { leaderboardFromPopulation } from '../../weights/leaderboard.js';
@@ -12,7 +12,7 @@ import { renderReportHtml, reportData } from '../../weights/report-html.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
-import { action, parsePositiveInt, parseSuite, SUITE_HELP } from '../cli-support.js';
+import { action, parsePositiveInt, parseSuite, SUITE_HELP, say, warn } from '../cli-support.js';
 import { DEFAULT_SUITE, type SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import type { ResultRow } from '../../runner/results-file.js';
@@ -73,8 +73,9 @@ export function leaderboardCommand(): Command {
         const format: Format = flags.json ? 'json' : (flags.format ?? 'table');
         if (flags.json && flags.format && flags.format !== 'json') throw new InputError('give --json or --format, not both');
         const read = readResults(results);
-        const { rows, duplicates } = dedupeRows(read.rows);
-        if (rows.length === 0) throw new InputError(`${results}: no result rows`);
+        const valid = rowsWithValidScores(read.rows);
+        const { rows, duplicates } = dedupeRows(valid.rows);
+        if (rows.length === 0) throw new InputError(`${results}: no result rows${valid.rejected ? ` (${valid.rejected} rejected for scores outside 0–100 or not finite, e.g. ${valid.examples[0]})` : ''}`);
         const wopts: Parameters<typeof resolveWeights>[0] = {};
         if (flags.persona) wopts.persona = flags.persona;
         if (flags.weights) {
@@ -103,6 +104,7 @@ export function leaderboardCommand(): Command {
         const doc = leaderboardFromPopulation(pop, weights, lopts);
         if (read.tornTail) doc.notes.push('the results file ends with a torn line (a batch still running or killed): ignored');
         if (read.badLines.length) doc.notes.push(`unreadable lines skipped: ${read.badLines.join(', ')}`);
+        if (valid.rejected) doc.notes.push(`${valid.rejected} ${valid.rejected === 1 ? 'row' : 'rows'} rejected: a metric score outside 0–100 or not a finite number (e.g. ${valid.examples.join('; ')})`);
         if (duplicates) doc.notes.push(`${duplicates} duplicate (model, requirement, repeat) rows: the last one counts`);
         let text: string;
         if (format === 'json') text = JSON.stringify(doc, null, 2) + '\n';
@@ -115,8 +117,9 @@ export function leaderboardCommand(): Command {
           } catch (err) {
             throw new InputError(`${flags.out}: cannot write (${errorMessage(err)})`);
           }
-          process.stderr.write(`wrote ${format} leaderboard of ${doc.models.length} models to ${flags.out}\n`);
-        } else process.stdout.write(text);
+          warn(`wrote ${format} leaderboard of ${doc.models.length} models to ${flags.out}\n`);
+        } else if (format === 'table') say(text);
+        else process.stdout.write(text); // json, csv, html: data, written exact
       }),
     );
 }

@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import Table from 'cli-table3';
 import { DEFAULT_SUITE, SUITES, type SuiteId } from '../../core/metric.js';
 import { METRICS, metricModulePath, suiteMetrics } from '../../metrics/registry.js';
-import { action, parseSuite, printJson, SUITE_HELP } from '../cli-support.js';
+import { action, parseSuite, printJson, SUITE_HELP, say, warn } from '../cli-support.js';
 
 /** README's metric table of a suite: `study` lists the 24; `extended` lists only what it adds. */
 export function metricsMarkdown(which: SuiteId | 'added'): string {
@@ -35,12 +35,12 @@ export function metricsCommand(): Command {
           return;
         }
         if (flags.markdown) {
-          process.stdout.write(metricsMarkdown(suite) + '\n');
+          say(metricsMarkdown(suite) + '\n');
           return;
         }
         const t = new Table({ head: ['#', 'id', 'perspective', 'kind', 'needs', 'question'], style: { head: [], border: [] }, colWidths: [4, 27, 22, 7, 22, 60], wordWrap: true });
         for (const m of list) t.push([String(m.number), m.id, m.perspective, m.kind, m.needs.join(', '), m.question]);
-        process.stdout.write(`${list.length} metrics in the ${suite} suite\n${t.toString()}\n`);
+        say(`${list.length} metrics in the ${suite} suite\n${t.toString()}\n`);
       }),
     );
 }

@@ -15,7 +15,8 @@ import { InputError, errorMessage } from '../../core/errors.js';
 import { dedupeRows, readResults } from '../../runner/results-file.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { buildNorms } from '../../weights/norms.js';
-import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
+import { printable } from '../../core/text.js';
+import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
 import { DEFAULT_CONCURRENCY, runBatchWithProgress, summaryText } from './batch.js';
 
@@ -40,7 +41,7 @@ export function normsCommand(): Command {
       .option('--suite <suite>', `${SUITE_HELP} (folder source; norms cover the metrics scored)`, parseSuite)
       .option('--only <ids>', 'comma-separated metric ids to run (folder source)', parseIdList)
       .option('--concurrency <n>', `worker processes (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
-      .option('--budget <seconds>', `time budget per page (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
+      .option('--budget <seconds>', `time budget per page (default ${DEFAULT_BUDGET_MS / 1000})`, parseBudget)
       .option('--repeats <n>', 'folder source: score every page n times (≥ 2 stores each metric\'s test–retest sd, "retestSd", for the noise guard)', parsePositiveInt)
       .action(
         action(async (source: string, flags: NormsFlags) => {
@@ -55,7 +56,7 @@ export function normsCommand(): Command {
           const command = `webgrade norms build ${source} --out ${flags.out}${flags.suite ? ` --suite ${flags.suite}` : ''}${flags.network ? ` --network ${flags.network}` : ''}${flags.only ? ` --only ${flags.only.join(',')}` : ''}${flags.repeats ? ` --repeats ${flags.repeats}` : ''}`;
           if (st.isDirectory()) {
             const { jobs, skipped } = discoverPages(source);
-            for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
+            for (const s of skipped) warn(`skipped ${printable(s)}\n`);
             if (flags.results) rowsPath = flags.results;
             else {
               temp = mkdtempSync(join(tmpdir(), 'webgrade-norms-'));
@@ -72,7 +73,7 @@ export function normsCommand(): Command {
             if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
             if (flags.repeats) opts.repeats = flags.repeats;
             const summary = await runBatchWithProgress(jobs, opts, 'norms');
-            process.stderr.write(summaryText(summary, rowsPath) + '\n');
+            warn(summaryText(summary, rowsPath) + '\n');
             if (summary.interrupted) {
               if (temp) rmSync(temp, { recursive: true, force: true });
               process.exit(130);
@@ -92,7 +93,7 @@ export function normsCommand(): Command {
             }
             const degenerate = Object.entries(norms.metrics).filter(([, n]) => n.degenerate).map(([id]) => id);
             const retest = Object.entries(norms.metrics).filter(([, n]) => n.retestSd !== undefined).map(([id, n]) => `${id} ${n.retestSd!.toFixed(2)}`);
-            process.stdout.write(
+            say(
               `wrote norms for ${norms.metricsIncluded.length} metrics from ${norms.artifacts} artifacts (${norms.failed} failed) to ${flags.out}\n` +
                 `metrics: ${norms.metricsIncluded.join(', ')}\n` +
                 (degenerate.length ? `no usable σ (contribute 0): ${degenerate.join(', ')}\n` : '') +

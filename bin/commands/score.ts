@@ -10,7 +10,7 @@ import type { Evidence } from '../../core/evidence.js';
 import { errorMessage, InputError } from '../../core/errors.js';
 import { loadRequirementRef, type Requirement } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS, Scorer, type MetricResult } from '../../runner/score.js';
-import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
+import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
 import { explainMetric, scoreTable } from '../format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
@@ -68,7 +68,7 @@ export function scoreCommand(): Command {
     .option('--explain <id>', 'print the full details behind one metric')
     .option('--out <dir>', 'with --explain: write annotated pictures that explain the score into <dir> (vision and media metrics)')
     .option('--check-network', 'check remote URLs over the network (otherwise reported as unverified)')
-    .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
+    .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parseBudget)
     .option('--save-evidence <dir>', 'write the browser evidence (JSON, screenshots, Lighthouse report) into <dir>')
     .option('--from-evidence <dir>', 'score from evidence saved with --save-evidence, without a browser')
     .option('--requirement <file#id>', 'the requirement this page answers, from a requirements JSONL file')
@@ -120,9 +120,9 @@ export function scoreCommand(): Command {
           if (flags.json) printJson(doc);
           else if (flags.explain) {
             const m = doc.metrics.find((x) => x.id === flags.explain)!;
-            process.stdout.write(explainMetric(m) + '\n');
-            if (flags.out && illustrated) for (const line of await writePictures(flags.out, illustrated, m, evidence)) process.stdout.write(line + '\n');
-          } else process.stdout.write(scoreTable(doc) + (doc.overall ? '\n' + normOverallText(doc) : '') + '\n');
+            say(explainMetric(m) + '\n');
+            if (flags.out && illustrated) for (const line of await writePictures(flags.out, illustrated, m, evidence)) say(line + '\n');
+          } else say(scoreTable(doc) + (doc.overall ? '\n' + normOverallText(doc) : '') + '\n');
         } finally {
           await scorer.close();
         }

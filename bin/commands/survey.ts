@@ -11,7 +11,7 @@ import { toPercent1 } from '../../weights/borda.js';
 import { metricsOf, surveyPerspectives } from '../../survey/catalogue.js';
 import { startSurveyServer } from '../../survey/server.js';
 import { DEFAULT_MIN_SECONDS, readResponsesFile, surveyWeights, type WeightsReport } from '../../survey/weights.js';
-import { action, parsePositiveInt, parseSuite, printJson, SUITE_HELP } from '../cli-support.js';
+import { action, parsePositiveInt, parseSuite, printJson, SUITE_HELP, say, warn } from '../cli-support.js';
 
 const PERSONA_ORDER = ['dev', 'qa', 'ds', 'pm', 'ops', 'legal', 'designer', 'other', 'all'];
 
@@ -64,16 +64,17 @@ export function surveyCommand(): Command {
         try {
           server = await startSurveyServer({ port: flags.port, responses: flags.responses, ...(flags.suite ? { suite: flags.suite } : {}) });
         } catch (err) {
+          if (err instanceof InputError) throw err; // the responses file
           throw new InputError(`survey serve: cannot listen on port ${flags.port} (${errorMessage(err)})`);
         }
-        process.stdout.write(`survey at ${server.url} — responses are appended to ${flags.responses}; Ctrl-C stops\n`);
+        say(`survey at ${server.url} — responses are appended to ${flags.responses}; Ctrl-C stops\n`);
         await new Promise<void>((resolve) => {
           const stop = () => resolve();
           process.once('SIGINT', stop);
           process.once('SIGTERM', stop);
         });
         await server.close();
-        process.stdout.write(`stopped; ${server.written()} responses written this session\n`);
+        say(`stopped; ${server.written()} responses written this session\n`);
       }),
     );
   survey
@@ -98,7 +99,7 @@ export function surveyCommand(): Command {
           }
         }
         if (flags.json) printJson(doc);
-        else process.stdout.write(weightsTable(report, flags.minSeconds) + (flags.out ? `\nwrote ${flags.out}` : '') + '\n');
+        else say(weightsTable(report, flags.minSeconds) + (flags.out ? `\nwrote ${flags.out}` : '') + '\n');
       }),
     );
   return survey;

@@ -29,7 +29,7 @@ import valueParser from 'postcss-value-parser';
 import selectorParser from 'postcss-selector-parser';
 import * as walk from 'acorn-walk';
 import { createRequire } from 'node:module';
-import { JSDOM } from 'jsdom';
+import { parse as parseHtml, type DefaultTreeAdapterTypes } from 'parse5';
 import type { Artifact } from '../../core/artifact.js';
 import { parseJs } from '../../core/js-parse.js';
 
@@ -154,18 +154,69 @@ function cssFeatures(c: Collector, text: string, where: (line: number) => string
   });
 }
 
-function htmlFeatures(c: Collector, doc: Document): void {
-  for (const el of Array.from(doc.querySelectorAll('*'))) {
-    const tag = el.tagName.toLowerCase();
-    if (tag.includes('-') || el.namespaceURI !== 'http://www.w3.org/1999/xhtml') continue;
+/** An element as `htmlFeatures` reads it: lower-case tag, namespace, attributes by qualified name. */
+interface ElementInfo {
+  tag: string;
+  namespace: string | null;
+  attrs: Array<{ name: string; value: string }>;
+}
+
+function htmlFeatures(c: Collector, elements: Iterable<ElementInfo>): void {
+  for (const el of elements) {
+    const tag = el.tag;
+    if (tag.includes('-') || el.namespace !== 'http://www.w3.org/1999/xhtml') continue;
     c.add([`html.elements.${tag}`], 'DOM', false, `<${tag}>`);
-    for (const attr of Array.from(el.attributes)) {
+    for (const attr of el.attrs) {
       const name = attr.name.toLowerCase();
       if (SKIP_ATTR.test(name)) continue;
       c.add([`html.elements.${tag}.${name}`, `html.global_attributes.${name}`], 'DOM', false);
       if (tag === 'input' && name === 'type') c.add([`html.elements.input.type_${attr.value.toLowerCase()}`], 'DOM', false);
     }
   }
+}
+
+/** The elements of a jsdom document, in document order (template contents excluded). */
+function* jsdomElements(doc: Document): Iterable<ElementInfo> {
+  for (const el of Array.from(doc.querySelectorAll('*'))) {
+    yield { tag: el.tagName.toLowerCase(), namespace: el.namespaceURI, attrs: Array.from(el.attributes, (a) => ({ name: a.name, value: a.value })) };
+  }
+}
+
+/**
+ * The elements of an HTML text as jsdom would parse it (scripting off), read from parse5's tree without
+ * building a DOM: the rendered DOM can be megabytes, and jsdom's cost per node grows with its depth (and its
+ * style sheet parser is quadratic in at-rules), while this walk is linear and runs on the main thread.
+ */
+function* parsedElements(html: string): Iterable<ElementInfo> {
+  const doc = parseHtml(html, { scriptingEnabled: false });
+  const stack: Array<{ list: DefaultTreeAdapterTypes.ChildNode[]; i: number }> = [{ list: doc.childNodes, i: 0 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    if (top.i >= top.list.length) {
+      stack.pop();
+      continue;
+    }
+    const n = top.list[top.i++]!;
+    if (!('tagName' in n)) continue;
+    yield { tag: n.tagName.toLowerCase(), namespace: n.namespaceURI, attrs: n.attrs.map((a) => ({ name: a.prefix ? `${a.prefix}:${a.name}` : a.name, value: a.value })) };
+    if (n.childNodes.length) stack.push({ list: n.childNodes, i: 0 });
+  }
+}
+
+/** `file:line` of an offset in a block, by binary search over its line starts (only `\n` ends a line here). */
+function lineFinder(block: { file: string; line: number; text: string }): (pos: number) => string {
+  const breaks: number[] = [];
+  for (let i = block.text.indexOf('\n'); i >= 0; i = block.text.indexOf('\n', i + 1)) breaks.push(i);
+  return (pos) => {
+    let lo = 0;
+    let hi = breaks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (breaks[mid]! < pos) lo = mid + 1;
+      else hi = mid;
+    }
+    return `${block.file}:${block.line + lo}`;
+  };
 }
 
 interface Node {
@@ -181,8 +232,7 @@ function jsFeatures(c: Collector, artifact: Artifact, bcd: BcdNode): void {
   for (const block of artifact.sources.filter((b) => b.language === 'js')) {
     const parsed = parseJs(block);
     if (!parsed.ast) continue;
-    const text = block.text;
-    const lineOf = (pos: number) => `${block.file}:${block.line + (text.slice(0, pos).match(/\n/g)?.length ?? 0)}`;
+    const lineOf = lineFinder(block);
     // Names the code feature-detects anywhere (see the module comment).
     const detected = new Set<string>();
     const tryRanges: Array<[number, number]> = [];
@@ -301,13 +351,11 @@ export async function usedFeatures(artifact: Artifact, renderedDomHtml?: string)
   for (const block of artifact.sources.filter((b) => b.language === 'css')) {
     cssFeatures(c, block.text, (line) => `${block.file}:${block.line + line - 1}`, block.origin === 'attribute' || block.attribute === 'style');
   }
-  let doc: Document;
   let domSource: UsedFeatureSet['domSource'] = 'static';
   if (renderedDomHtml) {
-    doc = new JSDOM(renderedDomHtml).window.document;
+    htmlFeatures(c, parsedElements(renderedDomHtml));
     domSource = 'rendered';
-  } else doc = artifact.dom.window.document;
-  htmlFeatures(c, doc);
+  } else htmlFeatures(c, jsdomElements(artifact.dom.window.document));
   jsFeatures(c, artifact, bcd);
   return { features: [...c.uses.values()], unknown: [...c.unknown], domSource };
 }

@@ -544,6 +544,74 @@ export interface ErrorHandlingAnalysis {
   skippedBlocks: Array<{ file: string; line: number; reason: string }>;
 }
 
+/**
+ * Protection by callers, transitively (the least set closed under two rules): a unit is protected when its
+ * failure flows into a promise chain that is caught, or that is awaited by a unit protected by its callers;
+ * or when every use of its name (recursive calls aside) is protected where it is written, or is a call whose
+ * failure flows into a unit that is itself protected by its callers. A worklist with a count of the uses still
+ * open per unit: linear in units and uses (a fixpoint loop over all units until nothing changes is quadratic
+ * on a long chain of callers).
+ */
+function protectedByCallers(units: readonly Unit[], usesByName: ReadonlyMap<string, Use[]>, byName: ReadonlyMap<string, Unit[]>): Set<Unit> {
+  const byCallers = new Set<Unit>();
+  const flows = (u: Unit, x: Use) => x.call === 'awaited' || (x.call === 'plain' && !u.async);
+  /** Per unit with a name: uses of that name outside it that are not yet known to be protected. */
+  const open = new Map<Unit, number>();
+  /** Units whose failure flows into a promise held by the key unit, awaited. */
+  const flowDependents = new Map<Unit, Unit[]>();
+  /** Per unit: the uses written inside it that would count once it is protected by its callers. */
+  const usesInside = new Map<Unit, Use[]>();
+  const queue: Unit[] = [];
+  const add = (u: Unit) => {
+    if (byCallers.has(u)) return;
+    byCallers.add(u);
+    queue.push(u);
+  };
+  for (const uses of usesByName.values()) {
+    for (const x of uses) {
+      const list = usesInside.get(x.unit);
+      if (list) list.push(x);
+      else usesInside.set(x.unit, [x]);
+    }
+  }
+  for (const u of units) {
+    if (u.flowsInto) {
+      if (u.flowsInto.protected) add(u);
+      else if (u.flowsInto.awaited) {
+        const list = flowDependents.get(u.flowsInto.unit);
+        if (list) list.push(u);
+        else flowDependents.set(u.flowsInto.unit, [u]);
+      }
+    }
+    if (!u.simpleName) continue;
+    const uses = usesByName.get(u.simpleName) ?? [];
+    let total = 0;
+    let pending = 0;
+    for (const x of uses) {
+      if (x.unit === u) continue;
+      total++;
+      if (!x.protected) pending++;
+    }
+    if (total === 0) continue;
+    open.set(u, pending);
+    if (pending === 0) add(u);
+  }
+  for (let i = 0; i < queue.length; i++) {
+    const w = queue[i]!;
+    for (const d of flowDependents.get(w) ?? []) add(d);
+    for (const x of usesInside.get(w) ?? []) {
+      if (x.protected) continue;
+      for (const u of byName.get(x.name) ?? []) {
+        if (u === w || byCallers.has(u) || !flows(u, x)) continue;
+        const left = open.get(u)! - 1;
+        open.set(u, left);
+        if (left === 0) add(u);
+      }
+    }
+  }
+  return byCallers;
+}
+
 export function analyseErrorHandling(blocks: readonly SourceBlock[]): ErrorHandlingAnalysis {
   const page: PageState = { units: [], uses: [], xhrNames: new Set(), handlerTargets: new Set(), unitByNode: new Map(), pendingTimerFns: [] };
   const recoveredBlocks: ErrorHandlingAnalysis['recoveredBlocks'] = [];
@@ -577,7 +645,10 @@ export function analyseErrorHandling(blocks: readonly SourceBlock[]): ErrorHandl
   // Timers whose callback does I/O.
   const byName = new Map<string, Unit[]>();
   for (const u of page.units) {
-    if (u.simpleName) byName.set(u.simpleName, [...(byName.get(u.simpleName) ?? []), u]);
+    if (!u.simpleName) continue;
+    const list = byName.get(u.simpleName);
+    if (list) list.push(u);
+    else byName.set(u.simpleName, [u]);
   }
   const timerSite = (owner: Unit, timer: string, line: number, cbs: Unit[]) => {
     const io = cbs.flatMap((cb) => cb.sites.filter((s) => s.io));
@@ -596,28 +667,16 @@ export function analyseErrorHandling(blocks: readonly SourceBlock[]): ErrorHandl
   }
 
   const usesByName = new Map<string, Use[]>();
-  for (const use of page.uses) usesByName.set(use.name, [...(usesByName.get(use.name) ?? []), use]);
-  // Protection by callers, transitively: every use of the name (recursive calls aside) is protected where it
-  // is written, or is a call whose failure flows into a unit that is itself protected by its callers.
-  const byCallers = new Set<Unit>();
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const u of page.units) {
-      if (byCallers.has(u)) continue;
-      if (u.flowsInto && (u.flowsInto.protected || (u.flowsInto.awaited && byCallers.has(u.flowsInto.unit)))) {
-        byCallers.add(u);
-        changed = true;
-        continue;
-      }
-      if (!u.simpleName) continue;
-      const uses = (usesByName.get(u.simpleName) ?? []).filter((x) => x.unit !== u);
-      const flows = (x: Use) => x.call === 'awaited' || (x.call === 'plain' && !u.async);
-      if (uses.length > 0 && uses.every((x) => x.protected || (flows(x) && byCallers.has(x.unit)))) {
-        byCallers.add(u);
-        changed = true;
-      }
-    }
+  for (const use of page.uses) {
+    const list = usesByName.get(use.name);
+    if (list) list.push(use);
+    else usesByName.set(use.name, [use]);
   }
+  const byCallers = protectedByCallers(page.units, usesByName, byName);
+  /** Uses of a unit's name written outside the unit itself (recursive calls aside). */
+  const ownUses = new Map<Unit, number>();
+  for (const use of page.uses) if (use.unit.simpleName === use.name) ownUses.set(use.unit, (ownUses.get(use.unit) ?? 0) + 1);
+  const usesOf = (u: Unit) => (usesByName.get(u.simpleName!)?.length ?? 0) - (ownUses.get(u) ?? 0);
 
   const functions: FunctionReport[] = [];
   for (const u of page.units) {
@@ -638,7 +697,7 @@ export function analyseErrorHandling(blocks: readonly SourceBlock[]): ErrorHandl
     if (how === null && byCallers.has(u) && u.flowsInto) {
       how = u.flowsInto.protected ? `by the promise chain it is part of (${u.flowsInto.how})` : 'by the callers of the promise it is part of';
     } else if (how === null && byCallers.has(u)) {
-      const n = (usesByName.get(u.simpleName!) ?? []).filter((x) => x.unit !== u).length;
+      const n = usesOf(u);
       how = `by its callers (${n} use${n === 1 ? '' : 's'})`;
     }
     const report: FunctionReport = {

@@ -33,12 +33,18 @@
  * - HTML: htmlhint on each HTML file (the entry and any other), with the content of `<textarea>` and `<title>`
  *   blanked first (raw text for the browser; htmlhint would read tags in it). `tag-pair` findings that only miss end tags HTML
  *   lets you omit (`</p>`, `</li>`, `</td>`, …; OPTIONAL_END_TAGS) are not counted.
+ * - Cost (pages with thousands of blocks): the event-handler attributes of one HTML file are linted in one
+ *   ESLint run, each in a function of its own (same findings, lines and columns as one run per handler); each
+ *   run declares only the page-wide names its code mentions; at most MAX_ESLINT_RUNS (500) ESLint runs per
+ *   artifact, the blocks beyond are listed under `skipped`. Style attributes are already one stylelint call per
+ *   file; mapping a finding back to its attribute is a binary search.
  * - The metric is always scorable when the linters load (an artifact always has its HTML file); a linter that
  *   fails to load makes the metric unscorable with the tool's error, not a 0. A block a linter throws on (code
  *   nested deeper than the call stack) is not linted and is listed under `skipped`, and the summary says so.
  */
 import type { Linter } from 'eslint';
 import * as walk from 'acorn-walk';
+import { parse as acornParse } from 'acorn';
 import type * as acorn from 'acorn';
 import type { Artifact, SourceBlock } from '../../core/artifact.js';
 import { parseJs } from '../../core/js-parse.js';
@@ -204,62 +210,183 @@ export function pageGlobals(artifact: Artifact): { shared: Set<string>; librarie
   return { shared, libraries, injectsScripts };
 }
 
+/** ESLint's own line breaks (so that a handler's line count matches the lines ESLint reports). */
+const ESLINT_LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/;
+const HANDLER_PREFIX = '(function () {';
+const HANDLER_SUFFIX = '});';
+
+/**
+ * Can an event-handler attribute be linted inside a batch (see lintJs)? It must parse alone as a function body
+ * (as ESLint would lint it alone) and, wrapped as `(function () {` / text / `});`, stay exactly one function.
+ */
+function batchableHandler(block: SourceBlock): boolean {
+  try {
+    const alone = parseJs(block);
+    if (alone.recovered || alone.sourceType !== 'script') return false;
+    const wrapped = `${HANDLER_PREFIX}\n${block.text}\n${HANDLER_SUFFIX}`;
+    const ast = acornParse(wrapped, { ecmaVersion: 'latest', sourceType: 'script' });
+    const stmt = ast.body[0];
+    if (ast.body.length !== 1 || stmt?.type !== 'ExpressionStatement' || stmt.expression.type !== 'FunctionExpression') return false;
+    const body = stmt.expression.body;
+    return body.start === HANDLER_PREFIX.length - 1 && body.end === HANDLER_PREFIX.length + 1 + block.text.length + 2;
+  } catch {
+    return false;
+  }
+}
+
+/** Names of `shared` a block's text mentions (identifiers anywhere in it; escapes in names: all of `shared`). */
+function mentioned(text: string, shared: ReadonlySet<string>): Set<string> | ReadonlySet<string> {
+  if (text.includes('\\u')) return shared;
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*/gu)) if (shared.has(m[0])) out.add(m[0]);
+  return out;
+}
+
+interface JsUnit {
+  /** The code ESLint sees. */
+  text: string;
+  sourceType: 'script' | 'module';
+  attribute: boolean;
+  /** ESLint line and column → artifact file position, and the block a finding belongs to. */
+  map(line: number, column: number): { block: SourceBlock; line: number; column: number };
+  /** The blocks inside (one, or the handlers of a batch). */
+  blocks: SourceBlock[];
+}
+
+function blockUnit(block: SourceBlock): JsUnit {
+  return {
+    text: block.text,
+    sourceType: isModuleBlock(block) ? 'module' : 'script',
+    attribute: block.origin === 'attribute',
+    blocks: [block],
+    map: (line, column) => ({ block, line: block.line + line - 1, column: line === 1 ? block.column + column - 1 : column }),
+  };
+}
+
+/** Event-handler attributes of one file as one script: each handler wrapped in a function of its own. */
+function handlerBatch(blocks: SourceBlock[]): JsUnit {
+  const parts: string[] = [];
+  const entries: Array<{ start: number; lines: number; block: SourceBlock }> = [];
+  let line = 1;
+  for (const b of blocks) {
+    const lines = b.text.split(ESLINT_LINE_BREAK).length;
+    entries.push({ start: line + 1, lines, block: b });
+    parts.push(HANDLER_PREFIX, b.text, HANDLER_SUFFIX);
+    line += lines + 2;
+  }
+  return {
+    text: parts.join('\n'),
+    sourceType: 'script',
+    attribute: true,
+    blocks,
+    map: (l, column) => {
+      const e = lastEntryFrom(entries, l);
+      const rel = Math.min(Math.max(l - e.start, 0), e.lines - 1);
+      const onValue = l >= e.start && l < e.start + e.lines;
+      return { block: e.block, line: e.block.line + rel, column: onValue ? (rel === 0 ? e.block.column + column - 1 : column) : e.block.column };
+    },
+  };
+}
+
+/**
+ * Cost: ESLint sets up every browser global and every page-wide name for each run (about 10 ms a run), so one
+ * run per event-handler attribute made a page with thousands of `onclick`s take minutes, and one with as many
+ * element ids quadratic. Handlers are therefore linted together, one run per HTML file, each wrapped in a
+ * function of its own (their scopes stay apart, `return` works as in a handler); a handler that does not parse
+ * alone, or that would not stay inside its wrapper, is linted alone as before. Each run declares only the
+ * page-wide names its code mentions (the others cannot change a finding). At most MAX_ESLINT_RUNS runs per
+ * artifact (a page with more separate `<script>` blocks than that): the blocks beyond are listed under
+ * `skipped` and not linted.
+ */
+export const MAX_ESLINT_RUNS = 500;
+
 async function lintJs(artifact: Artifact, out: LintFinding[], unverified: LintFinding[], skipped: Skipped[]): Promise<void> {
   const blocks = artifact.sources.filter((b) => b.language === 'js');
   if (blocks.length === 0) return;
   const { linter, browser } = await loadEslint();
   const { shared, libraries, injectsScripts } = pageGlobals(artifact);
-  const globals: GlobalsMap = { ...browser };
-  if (libraries) for (const name of LIBRARY_GLOBALS) globals[name] = 'writable';
-  for (const name of shared) globals[name] = 'writable';
-  const configs = new Map<string, Linter.Config[]>();
-  const configFor = (sourceType: 'script' | 'module', attribute: boolean): Linter.Config[] => {
-    const key = `${sourceType}:${attribute}`;
-    let c = configs.get(key);
-    if (!c) {
-      c = [
-        {
-          files: ['**/*.js'],
-          linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
-          languageOptions: {
-            ecmaVersion: 'latest',
-            sourceType,
-            globals: attribute ? { ...globals, event: 'readonly' } : globals,
-            parserOptions: { ecmaFeatures: { globalReturn: attribute } },
-          },
-          rules: ESLINT_RULES,
+  const base: GlobalsMap = { ...browser };
+  if (libraries) for (const name of LIBRARY_GLOBALS) base[name] = 'writable';
+  const configFor = (unit: JsUnit): Linter.Config[] => {
+    const globals: GlobalsMap = { ...base };
+    for (const name of mentioned(unit.text, shared)) globals[name] = 'writable';
+    if (unit.attribute) globals.event = 'readonly';
+    return [
+      {
+        files: ['**/*.js'],
+        linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
+        languageOptions: {
+          ecmaVersion: 'latest',
+          sourceType: unit.sourceType,
+          globals,
+          parserOptions: { ecmaFeatures: { globalReturn: unit.attribute } },
         },
-      ];
-      configs.set(key, c);
-    }
-    return c;
+        rules: ESLINT_RULES,
+      },
+    ];
   };
+  const units: JsUnit[] = [];
+  const handlersByFile = new Map<string, SourceBlock[]>();
   for (const block of blocks) {
-    const attribute = block.origin === 'attribute';
+    if (block.origin === 'attribute' && batchableHandler(block)) {
+      const list = handlersByFile.get(block.file);
+      if (list) list.push(block);
+      else handlersByFile.set(block.file, [block]);
+    } else units.push(blockUnit(block));
+  }
+  for (const list of handlersByFile.values()) units.push(list.length === 1 ? blockUnit(list[0]!) : handlerBatch(list));
+  const order = new Map(blocks.map((b, i) => [b, i]));
+  units.sort((a, b) => order.get(a.blocks[0]!)! - order.get(b.blocks[0]!)!);
+  // Findings are reported per block in block order, whichever run found them.
+  const perBlock = new Map<SourceBlock, { out: LintFinding[]; unverified: LintFinding[]; skipped: Skipped[] }>(blocks.map((b) => [b, { out: [], unverified: [], skipped: [] }]));
+  let runs = 0;
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!;
+    if (runs >= MAX_ESLINT_RUNS) {
+      for (const b of unit.blocks) perBlock.get(b)!.skipped.push({ tool: 'eslint', file: b.file, line: b.line, reason: `not linted: more than ${MAX_ESLINT_RUNS} separate JavaScript blocks` });
+      continue;
+    }
+    runs++;
     let messages: Linter.LintMessage[];
     try {
-      messages = linter.verify(block.text, configFor(isModuleBlock(block) ? 'module' : 'script', attribute), 'block.js');
+      messages = linter.verify(unit.text, configFor(unit), 'block.js');
     } catch (err) {
-      skipped.push({ tool: 'eslint', file: block.file, line: block.line, reason: errorMessage(err) });
+      if (unit.blocks.length > 1) {
+        units.splice(i + 1, 0, ...unit.blocks.map(blockUnit));
+        continue;
+      }
+      perBlock.get(unit.blocks[0]!)!.skipped.push({ tool: 'eslint', file: unit.blocks[0]!.file, line: unit.blocks[0]!.line, reason: errorMessage(err) });
+      continue;
+    }
+    if (unit.blocks.length > 1 && messages.some((m) => m.fatal)) {
+      // A batch that does not parse as a whole (it should not happen: each handler parsed alone): lint them alone.
+      units.splice(i + 1, 0, ...unit.blocks.map(blockUnit));
       continue;
     }
     for (const m of messages) {
       if (m.severity !== 2) continue;
+      const at = unit.map(m.line ?? 1, m.column ?? 1);
       if (m.fatal && /Maximum call stack size exceeded|Not enough stack space/.test(m.message)) {
         // ESLint reports its parser's stack overflow as a parsing error; the code itself may be valid.
-        skipped.push({ tool: 'eslint', file: block.file, line: block.line, reason: m.message });
+        perBlock.get(at.block)!.skipped.push({ tool: 'eslint', file: at.block.file, line: at.block.line, reason: m.message });
         continue;
       }
-      const line = m.line ?? 1;
-      (injectsScripts && m.ruleId === 'no-undef' ? unverified : out).push({
+      const mine = perBlock.get(at.block)!;
+      (injectsScripts && m.ruleId === 'no-undef' ? mine.unverified : mine.out).push({
         tool: 'eslint',
         rule: m.ruleId ?? 'parsing-error',
-        file: block.file,
-        line: block.line + line - 1,
-        column: line === 1 ? block.column + (m.column ?? 1) - 1 : m.column ?? 1,
+        file: at.block.file,
+        line: at.line,
+        column: at.column,
         message: m.message,
       });
     }
+  }
+  for (const b of blocks) {
+    const mine = perBlock.get(b)!;
+    for (const f of mine.out) out.push(f);
+    for (const f of mine.unverified) unverified.push(f);
+    for (const x of mine.skipped) skipped.push(x);
   }
 }
 
@@ -292,8 +419,7 @@ function attributeChunk(blocks: SourceBlock[]): CssChunk {
   return {
     code: lines.join('\n') + '\n',
     map: (line, column) => {
-      let e = entries[0]!;
-      for (const x of entries) if (x.start - 1 <= line) e = x;
+      const e = lastEntryFrom(entries, line + 1);
       const rel = Math.min(Math.max(line - e.start, 0), e.lines - 1);
       const onValue = line >= e.start && line < e.start + e.lines;
       return {
@@ -303,6 +429,21 @@ function attributeChunk(blocks: SourceBlock[]): CssChunk {
       };
     },
   };
+}
+
+/**
+ * The last of `entries` (in increasing `start` order) whose start is at most `line`, or the first entry: a
+ * binary search, so that mapping every finding of a file with 50 000 style attributes stays linear.
+ */
+function lastEntryFrom<T extends { start: number }>(entries: readonly T[], line: number): T {
+  let lo = 0;
+  let hi = entries.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (entries[mid]!.start <= line) lo = mid;
+    else hi = mid - 1;
+  }
+  return entries[lo]!;
 }
 
 function needsOwnChunk(value: string): boolean {
@@ -319,7 +460,11 @@ export function cssChunks(artifact: Artifact): CssChunk[] {
     if (block.language !== 'css') continue;
     if (block.origin === 'attribute') {
       if (needsOwnChunk(block.text)) chunks.push(attributeChunk([block]));
-      else attrsByFile.set(block.file, [...(attrsByFile.get(block.file) ?? []), block]);
+      else {
+        const list = attrsByFile.get(block.file);
+        if (list) list.push(block);
+        else attrsByFile.set(block.file, [block]);
+      }
     } else if (block.text.trim() !== '') chunks.push(blockChunk(block));
   }
   for (const blocks of attrsByFile.values()) chunks.push(attributeChunk(blocks));

@@ -16,7 +16,7 @@
  */
 import type { JSDOM } from 'jsdom';
 import type { Artifact, SourceBlock } from '../../core/artifact.js';
-import { codeFiles } from '../../core/artifact.js';
+import { codeFiles, nodeLocation } from '../../core/artifact.js';
 import { parseJs } from '../../core/js-parse.js';
 import { LineIndex, splitLines } from '../../core/text.js';
 import { round2 } from '../formula.js';
@@ -53,11 +53,11 @@ export function cssCommentRanges(text: string): Array<[number, number]> {
   return out;
 }
 
-function htmlCommentLines(dom: JSDOM, html: string, idx: LineIndex, lines: LineSet): void {
+function htmlCommentLines(artifact: Artifact, dom: JSDOM, html: string, idx: LineIndex, lines: LineSet): void {
   const doc = dom.window.document;
   const walker = doc.createTreeWalker(doc, dom.window.NodeFilter.SHOW_COMMENT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const loc = dom.nodeLocation(node) as { startOffset: number; endOffset: number } | null;
+    const loc = nodeLocation(artifact, node);
     if (loc) markRange(lines, html, idx, loc.startOffset, loc.endOffset, 0);
   }
 }
@@ -85,7 +85,7 @@ export function countCommentLines(artifact: Artifact): CommentCount[] {
     const lines: LineSet = new Set();
     if (f.kind === 'html') {
       const dom = f.path === artifact.entry ? artifact.dom : null;
-      if (dom) htmlCommentLines(dom, text, new LineIndex(text), lines);
+      if (dom) htmlCommentLines(artifact, dom, text, new LineIndex(text), lines);
       else htmlCommentLinesByScan(text, lines);
     }
     for (const block of artifact.sources) {

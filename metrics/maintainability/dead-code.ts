@@ -42,6 +42,16 @@ function sum(entries: readonly CoverageEntry[], css: boolean): { total: number; 
   return { total, used };
 }
 
+/** Path and query of a URL (the artifact server's port differs per run). */
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
+
 const deadCode: MetricDefinition = {
   number: 25,
   id: 'dead-code',
@@ -58,7 +68,11 @@ const deadCode: MetricDefinition = {
     if (!cov) return unscorable(browser.value.unavailable?.coverage ?? 'coverage was not collected', { faults: browser.value.faults });
     const js = sum(cov.js, false);
     const css = sum(cov.css, true);
-    if (js.total === 0 && css.total === 0) return unscorable('the page has no own JavaScript or CSS rules to measure');
+    if (js.total === 0 && css.total === 0) {
+      const nav = browser.value.navigations;
+      if (nav) return unscorable(`the page navigated away from its entry (${nav} navigation${nav === 1 ? '' : 's'}, to ${pathOf(browser.value.finalUrl)}): the document it ended on holds none of the artifact's JavaScript or CSS`, { faults: browser.value.faults });
+      return unscorable('the page has no own JavaScript or CSS rules to measure');
+    }
     const jsScore = js.total === 0 ? 1 : js.used / js.total;
     const cssScore = css.total === 0 ? 1 : css.used / css.total;
     const score = ((jsScore + cssScore) / 2) * 100;

@@ -48,6 +48,7 @@
  *   each group counts its own members.
  */
 import type { JSDOM } from 'jsdom';
+import { nodeLocation } from '../../core/artifact.js';
 import { logPenalty, round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 
@@ -80,7 +81,7 @@ const ICON_NAME = /^(fa|bi|bx|bxs|bxl|ti|ri|ph|lucide|mdi|icon|glyphicon|la|ion|
 const COLOUR_UTILITY = /^(?:[a-z]+:)*(bg|text|border|from|via|to|ring|fill|stroke|outline|divide|decoration|accent|caret|shadow|placeholder)-(?:[a-z]+-)?(?:\d{2,3}|light|dark|lighter|darker)(\/\d+)?$/;
 
 /** Is a class a deliberate per-item variant (state, modifier, icon name, colour)? See the module comment. */
-export function isVariantClass(cls: string, siblings: readonly string[]): boolean {
+export function isVariantClass(cls: string, siblings: readonly string[] | ReadonlySet<string>): boolean {
   const c = cls.toLowerCase();
   if (STATE_WORDS.has(c) || COLOUR_WORDS.has(c)) return true;
   if (/^(is|has|was|state|status|js|u-is)-/.test(c)) return true;
@@ -92,16 +93,20 @@ export function isVariantClass(cls: string, siblings: readonly string[]): boolea
     // `status-done`, `priority-high`, `tag-blue`, `card-featured`
     return true;
   }
-  for (const other of siblings) {
-    const o = other.toLowerCase();
-    if (o !== c && (c.startsWith(o + '-') || c.startsWith(o + '_'))) return true; // `badge badge-success`
+  // `badge badge-success`: another class of the element is this one's prefix up to a `-` or `_`. Looked up
+  // prefix by prefix in a set of the element's (lower-cased) classes, so an element with thousands of classes
+  // costs their total length, not their number squared.
+  const others = siblings instanceof Set ? siblings : new Set(Array.from(siblings, (o) => o.toLowerCase()));
+  for (let i = 1; i < c.length; i++) {
+    if ((c[i] === '-' || c[i] === '_') && others.has(c.slice(0, i))) return true;
   }
   return false;
 }
 
 function baseClasses(el: Element): string[] {
   const all = Array.from(el.classList);
-  return all.filter((c) => !isVariantClass(c, all)).sort();
+  const lower = new Set(all.map((c) => c.toLowerCase()));
+  return all.filter((c) => !isVariantClass(c, lower)).sort();
 }
 
 /** Tags that are components even without a class; other class-less siblings (div, section, p) are layout. */
@@ -120,13 +125,24 @@ function partName(el: Element): string {
   return t === 'input' || t === 'select' || t === 'textarea' ? 'control' : t;
 }
 
+/**
+ * The element children of `el`, by walking siblings: jsdom's `children` collection looks every index up as a
+ * possible element name first, so `Array.from(el.children)` is quadratic in the number of children (20 000
+ * siblings took 10 s).
+ */
+function elementChildren(el: Element): Element[] {
+  const out: Element[] = [];
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) out.push(c);
+  return out;
+}
+
 function ownText(el: Element): boolean {
-  for (const n of Array.from(el.childNodes)) if (n.nodeType === 3 && (n.textContent ?? '').trim() !== '') return true;
+  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && (n.textContent ?? '').trim() !== '') return true;
   return false;
 }
 
 function structuralChildren(el: Element): Element[] {
-  const kids = Array.from(el.children).filter((c) => !['script', 'style', 'template', 'noscript'].includes(c.localName));
+  const kids = elementChildren(el).filter((c) => !['script', 'style', 'template', 'noscript'].includes(c.localName));
   const withText = ownText(el);
   return kids.filter((c) => {
     if (withText && PHRASING.has(c.localName) && !(c.localName === 'i' && c.classList.length > 0)) return false;
@@ -222,7 +238,7 @@ function compareGroup(members: Element[]): { structure: string; differences: Mem
   const same = members.map((m, i) => ({ m, i })).filter(({ i }) => sigs[i] === structure);
   if (same.length >= 2) {
     const kidsOf = same.map(({ m }) => structuralChildren(m));
-    const width = Math.max(...kidsOf.map((k) => k.length));
+    const width = kidsOf.reduce((w, k) => Math.max(w, k.length), 0);
     for (let pos = 0; pos < width; pos++) {
       const column = kidsOf.map((k) => k[pos]).filter((x): x is Element => x !== undefined);
       if (column.length < 2) continue;
@@ -244,8 +260,11 @@ function compareGroup(members: Element[]): { structure: string; differences: Mem
   return { structure, differences };
 }
 
-/** Find the groups of repeated sibling components in a static DOM. */
-export function findGroups(dom: JSDOM): ComponentGroup[] {
+/**
+ * Find the groups of repeated sibling components in a static DOM; `lineOf` gives an element's source line
+ * (the artifact model's node locations) for the report.
+ */
+export function findGroups(dom: JSDOM, lineOf: (el: Element) => number | undefined = () => undefined): ComponentGroup[] {
   const doc = dom.window.document;
   const body = doc.body;
   if (!body) return [];
@@ -253,7 +272,7 @@ export function findGroups(dom: JSDOM): ComponentGroup[] {
   const visit = (parent: Element) => {
     if (SKIP_TAGS.has(parent.localName)) return;
     const byKey = new Map<string, Element[]>();
-    for (const c of Array.from(parent.children)) {
+    for (const c of elementChildren(parent)) {
       if (SKIP_TAGS.has(c.localName)) continue;
       const k = keyOf(c);
       if (k === null) continue;
@@ -275,15 +294,11 @@ export function findGroups(dom: JSDOM): ComponentGroup[] {
         structure,
         differences: differences.slice(0, 10),
       };
-      try {
-        const loc = dom.nodeLocation(members[0]!) as { startLine?: number } | null;
-        if (loc?.startLine) g.line = loc.startLine;
-      } catch {
-        /* no location */
-      }
+      const line = lineOf(members[0]!);
+      if (line) g.line = line;
       groups.push(g);
     }
-    for (const c of Array.from(parent.children)) visit(c);
+    for (const c of elementChildren(parent)) visit(c);
   };
   visit(body);
   return groups;
@@ -299,7 +314,7 @@ const componentConsistency: MetricDefinition = {
   question: 'Do repeated components such as cards and list items share the same structure and styling?',
   suite: 'study',
   score({ artifact }) {
-    const groups = findGroups(artifact.dom);
+    const groups = findGroups(artifact.dom, (el) => nodeLocation(artifact, el)?.startLine);
     if (groups.length === 0) return unscorable('no repeated components in the static DOM (components built by scripts are not seen)', { groups: 0, list: [] });
     const bad = groups.filter((g) => !g.consistent);
     const T = groups.reduce((n, g) => n + g.members, 0);

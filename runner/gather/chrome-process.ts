@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
 import { chromeFlags, findChrome } from '../chrome.js';
+import { PROFILE_PREFIX, markProfile, reapDeadProfiles, reapProfile } from './chrome-reaper.js';
 
 export const ISOLATION_FLAGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
@@ -50,7 +51,16 @@ export function sandboxContext(browser: Browser, proxyServer: string): Promise<B
 
 /** Pids of every Chrome this process started and has not yet killed. */
 const livePids = new Map<number, string>();
+/** Profile folders this process made and has not yet removed (a Chrome may be starting in one). */
+const ownDirs = new Set<string>();
 let hooksInstalled = false;
+let reapedDead = false;
+
+/** Called with every Chrome this process starts (a batch worker tells its parent, which reaps it if we die). */
+const launchListeners: Array<(chrome: { pid: number; profile: string }) => void> = [];
+export function onChromeLaunch(listener: (chrome: { pid: number; profile: string }) => void): void {
+  launchListeners.push(listener);
+}
 
 function killPid(pid: number): void {
   try {
@@ -72,6 +82,9 @@ function killAllOwn(): void {
     rmSync(dir, { recursive: true, force: true });
   }
   livePids.clear();
+  // A Chrome still starting (launched, port not yet open) is not in livePids: find it by its profile.
+  for (const dir of ownDirs) reapProfile(dir);
+  ownDirs.clear();
 }
 
 function installExitHooks(): void {
@@ -125,6 +138,8 @@ export class ChromeProcess {
   starts = 0;
   /** How many times a running Chrome was killed (`kill`). */
   kills = 0;
+  /** Bumped by `kill`: a start that was under way then gives up. */
+  private generation = 0;
 
   constructor(private readonly options: ChromeProcessOptions = {}) {}
 
@@ -161,21 +176,44 @@ export class ChromeProcess {
 
   private async start(): Promise<Browser> {
     installExitHooks();
+    if (!reapedDead) {
+      reapedDead = true;
+      reapDeadProfiles(); // profiles (and Chromes) of earlier runs that died without cleaning up
+    }
     const spki = this.options.spki ? await this.options.spki() : undefined;
-    const userDataDir = mkdtempSync(join(tmpdir(), 'webgrade-chrome-'));
+    const userDataDir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
+    ownDirs.add(userDataDir);
+    markProfile(userDataDir);
     this.userDataDir = userDataDir;
-    const downloads = join(userDataDir, 'downloads');
-    mkdirSync(join(userDataDir, 'Default'), { recursive: true });
-    writeFileSync(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(profilePreferences(downloads)));
-    const launched = await chromeLauncher.launch({
-      chromePath: chromeBinary(),
-      chromeFlags: scoringChromeFlags(spki),
-      userDataDir,
-      handleSIGINT: false,
-      logLevel: 'silent',
-    });
+    const generation = this.generation;
+    let launched: chromeLauncher.LaunchedChrome;
+    try {
+      const downloads = join(userDataDir, 'downloads');
+      mkdirSync(join(userDataDir, 'Default'), { recursive: true });
+      writeFileSync(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(profilePreferences(downloads)));
+      launched = await chromeLauncher.launch({
+        chromePath: chromeBinary(),
+        chromeFlags: scoringChromeFlags(spki),
+        userDataDir,
+        handleSIGINT: false,
+        logLevel: 'silent',
+      });
+    } catch (err) {
+      reapProfile(userDataDir); // a Chrome that started but never opened its port, and the profile
+      ownDirs.delete(userDataDir);
+      this.userDataDir = undefined;
+      throw err;
+    }
+    if (generation !== this.generation) {
+      // killed while it started (the scorer is closing): do not keep it
+      killPid(launched.pid);
+      reapProfile(userDataDir);
+      ownDirs.delete(userDataDir);
+      throw new Error('Chrome was stopped while it was starting');
+    }
     this.launched = launched;
     livePids.set(launched.pid, userDataDir);
+    for (const listener of launchListeners) listener({ pid: launched.pid, profile: userDataDir });
     this.starts++;
     try {
       this._browser = await puppeteer.connect({
@@ -196,12 +234,18 @@ export class ChromeProcess {
     return this._browser;
   }
 
-  /** Kill Chrome by pid and remove its profile; safe to call twice. The next `browser()` starts a new one. */
+  /**
+   * Kill Chrome by pid and remove its profile; safe to call twice. The next `browser()` starts a new one. A
+   * Chrome still starting is killed by its profile (and its start fails).
+   */
   async kill(): Promise<void> {
+    this.generation++;
     const launched = this.launched;
     const browser = this._browser;
+    const dir = this.userDataDir;
     this.launched = undefined;
     this._browser = undefined;
+    this.userDataDir = undefined;
     if (browser) {
       try {
         await browser.disconnect();
@@ -222,7 +266,9 @@ export class ChromeProcess {
         });
       });
     }
-    if (this.userDataDir) rmSync(this.userDataDir, { recursive: true, force: true });
-    this.userDataDir = undefined;
+    if (dir) {
+      reapProfile(dir);
+      ownDirs.delete(dir);
+    }
   }
 }

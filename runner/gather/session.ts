@@ -102,6 +102,11 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
   });
 }
 
+/** Main-frame navigations after the entry from which an unresponsive page is said to be in a reload loop. */
+const RELOAD_LOOP_NAVIGATIONS = 3;
+/** Live dedicated workers from which an unresponsive page is said to be starved by its workers. */
+const WORKER_STARVATION_WORKERS = 8;
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
 /** Runs in the page before any script: dialogs answer as dismissed, window.close is a no-op; both counted. */
@@ -225,6 +230,12 @@ export async function visitArtifact(
     dialogs++;
     d.dismiss().catch(() => undefined);
   });
+  // Documents the main frame showed (the entry is the first): more mean the page navigated (a reload loop, a link
+  // followed within the artifact), which changes what coverage and the DOM describe and why a page stops answering.
+  const documents: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) documents.push(frame.url());
+  });
   let closed = false;
   page.on('close', () => {
     closed = true;
@@ -280,10 +291,22 @@ export async function visitArtifact(
   mark('load', tLoad);
   // The settle is idle time for Node: the caller's `idle` work (scoring the static metrics) runs during it. If
   // that work takes longer, the page simply settles longer.
+  // A page that never loads gets no settle, but the idle work runs now all the same: after the visit the budget
+  // may be gone (a reload loop spends it on in-page steps that fail one after another).
   if (loaded) await Promise.all([sleep(Math.min(SETTLE_MS, left())), opts.idle?.()]);
+  else await opts.idle?.();
 
   let responsive = !closed;
-  const unresponsive = 'page did not respond (busy main thread or closed window)';
+  let unresponsive = 'page did not respond (busy main thread)';
+  /** Why the page stopped answering, named by what can still be seen from outside its renderer. */
+  const unresponsiveCause = (): string => {
+    if (closed) return 'page did not respond (its window was closed)';
+    const navigations = documents.length - 1;
+    if (navigations >= RELOAD_LOOP_NAVIGATIONS) return `page did not respond: it kept navigating (${navigations} navigations after the entry loaded: a reload or redirect loop)`;
+    const workers = page.workers().length;
+    if (workers >= WORKER_STARVATION_WORKERS) return `page did not respond: ${workers} web workers compete with it for the CPU (worker starvation)`;
+    return 'page did not respond (busy main thread: a long or endless script)';
+  };
   /** Run an in-page step; on timeout mark the page unresponsive and return undefined. */
   const step = async <T>(field: string, what: string, fn: () => Promise<T>, limit = STEP_TIMEOUT_MS): Promise<T | undefined> => {
     if (!responsive || closed) {
@@ -296,6 +319,7 @@ export async function visitArtifact(
     } catch (err) {
       if (err instanceof TimeoutError) {
         responsive = false;
+        unresponsive = unresponsiveCause();
         f.add(`${what}: ${err.message}`);
         f.skip(field, `${what} timed out (${unresponsive})`);
       } else {
@@ -335,6 +359,11 @@ export async function visitArtifact(
     const count = await page.evaluate(() => document.getElementsByTagName('*').length);
     return { html, count, url: page.url() };
   });
+  if (documents.length > 1) {
+    ev.navigations = documents.length - 1;
+    ev.finalUrl = documents[documents.length - 1]!; // the DOM step below gives the same when it succeeds
+    f.add(`the page navigated ${documents.length - 1} time(s) after its entry (last to ${documents[documents.length - 1]})`);
+  }
   if (dom) {
     ev.finalUrl = dom.url;
     ev.domNodeCount = dom.count;

@@ -41,4 +41,33 @@ describe('results file', () => {
     assert.deepEqual(lines.slice(0, -1).map((l) => JSON.parse(l).requirement), ['1', '2']);
     assert.equal(lines.at(-1), '');
   });
+
+  it('refuses to append to a requirements file given as --out, and leaves it byte for byte as it was', () => {
+    const p = join(tempDir(), 'requirements.jsonl');
+    const text = '{"id":"a","prompt":"a page"}\n{"id":"b","prompt":"another page"}\n';
+    writeFileSync(p, text);
+    assert.throws(() => openResultsForAppend(p), (err: Error) => err.name === 'InputError' && /refusing to append: lines 1, 2 are not results rows/.test(err.message));
+    assert.equal(readFileSync(p, 'utf8'), text);
+  });
+
+  it('a last line without newline that is JSON but not a row is not torn: appending is refused, the line is kept', () => {
+    const p = join(tempDir(), 'r.jsonl');
+    const text = line(r('a', '1')) + '{"id":"b","prompt":"x"}';
+    writeFileSync(p, text);
+    assert.throws(() => openResultsForAppend(p), /line 2 is not a results row/);
+    assert.equal(readFileSync(p, 'utf8'), text);
+  });
+
+  it('a text line without newline (not JSON at all) is not torn either', () => {
+    const p = join(tempDir(), 'notes.txt');
+    writeFileSync(p, 'remember to buy milk');
+    assert.throws(() => openResultsForAppend(p), /refusing to append/);
+    assert.equal(readFileSync(p, 'utf8'), 'remember to buy milk');
+  });
+
+  it('refuses to append after an edited line in the middle, which readers still skip and count', () => {
+    const p = join(tempDir(), 'r.jsonl');
+    writeFileSync(p, line(r('a', '1')) + '{nope\n' + line(r('a', '3')));
+    assert.throws(() => openResultsForAppend(p), /line 2 is not a results row/);
+  });
 });

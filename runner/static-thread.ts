@@ -1,0 +1,198 @@
+/**
+ * The static metrics (those that read only the artifact model: `source` and `dom`) are scored in a worker
+ * thread, not on the scorer's thread. Parsing a hostile page can take long (jsdom builds megabytes of DOM) or
+ * fail in ways no try/catch stops in time (stack overflow deep inside a parser); in a thread it runs under the
+ * artifact's deadline and can be stopped (`Worker.terminate` interrupts even a tight loop), while the scorer's
+ * thread stays free to drive the browser and to answer SIGINT/SIGTERM.
+ *
+ * One thread per scorer, started with it (its imports, about a second, overlap whatever the scorer does first)
+ * and reused for every artifact; jobs run one at a time. Per job the thread loads the artifact from its path
+ * (so nothing large is copied in), parses it, scores the metrics asked for and reports as it goes: the phase it
+ * is in, the parse's blocks and references (which the scorer adopts, so that its own artifact never parses
+ * the page again), each metric's result.
+ *
+ * At the deadline the thread is terminated: the metrics without a result become unscorable with
+ * "time budget of N s exceeded while <phase> (static analysis)", and the scorer's artifact is marked unparsed
+ * with that reason, so no metric on the scorer's thread parses the page afterwards. A thread that crashes (out
+ * of memory: its heap is capped at STATIC_HEAP_MB) fails its job the same way, with the cause. A new thread
+ * starts with the next job.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ResourceRef, SourceBlock } from '../core/artifact.js';
+import type { MetricDefinition } from '../core/metric.js';
+import type { MetricResult } from '../core/results.js';
+import { metricBase } from './run-metric.js';
+
+/** Heap cap of the static thread: a page that needs more makes its static metrics unscorable, not the run fail. */
+export const STATIC_HEAP_MB = 3072;
+
+export interface ParseResults {
+  sources: SourceBlock[];
+  resources: ResourceRef[];
+  depth: number;
+}
+
+export interface ToStaticWorker {
+  type: 'job';
+  id: number;
+  path: string;
+  metrics: string[];
+  checkNetwork: boolean;
+  /** Build the static DOM before scoring (some metric needs it; its phase is then named). */
+  buildDom: boolean;
+}
+
+export type FromStaticWorker =
+  | { type: 'phase'; id: number; phase: string }
+  | { type: 'parsed'; id: number; parse?: ParseResults; error?: string }
+  | { type: 'result'; id: number; result: MetricResult }
+  | { type: 'done'; id: number; domError?: string }
+  | { type: 'failed'; id: number; message: string };
+
+export interface StaticJob {
+  /** Absolute path of the artifact (file or folder). */
+  path: string;
+  metrics: readonly MetricDefinition[];
+  checkNetwork: boolean;
+  /** performance.now() by which the job must be over. */
+  deadline: number;
+  /** The artifact's budget, for the reason given when the deadline passes. */
+  budgetMs: number;
+}
+
+export interface StaticOutcome {
+  /** A result for every metric of the job (unscorable ones say why). */
+  results: Map<string, MetricResult>;
+  /** The parse's results, when the page was parsed. */
+  parse?: ParseResults;
+  /** Why the page has no parse (a parse failure, the deadline, a crash), when it has none. */
+  parseError?: string;
+  /** Why the static DOM could not be built (or not in time), when that is known. */
+  domError?: string;
+  /** Milliseconds from sending the job to its end. */
+  ms: number;
+}
+
+/** "60 s", "2.5 s". */
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * Scored last in a job, so that when the budget runs out the quick metrics already have their results: lint
+ * runs three linters, copywriting reads every sentence.
+ */
+export const SCORED_LAST: readonly string[] = ['lint', 'copywriting'];
+
+export class StaticThread {
+  private readonly heapMb: number;
+  private worker?: Worker;
+  private nextId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** How many threads were started (tests). */
+  starts = 0;
+
+  constructor(opts: { heapMb?: number } = {}) {
+    this.heapMb = opts.heapMb ?? STATIC_HEAP_MB;
+  }
+
+  /** Start the thread now (its imports take about a second), so that it is ready for the first job. */
+  start(): void {
+    this.thread();
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL('./static-worker.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
+    worker.unref();
+    this.starts++;
+    this.worker = worker;
+    const forget = () => {
+      if (this.worker === worker) this.worker = undefined;
+    };
+    worker.on('error', forget);
+    worker.on('exit', forget);
+    return worker;
+  }
+
+  /** Run one job; never rejects (every metric gets a result). Jobs run one after another. */
+  run(job: StaticJob): Promise<StaticOutcome> {
+    const next = this.queue.then(() => this.runNow(job));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private runNow(job: StaticJob): Promise<StaticOutcome> {
+    const t0 = performance.now();
+    const worker = this.thread();
+    const id = this.nextId++;
+    const results = new Map<string, MetricResult>();
+    // A job that comes after the deadline (the browser session or Lighthouse used the whole budget) never starts.
+    let phase = job.deadline <= t0 ? 'never started: the budget was spent before it, by the browser session' : 'waiting for the thread to start';
+    const outcome: Omit<StaticOutcome, 'ms'> = { results };
+    return new Promise<StaticOutcome>((resolve) => {
+      let over = false;
+      /** End the job; on a failure, every metric without a result gets the reason (`failure(id)` per metric). */
+      const finish = (failure?: (metricId: string | undefined) => string) => {
+        if (over) return;
+        over = true;
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (failure !== undefined) {
+          for (const m of job.metrics) if (!results.has(m.id)) results.set(m.id, { ...metricBase(m), score: null, reason: failure(m.id), details: {}, ms: 0 });
+          if (!outcome.parse) outcome.parseError ??= failure(undefined);
+          outcome.domError ??= failure(undefined);
+        }
+        resolve({ ...outcome, ms: Math.round(performance.now() - t0) });
+      };
+      const onMessage = (msg: FromStaticWorker) => {
+        if (msg.id !== id) return;
+        switch (msg.type) {
+          case 'phase':
+            phase = msg.phase;
+            break;
+          case 'parsed':
+            if (msg.parse) outcome.parse = msg.parse;
+            else if (msg.error !== undefined) outcome.parseError = msg.error;
+            break;
+          case 'result':
+            results.set(msg.result.id, msg.result);
+            break;
+          case 'done':
+            if (msg.domError !== undefined) outcome.domError = msg.domError;
+            finish();
+            break;
+          case 'failed':
+            finish(() => msg.message);
+            break;
+        }
+      };
+      const onError = (err: Error) => finish(() => `static analysis failed: its worker thread crashed while ${phase} (${err.message})`);
+      const onExit = (code: number) => finish(() => `static analysis failed: its worker thread exited (code ${code}) while ${phase}`);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      const timer = setTimeout(() => {
+        const budget = `time budget of ${formatSeconds(job.budgetMs)} exceeded`;
+        finish((metricId) =>
+          metricId === undefined ? `${budget} while ${phase} (static analysis)` : phase === `scoring ${metricId}` ? `${budget} while scoring it (static analysis)` : `${budget} before it was scored (the static analysis was ${phase})`,
+        );
+        // A new thread starts at once, so that its imports are done by the time the next artifact needs it.
+        void this.terminate(worker).then(() => this.start());
+      }, Math.max(0, job.deadline - performance.now()));
+      const rank = (id: string) => SCORED_LAST.indexOf(id);
+      const ids = job.metrics.map((m) => m.id).sort((a, b) => rank(a) - rank(b));
+      const msg: ToStaticWorker = { type: 'job', id, path: job.path, metrics: ids, checkNetwork: job.checkNetwork, buildDom: job.metrics.some((m) => m.needs.includes('dom')) };
+      worker.postMessage(msg);
+    });
+  }
+
+  /** Stop the thread (ends a job in it); the next job starts a new one. */
+  async terminate(worker = this.worker): Promise<void> {
+    if (!worker) return;
+    if (this.worker === worker) this.worker = undefined;
+    await worker.terminate();
+  }
+}
