@@ -325,8 +325,21 @@ function loadFile(listed: Listed, isEntry: boolean): ArtifactFile {
   return file;
 }
 
-/** Load an artifact from a path; throws InputError with one clear line for bad input. */
-export function loadArtifact(input: string): Artifact {
+/** The files of an artifact by the rule of the module comment, without reading them. */
+export interface ArtifactListing {
+  root: string;
+  entry: string;
+  kind: Artifact['kind'];
+  /** Each file's path inside the artifact and its verified real path (read it with `readArtifactFile`). */
+  files: Array<{ rel: string; real: string }>;
+  refused: Artifact['refused'];
+}
+
+/**
+ * List an artifact's files (the rule of the module comment) without reading them: `loadArtifact` and everything
+ * else that ships or hashes an artifact's files (the queue) use it. Throws InputError for bad input.
+ */
+export function listArtifact(input: string): ArtifactListing {
   const abs = resolve(input);
   const st = statOrFail(abs);
   let root: string;
@@ -357,7 +370,12 @@ export function loadArtifact(input: string): Artifact {
   } else {
     throw new InputError(`${input}: not a regular file or folder`);
   }
+  return { root, entry, kind, files: listed, refused };
+}
 
+/** Load an artifact from a path; throws InputError with one clear line for bad input. */
+export function loadArtifact(input: string): Artifact {
+  const { root, entry, kind, files: listed, refused } = listArtifact(input);
   const files = listed.map((l) => loadFile(l, l.rel === entry));
   return new LoadedArtifact(input, root, entry, kind, files, refused);
 }

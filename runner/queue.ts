@@ -27,6 +27,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { InputError, errorMessage } from '../core/errors.js';
+import { listArtifact, readArtifactFile } from '../core/artifact.js';
 import type { Requirement } from '../core/requirements.js';
 import type { ResultRow, ScoringSettings } from '../core/results.js';
 import { startWorkerPool, withRepeats, type BatchJob, type PoolOptions, type WorkerPool } from './batch.js';
@@ -133,19 +134,9 @@ export async function storeQueueSettings(redis: Redis, queue: string, settings: 
 
 /** Every file of an artifact, relative path → bytes, in path order. */
 export function artifactFiles(path: string): Array<[string, Buffer]> {
-  const st = statSync(path);
-  if (st.isFile()) return [[basename(path), readFileSync(path)]];
-  const out: Array<[string, Buffer]> = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      const s = statSync(p);
-      if (s.isDirectory()) walk(p);
-      else if (s.isFile()) out.push([relative(path, p).split(sep).join('/'), readFileSync(p)]);
-    }
-  };
-  walk(path);
-  return out;
+  // The artifact's files by the same rule as loading it (core/artifact.ts): links that leave the folder, devices
+  // and FIFOs are never read, so a job carries nothing a page could not be served.
+  return listArtifact(path).files.map((f) => [f.rel, readArtifactFile({ absPath: f.real })] as [string, Buffer]);
 }
 
 export function contentHash(files: ReadonlyArray<[string, Buffer]>): string {
