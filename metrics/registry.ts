@@ -30,6 +30,10 @@ import functionalAlignment from './functional-alignment/functional-alignment.js'
 import visualAlignment from './visual-alignment/visual-alignment.js';
 import contentAlignment from './content-alignment/content-alignment.js';
 import deadCode from './maintainability/dead-code.js';
+import renderValidity from './interaction/render-validity.js';
+import controlLiveness from './interaction/control-liveness.js';
+import interactionErrors from './interaction/interaction-errors.js';
+import navigationReachability from './interaction/navigation-reachability.js';
 
 /** Every metric, in SPEC order (by `number`). */
 export const METRICS: readonly MetricDefinition[] = [
@@ -58,6 +62,10 @@ export const METRICS: readonly MetricDefinition[] = [
   visualAlignment,
   contentAlignment,
   deadCode,
+  renderValidity,
+  controlLiveness,
+  interactionErrors,
+  navigationReachability,
 ];
 
 /** The study's metrics (suite `study`): exactly SPEC's 24. */
