@@ -217,6 +217,7 @@ export type EffectKind =
   | 'download' // a download started (a[download], blob: link, save picker)
   | 'popup' // a new window was opened
   | 'file-chooser' // a file chooser opened
+  | 'browser-prompt' // a browser chooser or prompt: device (serial, USB, Bluetooth, HID), file or directory picker, camera, microphone or screen, permission, fullscreen, share
   | 'request' // a request left the page (to the artifact, a CDN, or refused by the sandbox)
   | 'value-read'; // the field's value was read by the page's code (it feeds something)
 
@@ -247,6 +248,10 @@ export interface InteractionAction {
   effects: InteractionEffect[];
   /** Errors raised from the action until the end of its observation (those the page raises anyway are removed). */
   errors: InteractionError[];
+  /** Requests made during the action that the sandbox refused (or that could not connect). */
+  refused?: string[];
+  /** Inert from the start state, the control was tried again right after this other control (index) acted. */
+  after?: number;
   /** Wall-clock milliseconds of the whole action, restore included. */
   ms: number;
   /** The view after the action (`InteractionView.key`), for the navigation check. */

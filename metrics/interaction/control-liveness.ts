@@ -16,6 +16,10 @@
  *   is not the page's fault), and for fields, their value read by the page's code while some control was acted
  *   on (the field feeds something). What changes by itself (a clock, an animation) is compared with a run
  *   without the action at the same moment of the page clock, so it never counts.
+ * - A second chance: a control inert from the start state (an already selected tab, Undo with no history,
+ *   Clear with nothing to clear) is acted on once more right after another control acted (a live sibling in its
+ *   group, else the nearest live control before it, else after it); if it responds then, it is live, and the
+ *   details name that control (`after`).
  * - Not effects: what our own action does to the control itself (its focus, its checked state, the text typed
  *   into it, hover styles), and a native form submission or reload that only brings the page back to its start
  *   state (a form with no handler): those controls are inert.
@@ -139,7 +143,7 @@ const controlLiveness: MetricDefinition = {
       inertCount: inert.length,
       inert,
       effectsByKind,
-      liveControls: t.live.slice(0, 60).map((a) => ({ control: actionLabel(a, v.controls[a.control]), effects: a.effects.map((e) => `${e.kind}: ${e.detail}`).slice(0, 4) })),
+      liveControls: t.live.slice(0, 60).map((a) => ({ control: actionLabel(a, v.controls[a.control]), effects: a.effects.map((e) => `${e.kind}: ${e.detail}`).slice(0, 4), ...(a.after !== undefined ? { after: v.controls[a.after]?.text || v.controls[a.after]?.selector } : {}) })),
       leftOut,
       notActed,
       ...(v.unavailable?.actions ? { budget: v.unavailable.actions } : {}),

@@ -34,11 +34,16 @@ export interface Window {
   documents: Array<{ url: string; loaderId: string }>;
   /** Same-document navigations (fragment, pushState). */
   sameDocument: number;
+  /** Requests the sandbox refused (or that failed to connect), by URL. */
+  refused: string[];
 }
 
-const newWindow = (): Window => ({ errors: [], requests: [], dialogs: [], fileChoosers: 0, popups: [], documents: [], sameDocument: 0 });
+const newWindow = (): Window => ({ errors: [], requests: [], dialogs: [], fileChoosers: 0, popups: [], documents: [], sameDocument: 0, refused: [] });
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
+
+/** A click handler that dispatches on its event's target: `e.target.closest(...)`, `.matches(...)`, class or tag tests. */
+export const DELEGATION = /\.target\b[\s\S]{0,80}?(\.closest\(|\.matches\(|classList\.contains\(|\.tagName\b|\.nodeName\b)/;
 
 export class ProbeDriver {
   page!: Page;
@@ -47,7 +52,7 @@ export class ProbeDriver {
   /** Every error since the page was opened (load errors included). */
   readonly allErrors: RecordedError[] = [];
   win: Window = newWindow();
-  private inflight = new Map<string, { t: number; media: boolean }>();
+  private inflight = new Map<string, { t: number; media: boolean; url: string }>();
   private statusOf = new Map<string, number>();
   private loadWaiters: Array<() => void> = [];
   private mainFrameId?: string;
@@ -108,14 +113,18 @@ export class ProbeDriver {
       const url = e.request.url;
       if (/^(data|blob):/i.test(url) || url === `${this.origin}/favicon.ico`) return;
       const type = e.type ?? 'Other';
-      this.inflight.set(e.requestId, { t: performance.now(), media: type === 'Media' || type === 'WebSocket' || type === 'EventSource' });
+      this.inflight.set(e.requestId, { t: performance.now(), media: type === 'Media' || type === 'WebSocket' || type === 'EventSource', url });
       this.win.requests.push({ url: url.slice(0, 300), method: e.request.method, type, navigation: type === 'Document' && e.frameId === this.mainFrameId });
     });
-    const done = (e: { requestId: string }) => this.inflight.delete(e.requestId);
-    cdp.on('Network.loadingFinished', done);
-    cdp.on('Network.loadingFailed', done);
-    cdp.on('Network.responseReceived', (e: { requestId: string; loaderId: string; type: string; response: { status: number } }) => {
+    cdp.on('Network.loadingFinished', (e: { requestId: string }) => this.inflight.delete(e.requestId));
+    cdp.on('Network.loadingFailed', (e: { requestId: string; canceled?: boolean }) => {
+      const r = this.inflight.get(e.requestId);
+      this.inflight.delete(e.requestId);
+      if (r && !e.canceled && !r.url.startsWith(this.origin + '/')) this.win.refused.push(r.url.slice(0, 300));
+    });
+    cdp.on('Network.responseReceived', (e: { requestId: string; loaderId: string; type: string; response: { status: number; url: string; headers: Record<string, string> } }) => {
       if (e.type === 'Document') this.statusOf.set(e.loaderId, e.response.status);
+      if (e.response.status === 403 && Object.keys(e.response.headers).some((h) => h.toLowerCase() === 'x-webgrade-blocked')) this.win.refused.push(e.response.url.slice(0, 300));
     });
     cdp.on('Page.frameNavigated', (e: { frame: { id: string; parentId?: string; url: string; loaderId: string } }) => {
       if (e.frame.parentId) return;
@@ -287,11 +296,17 @@ export class ProbeDriver {
           const d = (await cdp.send('DOM.describeNode', { objectId: p.value.objectId })) as { node: { backendNodeId: number } };
           roots.add(d.node.backendNodeId);
         }
-        const source = async (l: L) => {
-          if (!l.handler?.objectId) return;
+        const text = async (l: L): Promise<string> => {
+          if (!l.handler?.objectId) return '';
           const s = (await cdp.send('Runtime.callFunctionOn', { functionDeclaration: 'function(){return String(this).slice(0, 20000)}', objectId: l.handler.objectId, returnByValue: true })) as { result: { value?: string } };
-          if (s.result.value) keySources.push(s.result.value);
+          return s.result.value ?? '';
         };
+        const source = async (l: L) => {
+          const t = await text(l);
+          if (t) keySources.push(t);
+        };
+        const CLICKS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup']);
+        const clickHandlers = new Map<number, L[]>();
         const pending: Array<Promise<void>> = [];
         for (const l of onWindow) if (KEY.has(l.type)) pending.push(source(l));
         for (const l of all) {
@@ -303,13 +318,22 @@ export class ProbeDriver {
           const s = byNode.get(l.backendNodeId) ?? new Set<string>();
           s.add(l.type);
           byNode.set(l.backendNodeId, s);
+          if (CLICKS.has(l.type)) clickHandlers.set(l.backendNodeId, [...(clickHandlers.get(l.backendNodeId) ?? []), l]);
         }
         await Promise.all(pending);
         await Promise.all(
           [...byNode.entries()].map(async ([backendNodeId, types]) => {
             const r = (await cdp.send('DOM.resolveNode', { backendNodeId, objectGroup: group }).catch(() => null)) as { object: { objectId?: string } } | null;
             if (!r?.object.objectId) return;
-            await cdp.send('Runtime.callFunctionOn', { functionDeclaration: 'function(t){window.__wgProbe.mark(this,t)}', objectId: r.object.objectId, arguments: [{ value: [...types] }] });
+            // Event delegation: every click handler dispatches on the event's target (closest/matches/...).
+            const handlers = clickHandlers.get(backendNodeId) ?? [];
+            const sources = await Promise.all(handlers.map(text));
+            const delegation = sources.length > 0 && sources.every((src) => DELEGATION.test(src));
+            await cdp.send('Runtime.callFunctionOn', {
+              functionDeclaration: 'function(t,d){window.__wgProbe.mark(this,t,d && this.querySelectorAll("*").length >= 3)}',
+              objectId: r.object.objectId,
+              arguments: [{ value: [...types] }, { value: delegation }],
+            });
           }),
         );
         return { documentKeys: keySources, marked: byNode.size };

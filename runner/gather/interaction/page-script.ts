@@ -228,7 +228,7 @@ export function probeInit(cfg: ProbeConfig): void {
 
   // ---------------------------------------------------------------------------------------------------
   // Effect recorders.
-  const events: Record<string, string[]> = { dialog: [], audio: [], clipboard: [], download: [], popup: [], close: [] };
+  const events: Record<string, string[]> = { dialog: [], audio: [], clipboard: [], download: [], popup: [], prompt: [], close: [] };
   const note = (kind: string, detail: string) => {
     const list = events[kind]!;
     if (list.length < 50) list.push(detail.slice(0, 120));
@@ -265,9 +265,32 @@ export function probeInit(cfg: ProbeConfig): void {
   wrap(w.speechSynthesis, 'speak', () => note('audio', 'speechSynthesis.speak()'));
   wrap(w, 'open', (_s, a) => note('popup', `window.open(${String(a[0] ?? '').slice(0, 80)})`));
   wrap(w, 'showSaveFilePicker', () => note('download', 'showSaveFilePicker()'));
+  // Browser choosers and prompts: a person would see them open.
+  const prompt = (obj: any, name: string, label: string) => wrap(obj, name, () => note('prompt', label));
+  prompt(w.Serial?.prototype, 'requestPort', 'serial port chooser');
+  prompt(w.USB?.prototype, 'requestDevice', 'USB device chooser');
+  prompt(w.HID?.prototype, 'requestDevice', 'HID device chooser');
+  prompt(w.Bluetooth?.prototype, 'requestDevice', 'Bluetooth device chooser');
+  prompt(w, 'showOpenFilePicker', 'file picker');
+  prompt(w, 'showDirectoryPicker', 'directory picker');
+  prompt(w.MediaDevices?.prototype, 'getUserMedia', 'camera/microphone prompt');
+  prompt(w.MediaDevices?.prototype, 'getDisplayMedia', 'screen sharing prompt');
+  prompt(w.Notification, 'requestPermission', 'notification permission prompt');
+  prompt(w.Geolocation?.prototype, 'getCurrentPosition', 'location prompt');
+  prompt(w.Geolocation?.prototype, 'watchPosition', 'location prompt');
+  prompt(w.Element?.prototype, 'requestFullscreen', 'fullscreen');
+  prompt(w.Navigator?.prototype, 'share', 'share sheet');
   try {
     const CB = w.Clipboard?.prototype;
     if (CB) {
+      CB.readText = function () {
+        note('clipboard', 'readText');
+        return Promise.resolve('test text');
+      };
+      CB.read = function () {
+        note('clipboard', 'read');
+        return Promise.resolve([]);
+      };
       CB.writeText = function (t: unknown) {
         note('clipboard', `writeText ${JSON.stringify(String(t).slice(0, 40))}`);
         return Promise.resolve();
@@ -545,13 +568,16 @@ export function probeInit(cfg: ProbeConfig): void {
   // ---------------------------------------------------------------------------------------------------
   // Controls.
   const marks = new WeakMap<Element, Set<string>>();
-  function mark(el: unknown, types: string[]) {
+  /** Elements whose every click handler only dispatches on the event target (event delegation): not controls. */
+  const delegating = new WeakSet<Element>();
+  function mark(el: unknown, types: string[], delegation?: boolean) {
     if (!(el instanceof Element)) return;
+    if (delegation) delegating.add(el);
     const s = marks.get(el) ?? new Set<string>();
     for (const t of types) s.add(t);
     marks.set(el, s);
   }
-  const CLICK = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'touchend', 'dblclick', 'auxclick'];
+  const CLICK = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick', 'auxclick'];
   const KEYS = ['keydown', 'keyup', 'keypress'];
   const INPUTS = ['input', 'change'];
   const REACT: Record<string, string> = { onClick: 'click', onMouseDown: 'mousedown', onMouseUp: 'mouseup', onPointerDown: 'pointerdown', onPointerUp: 'pointerup', onDoubleClick: 'dblclick', onKeyDown: 'keydown', onKeyUp: 'keyup', onTouchStart: 'touchstart' };
@@ -637,6 +663,9 @@ export function probeInit(cfg: ProbeConfig): void {
         else if (listens.some((t) => CLICK.includes(t) || KEYS.includes(t))) kind = 'listener';
       } else if (tag !== 'body' && tag !== 'html' && listens.some((t) => CLICK.includes(t) || KEYS.includes(t))) kind = 'listener';
       if (!kind) continue;
+      // A framework's root container (React 17+ listens there for the whole app) or an element that only
+      // delegates clicks to its children is not a control itself.
+      if (kind === 'listener' && (delegating.has(el) || Object.keys(el).some((k) => k.startsWith('__reactContainer$') || k === '_reactRootContainer'))) continue;
       if (kind === 'file' && tag === 'input' && !visible(el)) continue; // a hidden file input is reached through its button or label
       if (disabled(el) || !visible(target)) continue;
       if (!nav && kind !== 'page-link') {
@@ -715,6 +744,17 @@ export function probeInit(cfg: ProbeConfig): void {
       const v = fillValue(el);
       setValue(el, v);
       done.push(`${selectorOf(el)} = ${v}`);
+    }
+    // Empty contenteditable areas (outermost) get text too, with an input event.
+    const body = document.body;
+    if (body) {
+      for (const el of Array.from(body.querySelectorAll('[contenteditable]'))) {
+        const h = el as HTMLElement;
+        if (h === except || !h.isContentEditable || h.parentElement?.isContentEditable || !visible(h) || (h.textContent ?? '').trim() !== '') continue;
+        h.textContent = 'test text';
+        h.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: 'test text' }));
+        done.push(`${selectorOf(h)} = test text`);
+      }
     }
     return done;
   }

@@ -421,7 +421,6 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
       const since = performance.now();
       const w = d.startWindow();
       a.action = await act(c, prep.point ?? null);
-      await d.mouseOut().catch(() => undefined);
       let post: PostResult | null = null;
       let navigated: { url: string; status?: number; view?: InteractionView } | null = null;
       try {
@@ -436,6 +435,12 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
         post = await call<PostResult>('post', [{ exclude, acted: c.kind === 'keyboard' ? null : c.index, ignore: unstable, versus: versus(base) }]);
       }
       a.effects = effectsOf(c, w, post, navigated, base);
+      if (post && c.nav) {
+        // The view a navigation element leads to is read with the mouse off the page (a hover menu is not a view).
+        await d.mouseOut().catch(() => undefined);
+        await call('advance', [0]);
+        post.view = await call<InteractionView>('view', [null, ignoreInViews]);
+      }
       if (post) {
         a.view = post.view.key;
         viewAfter.set(c.index, post.view);
@@ -449,6 +454,7 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
         viewAfter.set(c.index, navigated.view);
       }
       a.errors = minusErrors(w.errors.filter((e) => !blockedLine(e)).map(plain), base.errors);
+      if (w.refused.length) a.refused = [...new Set(w.refused)].slice(0, 20);
       a.ms = Math.round(performance.now() - t);
       return a;
     };
@@ -578,6 +584,76 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
       }
       ev.actions.push(a);
     }
+    // A second chance: a control inert from the start state (an already selected tab, Undo with no history,
+    // Clear with nothing to clear) is tried once more right after another control acted: a live sibling in its
+    // group (same parent), else the nearest live control before it, else after it.
+    const live = (i: number) => ev.actions.some((x) => x.control === i && x.outcome === 'done' && x.effects.length > 0);
+    const parentOf = (sel: string) => sel.replace(/ > [^>]+$/, '');
+    const precursor = (c: InteractionControl): InteractionControl | undefined => {
+      const pool = chosen.filter((x) => x !== c && x.kind !== 'keyboard' && live(x.index));
+      return (
+        pool.find((x) => x.tag === c.tag && parentOf(x.selector) === parentOf(c.selector) && x.selector.includes(' > ') && c.selector.includes(' > ')) ??
+        pool.find((x) => x.tag === c.tag && x.nav !== undefined && x.nav === c.nav) ??
+        [...pool].reverse().find((x) => x.index < c.index) ??
+        pool.find((x) => x.index > c.index)
+      );
+    };
+    const tc2 = performance.now();
+    const everIgnored = topmost([...unstable, ...plainBase.spontaneous, ...ref.spontaneous]);
+    for (const a of [...ev.actions]) {
+      const c = controls[a.control]!;
+      if (a.outcome !== 'done' || a.effects.length || c.kind === 'keyboard') continue;
+      const p = precursor(c);
+      if (!p) continue;
+      if (left() < settings.actionTimeoutMs) {
+        faults.push('the probe\'s time budget ran out before every inert control had its second chance');
+        break;
+      }
+      try {
+        const second = await withTimeout(
+          (async () => {
+            await restore();
+            const pp = await call<PrepareResult>('prepare', [{ fill: true, target: p.index, exclude: OWN_STATE.has(p.kind) ? p.index : null, prepMs: 0, frames: false }]);
+            if (pp.missing) return null;
+            const w0 = d.startWindow();
+            await act(p, pp.point ?? null);
+            await call('advance', [settings.observeMs]);
+            await d.networkQuiet(Math.min(NETWORK_QUIET_CAP_MS, left()));
+            if (w0.documents.length) return null;
+            await call('tag', [selectors]);
+            const exclude = OWN_STATE.has(c.kind) ? c.index : null;
+            const prep = await call<PrepareResult>('prepare', [{ fill: false, target: c.index, exclude, prepMs: settings.prepMs, frames: false }]);
+            if (prep.missing) return null;
+            const since = performance.now();
+            const w = d.startWindow();
+            await act(c, prep.point ?? null);
+            try {
+              await call('advance', [settings.observeMs]);
+            } catch (err) {
+              if (!w.documents.length) throw err;
+            }
+            await d.networkQuiet(Math.min(NETWORK_QUIET_CAP_MS, left()), since);
+            const navigated = w.documents.length ? await afterNavigation(w) : null;
+            const post = navigated ? null : await call<PostResult>('post', [{ exclude, acted: c.index, ignore: everIgnored, versus: {} }]);
+            return { effects: effectsOf(c, w, post, navigated, ref), errors: minusErrors(w.errors.filter((e) => !blockedLine(e)).map(plain), ref.errors), refused: w.refused };
+          })(),
+          bound(settings.actionTimeoutMs),
+          `second chance for ${c.selector}`,
+        );
+        if (second && second.effects.length) {
+          a.effects = second.effects;
+          a.after = p.index;
+          a.note = [a.note, `inert from the start state; it responded right after ${describeControl(p)} acted`].filter(Boolean).join('; ');
+          for (const e of second.errors) if (!a.errors.some((x) => x.message === e.message)) a.errors.push(e);
+          if (second.refused.length) a.refused = [...new Set([...(a.refused ?? []), ...second.refused])];
+        }
+      } catch (err) {
+        if (err instanceof OutOfBudget) break;
+        faults.push(`second chance for ${c.selector}: ${errorMessage(err)}`);
+      }
+    }
+    mark('secondChance', tc2);
+
     // The value of a field read by the page's code while some action was observed: it feeds something.
     for (const a of ev.actions) {
       const c = controls[a.control]!;
