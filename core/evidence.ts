@@ -25,7 +25,7 @@ export interface LighthouseEvidence {
   /** Category scores 0..1 (null when Lighthouse could not compute one, e.g. no LCP). */
   categories: Record<string, { score: number | null; title: string }>;
   /** Audit results by id: score 0..1 or null, and Lighthouse's display value. */
-  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string }>;
+  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string; errorMessage?: string }>;
   runWarnings: string[];
   /** Lighthouse's runtimeError code, when the run finished with one (e.g. NO_FCP). */
   runtimeError?: string;

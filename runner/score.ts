@@ -208,6 +208,10 @@ export class Scorer {
     };
     if (evidence.requirement) doc.requirement = evidence.requirement.id;
     if (evidence.network) doc.network = evidence.network;
+    // The Lighthouse phases that explain a row's time: its whole run, the hold for our visit, the wait for the
+    // machine-wide measurement lock (runner/gather/measure-lock.ts).
+    const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
+    for (const k of ['lighthouse', 'lighthouseHeld', 'lighthouseLockWait'] as const) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
     return doc;
   }
 

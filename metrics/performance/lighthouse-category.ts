@@ -20,7 +20,11 @@ export function lighthouseCategoryScore(evidence: Evidence, category: string, au
   const cat = report.categories[category];
   if (!cat) return unscorable(`the Lighthouse report has no ${category} category`, { runWarnings: report.runWarnings });
   if (cat.score === null) {
-    const why = report.runtimeError ?? (report.runWarnings.length ? report.runWarnings.join(' ') : 'Lighthouse gave no score');
+    // A category without a score: its failing audits say why (e.g. LanternError NO_LCP on a canvas-only page).
+    const lhr0 = report.lhr as { categories?: Record<string, { auditRefs?: Array<{ id: string; weight: number }> }> } | undefined;
+    const refs0 = lhr0?.categories?.[category]?.auditRefs?.filter((r) => r.weight > 0).map((r) => r.id) ?? Object.keys(report.audits);
+    const errored = refs0.map((id) => [id, report.audits[id]] as const).filter(([, a]) => a?.scoreDisplayMode === 'error').map(([id, a]) => `${id}: ${a!.errorMessage ?? 'error'}`);
+    const why = report.runtimeError ?? (errored.length ? `audits failed (${errored.slice(0, 3).join('; ')})` : report.runWarnings.length ? report.runWarnings.join(' ') : 'Lighthouse gave no score');
     return unscorable(`Lighthouse could not score ${category}: ${why}`, { runtimeError: report.runtimeError, runWarnings: report.runWarnings });
   }
   const lhr = report.lhr as { categories?: Record<string, { auditRefs?: Array<{ id: string; weight: number }> }> } | undefined;

@@ -12,6 +12,17 @@ import { LighthouseTimeout, medianPerformance, runLighthouseWith, type Lighthous
 import type { FromWorker, ToWorker } from './lighthouse-thread.js';
 
 const port = parentPort!;
+
+// Lighthouse's trace engine prints some failures it recovers from straight to the console with a stack trace
+// (`LanternError: NO_LCP` on canvas-only pages); they reach the run's result as Lighthouse's runtime error, and
+// from there the metric's unscorable reason. Nothing of it goes to the user's terminal, unless WEBGRADE_DEBUG.
+if (!process.env.WEBGRADE_DEBUG) {
+  const quiet = () => undefined;
+  console.error = quiet;
+  console.warn = quiet;
+  console.log = quiet;
+  console.info = quiet;
+}
 let browser: Browser | undefined;
 let browserPort: number | undefined;
 const verdicts = new Map<number, (verdict: 'measure' | 'skip') => void>();

@@ -60,7 +60,7 @@ async function loadLighthouse(): Promise<LighthouseFn> {
 interface LhrLike {
   lighthouseVersion: string;
   categories: Record<string, { score: number | null; title: string }>;
-  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string; details?: { items?: Array<Record<string, unknown>> } }>;
+  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string; errorMessage?: string; details?: { items?: Array<Record<string, unknown>> } }>;
   runWarnings: string[];
   runtimeError?: { code: string; message: string };
 }
@@ -116,6 +116,7 @@ export function lighthouseEvidence(lhr: LhrLike): LighthouseEvidence & { blocked
   for (const [id, a] of Object.entries(lhr.audits)) {
     audits[id] = { score: a.score, scoreDisplayMode: a.scoreDisplayMode, title: a.title };
     if (a.displayValue) audits[id]!.displayValue = a.displayValue;
+    if (a.errorMessage) audits[id]!.errorMessage = a.errorMessage.split('\n')[0]!.slice(0, 300);
   }
   const out: LighthouseEvidence & { blockedRequests?: string[] } = { lighthouseVersion: lhr.lighthouseVersion, categories, audits, runWarnings: lhr.runWarnings ?? [], lhr };
   if (lhr.runtimeError?.code) out.runtimeError = `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`;

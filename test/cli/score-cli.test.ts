@@ -32,6 +32,13 @@ describe('webgrade score (CLI)', () => {
     assert.deepEqual(e.metrics.map((m: { id: string }) => m.id), [...s.metrics.map((m: { id: string }) => m.id), 'dead-code']);
   });
 
+  it('a canvas-only page: performance is unscorable with NO_LCP as the reason, and nothing reaches stderr', async () => {
+    const r = await runCli(['score', fixture('browser', 'canvas-only.html'), '--json', '--only', 'performance', '--network', 'offline']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.match(JSON.parse(r.stdout).metrics[0].reason, /NO_LCP/);
+  });
+
   it('prints a readable table by default', async () => {
     const r = await runCli(['score', fixture('example'), '--only', 'comment-rate']);
     assert.equal(r.code, 0, r.stderr);

@@ -25,6 +25,20 @@ testMetric(performanceMetric, [
     evidence: { lighthouse: lighthouseEvidence({ performance: null }, { runtimeError: 'NO_FCP: The page did not paint any content.' }) },
     unscorable: /NO_FCP/,
   },
+  {
+    name: 'performance is unscorable with the failing audits\' errors when Lighthouse gives no score and no runtime error (NO_LCP)',
+    html: '<p>x</p>',
+    evidence: {
+      lighthouse: lighthouseEvidence(
+        { performance: null },
+        {
+          audits: { 'largest-contentful-paint': { score: null, scoreDisplayMode: 'error', title: 'LCP', errorMessage: 'NO_LCP' }, 'first-contentful-paint': { score: 1, scoreDisplayMode: 'numeric', title: 'FCP' } },
+          lhr: { categories: { performance: { auditRefs: [{ id: 'first-contentful-paint', weight: 10 }, { id: 'largest-contentful-paint', weight: 25 }] } } },
+        },
+      ),
+    },
+    unscorable: /audits failed \(largest-contentful-paint: NO_LCP\)/,
+  },
   { name: 'performance is unscorable with the reason Lighthouse did not run', html: '<p>x</p>', evidence: { lighthouse: missing('Lighthouse not run: the page did not finish loading') }, unscorable: /did not finish loading/ },
   { name: 'performance is unscorable without Lighthouse evidence', html: '<p>x</p>', unscorable: /not run/ },
 ]);
