@@ -12,7 +12,9 @@
  *    Lighthouse measures (the default: Lighthouse waits), and with the probe after Lighthouse's run; seconds per
  *    page and the median difference to the run without.
  *
- *   node dist/bench/interaction.js [--pages N] [--dir DIR] [--out DIR] [--placement K] [--only name,name]
+ * `--every K` takes every K-th page in name order (a deterministic spread sample), before `--pages`.
+ *
+ *   node dist/bench/interaction.js [--every K] [--pages N] [--dir DIR] [--out DIR] [--placement K] [--only name,name]
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -164,7 +166,8 @@ async function main(): Promise<void> {
     .sort()
     .map((f) => join(dir, f));
   if (only) pages = pages.filter((p) => only.some((o) => p.endsWith(`/${o}.html`) || p.endsWith(`/${o}`)));
-  pages = pages.slice(0, count);
+  const every = arg('--every', 1);
+  pages = pages.filter((_, i) => i % every === 0).slice(0, count);
   if (out) mkdirSync(out, { recursive: true });
   await probeAll(pages);
   const k = arg('--placement', 0);
