@@ -252,6 +252,12 @@ export interface InteractionAction {
   refused?: string[];
   /** Inert from the start state, the control was tried again right after this other control (index) acted. */
   after?: number;
+  /**
+   * Inert from the start state, and its second chance (right after another control acted) was due but not made:
+   * why (the probe's budget ran out, or the second try timed out). Neither live nor inert: left out of
+   * control-liveness and listed.
+   */
+  undecided?: string;
   /** Wall-clock milliseconds of the whole action, restore included. */
   ms: number;
   /** The view after the action (`InteractionView.key`), for the navigation check. */

@@ -19,7 +19,9 @@
  * - A second chance: a control inert from the start state (an already selected tab, Undo with no history,
  *   Clear with nothing to clear) is acted on once more right after another control acted (a live sibling in its
  *   group, else the nearest live control before it, else after it); if it responds then, it is live, and the
- *   details name that control (`after`).
+ *   details name that control (`after`). When that second try was due but could not be made (the probe's
+ *   budget ran out, or it failed), the control is undecided: neither live nor inert, left out and listed (a
+ *   false "inert" is worse than one control fewer).
  * - Not effects: what our own action does to the control itself (its focus, its checked state, the text typed
  *   into it, hover styles), and a native form submission or reload that only brings the page back to its start
  *   state (a form with no handler): those controls are inert.
@@ -51,10 +53,11 @@ export interface LivenessTally {
 export function tallyLiveness(v: InteractionEvidence): LivenessTally {
   const acted = v.actions.filter((a) => a.outcome === 'done' || a.outcome === 'hung');
   const live = acted.filter((a) => a.outcome === 'done' && a.effects.length > 0);
-  const inert = acted.filter((a) => a.outcome === 'done' && a.effects.length === 0);
+  const undecided = (a: InteractionAction) => a.outcome === 'done' && a.effects.length === 0 && a.undecided !== undefined;
+  const inert = acted.filter((a) => a.outcome === 'done' && a.effects.length === 0 && !undecided(a));
   const hung = acted.filter((a) => a.outcome === 'hung');
-  const left = v.actions.filter((a) => a.outcome !== 'done' && a.outcome !== 'hung');
-  return { acted, live, inert, hung, left };
+  const left = v.actions.filter((a) => (a.outcome !== 'done' && a.outcome !== 'hung') || undecided(a));
+  return { acted: acted.filter((a) => !undecided(a)), live, inert, hung, left };
 }
 
 async function pictures(evidence: Evidence): Promise<MetricPicture[]> {
@@ -107,7 +110,8 @@ const controlLiveness: MetricDefinition = {
     const v = p.value;
     const found = v.controls.filter((c) => c.kind !== 'page-link' && !c.page);
     const t = tallyLiveness(v);
-    const leftOut = t.left.map((a) => ({ ...describeControl(v.controls[a.control]!), action: a.action, outcome: a.outcome, ...(a.note ? { note: a.note } : {}) }));
+    const outcomeOf = (a: InteractionAction) => (a.undecided !== undefined && a.outcome === 'done' ? 'undecided' : a.outcome);
+    const leftOut = t.left.map((a) => ({ ...describeControl(v.controls[a.control]!), action: a.action, outcome: outcomeOf(a), ...(a.undecided ?? a.note ? { note: a.undecided ?? a.note } : {}) }));
     const notActed = found.filter((c) => !c.acted).length;
     if (t.acted.length === 0) {
       if (v.hung) return unscorable(v.unavailable?.firstView ?? 'the page did not respond', { faults: v.faults });
@@ -127,7 +131,7 @@ const controlLiveness: MetricDefinition = {
     }));
     const extra = [
       notActed ? `${notActed} over the cap or the budget not acted on` : '',
-      leftOut.length ? `${leftOut.length} left out (${[...new Set(t.left.map((a) => a.outcome))].join(', ')})` : '',
+      leftOut.length ? `${leftOut.length} left out (${[...new Set(t.left.map(outcomeOf))].join(', ')})` : '',
     ].filter(Boolean);
     const summary =
       t.inert.length + t.hung.length === 0

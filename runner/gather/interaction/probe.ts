@@ -600,14 +600,17 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
     };
     const tc2 = performance.now();
     const everIgnored = topmost([...unstable, ...plainBase.spontaneous, ...ref.spontaneous]);
+    let outOfBudget = false;
     for (const a of [...ev.actions]) {
       const c = controls[a.control]!;
       if (a.outcome !== 'done' || a.effects.length || c.kind === 'keyboard') continue;
       const p = precursor(c);
       if (!p) continue;
-      if (left() < settings.actionTimeoutMs) {
-        faults.push('the probe\'s time budget ran out before every inert control had its second chance');
-        break;
+      if (outOfBudget || left() < settings.actionTimeoutMs) {
+        if (!outOfBudget) faults.push('the probe\'s time budget ran out before every inert control had its second chance');
+        outOfBudget = true;
+        a.undecided = `inert from the start state; the probe's time budget ran out before its second chance (after ${describeControl(p)})`;
+        continue;
       }
       try {
         const second = await withTimeout(
@@ -648,8 +651,13 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
           if (second.refused.length) a.refused = [...new Set([...(a.refused ?? []), ...second.refused])];
         }
       } catch (err) {
-        if (err instanceof OutOfBudget) break;
+        if (err instanceof OutOfBudget) {
+          outOfBudget = true;
+          a.undecided = `inert from the start state; the probe's time budget ran out during its second chance (after ${describeControl(p)})`;
+          continue;
+        }
         faults.push(`second chance for ${c.selector}: ${errorMessage(err)}`);
+        a.undecided = `inert from the start state; its second chance (after ${describeControl(p)}) failed: ${errorMessage(err)}`;
       }
     }
     mark('secondChance', tc2);

@@ -74,6 +74,21 @@ testMetric(controlLiveness, [
     score: 100,
     details: (d) => assert.equal((d.leftOut as unknown[]).length, 3),
   },
+  {
+    name: 'an inert control whose second chance the budget did not reach is undecided: left out and listed, not inert',
+    html: '<p>x</p>',
+    evidence: {
+      interaction: interactionEvidence({
+        controls: [control(0), control(1), control(2)],
+        actions: [action(0, ['dom']), action(1, [], { undecided: 'the probe\'s time budget ran out before its second chance' }), action(2, [])],
+      }),
+    },
+    score: 50,
+    details: (d) => {
+      assert.deepEqual((d.inert as Array<{ selector: string }>).map((x) => x.selector), ['#c2']);
+      assert.deepEqual((d.leftOut as Array<{ selector: string; outcome: string }>).map((x) => [x.selector, x.outcome]), [['#c1', 'undecided']]);
+    },
+  },
   { name: 'unscorable without controls', html: '<p>x</p>', evidence: { interaction: interactionEvidence({}) }, unscorable: /no controls/ },
   {
     name: 'links to other pages are not controls here (navigation-reachability follows them)',
