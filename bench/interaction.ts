@@ -84,7 +84,7 @@ async function probeAll(pages: string[]): Promise<void> {
       const v = it.value;
       const probeMs = v.timings.withContext ?? ms;
       times.push(probeMs);
-      if (probeMs > INTERACTION_DEFAULTS.budgetMs + 2000) overBudget++;
+      if (probeMs > INTERACTION_DEFAULTS.budgetMs) overBudget++;
       for (const [k, x] of Object.entries(v.timings)) (phases[k] ??= []).push(x);
       actionsTotal += v.actions.length;
       controlsTotal += v.controls.filter((c) => c.kind !== 'page-link').length;

@@ -276,11 +276,13 @@ export class BrowserGatherer implements Gatherer {
     }
     const firstLoadMs = b?.ok && b.value.loaded === false ? PROBE_SHORT_LOAD_MS : FIRST_LOAD_TIMEOUT_MS;
     let context: BrowserContext | undefined;
-    const t = performance.now();
+    let t = performance.now();
     try {
       const browser = await this.chrome.browser();
+      // The probe's budget and time count from here: starting Chrome (once for many artifacts) is not the probe's.
+      t = performance.now();
       context = await sandboxContext(browser, await site.endpoint('interaction'));
-      const ev = await probeInteraction(context, evidence.artifact, site.origin, site.entryUrl, { deadline, firstLoadMs, ...(this.options.interaction ? { settings: this.options.interaction } : {}) });
+      const ev = await probeInteraction(context, evidence.artifact, site.origin, site.entryUrl, { deadline, started: t, firstLoadMs, ...(this.options.interaction ? { settings: this.options.interaction } : {}) });
       evidence.interaction = gathered(ev);
     } catch (err) {
       const dead = !this.chrome.alive;

@@ -87,6 +87,12 @@ export const SCREENSHOT_CAP_PX = 4000;
 /** A page that hangs this many times during actions is given up. */
 export const MAX_HANGS = 2;
 const EVAL_MS = 3000;
+/**
+ * Real milliseconds kept from the probe's budget for finishing: the last coverage read, closing the page, the
+ * crops and closing the context. The steps run against the budget minus this, so the whole probe, its browser
+ * context included, stays within its budget.
+ */
+export const FINISH_RESERVE_MS = 1500;
 
 export const PROBE_CONFIG: ProbeConfig = {
   epochMs: Date.UTC(2026, 0, 15, 9, 0, 0),
@@ -100,6 +106,8 @@ export const PROBE_CONFIG: ProbeConfig = {
 export interface ProbeOptions {
   /** performance.now() by which the probe must be over. */
   deadline: number;
+  /** performance.now() when the probe's work began (its browser context created): the budget counts from here. */
+  started?: number;
   /** At most this long for the first load's load event (default FIRST_LOAD_TIMEOUT_MS). */
   firstLoadMs?: number;
   settings?: Partial<Omit<InteractionSettings, 'restore'>>;
@@ -256,7 +264,8 @@ class OutOfBudget extends Error {}
 export async function probeInteraction(context: BrowserContext, artifact: Artifact, origin: string, entryUrl: string, opts: ProbeOptions): Promise<InteractionEvidence> {
   const t0 = performance.now();
   const settings: InteractionSettings = { ...INTERACTION_DEFAULTS, ...opts.settings, restore: 'reload of the entry page with the origin\'s storage and cookies cleared' };
-  const deadline = Math.min(opts.deadline, t0 + settings.budgetMs);
+  const hardDeadline = Math.min(opts.deadline, (opts.started ?? t0) + settings.budgetMs);
+  const deadline = hardDeadline - FINISH_RESERVE_MS;
   const left = () => deadline - performance.now();
   const timings: Record<string, number> = {};
   const faults: string[] = [];
@@ -266,6 +275,8 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
 
   let d = new ProbeDriver(context, origin, PROBE_CONFIG, sampleFile);
   await d.open();
+  /** An action was cut by the budget while the page may still be running its handler. */
+  let busy = false;
   const bound = (ms: number) => Math.max(1, Math.min(ms, left()));
   const call = <T>(fn: string, args: unknown[], ms = EVAL_MS) => {
     if (left() <= 0) throw new OutOfBudget('the probe\'s time budget is used up');
@@ -553,16 +564,26 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
       }
       let a: InteractionAction;
       const t = performance.now();
+      const limit = bound(settings.actionTimeoutMs);
       try {
-        a = await withTimeout(runAction(c), bound(settings.actionTimeoutMs), `action on ${c.selector}`);
+        a = await withTimeout(runAction(c), limit, `action on ${c.selector}`);
       } catch (err) {
         a = { control: c.index, action: actionName(c), outcome: 'failed', note: errorMessage(err).slice(0, 200), effects: [], errors: [], ms: Math.round(performance.now() - t) };
-        if (err instanceof OutOfBudget) {
-          unavailable.actions = `the probe's time budget ran out: ${chosen.length - ev.actions.length} of ${chosen.length} controls not acted on`;
+        // Cut short by the probe's budget, not by the per-action timeout: not a slow or hung page, left out.
+        // So is a timeout with too little of the budget left to tell a slow page from a hung one fairly.
+        const budgetCut = err instanceof TimeoutError && (limit < settings.actionTimeoutMs || hardDeadline - performance.now() < 1500 + 700);
+        if (err instanceof OutOfBudget || budgetCut) {
+          if (budgetCut) {
+            busy = true;
+            a.note = `the probe's time budget ran out during this action (after ${Math.round(performance.now() - t)} ms)`;
+            ev.actions.push(a);
+          }
+          unavailable.actions = `the probe's time budget ran out: ${chosen.length - ev.actions.length + (budgetCut ? 1 : 0)} of ${chosen.length} controls not acted on`;
           break;
         }
         if (err instanceof TimeoutError) {
-          const alive = await d.eval('1', bound(1500), 'responsiveness').then(
+          // The reserve for finishing may pay for this check: a page is not called hung on a shorter wait.
+          const alive = await d.eval('1', 1500, 'responsiveness').then(
             () => true,
             () => false,
           );
@@ -570,13 +591,14 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
           if (!alive) {
             hangs++;
             a.errors.push({ kind: 'exception', message: 'the page stopped responding after this action' });
-            // A hung renderer: a new page (same context) for the next action.
+            // A hung renderer: its script stopped, a new page (same context) for the next action.
+            await withTimeout(d.cdp.send('Runtime.terminateExecution'), 300, 'terminate').catch(() => undefined);
             await d.close().catch(() => undefined);
             d = new ProbeDriver(context, origin, PROBE_CONFIG, sampleFile);
             await d.open();
-            if (hangs >= MAX_HANGS) {
+            if (hangs >= MAX_HANGS || left() < 1500) {
               ev.actions.push(a);
-              unavailable.actions = `the page stopped responding after ${hangs} actions: the rest were not acted on`;
+              unavailable.actions = hangs >= MAX_HANGS ? `the page stopped responding after ${hangs} actions: the rest were not acted on` : `the probe's time budget ran out after the page stopped responding: ${chosen.length - ev.actions.length} of ${chosen.length} controls not acted on`;
               break;
             }
           }
@@ -698,7 +720,9 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
     else faults.push(errorMessage(err));
   } finally {
     const tc = performance.now();
-    await d.takeCoverage(Math.max(500, Math.min(EVAL_MS, left() + 1000))).catch(() => undefined);
+    // A handler still running (cut by the budget) would hold up the coverage read and the page's closing: stop it.
+    if (busy) await withTimeout(d.cdp.send('Runtime.terminateExecution'), 300, 'terminate').catch(() => undefined);
+    await d.takeCoverage(Math.max(300, Math.min(EVAL_MS, hardDeadline - performance.now() - 700))).catch(() => undefined);
     const js = d.coverage.entries((url) => {
       if (!url.startsWith(origin + '/')) return null;
       const file = requestPath(url.slice(origin.length));

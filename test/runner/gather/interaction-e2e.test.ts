@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { InteractionEvidence } from '../../../core/browser-evidence.js';
 import { Scorer, type ScoreDocument } from '../../../runner/score.js';
+import { BrowserGatherer } from '../../../runner/gather/browser-gatherer.js';
+import { loadArtifact } from '../../../core/artifact.js';
+import type { Evidence } from '../../../core/evidence.js';
+import { tallyLiveness } from '../../../metrics/interaction/control-liveness.js';
 import { fixture, runCli, tempDir } from '../../helpers.js';
 
 const BUDGET_MS = 40_000;
@@ -138,12 +142,31 @@ describe('the probe and the sandbox', () => {
     const { doc, evidence } = await scorer.scoreWithEvidence(page('hang-on-click.html'));
     const ms = performance.now() - t;
     const v = probeOf(evidence);
-    assert.ok(ms < v.settings.budgetMs + 10_000, `took ${Math.round(ms)} ms`);
+    // The probe, its browser context included, within its budget (the whole scoring also starts Chrome, loads the page for the visit ...).
+    assert.ok(v.timings.withContext! <= v.settings.budgetMs, `the probe took ${v.timings.withContext} ms: ${JSON.stringify(v.timings)}`);
+    assert.ok(ms < v.settings.budgetMs + 30_000, `took ${Math.round(ms)} ms`);
     assert.deepEqual(v.actions.map((a) => a.outcome), ['done', 'hung']);
     assert.equal(metric(doc, 'control-liveness').score, 50);
     assert.equal(metric(doc, 'interaction-errors').score, 50);
     const next = await scorer.score(page('todo.html'));
     assert.equal(metric(next, 'control-liveness').score, 100, 'the browser is usable after the hang');
+  });
+
+  it('the budget ending during an action: that control is left out, not called hung, and the probe with its context stays within its budget', async () => {
+    // A per-action timeout longer than the budget: the second button (which loops forever) is always cut by the budget.
+    const g = new BrowserGatherer({ network: { mode: 'offline' }, interaction: { budgetMs: 8000, actionTimeoutMs: 10_000 } });
+    try {
+      const evidence: Evidence = { artifact: loadArtifact(page('hang-on-click.html')), options: { checkNetwork: false } };
+      await g.gather(evidence, { needs: new Set(['interaction']), metrics: [], budgetMs: 60_000 });
+      const v = probeOf(evidence);
+      assert.ok(v.timings.withContext! <= 8000, `took ${v.timings.withContext} ms with its context: ${JSON.stringify(v.timings)}`);
+      assert.deepEqual(v.actions.map((a) => a.outcome), ['done', 'failed'], JSON.stringify(v.actions.map((a) => [a.outcome, a.note])));
+      assert.match(v.actions[1]!.note!, /budget ran out during this action/);
+      const t = tallyLiveness(v);
+      assert.deepEqual([t.live.length, t.hung.length, t.left.length], [1, 0, 1]);
+    } finally {
+      await g.close();
+    }
   });
 
   it('a page that loops forever: not rendered (0), within the budget', async () => {
