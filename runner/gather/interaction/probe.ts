@@ -513,6 +513,9 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
           if (point) await d.click(point.x, point.y);
           await d.type(value);
           await d.press('Enter');
+          // Then the field loses focus, as when a person clicks elsewhere: a textarea's change event (Enter adds
+          // a line there) and blur handlers fire.
+          await call('blur', []);
           return `type ${JSON.stringify(value)} + Enter`;
         }
         case 'select': {

@@ -80,6 +80,11 @@ describe('interaction probe on fixture pages', () => {
     assert.deepEqual(reasons, ['missing anchor #contact', 'missing local file /pricing.html (HTTP 404)']);
   });
 
+  it('a textarea read only on its change event (when it loses focus) is live', async () => {
+    const doc = await scorer.score(page('change-on-commit.html'));
+    assert.equal(metric(doc, 'control-liveness').score, 100, JSON.stringify(metric(doc, 'control-liveness').details));
+  });
+
   it('a button that throws: the error is named with its action', async () => {
     const doc = await scorer.score(page('throws.html'));
     const m = metric(doc, 'interaction-errors');
