@@ -765,23 +765,28 @@ export function probeInit(cfg: ProbeConfig): void {
   const stored: Record<string, Map<string, string>> = {};
   const SEP = '\u0001';
   /** An element's own state: tag, attributes and own text; form state; rendering; canvas pixels (SEP between). */
+  /**
+   * A long value as its beginning plus a hash of the whole: a change anywhere in it counts (an iframe's srcdoc
+   * that differs only after a shared preamble, an output that grows at its end).
+   */
+  const clip = (v: string, n: number): string => (v.length > n ? `${v.slice(0, n)}…${fnv(v)}:${v.length}` : v);
   function ownState(el: Element, skip: boolean): string {
     const tag = el.tagName;
     let base = tag;
     const names = N.getAttributeNames.call(el).sort();
-    for (const n of names) base += ` ${n}=${String(N.getAttribute.call(el, n)).slice(0, 300)}`;
+    for (const n of names) base += ` ${n}=${clip(String(N.getAttribute.call(el, n)), 300)}`;
     let text = '';
     for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3) text += c.nodeValue;
     text = text.replace(/\s+/g, ' ').trim();
-    if (text) base += `|t:${text.slice(0, 300)}`;
+    if (text) base += `|t:${clip(text, 300)}`;
     if (tag === 'DIALOG' || tag === 'DETAILS') base += `|o:${(el as HTMLDialogElement).open ? 1 : 0}`;
     let form = '';
     let render = '';
     if (!skip) {
       if (tag === 'INPUT') {
         const i = el as HTMLInputElement;
-        form = `v:${String(NG.inputValue.call(i)).slice(0, 200)}|c:${NG.inputChecked.call(i) ? 1 : 0}`;
-      } else if (tag === 'TEXTAREA') form = `v:${String(NG.textareaValue.call(el)).slice(0, 200)}`;
+        form = `v:${clip(String(NG.inputValue.call(i)), 200)}|c:${NG.inputChecked.call(i) ? 1 : 0}`;
+      } else if (tag === 'TEXTAREA') form = `v:${clip(String(NG.textareaValue.call(el)), 200)}`;
       else if (tag === 'SELECT') form = `s:${NG.selectIndex.call(el)}`;
       render = rendered(el) ? '1' : '0';
       const h = el as HTMLElement;

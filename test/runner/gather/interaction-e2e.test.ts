@@ -85,6 +85,11 @@ describe('interaction probe on fixture pages', () => {
     assert.equal(metric(doc, 'control-liveness').score, 100, JSON.stringify(metric(doc, 'control-liveness').details));
   });
 
+  it('buttons that change a frame\'s srcdoc after a long shared beginning are live', async () => {
+    const doc = await scorer.score(page('iframe-preview.html'));
+    assert.equal(metric(doc, 'control-liveness').score, 100, JSON.stringify(metric(doc, 'control-liveness').details));
+  });
+
   it('a button that throws: the error is named with its action', async () => {
     const doc = await scorer.score(page('throws.html'));
     const m = metric(doc, 'interaction-errors');
