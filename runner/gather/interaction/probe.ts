@@ -614,14 +614,17 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
     // group (same parent), else the nearest live control before it, else after it.
     const live = (i: number) => ev.actions.some((x) => x.control === i && x.outcome === 'done' && x.effects.length > 0);
     const parentOf = (sel: string) => sel.replace(/ > [^>]+$/, '');
+    // A sibling that was itself live only right after another control (a game's direction buttons, live once Start
+    // was pressed) hands on that control: the siblings need the same state.
     const precursor = (c: InteractionControl): InteractionControl | undefined => {
       const pool = chosen.filter((x) => x !== c && x.kind !== 'keyboard' && live(x.index));
-      return (
+      const p =
         pool.find((x) => x.tag === c.tag && parentOf(x.selector) === parentOf(c.selector) && x.selector.includes(' > ') && c.selector.includes(' > ')) ??
         pool.find((x) => x.tag === c.tag && x.nav !== undefined && x.nav === c.nav) ??
         [...pool].reverse().find((x) => x.index < c.index) ??
-        pool.find((x) => x.index > c.index)
-      );
+        pool.find((x) => x.index > c.index);
+      const via = p ? ev.actions.find((x) => x.control === p.index)?.after : undefined;
+      return via !== undefined && via !== c.index ? controls[via] : p;
     };
     const tc2 = performance.now();
     const everIgnored = topmost([...unstable, ...plainBase.spontaneous, ...ref.spontaneous]);

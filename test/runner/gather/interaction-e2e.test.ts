@@ -90,6 +90,13 @@ describe('interaction probe on fixture pages', () => {
     assert.equal(metric(doc, 'control-liveness').score, 100, JSON.stringify(metric(doc, 'control-liveness').details));
   });
 
+  it('buttons live only once Start was pressed are live: each sibling gets its second chance after Start', async () => {
+    const doc = await scorer.score(page('start-first.html'));
+    const m = metric(doc, 'control-liveness');
+    assert.equal(m.score, 100, JSON.stringify(m.details));
+    assert.ok((m.details!.liveControls as Array<{ after?: string }>).filter((x) => x.after === 'Start').length === 3, JSON.stringify(m.details!.liveControls));
+  });
+
   it('a button that throws: the error is named with its action', async () => {
     const doc = await scorer.score(page('throws.html'));
     const m = metric(doc, 'interaction-errors');
