@@ -596,10 +596,14 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
             a.errors.push({ kind: 'exception', message: 'the page stopped responding after this action' });
             // A hung renderer: its script stopped, a new page (same context) for the next action.
             await withTimeout(d.cdp.send('Runtime.terminateExecution'), 300, 'terminate').catch(() => undefined);
-            await d.close().catch(() => undefined);
-            d = new ProbeDriver(context, origin, PROBE_CONFIG, sampleFile);
-            await d.open();
-            if (hangs >= MAX_HANGS || left() < 1500) {
+            // Without the time for a new page, the stopped one stays (the finish reads its coverage and closes it).
+            const renew = left() >= 1500;
+            if (renew) {
+              await d.close().catch(() => undefined);
+              d = new ProbeDriver(context, origin, PROBE_CONFIG, sampleFile);
+              await d.open();
+            }
+            if (hangs >= MAX_HANGS || !renew || left() < 1500) {
               ev.actions.push(a);
               unavailable.actions = hangs >= MAX_HANGS ? `the page stopped responding after ${hangs} actions: the rest were not acted on` : `the probe's time budget ran out after the page stopped responding: ${chosen.length - ev.actions.length} of ${chosen.length} controls not acted on`;
               break;
