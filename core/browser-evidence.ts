@@ -146,3 +146,229 @@ export interface BrowserEvidence {
   /** The load event fired within the load timeout. */
   loaded?: boolean;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The interaction probe (runner/gather/interaction/): what happened when the page was used.
+
+/**
+ * What kind of control an action targets, which decides the action:
+ * - `button`: button, input type button/submit/reset/image, [role=button], summary: a click;
+ * - `link`: a link within the page (a fragment, `#`, `javascript:`): a click;
+ * - `page-link`: a link to another file of the artifact: only followed by the navigation check, never acted on
+ *   for control liveness;
+ * - `text`: a text-like input, textarea or contenteditable: click into it, type a value, press Enter;
+ * - `toggle`: a checkbox or radio (or the visible label of a hidden one): a click;
+ * - `select`: choose another option; `range`: click it, press ArrowRight; `value`: a colour/date/time input set
+ *   to a value; `file`: a sample file chosen;
+ * - `listener`: any other element with click or key listeners: a click (a double click when it only listens for
+ *   dblclick; focus and Enter when it only listens for keys);
+ * - `keyboard`: the page's key listeners on window/document/body (games, shortcuts): the keys they test pressed
+ *   in turn.
+ */
+export type ControlKind = 'button' | 'link' | 'page-link' | 'text' | 'toggle' | 'select' | 'range' | 'value' | 'file' | 'listener' | 'keyboard';
+
+/** How a control navigates inside the app, when it does (navigation-reachability). */
+export type NavKind = 'page' | 'anchor' | 'hash-route' | 'placeholder' | 'tab' | 'nav-button';
+
+export interface InteractionBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface InteractionControl {
+  /** Position in `InteractionEvidence.controls` (document order; the keyboard control, if any, first). */
+  index: number;
+  kind: ControlKind;
+  /** CSS selector that finds it again after a reload (`document` for the keyboard control). */
+  selector: string;
+  tag: string;
+  /** Its label: aria-label, text, value, title or placeholder (at most 80 characters). */
+  text: string;
+  /** Its box in the start state, document CSS px at 1280 px width. */
+  box?: InteractionBox;
+  /** Event types listened for on it (DOMDebugger.getEventListeners, or React props). */
+  listeners?: string[];
+  /** `keyboard`: the keys pressed, in order. */
+  keys?: string[];
+  /** In-app navigation: how it navigates. */
+  nav?: NavKind;
+  /** Links: the resolved href. */
+  href?: string;
+  /** Chosen for control liveness (within the cap; `page-link`s never are). */
+  acted: boolean;
+  /** The document it is in, when not the entry page (found by the navigation check on another page). */
+  page?: string;
+}
+
+/** One observable effect of an action. */
+export type EffectKind =
+  | 'dom' // elements added or removed, text or attributes changed
+  | 'form' // the value or state of another form field changed
+  | 'layout' // an element shown, hidden or resized (also CSS-only effects)
+  | 'canvas' // pixels of a canvas changed
+  | 'url' // the address changed within the document (fragment, pushState)
+  | 'navigation' // another document was loaded
+  | 'storage' // localStorage, sessionStorage or cookies changed
+  | 'dialog' // alert/confirm/prompt/print or a beforeunload dialog
+  | 'focus' // focus moved into an element other than the control
+  | 'scroll' // the page scrolled
+  | 'audio' // a sound started (AudioContext, a source node, media play, speech)
+  | 'clipboard' // a clipboard write
+  | 'download' // a download started (a[download], blob: link, save picker)
+  | 'popup' // a new window was opened
+  | 'file-chooser' // a file chooser opened
+  | 'browser-prompt' // a browser chooser or prompt: device (serial, USB, Bluetooth, HID), file or directory picker, camera, microphone or screen, permission, fullscreen, share
+  | 'request' // a request left the page (to the artifact, a CDN, or refused by the sandbox)
+  | 'value-read'; // the field's value was read by the page's code (it feeds something)
+
+export interface InteractionEffect {
+  kind: EffectKind;
+  /** What changed, for a person (e.g. `#out: text`, `GET data.json`). */
+  detail: string;
+}
+
+export interface InteractionError {
+  kind: 'exception' | 'unhandled-rejection' | 'console';
+  message: string;
+}
+
+export interface InteractionAction {
+  /** Index into `controls`. */
+  control: number;
+  /** What was done, e.g. `click`, `type "test" + Enter`, `keys ArrowUp ArrowDown`. */
+  action: string;
+  /**
+   * `done`; `not-found` (the control was not there after the reload); `timeout` (the action or its observation
+   * took longer than the per-action timeout); `hung` (the page stopped answering after the action); `failed`
+   * (the probe could not act, with `note`).
+   */
+  outcome: 'done' | 'not-found' | 'timeout' | 'hung' | 'failed';
+  note?: string;
+  /** Effects seen; none = the control is inert. */
+  effects: InteractionEffect[];
+  /** Errors raised from the action until the end of its observation (those the page raises anyway are removed). */
+  errors: InteractionError[];
+  /** Requests made during the action that the sandbox refused (or that could not connect). */
+  refused?: string[];
+  /** Inert from the start state, the control was tried again right after this other control (index) acted. */
+  after?: number;
+  /**
+   * Inert from the start state, and its second chance (right after another control acted) was due but not made:
+   * why (the probe's budget ran out, or the second try timed out). Neither live nor inert: left out of
+   * control-liveness and listed.
+   */
+  undecided?: string;
+  /** Wall-clock milliseconds of the whole action, restore included. */
+  ms: number;
+  /** The view after the action (`InteractionView.key`), for the navigation check. */
+  view?: string;
+  /** A crop of the start-state screenshot around the control, when no effect was seen (PNG). */
+  crop?: Buffer;
+}
+
+/** A view: a state told apart by address and visible content (the alias rule of navigation-reachability). */
+export interface InteractionView {
+  /** `<path><#fragment>|<hash of the visible text>|<number of rendered elements>` */
+  key: string;
+  path: string;
+  hash: string;
+  textHash: string;
+  elements: number;
+  /** The first characters of the visible text. */
+  text: string;
+  /** The fragment names an element of the document (the browser scrolls to it). */
+  anchorExists: boolean;
+  /** HTTP status of the document, when it was loaded by a navigation. */
+  status?: number;
+}
+
+/** One in-app navigation element and what acting on it led to. */
+export interface NavigationResult {
+  control: number;
+  /** Each time it was tried: from which view, to which view (null: nothing loaded), and the HTTP status of a document it loaded. */
+  tries: Array<{ from: string; to: string | null; status?: number; note?: string }>;
+  /** It led to a view (a different one from where it was acted on, or an existing file or anchor). */
+  leads: boolean;
+  /** Why not, when it is dangling. */
+  reason?: string;
+}
+
+export interface NavigationLog {
+  startView?: InteractionView;
+  /** Every distinct view reached, breadth first (depth 0 = the start view). */
+  views: Array<InteractionView & { depth: number }>;
+  links: NavigationResult[];
+  /** Navigation elements found but not tried (over the caps or out of budget), by control index. */
+  untried: number[];
+  /** Why the search stopped early, if it did. */
+  truncated?: string;
+}
+
+/** The first view, after load and settle (render-validity). */
+export interface FirstView {
+  /** Descendant elements of body. */
+  elements: number;
+  /** Characters of visible text (body.innerText, whitespace collapsed). */
+  textChars: number;
+  /** Visible, loaded visuals: svg, decoded img, canvas that drew something, video. */
+  visuals: number;
+  visualsByKind: { svg: number; img: number; canvas: number; video: number };
+  /** Visible canvases that drew nothing (one colour throughout): not counted as visuals. */
+  blankCanvases: number;
+  /** Visible, enabled button, input, textarea, select, a[href], [role=button]. */
+  interactive: number;
+  /** First contentful paint (ms after navigation start), or null when nothing was painted. */
+  firstPaintMs: number | null;
+  /** Uncaught exceptions and unhandled rejections before the first contentful paint (before the first view when nothing was painted). */
+  errorsBeforeRender: InteractionError[];
+  /** The load event fired. */
+  loaded: boolean;
+}
+
+/** The probe's settings, recorded with what it gathered. */
+export interface InteractionSettings {
+  maxControls: number;
+  actionTimeoutMs: number;
+  budgetMs: number;
+  /** Virtual milliseconds of the page clock: after load, before each action (fill and scroll side effects), and after it. */
+  settleMs: number;
+  prepMs: number;
+  observeMs: number;
+  navDepth: number;
+  maxViews: number;
+  maxNavActions: number;
+  restore: string;
+}
+
+export interface InteractionEvidence {
+  settings: InteractionSettings;
+  /** Absent when the page did not answer (see `unavailable.firstView`). */
+  firstView?: FirstView;
+  /** Every control and in-app link found in the start state. */
+  controls: InteractionControl[];
+  /** The action log, in the order acted. */
+  actions: InteractionAction[];
+  navigation: NavigationLog;
+  /** Errors of the first load and settle (console-errors' business; listed so they are not blamed on actions). */
+  loadErrors: InteractionError[];
+  /** Text fields filled before each action (`selector = value`), so that buttons act on a filled form. */
+  filled: string[];
+  /** Errors raised while those fields were filled (their input and change listeners). */
+  fillErrors?: InteractionError[];
+  /** Snapshot paths that differed between two identical runs (left out of every comparison). */
+  unstable?: string[];
+  /** The page stopped answering after its first load: nothing was acted on. */
+  hung?: boolean;
+  /** V8 block coverage of the page's own JS over every load of the probe (dead-code). */
+  coverage?: { js: CoverageEntry[] };
+  /** The start state, full page (height capped), for the crops and `--explain control-liveness --out`. */
+  screenshot?: Screenshot;
+  /** The sandbox's log of the probe's requests (phase `interaction`). */
+  network?: NetworkEntry[];
+  timings: Record<string, number>;
+  faults: string[];
+  /** Why an optional part is absent (firstView, coverage, screenshot, actions ...). */
+  unavailable?: Record<string, string>;
+}

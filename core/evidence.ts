@@ -4,7 +4,7 @@
  * say "unscorable: <reason>" instead of guessing.
  */
 import type { Artifact } from './artifact.js';
-import type { BrowserEvidence } from './browser-evidence.js';
+import type { BrowserEvidence, InteractionEvidence } from './browser-evidence.js';
 import type { Requirement } from './requirements.js';
 import type { NetworkModeId, NetworkRecord } from './network.js';
 import type { FidelityEvidence, ReferenceInput } from './fidelity.js';
@@ -80,6 +80,8 @@ export interface Evidence {
   /** Present when a metric that needs the browser was requested. */
   browser?: Gathered<BrowserEvidence>;
   lighthouse?: Gathered<LighthouseEvidence>;
+  /** The interaction probe's log (present when a metric that needs `interaction` was requested). */
+  interaction?: Gathered<InteractionEvidence>;
   /** Remote URL checks keyed by URL (only with --check-network). */
   remote?: Gathered<Record<string, RemoteCheck>>;
   /** Judge answers keyed by metric id. */

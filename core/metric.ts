@@ -54,6 +54,9 @@ export type MetricKind = 'rule' | 'judge';
  * - `mobile`: the iPhone 12 Pro measurement (`browser.mobile`); usually taken inside the Lighthouse run, so it
  *   is complete later than the rest of the browser evidence;
  * - `lighthouse`: the one Lighthouse report of the artifact;
+ * - `interaction`: the interaction probe (`Evidence.interaction`): the first view, the page's controls acted on
+ *   one by one from a restored start state, the in-app navigation followed, and the JS coverage over all of it;
+ *   gathered only when a selected metric needs it (it loads the page once per action);
  * - `requirement`: the user's requirement text; `checklist`: its checklist items;
  * - `judge`: an LLM judge answer gathered before scoring;
  * - `network`: remote URL checks (only with `--check-network`);
@@ -66,6 +69,7 @@ export type EvidenceNeed =
   | 'screenshot'
   | 'mobile'
   | 'lighthouse'
+  | 'interaction'
   | 'requirement'
   | 'checklist'
   | 'judge'

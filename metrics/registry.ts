@@ -30,6 +30,10 @@ import functionalAlignment from './functional-alignment/functional-alignment.js'
 import visualAlignment from './visual-alignment/visual-alignment.js';
 import contentAlignment from './content-alignment/content-alignment.js';
 import deadCode from './maintainability/dead-code.js';
+import renderValidity from './interaction/render-validity.js';
+import controlLiveness from './interaction/control-liveness.js';
+import interactionErrors from './interaction/interaction-errors.js';
+import navigationReachability from './interaction/navigation-reachability.js';
 import visualFidelity from './fidelity/visual-fidelity.js';
 import componentFidelity from './fidelity/component-fidelity.js';
 
@@ -60,6 +64,10 @@ export const METRICS: readonly MetricDefinition[] = [
   visualAlignment,
   contentAlignment,
   deadCode,
+  renderValidity,
+  controlLiveness,
+  interactionErrors,
+  navigationReachability,
   visualFidelity,
   componentFidelity,
 ];

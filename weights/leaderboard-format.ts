@@ -16,6 +16,14 @@ export function ciText(m: Pick<LeaderboardModel, 'ci' | 'ciReason'>): string {
   return m.ci ? `${pctOfSd(m.ci[0])} … ${pctOfSd(m.ci[1])}` : '';
 }
 
+/** The executable cell: "83% (5/6)", with "+k unscorable" when render-validity could not be scored for some. */
+export function executableText(m: Pick<LeaderboardModel, 'executable'>): string {
+  const e = m.executable;
+  if (!e) return '';
+  const n = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+  return `${e.of ? `${Math.round(e.share * 100)}%` : 'n/a'} (${n(e.rendered)}/${e.of})${e.unscorable ? ` +${e.unscorable} unscorable` : ''}`;
+}
+
 function table(head: string[]): Table.Table {
   return new Table({ head, style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
 }
@@ -30,7 +38,8 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
   out.push(doc.weights.description);
   out.push('');
   out.push('Model scores (Table 4): weighted z per perspective and overall, in % of one standard deviation');
-  const head = ['rank', 'model', 'overall', '95% CI', 'rank holds', ...doc.perspectives.map((x) => PERSPECTIVE_SHORT[x])];
+  const withExec = doc.models.some((m) => m.executable);
+  const head = ['rank', 'model', 'overall', '95% CI', 'rank holds', ...(withExec ? ['executable'] : []), ...doc.perspectives.map((x) => PERSPECTIVE_SHORT[x])];
   const t = table(head);
   for (const m of doc.models) {
     t.push([
@@ -39,11 +48,13 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
       pctOfSd(m.overall),
       ciText(m),
       m.rankHolds === undefined ? '' : m.rankHolds === null ? 'n/a' : `${Math.round(m.rankHolds * 100)}%`,
+      ...(withExec ? [executableText(m)] : []),
       ...doc.perspectives.map((x) => pctOfSd(m.perspectives[x])),
     ]);
   }
   out.push(t.toString());
   if (doc.bootstrap) out.push(`CI: ${doc.bootstrap.iterations} bootstrap resamples of the ${doc.bootstrap.requirements} requirements (seed ${doc.bootstrap.seed}); rank holds = share of resamples with the same rank`);
+  if (withExec) out.push('executable: share of the model\'s artifacts whose first view rendered (render-validity 100; UI2App\'s executability), of those with a render-validity score; not weighted');
   out.push(guardSummary(doc.noiseGuard));
 
   const models = doc.models.map((m) => m.model);
@@ -110,7 +121,8 @@ function breakdownColumns(doc: LeaderboardDoc): Array<{ name: string; label: str
 export const CSV_AVERAGE_ROW = '(average over models)';
 
 /**
- * One row per model: rank, overall, CI, rank holds, the perspectives, then per metric `z:<id>`, `raw:<id>`,
+ * One row per model: rank, overall, CI, rank holds, the perspectives, artifacts, failed, `executable` (the share
+ * of artifacts that rendered, 0–1, empty without render-validity results), then per metric `z:<id>`, `raw:<id>`,
  * `unscorable:<id>`, then the label breakdowns (Table 5) as `label:<label>=<value>` (the model's overall on the
  * artifacts with that label value); values in SD units (not %). When there are breakdowns, one last row named
  * `(average over models)` (CSV_AVERAGE_ROW), with an empty rank and only the `label:` columns filled, holds the
@@ -123,7 +135,7 @@ export function leaderboardCsv(doc: LeaderboardDoc): string {
   const bcols = breakdownColumns(doc);
   const cell = (label: string, value: string) => doc.breakdowns.find((b) => b.label === label)!.values.find((v) => v.value === value)!;
   const head = [
-    'rank', 'model', 'overall', 'ci_low', 'ci_high', 'rank_holds', ...doc.perspectives, 'artifacts', 'failed',
+    'rank', 'model', 'overall', 'ci_low', 'ci_high', 'rank_holds', ...doc.perspectives, 'artifacts', 'failed', 'executable',
     ...ids.map((id) => `z:${id}`), ...ids.map((id) => `raw:${id}`), ...ids.map((id) => `unscorable:${id}`), ...bcols.map((c) => c.name), 'weights',
     'ci_note', 'noise_guard',
   ];
@@ -132,7 +144,7 @@ export function leaderboardCsv(doc: LeaderboardDoc): string {
   for (const m of doc.models) {
     const pm = doc.perMetric[m.model]!;
     lines.push([
-      m.rank, m.model, m.overall, m.ci?.[0], m.ci?.[1], m.rankHolds, ...doc.perspectives.map((p) => m.perspectives[p]), m.artifacts, m.failed,
+      m.rank, m.model, m.overall, m.ci?.[0], m.ci?.[1], m.rankHolds, ...doc.perspectives.map((p) => m.perspectives[p]), m.artifacts, m.failed, m.executable?.of ? m.executable.share : undefined,
       ...ids.map((id) => pm[id]!.z), ...ids.map((id) => pm[id]!.raw), ...ids.map((id) => pm[id]!.unscorable),
       ...bcols.map((c) => cell(c.label, c.value).models.find((x) => x.model === m.model)?.overall),
       doc.weights.description,

@@ -27,6 +27,44 @@ export interface LeaderboardModel extends ModelScore {
   /** Fraction of bootstrap resamples in which the model holds this rank (null with `ci`). */
   rankHolds?: number | null;
   rankFrequency?: number[];
+  /** Share of the model's artifacts that ran (render-validity, UI2App's executability); absent without render-validity results. */
+  executable?: Executable;
+}
+
+/**
+ * UI2App's "share of executable artifacts", from render-validity (100 or 0 per artifact): `rendered` artifacts of
+ * the `of` with a render-validity score (an artifact scored several times counts its mean over its repeats, so
+ * `rendered` may be fractional); artifacts where render-validity was unscorable (the probe failed) or not run are
+ * left out of `of`, and counted in `unscorable`. Not weighted: it is shown beside the overall, as the study does.
+ */
+export interface Executable {
+  share: number;
+  rendered: number;
+  of: number;
+  unscorable: number;
+}
+
+export const EXECUTABLE_METRIC = 'render-validity';
+
+/** Each model's executable share, from the population's render-validity scores; empty when nobody has one. */
+export function executableShares(pop: Population): Map<string, Executable> {
+  const out = new Map<string, Executable>();
+  if (!pop.samples.some((s) => typeof s.scores[EXECUTABLE_METRIC] === 'number')) return out;
+  for (const model of pop.models) {
+    let rendered = 0;
+    let of = 0;
+    let unscorable = 0;
+    for (const s of pop.samples) {
+      if (s.model !== model || !(EXECUTABLE_METRIC in s.scores)) continue;
+      const v = s.scores[EXECUTABLE_METRIC];
+      if (typeof v === 'number') {
+        rendered += v / 100;
+        of++;
+      } else unscorable++;
+    }
+    if (of + unscorable > 0) out.set(model, { share: of ? rendered / of : 0, rendered, of, unscorable });
+  }
+  return out;
 }
 
 export interface LeaderboardMetric {
@@ -123,8 +161,11 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
       notes.push(`${na.upper} and ${na.lower} are not clearly apart: ${na.upper} is ahead in ${(na.pAhead * 100).toFixed(0)}% of ${boot!.iterations} resamples (< 95%)`);
     }
   }
+  const executable = executableShares(pop);
   const models: LeaderboardModel[] = scores.map((s) => {
     const m: LeaderboardModel = { ...s };
+    const ex = executable.get(s.model);
+    if (ex) m.executable = ex;
     const b = boot?.models.find((x) => x.model === s.model);
     if (b) {
       m.ci = b.ci;

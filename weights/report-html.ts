@@ -22,6 +22,7 @@ import { PERSPECTIVES } from '../core/metric.js';
 import { aggregate, labelKeys, populationNorms, type Population } from './aggregate.js';
 import { bootstrap } from './bootstrap.js';
 import { guardNorms, guardSummary, sdFloors } from './noise.js';
+import { executableText } from './leaderboard-format.js';
 import { PERSPECTIVE_SHORT, type LeaderboardDoc } from './leaderboard.js';
 import { describeWeights, PERSONA_IDS, PERSONA_TITLES, presetWeights, type ResolvedWeights } from './personas.js';
 
@@ -35,7 +36,7 @@ export interface ReportData {
   catalog: Array<{ id: string; perspective: string; title: string }>;
   /** Metrics with results (catalogue order). */
   metrics: LeaderboardDoc['metrics'];
-  models: Array<{ model: string; artifacts: number; failed: number }>;
+  models: Array<{ model: string; artifacts: number; failed: number; executable?: string }>;
   perMetric: LeaderboardDoc['perMetric'];
   personas: Array<{
     id: string;
@@ -91,7 +92,7 @@ export function reportData(pop: Population, doc: LeaderboardDoc, chosen: Resolve
     perspectiveShort: PERSPECTIVE_SHORT,
     catalog: suiteMetrics(chosen.suite).map((m) => ({ id: m.id, perspective: m.perspective, title: m.title })),
     metrics: doc.metrics,
-    models: doc.models.map((m) => ({ model: m.model, artifacts: m.artifacts, failed: m.failed })),
+    models: doc.models.map((m) => (m.executable ? { model: m.model, artifacts: m.artifacts, failed: m.failed, executable: executableText(m) } : { model: m.model, artifacts: m.artifacts, failed: m.failed })),
     perMetric: doc.perMetric,
     personas: weightSets.map((w) => {
       const b = boots[w.persona];
@@ -164,7 +165,8 @@ function renderBoard(P){
   var zs={};D.models.forEach(function(m){zs[m.model]=zOf(m.model);});
   var ranked=scoreModels(zs,P.metrics);
   var t=clear('board');var thead=el('thead');var tr=el('tr');
-  head(tr,['rank','model','overall','95% CI','','rank holds'].concat(D.perspectives.map(function(p){return D.perspectiveShort[p];})));
+  var ex={};D.models.forEach(function(m){if(m.executable)ex[m.model]=m.executable;});var withEx=Object.keys(ex).length>0;
+  head(tr,['rank','model','overall','95% CI','','rank holds'].concat(withEx?['executable']:[]).concat(D.perspectives.map(function(p){return D.perspectiveShort[p];})));
   thead.appendChild(tr);t.appendChild(thead);var tb=el('tbody');
   var lo=0,hi=0;ranked.forEach(function(m){var b=P.bootstrap[m.model];var a=b&&b.ci?b.ci[0]:m.overall,c=b&&b.ci?b.ci[1]:m.overall;lo=Math.min(lo,a,m.overall);hi=Math.max(hi,c,m.overall);});
   var span=(hi-lo)||1;
@@ -177,6 +179,7 @@ function renderBoard(P){
     var cell=el('td');if(b&&b.ci){var bar=el('div',null,'ci');var s=el('span');s.style.left=((b.ci[0]-lo)/span*100)+'%';s.style.width=Math.max(1,(b.ci[1]-b.ci[0])/span*100)+'%';bar.appendChild(s);var i=el('i');i.style.left=((m.overall-lo)/span*100)+'%';bar.appendChild(i);cell.appendChild(bar);}
     r.appendChild(cell);
     r.appendChild(el('td',b?(b.rankHolds===null?'n/a':Math.round(b.rankHolds*100)+'%'):''));
+    if(withEx)r.appendChild(el('td',ex[m.model]||''));
     D.perspectives.forEach(function(p){r.appendChild(el('td',pct(m.perspectives[p]),signCls(m.perspectives[p])));});
     tb.appendChild(r);
   });

@@ -13,11 +13,16 @@
  *   equal to bytes for ASCII source). No size threshold: unlike Lighthouse's unused-css/unused-javascript
  *   audits (which ignore less than 10–20 KiB of waste, making every small page perfect), every byte counts, so
  *   a page with half its CSS dead scores 75 when it has no JS, and a page with none dead scores 100.
- * - JS: V8 block coverage from navigation to the end of the settle. Code that only runs on user interaction
- *   (click handlers, input listeners, functions only they call) must not count as dead (SPEC "Suites"): the
- *   coverage after the interaction probe covers that once the probe exists; until then such code has not run
- *   and counts as unused, and the details say so (`interactionCovered: false`). Function bodies that never ran
- *   and branches never taken are unused; top-level code that ran is used.
+ * - JS: V8 block coverage over the page's load and the interaction probe (SPEC "Suites": code that runs only on
+ *   user interaction, such as click handlers, input listeners and the functions only they call, must not count
+ *   as dead). The probe (runner/gather/interaction/probe.ts) loads the page once per action in its own context,
+ *   with block coverage on throughout; its coverage is the union over all those loads and actions, the first of
+ *   which repeats the visit's load (details: `interactionCovered: true`). This metric needs the probe, so its
+ *   score does not depend on which other metrics were selected. When the probe's coverage is missing (the probe
+ *   failed, or saved evidence from before the probe), the visit's coverage after load and settle is used and
+ *   the details say so (`interactionCovered: false`): interaction-only code then counts as unused. Per source,
+ *   the larger of the two used counts is taken (the probe's normally contains the visit's). Function bodies
+ *   that never ran and branches never taken are unused; top-level code that ran is used.
  * - CSS: a style rule is used when Chrome's rule-usage tracking saw it match at 1280×800 after load. A rule
  *   whose selector matches an element once user-action pseudo-classes and pseudo-elements are removed
  *   (`.btn:hover`, `input:focus`, `li::before`) counts as used, since it styles existing elements. Rules
@@ -52,20 +57,33 @@ function pathOf(url: string): string {
   }
 }
 
+/** The probe's JS coverage (its sources are authoritative), each source's used bytes at least the visit's for the same source. */
+function mergeJs(visit: readonly CoverageEntry[], probed: readonly CoverageEntry[]): CoverageEntry[] {
+  const out = probed.map((e) => ({ ...e }));
+  for (const v of visit) {
+    const p = out.find((e) => e.source === v.source && e.totalBytes === v.totalBytes);
+    if (p) p.usedBytes = Math.max(p.usedBytes, v.usedBytes);
+  }
+  return out;
+}
+
 const deadCode: MetricDefinition = {
   number: 25,
   id: 'dead-code',
   perspective: 'maintainability',
   kind: 'rule',
-  needs: ['browser'],
+  needs: ['browser', 'interaction'],
   title: 'Dead code',
   question: "How much of the page's own JavaScript and CSS is never used, byte for byte?",
   suite: 'extended',
-  score({ browser }) {
+  score({ browser, interaction }) {
     if (!browser) return unscorable('the browser session was not run');
     if (!browser.ok) return unscorable(browser.reason);
-    const cov = browser.value.coverage;
-    if (!cov) return unscorable(browser.value.unavailable?.coverage ?? 'coverage was not collected', { faults: browser.value.faults });
+    const visit = browser.value.coverage;
+    if (!visit) return unscorable(browser.value.unavailable?.coverage ?? 'coverage was not collected', { faults: browser.value.faults });
+    const probed = interaction?.ok ? interaction.value.coverage?.js : undefined;
+    const why = !interaction ? 'the interaction probe was not run' : !interaction.ok ? interaction.reason : !probed ? interaction.value.unavailable?.firstView ?? 'the probe took no coverage' : '';
+    const cov = { js: probed ? mergeJs(visit.js, probed) : visit.js, css: visit.css };
     const js = sum(cov.js, false);
     const css = sum(cov.css, true);
     if (js.total === 0 && css.total === 0) {
@@ -80,8 +98,10 @@ const deadCode: MetricDefinition = {
     return scored(score, `JS ${pct(js.used, js.total)}; CSS ${pct(css.used, css.total)}`, {
       js: { totalBytes: js.total, usedBytes: js.used, score: round2(jsScore), sources: cov.js },
       css: { totalBytes: css.total, usedBytes: css.used, score: round2(cssScore), sources: cov.css },
-      interactionCovered: false,
-      note: 'coverage after load and settle: code that runs only on interaction counts as unused until the interaction probe runs',
+      interactionCovered: !!probed,
+      note: probed
+        ? 'JS coverage over the load and the interaction probe (every control acted on); CSS rule usage after load'
+        : `JS coverage after load and settle only (${why}): code that runs only on interaction counts as unused`,
     });
   },
 };

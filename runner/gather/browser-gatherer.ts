@@ -21,6 +21,15 @@
  * finished loading or stopped responding (it would only burn the budget): the Lighthouse metrics are then
  * unscorable with that reason.
  *
+ * Interaction probe (interaction/probe.ts; only when a selected metric needs `interaction`): it runs in a browser
+ * context of its own (sandbox phase `interaction`) after the visit, while the metrics that need only the visit
+ * are scored, and before Lighthouse is released to measure (Lighthouse waits: nothing of ours competes with its
+ * measurement), within the part of the budget the visit may use. `interactionPlacement: 'after-lighthouse'`
+ * runs it after Lighthouse's run instead (bench/interaction.ts measures both); the default is before, which adds
+ * the same time per page and keeps the probe out of Lighthouse's shortened budget. When the visit found the page
+ * unresponsive the probe is not run (its evidence says so, and render-validity scores 0); when the visit's load
+ * event never fired, the probe's first load waits at most PROBE_SHORT_LOAD_MS.
+ *
  * Faults: a context that cannot be closed in CLOSE_TIMEOUT_MS, a Lighthouse run over its time, or a Chrome that
  * disconnected gets Chrome killed (and the Lighthouse thread stopped); the next artifact starts new ones. A
  * Lighthouse run that died with a Chrome the visit had to kill is made again, after the visit, on a new one.
@@ -30,7 +39,7 @@ import type { Evidence } from '../../core/evidence.js';
 import { gathered, missing } from '../../core/evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Gatherer, GatherRequest, GathererFactory, GathererOptions } from '../../core/gatherer.js';
-import type { BrowserEvidence } from '../../core/browser-evidence.js';
+import type { BrowserEvidence, InteractionSettings } from '../../core/browser-evidence.js';
 import type { LighthouseEvidence } from '../../core/evidence.js';
 import { LighthouseTimeout, type LighthouseRun } from './lighthouse.js';
 import { LighthouseThread } from './lighthouse-thread.js';
@@ -39,6 +48,7 @@ import { PageFaults, mobileScreenshot, visitArtifact, visitMobile } from './sess
 import { ChromeProcess, sandboxContext } from './chrome-process.js';
 import { SandboxThread, type SiteHandle } from './sandbox/sandbox-thread.js';
 import { servedArtifact } from './server.js';
+import { FIRST_LOAD_TIMEOUT_MS, probeInteraction, unresponsiveEvidence } from './interaction/probe.js';
 import { DEFAULT_NETWORK_MODE, networkRecord, type NetworkEntry, type NetworkSettings } from '../../core/network.js';
 import type { CdnOptions } from '../../cdn/index.js';
 import { FidelityRenderer, type FidelityOptions } from './fidelity/gather.js';
@@ -47,6 +57,12 @@ export const LIGHTHOUSE_RESERVE_MS = 25_000;
 export const CLOSE_TIMEOUT_MS = 5_000;
 /** At most this long for the fallback mobile visit (when the Lighthouse run did not measure mobile). */
 export const MOBILE_FALLBACK_MS = 8_000;
+/** The probe's first load waits at most this long when the visit's load event never fired. */
+export const PROBE_SHORT_LOAD_MS = 3_000;
+
+/** Where the interaction probe runs: before Lighthouse measures (it waits), or after Lighthouse's run. */
+export type InteractionPlacement = 'before-lighthouse' | 'after-lighthouse';
+export const DEFAULT_INTERACTION_PLACEMENT: InteractionPlacement = 'before-lighthouse';
 
 /** The browser gatherer's own settings (GathererOptions extended): what pages may reach; the fidelity viewports. */
 export interface BrowserGathererOptions extends FidelityOptions {
@@ -58,6 +74,10 @@ export interface BrowserGathererOptions extends FidelityOptions {
   cdnHosts?: readonly string[];
   /** Lighthouse runs per artifact; the performance score is their median (default DEFAULT_LIGHTHOUSE_RUNS). */
   lighthouseRuns?: number;
+  /** The interaction probe's settings (default interaction/probe.ts INTERACTION_DEFAULTS). */
+  interaction?: Partial<Omit<InteractionSettings, 'restore'>>;
+  /** Where the interaction probe runs (default DEFAULT_INTERACTION_PLACEMENT). */
+  interactionPlacement?: InteractionPlacement;
 }
 
 /** Lighthouse runs per artifact by default (see README "Numbers that hold still" for the measurement behind it). */
@@ -65,7 +85,7 @@ export const DEFAULT_LIGHTHOUSE_RUNS = 1;
 
 export class BrowserGatherer implements Gatherer {
   readonly name = 'browser';
-  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'reference'] as const;
+  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'reference'] as const;
   readonly sandbox: SandboxThread;
   readonly chrome: ChromeProcess;
   readonly network: NetworkSettings;
@@ -90,6 +110,8 @@ export class BrowserGatherer implements Gatherer {
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
     const needsBrowser = request.needs.has('browser') || request.needs.has('screenshot') || request.needs.has('mobile');
     const needsLighthouse = request.needs.has('lighthouse');
+    const needsInteraction = request.needs.has('interaction');
+    const placement = this.options.interactionPlacement ?? DEFAULT_INTERACTION_PLACEMENT;
     const screenshots = request.needs.has('screenshot');
     const start = performance.now();
     const deadline = start + request.budgetMs;
@@ -121,6 +143,9 @@ export class BrowserGatherer implements Gatherer {
           // nothing in the visit is a timing measurement.
           evidence.browser = await this.visit(evidence, site, deadline - reserve, screenshots, needsLighthouse ? 'lighthouse' : 'visit', early ? undefined : request.background);
           visitOver();
+          // The interaction probe, in a context of its own, while the visit's metrics are scored (the probe waits
+          // on Chrome; Node is mostly idle), before Lighthouse is released.
+          const probing = needsInteraction && placement === 'before-lighthouse' ? this.probe(evidence, site, deadline - reserve) : undefined;
           if (early) {
             // Measure unless the visit showed the page never loads or does not answer, or Chrome had to be
             // killed under the held run (then the run is made again below, on a new Chrome).
@@ -131,11 +156,20 @@ export class BrowserGatherer implements Gatherer {
               await staticScoring;
               await request.background?.(['browser', 'screenshot']);
             }
+          } else if (probing) await request.background?.(['browser', 'screenshot']);
+          if (probing) {
+            await probing;
+            if (early) early.measure &&= this.chrome.kills === kills;
+            if (early?.measure) await request.background?.(['browser', 'screenshot', 'interaction']);
           }
         } finally {
           visitOver();
           decide(early?.measure ? 'measure' : 'skip');
         }
+      }
+      // Without the visit, the probe runs here: before Lighthouse, which has not started.
+      if (needsInteraction && !evidence.interaction && placement === 'before-lighthouse') {
+        await this.probe(evidence, site, deadline - (needsLighthouse ? Math.min(LIGHTHOUSE_RESERVE_MS, request.budgetMs * 0.45) : 0));
       }
       // Whatever is still ready runs now. After a held run was released nothing is left (it all ran before the
       // release), so this never competes with Lighthouse's measurement.
@@ -154,6 +188,7 @@ export class BrowserGatherer implements Gatherer {
           await this.fillMobile(b.value, run.mobile, site, deadline, screenshots);
         }
       }
+      if (needsInteraction && !evidence.interaction) await this.probe(evidence, site, deadline);
       // Fidelity hook: the page and its reference at the fidelity viewports (runner/gather/fidelity/), after the
       // visit and Lighthouse so that it competes with no measurement.
       if (request.needs.has('reference') && evidence.reference) {
@@ -173,6 +208,7 @@ export class BrowserGatherer implements Gatherer {
    */
   private record(evidence: Evidence, log: NetworkEntry[], dropped: number): void {
     evidence.network = networkRecord(this.network, log);
+    if (evidence.interaction?.ok) evidence.interaction.value.network = log.filter((e) => e.phase === 'interaction');
     const b = evidence.browser;
     if (!b?.ok) return;
     b.value.network = log;
@@ -231,6 +267,42 @@ export class BrowserGatherer implements Gatherer {
     }
     for (const x of faults.faults) if (!b.faults.includes(x)) b.faults.push(x);
     if (Object.keys(faults.unavailable).length) b.unavailable = { ...b.unavailable, ...faults.unavailable };
+  }
+
+  /**
+   * The interaction probe in a fresh context (phase `interaction`), within `deadline`; never throws. Not run when
+   * the visit found the page unresponsive; a short first load when the visit's load event never fired.
+   */
+  private async probe(evidence: Evidence, site: SiteHandle, deadline: number): Promise<void> {
+    const b = evidence.browser;
+    if (b?.ok && b.value.unavailable?.domHtml) {
+      evidence.interaction = gathered(unresponsiveEvidence(`the visit found the page unresponsive (${b.value.unavailable.domHtml}): the probe was not run`));
+      return;
+    }
+    if (deadline - performance.now() < 3000) {
+      evidence.interaction = missing('the interaction probe was not run: no time left in the artifact budget');
+      return;
+    }
+    const firstLoadMs = b?.ok && b.value.loaded === false ? PROBE_SHORT_LOAD_MS : FIRST_LOAD_TIMEOUT_MS;
+    let context: BrowserContext | undefined;
+    let t = performance.now();
+    try {
+      const browser = await this.chrome.browser();
+      // The probe's budget and time count from here: starting Chrome (once for many artifacts) is not the probe's.
+      t = performance.now();
+      context = await sandboxContext(browser, await site.endpoint('interaction'));
+      const ev = await probeInteraction(context, evidence.artifact, site.origin, site.entryUrl, { deadline, started: t, firstLoadMs, ...(this.options.interaction ? { settings: this.options.interaction } : {}) });
+      evidence.interaction = gathered(ev);
+    } catch (err) {
+      const dead = !this.chrome.alive;
+      if (dead) await this.chrome.kill();
+      evidence.interaction = missing(dead ? `Chrome died during the interaction probe (${errorMessage(err)}); it is restarted for the next artifact` : `the interaction probe failed: ${errorMessage(err)}`);
+    } finally {
+      if (context) await this.closeContext(context);
+      const ms = Math.round(performance.now() - t);
+      if (evidence.browser?.ok) evidence.browser.value.timings.interaction = ms;
+      if (evidence.interaction?.ok) evidence.interaction.value.timings.withContext = ms;
+    }
   }
 
   private async visit(evidence: Evidence, site: SiteHandle, deadline: number, screenshots: boolean, mobile: 'visit' | 'lighthouse', idle?: () => Promise<void>) {
@@ -304,6 +376,7 @@ export class BrowserGatherer implements Gatherer {
   fail(evidence: Evidence, reason: string): void {
     evidence.browser ??= missing(reason);
     evidence.lighthouse ??= missing(reason);
+    evidence.interaction ??= missing(reason);
     if (evidence.reference) evidence.fidelity ??= missing(reason);
   }
 

@@ -10,13 +10,16 @@
  *   frame) is stored inline as `{ "$base64": "..." }`.
  * - `desktop.png`, `full-page.png`, `mobile.png`: the screenshots.
  * - `lighthouse-report.json`: Lighthouse's full JSON report (LHR), when Lighthouse ran.
+ * - `interaction` in evidence.json: the interaction probe's log (core/browser-evidence.ts InteractionEvidence);
+ *   its start-state screenshot is `interaction-start.png` and each inert control's crop
+ *   `interaction-crop-<control index>.png`, referenced as `{ "$file": "<name>" }`.
  *
  * Loading checks the format marker and restores Buffers; it does not re-check that the artifact is the same as
  * when the evidence was saved, but reports the saved file list so a caller can compare.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserEvidence, Screenshot } from '../../core/browser-evidence.js';
+import type { BrowserEvidence, InteractionEvidence, Screenshot } from '../../core/browser-evidence.js';
 import { InputError, errorMessage } from '../../core/errors.js';
 import { gathered, missing, type Evidence, type Gathered, type LighthouseEvidence } from '../../core/evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from '../gatherers.js';
@@ -25,6 +28,7 @@ import { browserGathererFactory } from './browser-gatherer.js';
 export const EVIDENCE_FILE = 'evidence.json';
 export const LHR_FILE = 'lighthouse-report.json';
 const SHOT_FILES: Record<string, string> = { desktop: 'desktop.png', fullPage: 'full-page.png', mobile: 'mobile.png' };
+const INTERACTION_SHOT = 'interaction-start.png';
 
 function encode(v: unknown): unknown {
   if (Buffer.isBuffer(v)) return { $base64: v.toString('base64') };
@@ -83,6 +87,23 @@ export function saveEvidence(dir: string, evidence: Evidence): void {
       doc.lighthouse = { ok: true, value: { ...rest, ...(lhr ? { lhrFile: LHR_FILE } : {}) } };
     } else doc.lighthouse = evidence.lighthouse;
   }
+  if (evidence.interaction) {
+    if (evidence.interaction.ok) {
+      const v = evidence.interaction.value;
+      const file = (name: string, png: Buffer) => {
+        writeFileSync(join(dir, name), png);
+        return { $file: name };
+      };
+      const { screenshot, actions, ...rest } = v;
+      const out: Record<string, unknown> = { ...rest };
+      if (screenshot) {
+        const { png, ...meta } = screenshot;
+        out.screenshot = { ...meta, png: file(INTERACTION_SHOT, png) };
+      }
+      out.actions = actions.map(({ crop, ...a }) => (crop ? { ...a, crop: file(`interaction-crop-${a.control}.png`, crop) } : a));
+      doc.interaction = { ok: true, value: encode(out) };
+    } else doc.interaction = evidence.interaction;
+  }
   if (evidence.remote) doc.remote = encode(evidence.remote);
   writeFileSync(join(dir, EVIDENCE_FILE), JSON.stringify(doc, null, 1) + '\n');
 }
@@ -91,6 +112,7 @@ export interface SavedEvidence {
   artifact: { input: string; entry: string; files: Array<{ path: string; size: number }> };
   browser?: Gathered<BrowserEvidence>;
   lighthouse?: Gathered<LighthouseEvidence>;
+  interaction?: Gathered<InteractionEvidence>;
   remote?: Evidence['remote'];
 }
 
@@ -129,14 +151,33 @@ export function loadEvidence(dir: string): SavedEvidence {
       out.lighthouse = gathered(value);
     } else out.lighthouse = missing(l.reason);
   }
+  const it = doc.interaction as Gathered<Record<string, unknown>> | undefined;
+  if (it) {
+    if (it.ok) {
+      const readFile = (v: unknown): unknown => {
+        if (Array.isArray(v)) return v.map(readFile);
+        if (v && typeof v === 'object') {
+          const o = v as Record<string, unknown>;
+          if (typeof o.$file === 'string' && Object.keys(o).length === 1) {
+            const f = join(dir, o.$file);
+            if (!existsSync(f)) throw new InputError(`--from-evidence ${dir}: ${o.$file} is missing`);
+            return readFileSync(f);
+          }
+          return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, readFile(x)]));
+        }
+        return v;
+      };
+      out.interaction = gathered(readFile(decode(it.value)) as InteractionEvidence);
+    } else out.interaction = missing(it.reason);
+  }
   if (doc.remote) out.remote = decode(doc.remote) as Evidence['remote'];
   return out;
 }
 
-/** A gatherer that fills 'browser', 'screenshot', 'mobile' and 'lighthouse' from saved evidence (no browser). */
+/** A gatherer that fills 'browser', 'screenshot', 'mobile', 'lighthouse' and 'interaction' from saved evidence (no browser). */
 export class SavedEvidenceGatherer implements Gatherer {
   readonly name = 'saved-evidence';
-  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse'] as const;
+  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction'] as const;
   private saved?: SavedEvidence;
 
   constructor(readonly dir: string) {}
@@ -152,12 +193,14 @@ export class SavedEvidenceGatherer implements Gatherer {
     const absent = (what: string) => missing(`${what} is not in the saved evidence at ${this.dir}`);
     evidence.browser = s.browser ?? absent('the browser session');
     evidence.lighthouse = s.lighthouse ?? absent('the Lighthouse report');
+    evidence.interaction = s.interaction ?? absent('the interaction probe');
     if (s.remote && !evidence.remote) evidence.remote = s.remote;
   }
 
   fail(evidence: Evidence, reason: string): void {
     evidence.browser ??= missing(reason);
     evidence.lighthouse ??= missing(reason);
+    evidence.interaction ??= missing(reason);
   }
 
   async close(): Promise<void> {}

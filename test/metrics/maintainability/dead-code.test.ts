@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { describe } from 'node:test';
 import deadCode from '../../../metrics/maintainability/dead-code.js';
-import { missing } from '../../../core/evidence.js';
+import { gathered, missing } from '../../../core/evidence.js';
+import type { InteractionEvidence } from '../../../core/browser-evidence.js';
+import { interactionEvidence } from '../interaction/synthetic.js';
 import { testMetric } from '../../metric-tester.js';
 import { browserEvidence } from '../synthetic-browser.js';
 
@@ -47,3 +50,36 @@ testMetric(deadCode, [
   },
   { name: 'unscorable when the browser failed', html: '<p>x</p>', evidence: { browser: missing('no Chrome') }, unscorable: 'no Chrome' },
 ]);
+
+describe('dead-code with the interaction probe', () => {
+  const probe = (js: Array<[string, number, number]>) =>
+    gathered({
+      ...(interactionEvidence({}) as { ok: true; value: InteractionEvidence }).value,
+      coverage: { js: js.map(([source, totalBytes, usedBytes]) => ({ source, totalBytes, usedBytes })) },
+    });
+  testMetric(deadCode, [
+    {
+      name: 'code that ran only on interaction counts as used: the probe\'s coverage replaces the load\'s',
+      html: '<p>x</p>',
+      evidence: { browser: browserEvidence(cov([[1000, 600]], [])), interaction: probe([['index.html#inline-1', 1000, 950]]) },
+      score: 97.5,
+      details: (d) => assert.equal(d.interactionCovered, true),
+    },
+    {
+      name: 'per source, never less than the visit saw',
+      html: '<p>x</p>',
+      evidence: { browser: browserEvidence(cov([[1000, 700]], [])), interaction: probe([['index.html#inline-1', 1000, 500]]) },
+      score: 85,
+    },
+    {
+      name: 'without the probe\'s coverage, the load\'s, and the details say why',
+      html: '<p>x</p>',
+      evidence: { browser: browserEvidence(cov([[1000, 600]], [])), interaction: missing('the interaction probe failed: boom') },
+      score: 80,
+      details: (d) => {
+        assert.equal(d.interactionCovered, false);
+        assert.match(String(d.note), /boom/);
+      },
+    },
+  ]);
+});
