@@ -12,6 +12,7 @@ import { judgeStabilityCommand } from './commands/judge-stability.js';
 import { surveyCommand } from './commands/survey.js';
 import { metricsCommand } from './commands/metrics.js';
 import { cdnCommand } from './commands/cdn.js';
+import { mutateCommand } from './commands/mutate.js';
 import { METRICS, STUDY_METRICS } from '../metrics/registry.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -32,6 +33,7 @@ program.addCommand(judgeStabilityCommand());
 program.addCommand(surveyCommand());
 program.addCommand(metricsCommand());
 program.addCommand(cdnCommand());
+program.addCommand(mutateCommand());
 
 // Every command and nested subcommand (survey weights, norms build, ...) reports usage errors with exit 2.
 const override = (cmd: Command): void => {
