@@ -6,6 +6,7 @@ import { EXIT_USAGE, fail } from './cli-support.js';
 import { scoreCommand } from './commands/score.js';
 import { batchCommand } from './commands/batch.js';
 import { leaderboardCommand } from './commands/leaderboard.js';
+import { analyseCommand } from './commands/analyse.js';
 import { normsCommand } from './commands/norms.js';
 import { checklistCommand } from './commands/checklist.js';
 import { judgeStabilityCommand } from './commands/judge-stability.js';
@@ -27,6 +28,7 @@ const program = new Command('webgrade')
 program.addCommand(scoreCommand());
 program.addCommand(batchCommand());
 program.addCommand(leaderboardCommand());
+program.addCommand(analyseCommand());
 program.addCommand(normsCommand());
 program.addCommand(checklistCommand());
 program.addCommand(judgeStabilityCommand());

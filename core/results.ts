@@ -46,6 +46,11 @@ export type RowStatus = 'ok' | 'failed';
 export interface ResultRow {
   model: string;
   requirement: string;
+  /**
+   * Which scoring of the artifact this row is (`batch --repeats n`: 1..n, each gathered anew); absent means 1.
+   * A results file keeps one row per (model, requirement, repeat).
+   */
+  repeat?: number;
   /** The suite the artifact was scored with (absent in rows written before suites existed: study). */
   suite?: SuiteId;
   labels?: Record<string, string>;

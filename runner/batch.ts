@@ -12,6 +12,11 @@
  *   it the worker is killed (SIGTERM, SIGKILL after 5 s), the artifact is recorded as failed, and a fresh worker
  *   takes over. A worker that crashes is replaced the same way; the batch never stops for one artifact.
  * - Artifacts are dispatched in a fixed order (model, then requirement id), so a resumed run continues in order.
+ * - `repeats: n` (≥ 2; `batch --repeats`) scores every artifact n times, each a job of its own (evidence gathered
+ *   anew), rows marked `repeat: 1..n`. Repeat-major order (every artifact's repeat 1, then every repeat 2, ...):
+ *   an interrupted run has whole earlier repeats, and the repeats of one page are apart in time. With n = 1 rows
+ *   carry no `repeat` (as before). Resume skips every (model, requirement, repeat) already in the file, and a row
+ *   without `repeat` counts as repeat 1, so raising --repeats over an existing file adds only the new repeats.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -31,6 +36,16 @@ export interface BatchJob {
   model: string;
   requirement: string;
   path: string;
+  /** Which scoring of the artifact (set by `repeats`); absent = 1, written without `repeat`. */
+  repeat?: number;
+}
+
+/** The jobs of `repeats` scorings per artifact (see the module comment); the jobs themselves when n = 1. */
+export function withRepeats(jobs: readonly BatchJob[], n: number): BatchJob[] {
+  if (n <= 1) return [...jobs];
+  const out: BatchJob[] = [];
+  for (let r = 1; r <= n; r++) for (const j of jobs) out.push({ ...j, repeat: r });
+  return out;
 }
 
 export interface Discovery {
@@ -106,6 +121,8 @@ export interface BatchOptions {
   /** Lighthouse runs per artifact (the performance score is their median). */
   lighthouseRuns?: number;
   only?: string[];
+  /** Scorings per artifact (default 1; see the module comment). */
+  repeats?: number;
   concurrency: number;
   budgetMs: number;
   checkNetwork?: boolean;
@@ -130,7 +147,7 @@ export interface BatchSummary {
   /** Per metric id: how many of this run's ok artifacts were unscorable. */
   unscorable: Record<string, number>;
   /** Failure messages (first 20). */
-  failures: Array<{ model: string; requirement: string; error: string }>;
+  failures: Array<{ model: string; requirement: string; repeat?: number; error: string }>;
   missingRequirement: number;
   elapsedMs: number;
   interrupted: boolean;
@@ -145,14 +162,15 @@ interface Worker {
 
 const WORKER_URL = new URL('./batch-worker.js', import.meta.url);
 
-export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions): Promise<BatchSummary> {
+export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOptions): Promise<BatchSummary> {
+  const allJobs = withRepeats(inputJobs, opts.repeats ?? 1);
   const metrics = selectMetrics(opts.only, opts.suite); // bad --only is an InputError before anything starts
   const hasJudge = metrics.some((m) => m.kind === 'judge');
   const hardLimitMs = opts.hardLimitMs ?? opts.budgetMs * 2 + 30_000 + (hasJudge ? 600_000 : 0);
   const reqById = new Map((opts.requirements ?? []).map((r) => [r.id, r]));
   const { existing, writer } = openResultsForAppend(opts.out);
-  const done = new Set(existing.rows.map((r) => rowKey(r.model, r.requirement)));
-  const queue = allJobs.filter((j) => !done.has(rowKey(j.model, j.requirement)));
+  const done = new Set(existing.rows.map((r) => rowKey(r.model, r.requirement, r.repeat ?? 1)));
+  const queue = allJobs.filter((j) => !done.has(rowKey(j.model, j.requirement, j.repeat ?? 1)));
   const alreadyDone = allJobs.length - queue.length;
   opts.onStart?.({ total: allJobs.length, alreadyDone, tornTail: existing.tornTail, badLines: existing.badLines });
 
@@ -196,14 +214,15 @@ export async function runBatch(allJobs: readonly BatchJob[], opts: BatchOptions)
       for (const m of row.metrics) if (m.score === null) summary.unscorable[m.id] = (summary.unscorable[m.id] ?? 0) + 1;
     } else {
       summary.failed++;
-      if (summary.failures.length < 20) summary.failures.push({ model: job.model, requirement: job.requirement, error: row.error ?? '' });
+      if (summary.failures.length < 20) summary.failures.push({ model: job.model, requirement: job.requirement, ...(job.repeat ? { repeat: job.repeat } : {}), error: row.error ?? '' });
     }
     opts.onProgress?.({ done: alreadyDone + finished, total: allJobs.length, ok: summary.scored, failed: summary.failed, row, elapsedMs: Date.now() - start });
     if (finished === queue.length) resolveAll();
   };
 
-  const baseRow = (job: BatchJob): Pick<ResultRow, 'model' | 'requirement' | 'labels'> => {
-    const out: Pick<ResultRow, 'model' | 'requirement' | 'labels'> = { model: job.model, requirement: job.requirement };
+  const baseRow = (job: BatchJob): Pick<ResultRow, 'model' | 'requirement' | 'repeat' | 'labels'> => {
+    const out: Pick<ResultRow, 'model' | 'requirement' | 'repeat' | 'labels'> = { model: job.model, requirement: job.requirement };
+    if (job.repeat) out.repeat = job.repeat;
     const labels = reqById.get(job.requirement)?.labels;
     if (labels) {
       const l: Record<string, string> = {};

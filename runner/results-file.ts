@@ -9,15 +9,18 @@
  *   - `labels`: the requirement's labels from `--requirements`, when given and present;
  *   - `status`: `"ok"`, or `"failed"` with `error` (the worker crashed, the artifact could not be loaded, or its
  *     time budget ran out with a grace period); a failed row has `metrics: []`;
- *   - `ms`: wall time of the artifact, `finishedAt`: ISO time.
+ *   - `ms`: wall time of the artifact, `finishedAt`: ISO time;
+ *   - `repeat`: which scoring of the artifact the row is (`batch --repeats n`: 1..n); absent means 1. A row whose
+ *     `repeat` is not a whole number ≥ 1 is unreadable (skipped and counted like any bad line).
  *
  * Crash safety: each row is written with one `write` of a whole line, so a run killed at any moment (even
  * `kill -9`) leaves complete rows plus at most one torn last line. `openResultsForAppend` truncates a torn last
  * line (no final newline, or not valid JSON) before appending. A row that does not parse in the middle of the
  * file (someone edited it) is skipped and counted, never fatal.
  *
- * Resume: a (model, requirement) pair that already has a row, ok or failed, is done and is not scored again
- * (so re-running the same command never duplicates a row). Delete failed rows by hand to retry them.
+ * Resume: a (model, requirement, repeat) that already has a row, ok or failed, is done and is not scored again
+ * (so re-running the same command never duplicates a row; raising `--repeats` adds only the new repeats). Delete
+ * failed rows by hand to retry them.
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { ResultRow, RowStatus } from '../core/results.js';
@@ -35,8 +38,9 @@ export interface ReadResults {
   goodBytes: number;
 }
 
-export function rowKey(model: string, requirement: string): string {
-  return `${model}\u0000${requirement}`;
+/** The key of a row: model, requirement and repeat (rows without `repeat` are repeat 1). */
+export function rowKey(model: string, requirement: string, repeat = 1): string {
+  return `${model}\u0000${requirement}\u0000${repeat}`;
 }
 
 function asRow(value: unknown): ResultRow | null {
@@ -45,6 +49,7 @@ function asRow(value: unknown): ResultRow | null {
   if (typeof o.model !== 'string' || typeof o.requirement !== 'string') return null;
   if (o.status !== 'ok' && o.status !== 'failed') return null;
   if (!Array.isArray(o.metrics)) return null;
+  if (o.repeat !== undefined && !(Number.isInteger(o.repeat) && (o.repeat as number) >= 1)) return null;
   return o as unknown as ResultRow;
 }
 
@@ -100,10 +105,10 @@ export function readResults(path: string): ReadResults {
   return parseResults(buf);
 }
 
-/** Keep the last row of each (model, requirement); returns the rows and how many duplicates were dropped. */
+/** Keep the last row of each (model, requirement, repeat); returns the rows and how many duplicates were dropped. */
 export function dedupeRows(rows: readonly ResultRow[]): { rows: ResultRow[]; duplicates: number } {
   const byKey = new Map<string, ResultRow>();
-  for (const r of rows) byKey.set(rowKey(r.model, r.requirement), r);
+  for (const r of rows) byKey.set(rowKey(r.model, r.requirement, r.repeat ?? 1), r);
   return { rows: [...byKey.values()], duplicates: rows.length - byKey.size };
 }
 

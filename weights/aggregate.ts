@@ -1,9 +1,15 @@
 /**
  * From result rows to model scores (SPEC "From scores to rankings"), for whatever metrics the rows hold.
  *
- * - The population: every artifact row of the results file (all models pooled). The metric set is the union of
+ * - The population: every artifact of the results file (all models pooled). The metric set is the union of
  *   metric ids in the rows, in catalogue order (ids the catalogue does not know come last and weigh 0), so new
  *   metrics are picked up without changes here.
+ * - Repeats (`batch --repeats`, rows with `repeat`; a row without it is repeat 1): an artifact is one
+ *   (model, requirement) and counts once however often it was scored. Its score for a metric is the mean over
+ *   its repeats that scored it (null when none did); its other repeats are kept on the sample (`repeats`) for the
+ *   test–retest estimate (noise.ts). So a model's mean uses each artifact's mean over its repeats, and μ and σ are
+ *   between-artifact (over artifact means). Interpretation: a failed repeat is left out like an unscorable one;
+ *   the artifact is failed only when every repeat failed.
  * - z: per metric, μ and σ over all scorable samples of the population (zscore.ts); a metric scorable for nobody
  *   or with σ = 0 contributes 0 and is reported.
  * - A model's mean z for metric j is the mean of z_ij over the model's scorable samples; unscorable samples are
@@ -25,11 +31,22 @@ export interface Sample {
   model: string;
   requirement: string;
   labels: Record<string, string>;
+  /** Every repeat of the artifact failed. */
   failed: boolean;
-  /** Raw score per metric id; null = unscorable; absent = not run. */
+  /** Raw score per metric id (the mean over the artifact's repeats that scored it); null = unscorable; absent = not run. */
   scores: Record<string, number | null>;
   /** Stance of each scored alignment result (`details.stance`: study, strict, or unknown for older rows), by metric id. */
   alignmentStances?: Record<string, string>;
+  /** The artifact path of its (first) row. */
+  artifact?: string;
+  /** Each repeat's scores, in repeat order; present only when the artifact has more than one row. */
+  repeats?: RepeatScores[];
+}
+
+export interface RepeatScores {
+  repeat: number;
+  failed: boolean;
+  scores: Record<string, number | null>;
 }
 
 export interface Population {
@@ -37,39 +54,94 @@ export interface Population {
   metrics: string[];
   /** Model names, sorted. */
   models: string[];
+  /** One per artifact (model, requirement), repeats merged. */
   samples: Sample[];
+  /** Result rows behind the samples (more than the samples when artifacts were scored several times). */
+  rows: number;
+  /** Most repeats of any artifact (1 without repeats). */
+  maxRepeats: number;
+  /** Failed repeats of artifacts that have another, successful repeat (left out of the artifact's mean). */
+  failedRepeats: number;
 }
 
 export function orderMetricIds(ids: Iterable<string>): string[] {
   return [...new Set(ids)].sort((a, b) => metricOrder(a) - metricOrder(b) || a.localeCompare(b));
 }
 
-/**
- * The population of the rows. `keep`, when given, limits the metrics to those ids (a suite's metrics: results
- * scored with the extended suite ranked under the study suite keep only the study's 24).
- */
-export function populationFromRows(rows: readonly ResultRow[], keep?: ReadonlySet<string>): Population {
-  const samples: Sample[] = rows.map((r) => {
-    const scores: Record<string, number | null> = {};
-    const stances: Record<string, string> = {};
-    if (r.status === 'ok') {
-      for (const m of r.metrics) {
-        if (keep && !keep.has(m.id) && findMetric(m.id)) continue;
-        scores[m.id] = typeof m.score === 'number' && Number.isFinite(m.score) ? m.score : null;
-        const judge = findMetric(m.id)?.judge;
-        if (judge?.prompt === 'alignment' && scores[m.id] !== null) {
-          const st = (m.details as Record<string, unknown> | undefined)?.stance;
-          stances[m.id] = typeof st === 'string' ? st : 'unknown';
-        }
+/** The repeat index of a row (rows without one are repeat 1). */
+export function repeatOf(r: Pick<ResultRow, 'repeat'>): number {
+  return typeof r.repeat === 'number' && Number.isInteger(r.repeat) && r.repeat >= 1 ? r.repeat : 1;
+}
+
+/** The artifact key of a row: model and requirement (its repeats share it). */
+export function artifactKey(model: string, requirement: string): string {
+  return `${model}\u0000${requirement}`;
+}
+
+function rowScores(r: ResultRow, keep?: ReadonlySet<string>): { scores: Record<string, number | null>; stances: Record<string, string> } {
+  const scores: Record<string, number | null> = {};
+  const stances: Record<string, string> = {};
+  if (r.status === 'ok') {
+    for (const m of r.metrics) {
+      if (keep && !keep.has(m.id) && findMetric(m.id)) continue;
+      scores[m.id] = typeof m.score === 'number' && Number.isFinite(m.score) ? m.score : null;
+      const judge = findMetric(m.id)?.judge;
+      if (judge?.prompt === 'alignment' && scores[m.id] !== null) {
+        const st = (m.details as Record<string, unknown> | undefined)?.stance;
+        stances[m.id] = typeof st === 'string' ? st : 'unknown';
       }
     }
-    const s: Sample = { model: r.model, requirement: r.requirement, labels: r.labels ?? {}, failed: r.status !== 'ok', scores };
+  }
+  return { scores, stances };
+}
+
+/**
+ * The population of the rows (one sample per artifact, repeats merged: see the module comment). `keep`, when
+ * given, limits the metrics to those ids (a suite's metrics: results scored with the extended suite ranked under
+ * the study suite keep only the study's 24). Rows should be deduplicated first (results-file.ts `dedupeRows`).
+ */
+export function populationFromRows(rows: readonly ResultRow[], keep?: ReadonlySet<string>): Population {
+  const groups = new Map<string, ResultRow[]>();
+  for (const r of rows) {
+    const k = artifactKey(r.model, r.requirement);
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  }
+  let maxRepeats = 1;
+  let failedRepeats = 0;
+  const samples: Sample[] = [...groups.values()].map((group) => {
+    const sorted = [...group].sort((a, b) => repeatOf(a) - repeatOf(b));
+    const last = sorted[sorted.length - 1]!;
+    const per = sorted.map((r) => ({ r, ...rowScores(r, keep) }));
+    const failed = sorted.every((r) => r.status !== 'ok');
+    let scores: Record<string, number | null>;
+    if (per.length === 1) scores = per[0]!.scores;
+    else {
+      scores = {};
+      const ids = new Set(per.flatMap((p) => Object.keys(p.scores)));
+      for (const id of ids) {
+        const vs = per.map((p) => p.scores[id]).filter((v): v is number => typeof v === 'number');
+        scores[id] = vs.length ? vs.reduce((a, b) => a + b, 0) / vs.length : null;
+      }
+      if (!failed) failedRepeats += sorted.filter((r) => r.status !== 'ok').length;
+    }
+    maxRepeats = Math.max(maxRepeats, per.length);
+    const stances: Record<string, string> = Object.assign({}, ...per.map((p) => p.stances));
+    const labelled = [...sorted].reverse().find((r) => r.labels);
+    const s: Sample = { model: last.model, requirement: last.requirement, labels: labelled?.labels ?? {}, failed, scores, artifact: sorted[0]!.artifact };
     if (Object.keys(stances).length) s.alignmentStances = stances;
+    if (per.length > 1) s.repeats = per.map((p) => ({ repeat: repeatOf(p.r), failed: p.r.status !== 'ok', scores: p.scores }));
     return s;
   });
   const metrics = orderMetricIds(samples.flatMap((s) => Object.keys(s.scores)));
   const models = [...new Set(samples.map((s) => s.model))].sort((a, b) => a.localeCompare(b));
-  return { metrics, models, samples };
+  return { metrics, models, samples, rows: rows.length, maxRepeats, failedRepeats };
+}
+
+/** Metrics that have at least one scorable sample (the "metrics with results" of the outputs). */
+export function metricsWithResults(pop: Population): string[] {
+  return pop.metrics.filter((id) => pop.samples.some((s) => typeof s.scores[id] === 'number'));
 }
 
 export interface MetricInfo {
@@ -228,4 +300,19 @@ export function breakdownByLabel(pop: Population, label: string, weights: Record
       };
     }),
   };
+}
+
+/**
+ * One page's overall: Σ_j w_j · z_j over the metrics it has a score for, z under `norms` (a metric that is
+ * unscorable, not run or degenerate contributes 0, as in a model's mean). Used for per-page overalls (`analyse`,
+ * bench/noise-guard.ts); a model's overall is the same sum over its mean z.
+ */
+export function pageOverall(scores: Record<string, number | null>, norms: Record<string, MetricNorm>, weights: Record<string, number>): number {
+  let o = 0;
+  for (const [id, v] of Object.entries(scores)) {
+    const n = norms[id];
+    if (typeof v !== 'number' || !n) continue;
+    o += (weights[id] ?? 0) * zOf(v, n);
+  }
+  return o;
 }

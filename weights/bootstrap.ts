@@ -10,6 +10,14 @@
  *
  * Seeded (mulberry32), so the same input and seed give the same intervals. Several weight sets (personas) are
  * evaluated on the same resamples in one pass.
+ *
+ * Interpretation: a model with artifacts for only one requirement gets no interval and no rank stability
+ * (`ci: null`, `ciReason`): in every resample that does not draw its requirement it has no evidence and sits at
+ * the population mean, so its interval would be pinned at 0 and say nothing. It stays in the resamples (others'
+ * ranks count it) but is left out of the "not clearly apart" pairs.
+ *
+ * The noise guard (noise.ts): `sdFloor` per metric (k × its test–retest sd, fixed) bounds σ from below in every
+ * resample, as in the point estimate.
  */
 import { quantileSorted } from 'simple-statistics';
 import type { Population } from './aggregate.js';
@@ -18,17 +26,26 @@ import { normFromSums } from './zscore.js';
 export interface BootstrapOptions {
   iterations?: number;
   seed?: number;
+  /** Per metric id: the least σ (the noise guard's k × retest sd); absent = the study's σ. */
+  sdFloor?: Record<string, number>;
 }
+
+/** Why a model has no interval (see the module comment). */
+export const ONE_REQUIREMENT = 'one requirement';
 
 export interface BootstrapModel {
   model: string;
   /** Point-estimate rank (1 = best). */
   rank: number;
   overall: number;
-  /** 95% percentile interval of the overall. */
-  ci: [number, number];
-  /** Fraction of resamples in which the model holds its point-estimate rank. */
-  rankHolds: number;
+  /** 95% percentile interval of the overall; null when it says nothing (`ciReason`). */
+  ci: [number, number] | null;
+  /** Why `ci` is null ("one requirement"). */
+  ciReason?: string;
+  /** Fraction of resamples in which the model holds its point-estimate rank; null with `ci`. */
+  rankHolds: number | null;
+  /** Distinct requirements the model has artifacts for. */
+  requirements: number;
   /** rankFrequency[k] = fraction of resamples with rank k + 1. */
   rankFrequency: number[];
 }
@@ -106,6 +123,8 @@ export function bootstrap(pop: Population, weightSets: Record<string, Record<str
   }
   const names = Object.keys(weightSets);
   const W = names.map((n) => Float64Array.from(metrics, (id) => weightSets[n]![id] ?? 0));
+  const floor = Float64Array.from(metrics, (id) => opts.sdFloor?.[id] ?? 0);
+  const modelReqs = models.map((m) => new Set(pop.samples.filter((s) => s.model === m).map((s) => s.requirement)).size);
 
   const rand = mulberry32(seed);
   const overalls = names.map(() => models.map(() => new Float64Array(iterations)));
@@ -142,9 +161,10 @@ export function bootstrap(pop: Population, weightSets: Record<string, Record<str
     }
     for (let j = 0; j < J; j++) {
       const norm = normFromSums(js[j]!, jq[j]!, jn[j]!);
+      const sd = norm ? Math.max(norm.sd, floor[j]!) : 0;
       for (let m = 0; m < M; m++) {
         const n = mn[m * J + j]!;
-        meanZ[m * J + j] = norm && n > 0 ? (ms[m * J + j]! / n - norm.mean) / norm.sd : 0;
+        meanZ[m * J + j] = norm && n > 0 ? (ms[m * J + j]! / n - norm.mean) / sd : 0;
       }
     }
     names.forEach((_, p) => {
@@ -165,20 +185,24 @@ export function bootstrap(pop: Population, weightSets: Record<string, Record<str
   }
 
   // Point estimates (same pipeline on the original sample, every requirement once).
-  const point = pointOveralls(pop, W, shift);
+  const point = pointOveralls(pop, W, shift, floor);
   const out: Record<string, BootstrapResult> = {};
   names.forEach((name, p) => {
     const pointRank = rankOf(point[p]!, models);
     const res: BootstrapModel[] = models.map((model, m) => {
       const sorted = Array.from(overalls[p]![m]!).sort((a, b) => a - b);
-      return {
+      const one = modelReqs[m]! < 2;
+      const b: BootstrapModel = {
         model,
         rank: pointRank[m]! + 1,
         overall: point[p]![m]!,
-        ci: [quantileSorted(sorted, 0.025), quantileSorted(sorted, 0.975)] as [number, number],
-        rankHolds: rankCounts[p]![m]![pointRank[m]!]! / iterations,
+        ci: one ? null : ([quantileSorted(sorted, 0.025), quantileSorted(sorted, 0.975)] as [number, number]),
+        rankHolds: one ? null : rankCounts[p]![m]![pointRank[m]!]! / iterations,
+        requirements: modelReqs[m]!,
         rankFrequency: Array.from(rankCounts[p]![m]!, (c) => c / iterations),
       };
+      if (one) b.ciReason = ONE_REQUIREMENT;
+      return b;
     });
     res.sort((a, b) => a.rank - b.rank);
     const pAhead: Record<string, Record<string, number>> = {};
@@ -190,6 +214,7 @@ export function bootstrap(pop: Population, weightSets: Record<string, Record<str
     });
     const notApart: BootstrapResult['notApart'] = [];
     for (let i = 0; i + 1 < res.length; i++) {
+      if (res[i]!.ci === null || res[i + 1]!.ci === null) continue;
       const upper = res[i]!.model;
       const lower = res[i + 1]!.model;
       const pa = pAhead[upper]![lower]!;
@@ -200,7 +225,7 @@ export function bootstrap(pop: Population, weightSets: Record<string, Record<str
   return out;
 }
 
-function pointOveralls(pop: Population, W: Float64Array[], shift: Float64Array): Float64Array[] {
+function pointOveralls(pop: Population, W: Float64Array[], shift: Float64Array, floor: Float64Array): Float64Array[] {
   const M = pop.models.length;
   const J = pop.metrics.length;
   const meanZ = new Float64Array(M * J);
@@ -222,7 +247,8 @@ function pointOveralls(pop: Population, W: Float64Array[], shift: Float64Array):
       pn[m] += 1;
     }
     const norm = normFromSums(s, q, n);
-    for (let m = 0; m < M; m++) meanZ[m * J + j] = norm && pn[m]! > 0 ? (per[m]! / pn[m]! - norm.mean) / norm.sd : 0;
+    const sd = norm ? Math.max(norm.sd, floor[j]!) : 0;
+    for (let m = 0; m < M; m++) meanZ[m * J + j] = norm && pn[m]! > 0 ? (per[m]! / pn[m]! - norm.mean) / sd : 0;
   });
   return W.map((w) => {
     const ov = new Float64Array(M);

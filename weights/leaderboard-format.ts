@@ -1,12 +1,19 @@
 /** Terminal table and CSV renderings of a leaderboard document (leaderboard.ts). */
 import Table from 'cli-table3';
-import { PERSPECTIVE_SHORT, type LeaderboardDoc } from './leaderboard.js';
+import { PERSPECTIVE_SHORT, type LeaderboardDoc, type LeaderboardModel } from './leaderboard.js';
+import { describeChange, guardSummary } from './noise.js';
 
 /** SD units → "1.23" (percent of one SD, the study's Table 4 convention); the unit is named in headers. */
 export function pctOfSd(x: number | null | undefined, digits = 2): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return 'n/a';
   const v = x * 100;
   return `${v >= 0 ? '' : '-'}${Math.abs(v).toFixed(digits)}`;
+}
+
+/** The CI cell: "lo … hi", "n/a: one requirement", or empty without a bootstrap. */
+export function ciText(m: Pick<LeaderboardModel, 'ci' | 'ciReason'>): string {
+  if (m.ci === null) return `n/a: ${m.ciReason ?? 'no interval'}`;
+  return m.ci ? `${pctOfSd(m.ci[0])} … ${pctOfSd(m.ci[1])}` : '';
 }
 
 function table(head: string[]): Table.Table {
@@ -16,8 +23,9 @@ function table(head: string[]): Table.Table {
 export function leaderboardTable(doc: LeaderboardDoc): string {
   const out: string[] = [];
   const p = doc.population;
+  const repeats = p.maxRepeats > 1 ? ` scored up to ${p.maxRepeats} times (${p.rows} rows; each artifact counts once, its mean over its repeats)` : '';
   out.push(
-    `Leaderboard (suite ${doc.suite}): ${p.models} models, ${p.artifacts} artifacts (${p.failed} failed), ${p.requirements} requirements, ${p.metrics} metrics with results`,
+    `Leaderboard (suite ${doc.suite}): ${p.models} models, ${p.artifacts} artifacts (${p.failed} failed)${repeats}, ${p.requirements} requirements, ${p.metrics} metrics with results`,
   );
   out.push(doc.weights.description);
   out.push('');
@@ -29,13 +37,14 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
       String(m.rank),
       m.model,
       pctOfSd(m.overall),
-      m.ci ? `${pctOfSd(m.ci[0])} … ${pctOfSd(m.ci[1])}` : '',
-      m.rankHolds === undefined ? '' : `${Math.round(m.rankHolds * 100)}%`,
+      ciText(m),
+      m.rankHolds === undefined ? '' : m.rankHolds === null ? 'n/a' : `${Math.round(m.rankHolds * 100)}%`,
       ...doc.perspectives.map((x) => pctOfSd(m.perspectives[x])),
     ]);
   }
   out.push(t.toString());
   if (doc.bootstrap) out.push(`CI: ${doc.bootstrap.iterations} bootstrap resamples of the ${doc.bootstrap.requirements} requirements (seed ${doc.bootstrap.seed}); rank holds = share of resamples with the same rank`);
+  out.push(guardSummary(doc.noiseGuard));
 
   const models = doc.models.map((m) => m.model);
   out.push('');
@@ -48,10 +57,11 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
   if (doc.metrics.some((m) => m.degenerate)) out.push('* contributes 0 (scorable for nobody, or σ = 0)');
 
   out.push('');
-  out.push('Raw means (0–100) per model');
-  const tr = table(['metric', 'pool mean', 'pool SD', ...models]);
+  out.push('Raw means (0–100) per model; pool SD is between artifacts, retest SD within (n/a: no repeats, none in the norms), σ used is what z divides by');
+  const tr = table(['metric', 'pool mean', 'pool SD', 'retest SD', 'σ used', ...models]);
   for (const m of doc.metrics) {
-    tr.push([m.id, m.mean === null ? 'n/a' : m.mean.toFixed(1), m.sd === null ? 'n/a' : m.sd.toFixed(1), ...models.map((x) => {
+    const used = m.effectiveSd ?? m.sd;
+    tr.push([m.id, m.mean === null ? 'n/a' : m.mean.toFixed(1), m.sd === null ? 'n/a' : m.sd.toFixed(2), m.retestSd === undefined ? 'n/a' : m.retestSd.toFixed(2), used === null ? 'n/a' : `${used.toFixed(2)}${m.effectiveSd !== undefined ? ' (guard)' : ''}`, ...models.map((x) => {
       const raw = doc.perMetric[x]![m.id]!.raw;
       return raw === null ? 'n/a' : raw.toFixed(1);
     })]);
@@ -105,7 +115,8 @@ export const CSV_AVERAGE_ROW = '(average over models)';
  * artifacts with that label value); values in SD units (not %). When there are breakdowns, one last row named
  * `(average over models)` (CSV_AVERAGE_ROW), with an empty rank and only the `label:` columns filled, holds the
  * study's Table 5 figure: the average over models per label value. Comment-free: the weights used are in the
- * `weights` column.
+ * `weights` column; then `ci_note` ("n/a: one requirement" when ci_low/ci_high are empty for that reason) and
+ * `noise_guard` (what the guard changed: metric, σ, retest sd, k; the same text on every row).
  */
 export function leaderboardCsv(doc: LeaderboardDoc): string {
   const ids = doc.metrics.map((m) => m.id);
@@ -114,7 +125,9 @@ export function leaderboardCsv(doc: LeaderboardDoc): string {
   const head = [
     'rank', 'model', 'overall', 'ci_low', 'ci_high', 'rank_holds', ...doc.perspectives, 'artifacts', 'failed',
     ...ids.map((id) => `z:${id}`), ...ids.map((id) => `raw:${id}`), ...ids.map((id) => `unscorable:${id}`), ...bcols.map((c) => c.name), 'weights',
+    'ci_note', 'noise_guard',
   ];
+  const guard = doc.noiseGuard.changed.length ? `k ${doc.noiseGuard.k}: ${doc.noiseGuard.changed.map(describeChange).join('; ')}` : guardSummary(doc.noiseGuard);
   const lines = [head.map(csvCell).join(',')];
   for (const m of doc.models) {
     const pm = doc.perMetric[m.model]!;
@@ -123,13 +136,15 @@ export function leaderboardCsv(doc: LeaderboardDoc): string {
       ...ids.map((id) => pm[id]!.z), ...ids.map((id) => pm[id]!.raw), ...ids.map((id) => pm[id]!.unscorable),
       ...bcols.map((c) => cell(c.label, c.value).models.find((x) => x.model === m.model)?.overall),
       doc.weights.description,
+      m.ci === null ? `n/a: ${m.ciReason ?? 'no interval'}` : '',
+      guard,
     ].map(csvCell).join(','));
   }
   if (bcols.length) {
-    const before = head.length - bcols.length - 1;
+    const before = head.length - bcols.length - 3;
     const row: Array<string | number | null | undefined> = new Array(before).fill(undefined);
     row[1] = CSV_AVERAGE_ROW;
-    lines.push([...row, ...bcols.map((c) => cell(c.label, c.value).average), doc.weights.description].map(csvCell).join(','));
+    lines.push([...row, ...bcols.map((c) => cell(c.label, c.value).average), doc.weights.description, '', guard].map(csvCell).join(','));
   }
   return lines.join('\n') + '\n';
 }

@@ -4,19 +4,28 @@
  * (overall and perspective values in units of one standard deviation), extended with the per-metric z and raw
  * means, the label breakdowns, the bootstrap intervals and notes. The HTML report embeds the same data plus the
  * other personas' weights, so that it can re-rank in the page.
+ *
+ * Repeats count once (aggregate.ts: an artifact's score is its mean over its repeats; σ is between-artifact). The
+ * noise guard (noise.ts) bounds each metric's σ below by k × its test–retest sd, estimated from the results'
+ * repeats or taken from the norms (`normsMetrics`); `noiseGuard` in the document says what it changed.
+ * `population.metrics` counts the metrics with at least one scorable sample.
  */
 import { PERSPECTIVES, type PerspectiveId, type SuiteId } from '../core/metric.js';
 import type { ResultRow } from '../core/results.js';
 import { InputError } from '../core/errors.js';
-import { aggregate, breakdownByLabel, labelKeys, populationFromRows, populationNorms, scoreModels, weightedPerspectiveIds, type LabelBreakdown, type ModelScore, type Population } from './aggregate.js';
-import { bootstrap, type BootstrapResult } from './bootstrap.js';
+import { aggregate, breakdownByLabel, labelKeys, metricsWithResults, populationFromRows, populationNorms, scoreModels, weightedPerspectiveIds, type LabelBreakdown, type ModelScore, type Population } from './aggregate.js';
+import { bootstrap, ONE_REQUIREMENT, type BootstrapResult } from './bootstrap.js';
+import { guardNorms, NOISE_GUARD_DEFAULT, retestSources, sdFloors, type NoiseGuardReport, type NoiseGuardSettings } from './noise.js';
 import { describeWeights, type ResolvedWeights } from './personas.js';
+import type { MetricNorm } from './zscore.js';
 
 export interface LeaderboardModel extends ModelScore {
-  /** 95% bootstrap interval of the overall (resampling requirements). */
-  ci?: [number, number];
-  /** Fraction of bootstrap resamples in which the model holds this rank. */
-  rankHolds?: number;
+  /** 95% bootstrap interval of the overall (resampling requirements); null when it would say nothing (`ciReason`). */
+  ci?: [number, number] | null;
+  /** Why `ci` is null: "one requirement" (the model has artifacts for one requirement only). */
+  ciReason?: string;
+  /** Fraction of bootstrap resamples in which the model holds this rank (null with `ci`). */
+  rankHolds?: number | null;
   rankFrequency?: number[];
 }
 
@@ -31,6 +40,11 @@ export interface LeaderboardMetric {
   unscorable: number;
   /** Why it contributes 0, when it does. */
   degenerate?: string;
+  /** Test–retest sd (from the results' repeats, else the norms), when known. */
+  retestSd?: number;
+  retestSource?: 'repeats' | 'norms';
+  /** The σ z divides by when the noise guard raised it (k × retestSd); absent when σ is the study's. */
+  effectiveSd?: number;
 }
 
 export interface LeaderboardDoc {
@@ -46,7 +60,11 @@ export interface LeaderboardDoc {
     metrics: Record<string, number>;
     equalShareIn: PerspectiveId[];
   };
-  population: { artifacts: number; failed: number; requirements: number; models: number; metrics: number };
+  /**
+   * artifacts: (model, requirement) pairs, each counted once; rows: result rows behind them (more with repeats);
+   * maxRepeats: most repeats of one artifact; metrics: metrics with at least one scorable sample.
+   */
+  population: { artifacts: number; failed: number; requirements: number; models: number; metrics: number; rows: number; maxRepeats: number };
   models: LeaderboardModel[];
   metrics: LeaderboardMetric[];
   /** perMetric[model][metric] = unweighted mean z (null: no scorable sample), raw mean, counts. */
@@ -58,6 +76,8 @@ export interface LeaderboardDoc {
    */
   alignmentStances: Record<string, number>;
   bootstrap?: Omit<BootstrapResult, 'models' | 'pAhead'> & { pAhead: BootstrapResult['pAhead'] };
+  /** What the noise guard did (noise.ts). */
+  noiseGuard: NoiseGuardReport;
   notes: string[];
 }
 
@@ -66,11 +86,21 @@ export interface LeaderboardOptions {
   by?: string;
   iterations?: number;
   seed?: number;
+  /** The noise guard (default on, k = DEFAULT_NOISE_GUARD_K). */
+  noiseGuard?: NoiseGuardSettings;
+  /** Norms whose `retestSd` the guard falls back on for metrics without repeats in the results. */
+  normsMetrics?: Record<string, MetricNorm> | null;
+}
+
+/** The population's norms under the noise guard, its report, and the σ floors for the bootstrap. */
+export function guardedPopulationNorms(pop: Population, opts: Pick<LeaderboardOptions, 'noiseGuard' | 'normsMetrics'> = {}): { norms: Record<string, MetricNorm>; report: NoiseGuardReport; floors: Record<string, number> } {
+  const { norms, report } = guardNorms(populationNorms(pop), retestSources(pop, opts.normsMetrics), opts.noiseGuard ?? NOISE_GUARD_DEFAULT);
+  return { norms, report, floors: sdFloors(report) };
 }
 
 export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeights, opts: LeaderboardOptions = {}): LeaderboardDoc {
   if (pop.samples.length === 0) throw new InputError('the results file has no rows');
-  const norms = populationNorms(pop);
+  const { norms, report: noiseGuard, floors } = guardedPopulationNorms(pop, opts);
   const agg = aggregate(pop, { norms });
   const scores = scoreModels(agg, weights.metrics);
   const notes: string[] = [];
@@ -83,8 +113,12 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
 
   let boot: BootstrapResult | undefined;
   if ((opts.iterations ?? 1000) > 0 && pop.models.length > 0) {
-    boot = bootstrap(pop, { [weights.persona]: weights.metrics }, { iterations: opts.iterations, seed: opts.seed })[weights.persona];
+    boot = bootstrap(pop, { [weights.persona]: weights.metrics }, { iterations: opts.iterations, seed: opts.seed, sdFloor: floors })[weights.persona];
     if (requirements < 2) notes.push('only one requirement: the bootstrap cannot estimate uncertainty');
+    else {
+      const one = boot!.models.filter((m) => m.ci === null).map((m) => m.model);
+      if (one.length) notes.push(`${one.join(', ')} ${one.length === 1 ? 'has' : 'have'} artifacts for ${ONE_REQUIREMENT} only: no confidence interval or rank stability (n/a), not compared in "not clearly apart"`);
+    }
     for (const na of boot!.notApart) {
       notes.push(`${na.upper} and ${na.lower} are not clearly apart: ${na.upper} is ahead in ${(na.pAhead * 100).toFixed(0)}% of ${boot!.iterations} resamples (< 95%)`);
     }
@@ -94,6 +128,7 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
     const b = boot?.models.find((x) => x.model === s.model);
     if (b) {
       m.ci = b.ci;
+      if (b.ciReason) m.ciReason = b.ciReason;
       m.rankHolds = b.rankHolds;
       m.rankFrequency = b.rankFrequency;
     }
@@ -110,6 +145,12 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
       scorable: m.norm.n,
       unscorable: m.norm.unscorable,
     };
+    const rt = noiseGuard.retest[m.id];
+    if (rt) {
+      out.retestSd = rt.sd;
+      out.retestSource = rt.source;
+    }
+    if (m.norm.effectiveSd !== undefined) out.effectiveSd = m.norm.effectiveSd;
     if (m.norm.degenerate) {
       out.degenerate = m.norm.degenerate;
       notes.push(`${m.id} contributes 0: ${m.norm.degenerate}`);
@@ -122,6 +163,10 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
   if (absent.length) {
     const w = absent.reduce((s, id) => s + (weights.metrics[id] ?? 0), 0);
     notes.push(`${absent.length} of ${Object.keys(weights.metrics).length} metrics of the ${weights.suite} suite have no results (${(w * 100).toFixed(1)}% of the weight contributes 0): ${absent.join(', ')}`);
+  }
+  if (pop.maxRepeats > 1) {
+    const repeated = pop.samples.filter((s) => s.repeats).length;
+    notes.push(`${repeated} of ${pop.samples.length} artifacts were scored more than once (up to ${pop.maxRepeats} times, ${pop.rows} rows): each counts once, with its mean over its repeats${pop.failedRepeats ? `; ${pop.failedRepeats} failed repeats left out` : ''}`);
   }
   const alignmentStances: Record<string, number> = {};
   for (const s of pop.samples) for (const st of Object.values(s.alignmentStances ?? {})) alignmentStances[st] = (alignmentStances[st] ?? 0) + 1;
@@ -153,13 +198,16 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
       failed: pop.samples.filter((s) => s.failed).length,
       requirements,
       models: pop.models.length,
-      metrics: pop.metrics.length,
+      metrics: metricsWithResults(pop).length,
+      rows: pop.rows,
+      maxRepeats: pop.maxRepeats,
     },
     models,
     metrics,
     perMetric,
     breakdowns,
     alignmentStances,
+    noiseGuard,
     notes,
   };
   if (boot) doc.bootstrap = { iterations: boot.iterations, seed: boot.seed, requirements: boot.requirements, notApart: boot.notApart, pAhead: boot.pAhead };

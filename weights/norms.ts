@@ -3,23 +3,30 @@
  *
  * A norms file holds μ and σ per metric over a corpus, plus what it was built from:
  *   {"kind": "webgrade-norms", "version": 1, "builtAt": ISO, "source": "<dir or results file>", "artifacts": n,
- *    "failed": n, "metricsIncluded": [ids], "command": "webgrade norms build ...",
- *    "metrics": {"<id>": {"mean", "sd", "n", "unscorable", "degenerate"?}}}
+ *    "failed": n, "maxRepeats"?: n, "metricsIncluded": [ids], "command": "webgrade norms build ...",
+ *    "metrics": {"<id>": {"mean", "sd", "n", "unscorable", "degenerate"?, "retestSd"?, "retestPairs"?}}}
+ * Built from results with repeats (`batch --repeats`, `norms build --repeats`), each artifact counts once with
+ * its mean over its repeats (μ, σ between artifacts, `artifacts` counts artifacts, not rows), and each metric
+ * with two scorable repeats somewhere gets `retestSd` (the pooled within-artifact sd, noise.ts) and
+ * `retestPairs` (its degrees of freedom); `maxRepeats` says how often artifacts were scored at most. Older
+ * readers ignore the extra fields; files without them have no test–retest estimate.
  *
  * `applyNorms` fills a ScoreDocument's `overall` and a `z` per metric for one persona's weights:
  * z_j = (x_j − μ_j) / σ_j; per perspective Σ_{j∈p} w_j · z_j; overall = the sum. Interpretation: a metric that is
  * unscorable for this page, not run, absent from the norms, or degenerate in them (σ = 0) contributes 0 (the corpus
  * mean) and is listed under `overall.notCounted`, so the overall of a page scored with `--only` is comparable in
- * units but covers fewer metrics, and says so.
+ * units but covers fewer metrics, and says so. The noise guard (noise.ts) applies with the norms' `retestSd`:
+ * σ_eff = max(σ, k × retestSd); `overall.noiseGuard` says what it changed (`--no-noise-guard`: the study's σ).
  */
 import { readFileSync } from 'node:fs';
 import type { PerspectiveId, SuiteId } from '../core/metric.js';
 import { InputError, readInputText } from '../core/errors.js';
 import type { ResultRow } from '../core/results.js';
 import type { MetricResult, ScoreDocument } from '../core/results.js';
-import { orderMetricIds, weightedPerspectiveIds } from './aggregate.js';
+import { populationFromRows, populationNorms, weightedPerspectiveIds } from './aggregate.js';
+import { guardNorms, guardSummary, NOISE_GUARD_DEFAULT, retestFromNorms, retestOf, type NoiseGuardReport, type NoiseGuardSettings } from './noise.js';
 import { describeWeights, resolveWeights, type ResolvedWeights } from './personas.js';
-import { normOf, zOf, type MetricNorm } from './zscore.js';
+import { zOf, type MetricNorm } from './zscore.js';
 
 export interface NormsFile {
   kind: 'webgrade-norms';
@@ -28,36 +35,40 @@ export interface NormsFile {
   source: string;
   artifacts: number;
   failed: number;
+  /** Most repeats of one artifact, when the results had repeats. */
+  maxRepeats?: number;
   metricsIncluded: string[];
   command?: string;
   metrics: Record<string, MetricNorm>;
 }
 
-/** Norms from results rows (ok rows only; every scorable sample of each metric). */
+/**
+ * Norms from results rows (deduplicated): artifacts with at least one ok repeat; every scorable sample (artifact
+ * mean over its repeats) of each metric; the test–retest sd where there are repeats (module comment).
+ */
 export function buildNorms(rows: readonly ResultRow[], source: string, command?: string): NormsFile {
-  const ok = rows.filter((r) => r.status === 'ok');
-  const ids = orderMetricIds(ok.flatMap((r) => r.metrics.map((m) => m.id)));
-  const metrics: Record<string, MetricNorm> = {};
+  const all = populationFromRows(rows);
+  const pop = { ...all, samples: all.samples.filter((s) => !s.failed) };
+  const ids = pop.metrics;
+  const metrics = populationNorms(pop);
   for (const id of ids) {
-    const values: number[] = [];
-    let unscorable = 0;
-    for (const r of ok) {
-      const m = r.metrics.find((x) => x.id === id);
-      if (m && typeof m.score === 'number') values.push(m.score);
-      else unscorable++;
+    const e = retestOf(pop, id);
+    if (e) {
+      metrics[id]!.retestSd = e.sd;
+      metrics[id]!.retestPairs = e.pairs;
     }
-    metrics[id] = normOf(values, unscorable);
   }
   const out: NormsFile = {
     kind: 'webgrade-norms',
     version: 1,
     builtAt: new Date().toISOString(),
     source,
-    artifacts: ok.length,
-    failed: rows.length - ok.length,
+    artifacts: pop.samples.length,
+    failed: all.samples.length - pop.samples.length,
     metricsIncluded: ids,
     metrics,
   };
+  if (all.maxRepeats > 1) out.maxRepeats = all.maxRepeats;
   if (command) out.command = command;
   return out;
 }
@@ -71,6 +82,10 @@ export function validateNorms(value: unknown, name: string): NormsFile {
     if (!n || typeof n !== 'object' || (n.mean !== null && typeof n.mean !== 'number') || (n.sd !== null && typeof n.sd !== 'number')) {
       throw new InputError(`${name}: metric ${id} needs numeric "mean" and "sd"`);
     }
+    if (n.retestSd !== undefined && !(typeof n.retestSd === 'number' && Number.isFinite(n.retestSd) && n.retestSd >= 0)) {
+      throw new InputError(`${name}: metric ${id}: "retestSd" must be a number ≥ 0`);
+    }
+    if ((n as MetricNorm).effectiveSd !== undefined) delete (n as MetricNorm).effectiveSd; // never read from a file
   }
   return o as NormsFile;
 }
@@ -107,18 +122,21 @@ export interface NormOverall {
   perspectives: Partial<Record<PerspectiveId, number>>;
   /** Metrics that contribute 0, with why. */
   notCounted: Record<string, string>;
+  /** What the noise guard did with the norms' test–retest sds (noise.ts). */
+  noiseGuard: NoiseGuardReport;
 }
 
 export type MetricWithZ = MetricResult & { z?: number | null };
 
 /** Fill `doc.overall` and each metric's `z` from norms and weights (see the module comment). */
-export function applyNorms(doc: ScoreDocument, norms: NormsFile, normsFile: string, weights: ResolvedWeights): NormOverall {
+export function applyNorms(doc: ScoreDocument, norms: NormsFile, normsFile: string, weights: ResolvedWeights, guard: NoiseGuardSettings = NOISE_GUARD_DEFAULT): NormOverall {
+  const guarded = guardNorms(norms.metrics, retestFromNorms(norms.metrics), { ...guard, normsLabel: normsFile });
   const perspectives: Partial<Record<PerspectiveId, number>> = Object.fromEntries(weightedPerspectiveIds(weights.metrics).map((p) => [p, 0]));
   const notCounted: Record<string, string> = {};
   let overall = 0;
   const ran = new Set(doc.metrics.map((m) => m.id));
   for (const m of doc.metrics as MetricWithZ[]) {
-    const norm = norms.metrics[m.id];
+    const norm = guarded.norms[m.id];
     if (!norm) {
       m.z = null;
       notCounted[m.id] = 'not in the norms';
@@ -149,6 +167,7 @@ export function applyNorms(doc: ScoreDocument, norms: NormsFile, normsFile: stri
     overall,
     perspectives,
     notCounted,
+    noiseGuard: guarded.report,
   };
   doc.overall = out as unknown as Record<string, unknown>;
   return out;
@@ -170,6 +189,8 @@ export function normOverallText(doc: ScoreDocument): string {
     `overall (persona ${o.persona}): ${pct(o.overall)} of one SD vs norms from ${o.norms.artifacts} pages (${o.norms.source}, built ${o.norms.builtAt.slice(0, 10)}; ${o.norms.file})`,
   );
   if (counted) lines.push(`${counted} of ${doc.metrics.length + Object.values(o.notCounted).filter((v) => v === 'not run').length} metrics count as 0 (unscorable, not run, or not in the norms)`);
+  const g = o.noiseGuard;
+  if (g && (g.changed.length || (!g.enabled && Object.keys(g.retest).length))) lines.push(guardSummary(g));
   lines.push(o.weights);
   return lines.join('\n');
 }

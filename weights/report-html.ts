@@ -12,11 +12,16 @@
  *
  * All strings from the results (model names, label values) are inserted with textContent, and the embedded JSON
  * escapes `<`, so a hostile model name cannot inject markup.
+ *
+ * The noise guard of the document (noise.ts) applies to every persona's bootstrap and to the breakdowns, and the
+ * report says what it changed under the leaderboard. A model with artifacts for one requirement shows
+ * "n/a: one requirement" instead of an interval.
  */
 import { suiteMetrics } from '../metrics/registry.js';
 import { PERSPECTIVES } from '../core/metric.js';
 import { aggregate, labelKeys, populationNorms, type Population } from './aggregate.js';
 import { bootstrap } from './bootstrap.js';
+import { guardNorms, guardSummary, sdFloors } from './noise.js';
 import { PERSPECTIVE_SHORT, type LeaderboardDoc } from './leaderboard.js';
 import { describeWeights, PERSONA_IDS, PERSONA_TITLES, presetWeights, type ResolvedWeights } from './personas.js';
 
@@ -38,12 +43,14 @@ export interface ReportData {
     description: string;
     perspectives: Record<string, number>;
     metrics: Record<string, number>;
-    bootstrap: Record<string, { ci: [number, number]; rankHolds: number }>;
+    bootstrap: Record<string, { ci: [number, number] | null; ciReason?: string; rankHolds: number | null }>;
     notApart: Array<{ upper: string; lower: string; pAhead: number }>;
   }>;
   /** breakdowns[label][value] = {artifacts, z: {model: {metric: meanZ}}} */
   breakdowns: Record<string, Record<string, { artifacts: number; z: Record<string, Record<string, number>> }>>;
   bootstrapInfo: { iterations: number; seed: number; requirements: number } | null;
+  /** The noise guard in one line (noise.ts `guardSummary`), and its changes. */
+  noiseGuard: { summary: string; changed: LeaderboardDoc['noiseGuard']['changed'] };
   notes: string[];
 }
 
@@ -57,8 +64,9 @@ export function reportData(pop: Population, doc: LeaderboardDoc, chosen: Resolve
   }
   const initial = weightSets.find((w) => w.source === chosen.source && (w.persona === chosen.persona || w.persona === `${chosen.persona} (file)`))!.persona;
   const iterations = opts.iterations ?? 1000;
-  const boots = iterations > 0 ? bootstrap(pop, Object.fromEntries(weightSets.map((w) => [w.persona, w.metrics])), { iterations, seed: opts.seed }) : {};
-  const norms = populationNorms(pop);
+  const guard = doc.noiseGuard;
+  const boots = iterations > 0 ? bootstrap(pop, Object.fromEntries(weightSets.map((w) => [w.persona, w.metrics])), { iterations, seed: opts.seed, sdFloor: sdFloors(guard) }) : {};
+  const norms = guardNorms(populationNorms(pop), guard.retest, { enabled: guard.enabled, k: guard.k }).norms;
   const breakdowns: ReportData['breakdowns'] = {};
   for (const b of doc.breakdowns) {
     const key = b.label;
@@ -93,12 +101,13 @@ export function reportData(pop: Population, doc: LeaderboardDoc, chosen: Resolve
         description: describeWeights(w),
         perspectives: w.perspectives,
         metrics: w.metrics,
-        bootstrap: Object.fromEntries((b?.models ?? []).map((m) => [m.model, { ci: m.ci, rankHolds: m.rankHolds }])),
+        bootstrap: Object.fromEntries((b?.models ?? []).map((m) => [m.model, m.ciReason ? { ci: m.ci, ciReason: m.ciReason, rankHolds: m.rankHolds } : { ci: m.ci, rankHolds: m.rankHolds }])),
         notApart: b?.notApart ?? [],
       };
     }),
     breakdowns,
     bootstrapInfo: doc.bootstrap ? { iterations: doc.bootstrap.iterations, seed: doc.bootstrap.seed, requirements: doc.bootstrap.requirements } : null,
+    noiseGuard: { summary: guardSummary(guard), changed: guard.changed },
     notes: doc.notes.filter((n) => !/not clearly apart/.test(n)),
   };
 }
@@ -127,6 +136,7 @@ th{background:#f0f2f6;font-weight:600}td.l,th.l{text-align:left}
 .ci{display:inline-block;position:relative;width:140px;height:10px;background:#eef0f4;vertical-align:middle}
 .ci span{position:absolute;top:0;height:10px;background:#7a9cd6}.ci i{position:absolute;top:-2px;width:2px;height:14px;background:#1d2330}
 .wrap{overflow-x:auto}
+td.na{color:#5a6272}
 `;
 
 const SCRIPT = String.raw`
@@ -156,17 +166,17 @@ function renderBoard(P){
   var t=clear('board');var thead=el('thead');var tr=el('tr');
   head(tr,['rank','model','overall','95% CI','','rank holds'].concat(D.perspectives.map(function(p){return D.perspectiveShort[p];})));
   thead.appendChild(tr);t.appendChild(thead);var tb=el('tbody');
-  var lo=0,hi=0;ranked.forEach(function(m){var b=P.bootstrap[m.model];var a=b?b.ci[0]:m.overall,c=b?b.ci[1]:m.overall;lo=Math.min(lo,a,m.overall);hi=Math.max(hi,c,m.overall);});
+  var lo=0,hi=0;ranked.forEach(function(m){var b=P.bootstrap[m.model];var a=b&&b.ci?b.ci[0]:m.overall,c=b&&b.ci?b.ci[1]:m.overall;lo=Math.min(lo,a,m.overall);hi=Math.max(hi,c,m.overall);});
   var span=(hi-lo)||1;
   ranked.forEach(function(m){
     var r=el('tr');r.setAttribute('data-model',m.model);
     r.appendChild(el('td',m.rank,'l'));r.appendChild(el('td',m.model,'l'));
     r.appendChild(el('td',pct(m.overall),signCls(m.overall)));
     var b=P.bootstrap[m.model];
-    r.appendChild(el('td',b?pct(b.ci[0])+' … '+pct(b.ci[1]):''));
-    var cell=el('td');if(b){var bar=el('div',null,'ci');var s=el('span');s.style.left=((b.ci[0]-lo)/span*100)+'%';s.style.width=Math.max(1,(b.ci[1]-b.ci[0])/span*100)+'%';bar.appendChild(s);var i=el('i');i.style.left=((m.overall-lo)/span*100)+'%';bar.appendChild(i);cell.appendChild(bar);}
+    r.appendChild(el('td',b?(b.ci?pct(b.ci[0])+' … '+pct(b.ci[1]):'n/a: '+(b.ciReason||'no interval')):'',b&&!b.ci?'na':''));
+    var cell=el('td');if(b&&b.ci){var bar=el('div',null,'ci');var s=el('span');s.style.left=((b.ci[0]-lo)/span*100)+'%';s.style.width=Math.max(1,(b.ci[1]-b.ci[0])/span*100)+'%';bar.appendChild(s);var i=el('i');i.style.left=((m.overall-lo)/span*100)+'%';bar.appendChild(i);cell.appendChild(bar);}
     r.appendChild(cell);
-    r.appendChild(el('td',b?Math.round(b.rankHolds*100)+'%':''));
+    r.appendChild(el('td',b?(b.rankHolds===null?'n/a':Math.round(b.rankHolds*100)+'%'):''));
     D.perspectives.forEach(function(p){r.appendChild(el('td',pct(m.perspectives[p]),signCls(m.perspectives[p])));});
     tb.appendChild(r);
   });
@@ -215,6 +225,7 @@ var sel=document.getElementById('persona');
 D.personas.forEach(function(p){var o=el('option',p.id+' — '+p.title);o.value=p.id;sel.appendChild(o);});
 sel.value=D.initialPersona;sel.addEventListener('change',function(){render(sel.value);});
 var pop=D.population;document.getElementById('pop').textContent=pop.models+' models, '+pop.artifacts+' artifacts ('+pop.failed+' failed), '+pop.requirements+' requirements, '+pop.metrics+' metrics with results. Generated '+D.generatedAt+'.';
+document.getElementById('guard').textContent=D.noiseGuard.summary;
 if(D.bootstrapInfo)document.getElementById('boot').textContent='95% CI: percentile bootstrap over '+D.bootstrapInfo.iterations+' resamples of the '+D.bootstrapInfo.requirements+' requirements (seed '+D.bootstrapInfo.seed+'); rank holds = share of resamples in which the model keeps this rank.';
 var notes=clear('notes');D.notes.forEach(function(n){notes.appendChild(el('li',n));});
 render(D.initialPersona);
@@ -234,6 +245,7 @@ export function renderReportHtml(data: ReportData): string {
 <p class="sub">Weighted z per perspective and overall, in % of one standard deviation of the pooled population (the study's Table 4).</p>
 <div class="wrap"><table id="board"></table></div>
 <p class="sub" id="boot"></p>
+<p class="sub" id="guard"></p>
 <div id="apart"></div>
 <h2>Raw metric scores (mean 0–100 per model)</h2>
 <div class="wrap"><table class="heat" id="heat"></table></div>

@@ -7,6 +7,8 @@
  *   whole population being ranked, not a sample of a larger one. With n = 1 it is 0.
  * - A metric scorable for nobody, or with σ = 0 (every sample equal, or a single sample), cannot separate
  *   anyone: all its z are 0, so it contributes 0, and it is reported (`degenerate` reason).
+ * - The noise guard (noise.ts) may set `effectiveSd` (σ raised to k × the metric's test–retest sd); z then divides
+ *   by it. Without the guard (`--no-noise-guard`, or no retest estimate) z is exactly the study's.
  */
 import { mean, standardDeviation } from 'simple-statistics';
 
@@ -21,6 +23,15 @@ export interface MetricNorm {
   unscorable: number;
   /** Why this metric contributes 0 (no scorable sample, or σ = 0); absent when it is usable. */
   degenerate?: string;
+  /**
+   * Test–retest sd: the pooled within-artifact sd over repeats (noise.ts `retestOf`). Stored in norms files built
+   * from results with repeats; absent when there were none.
+   */
+  retestSd?: number;
+  /** Degrees of freedom behind `retestSd`: Σ over artifacts of (scorable repeats − 1), the repeat pairs when each artifact has two. */
+  retestPairs?: number;
+  /** The σ that z divides by when the noise guard raised it (max(σ, k × retest sd)); absent otherwise. Never stored in norms files. */
+  effectiveSd?: number;
 }
 
 export function normOf(values: readonly number[], unscorable = 0): MetricNorm {
@@ -35,7 +46,7 @@ export function normOf(values: readonly number[], unscorable = 0): MetricNorm {
 /** z of a raw score under a norm; 0 when the norm cannot separate (see module comment). */
 export function zOf(x: number, norm: MetricNorm): number {
   if (norm.degenerate || norm.mean === null || norm.sd === null) return 0;
-  return (x - norm.mean) / norm.sd;
+  return (x - norm.mean) / (norm.effectiveSd ?? norm.sd);
 }
 
 /** σ at or below this counts as 0 (scores are 0–100 with two decimals). */

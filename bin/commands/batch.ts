@@ -22,6 +22,7 @@ interface BatchFlags extends NetworkFlags {
   checkNetwork?: boolean;
   progress?: boolean;
   alignment?: AlignmentStance;
+  repeats?: number;
 }
 
 function fmtDuration(ms: number): string {
@@ -60,7 +61,7 @@ export function progressReporter(opts: { tty: boolean; label?: string }): Pick<B
       const n = p.done - startDone;
       const rate = n > 0 ? (n / (p.elapsedMs / 60_000)).toFixed(1) : '-';
       const etaMs = n > 0 ? ((p.total - p.done) * p.elapsedMs) / n : 0;
-      const what = `${p.row.model}/${p.row.requirement}`;
+      const what = `${p.row.model}/${p.row.requirement}${p.row.repeat ? ` #${p.row.repeat}` : ''}`;
       if (bar) bar.update(p.done, { ok: p.ok, failed: p.failed, rate, last: what.slice(0, 40) });
       else {
         const status = p.row.status === 'ok' ? `ok ${((p.row.ms ?? 0) / 1000).toFixed(1)}s` : `FAILED: ${p.row.error}`;
@@ -82,7 +83,7 @@ export function summaryText(s: BatchSummary, out: string): string {
   const un = Object.entries(s.unscorable).sort((a, b) => b[1] - a[1]);
   if (un.length) lines.push(`unscorable per metric (of ${s.scored}): ${un.map(([id, n]) => `${id} ${n}`).join(', ')}`);
   else if (s.scored) lines.push('unscorable per metric: none');
-  for (const f of s.failures) lines.push(`failed: ${f.model}/${f.requirement}: ${f.error}`);
+  for (const f of s.failures) lines.push(`failed: ${f.model}/${f.requirement}${f.repeat ? ` #${f.repeat}` : ''}: ${f.error}`);
   if (s.failed > s.failures.length) lines.push(`… and ${s.failed - s.failures.length} more failures (status "failed" in the results file)`);
   if (s.missingRequirement) lines.push(`${s.missingRequirement} artifacts have no requirement with their id in --requirements (scored without one, no labels)`);
   return lines.join('\n');
@@ -98,8 +99,7 @@ export async function runBatchWithProgress(jobs: BatchJob[], opts: BatchOptions,
 }
 
 export function batchCommand(): Command {
-  return addNetworkOptions(new Command('batch'))
-  return addAlignmentOption(new Command('batch'))
+  return addAlignmentOption(addNetworkOptions(new Command('batch')))
     .description('score every artifact of runs/<model>/<requirement-id>.html (or <id>/index.html), appending rows to a results JSONL; re-running resumes')
     .argument('<runs-dir>', 'folder with one sub-folder per model')
     .requiredOption('--out <results.jsonl>', 'results file (appended to; existing rows are kept and skipped)')
@@ -109,6 +109,7 @@ export function batchCommand(): Command {
     .option('--concurrency <n>', `worker processes, each with its own Chrome (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
     .option('--check-network', 'check remote URLs over the network')
+    .option('--repeats <n>', 'score every artifact n times, each gathered anew (rows marked "repeat": 1..n), to measure test–retest noise (default 1)', parsePositiveInt)
     .action(
       action(async (runsDir: string, flags: BatchFlags) => {
         const { jobs, skipped } = discoverRuns(runsDir);
@@ -125,6 +126,7 @@ export function batchCommand(): Command {
         opts.network = networkFromFlags(flags);
         if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
         if (flags.alignment) opts.alignment = flags.alignment;
+        if (flags.repeats) opts.repeats = flags.repeats;
         if (requirements) opts.requirements = requirements;
         const summary = await runBatchWithProgress(jobs, opts);
         process.stdout.write(summaryText(summary, flags.out) + '\n');

@@ -10,13 +10,15 @@ import { leaderboardCsv, leaderboardTable } from '../../weights/leaderboard-form
 import { DEFAULT_PERSONA, PERSONA_IDS, resolveWeights } from '../../weights/personas.js';
 import { renderReportHtml, reportData } from '../../weights/report-html.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
+import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
+import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { action, parsePositiveInt, parseSuite, SUITE_HELP } from '../cli-support.js';
 import { DEFAULT_SUITE, type SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import type { ResultRow } from '../../runner/results-file.js';
 
 /** The suite the rows were scored with: theirs when they all agree (rows without one: study), else study. */
-function rowsSuite(rows: readonly ResultRow[]): SuiteId {
+export function rowsSuite(rows: readonly ResultRow[]): SuiteId {
   const suites = new Set(rows.filter((r) => r.status === 'ok').map((r) => r.suite ?? DEFAULT_SUITE));
   return suites.size === 1 ? [...suites][0]! : DEFAULT_SUITE;
 }
@@ -35,6 +37,8 @@ interface LeaderboardFlags {
   bootstrap?: number;
   seed?: number;
   title?: string;
+  norms?: string;
+  noiseGuard?: boolean;
 }
 
 function parseFormat(v: string): Format {
@@ -62,6 +66,8 @@ export function leaderboardCommand(): Command {
     .option('--bootstrap <n>', `bootstrap resamples for the CIs (default ${DEFAULT_ITERATIONS}; 0 = none)`, parseNonNegativeInt)
     .option('--seed <n>', `bootstrap seed (default ${DEFAULT_SEED})`, parsePositiveInt)
     .option('--title <text>', 'title of the HTML report')
+    .option('--norms <norms.json>', 'norms whose test–retest sds the noise guard uses for metrics without repeats in the results (default: the shipped norms)')
+    .option('--no-noise-guard', `the study's exact arithmetic: σ is never raised to k × the test–retest sd (k = ${DEFAULT_NOISE_GUARD_K})`)
     .action(
       action(async (results: string, flags: LeaderboardFlags) => {
         const format: Format = flags.json ? 'json' : (flags.format ?? 'table');
@@ -83,12 +89,19 @@ export function leaderboardCommand(): Command {
         const pop = populationFromRows(rows, new Set(suiteMetrics(suite).map((m) => m.id)));
         const iterations = flags.bootstrap ?? DEFAULT_ITERATIONS;
         const seed = flags.seed ?? DEFAULT_SEED;
-        const lopts: Parameters<typeof leaderboardFromPopulation>[2] = { iterations, seed };
+        const norms = flags.norms ? loadNorms(flags.norms) : loadDefaultNorms();
+        const normsLabel = flags.norms ?? 'the shipped norms';
+        const lopts: Parameters<typeof leaderboardFromPopulation>[2] = {
+          iterations,
+          seed,
+          noiseGuard: { enabled: flags.noiseGuard !== false, k: DEFAULT_NOISE_GUARD_K, normsLabel },
+          normsMetrics: norms?.metrics ?? null,
+        };
         if (flags.by) lopts.by = flags.by;
         const doc = leaderboardFromPopulation(pop, weights, lopts);
         if (read.tornTail) doc.notes.push('the results file ends with a torn line (a batch still running or killed): ignored');
         if (read.badLines.length) doc.notes.push(`unreadable lines skipped: ${read.badLines.join(', ')}`);
-        if (duplicates) doc.notes.push(`${duplicates} duplicate (model, requirement) rows: the last one counts`);
+        if (duplicates) doc.notes.push(`${duplicates} duplicate (model, requirement, repeat) rows: the last one counts`);
         let text: string;
         if (format === 'json') text = JSON.stringify(doc, null, 2) + '\n';
         else if (format === 'csv') text = leaderboardCsv(doc);

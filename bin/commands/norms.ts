@@ -26,6 +26,7 @@ interface NormsFlags extends NetworkFlags {
   only?: string[];
   concurrency?: number;
   budget?: number;
+  repeats?: number;
 }
 
 export function normsCommand(): Command {
@@ -40,6 +41,7 @@ export function normsCommand(): Command {
       .option('--only <ids>', 'comma-separated metric ids to run (folder source)', parseIdList)
       .option('--concurrency <n>', `worker processes (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
       .option('--budget <seconds>', `time budget per page (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
+      .option('--repeats <n>', 'folder source: score every page n times (≥ 2 stores each metric\'s test–retest sd, "retestSd", for the noise guard)', parsePositiveInt)
       .action(
         action(async (source: string, flags: NormsFlags) => {
           let st;
@@ -50,7 +52,7 @@ export function normsCommand(): Command {
           }
           let rowsPath: string;
           let temp: string | null = null;
-          const command = `webgrade norms build ${source} --out ${flags.out}${flags.suite ? ` --suite ${flags.suite}` : ''}${flags.network ? ` --network ${flags.network}` : ''}${flags.only ? ` --only ${flags.only.join(',')}` : ''}`;
+          const command = `webgrade norms build ${source} --out ${flags.out}${flags.suite ? ` --suite ${flags.suite}` : ''}${flags.network ? ` --network ${flags.network}` : ''}${flags.only ? ` --only ${flags.only.join(',')}` : ''}${flags.repeats ? ` --repeats ${flags.repeats}` : ''}`;
           if (st.isDirectory()) {
             const { jobs, skipped } = discoverPages(source);
             for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
@@ -68,6 +70,7 @@ export function normsCommand(): Command {
             if (flags.suite) opts.suite = flags.suite;
             opts.network = networkFromFlags(flags);
             if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
+            if (flags.repeats) opts.repeats = flags.repeats;
             const summary = await runBatchWithProgress(jobs, opts, 'norms');
             process.stderr.write(summaryText(summary, rowsPath) + '\n');
             if (summary.interrupted) {
@@ -88,10 +91,12 @@ export function normsCommand(): Command {
               throw new InputError(`${flags.out}: cannot write (${errorMessage(err)})`);
             }
             const degenerate = Object.entries(norms.metrics).filter(([, n]) => n.degenerate).map(([id]) => id);
+            const retest = Object.entries(norms.metrics).filter(([, n]) => n.retestSd !== undefined).map(([id, n]) => `${id} ${n.retestSd!.toFixed(2)}`);
             process.stdout.write(
               `wrote norms for ${norms.metricsIncluded.length} metrics from ${norms.artifacts} artifacts (${norms.failed} failed) to ${flags.out}\n` +
                 `metrics: ${norms.metricsIncluded.join(', ')}\n` +
-                (degenerate.length ? `no usable σ (contribute 0): ${degenerate.join(', ')}\n` : ''),
+                (degenerate.length ? `no usable σ (contribute 0): ${degenerate.join(', ')}\n` : '') +
+                (retest.length ? `test–retest sd (from up to ${norms.maxRepeats} repeats): ${retest.join(', ')}\n` : 'no repeats: no test–retest sd stored (the noise guard needs --repeats ≥ 2)\n'),
             );
           } finally {
             if (temp) rmSync(temp, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { DEFAULT_BUDGET_MS, Scorer, type MetricResult } from '../../runner/score
 import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import { explainMetric, scoreTable } from '../format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
+import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
 import { saveEvidence, savedEvidenceGatherers } from '../../runner/gather/evidence-files.js';
@@ -29,6 +30,7 @@ interface ScoreFlags extends JudgeFlags, NetworkFlags {
   saveEvidence?: string;
   fromEvidence?: string;
   out?: string;
+  noiseGuard?: boolean;
 }
 
 /** Write the explained metric's pictures into `dir`; returns one "path: caption" line per picture. */
@@ -69,6 +71,7 @@ export function scoreCommand(): Command {
     .option('--requirement-text <text>', 'the requirement as text')
     .option('--persona <id>', 'weights preset for the norm-based overall (dev, qa, ds, pm, ops, legal, designer, all; default all)')
     .option('--norms <norms.json>', 'norms for z-scores and the overall (default: the shipped weights/default-norms.json)')
+    .option('--no-noise-guard', `the study's exact z: σ is never raised to k × the norms' test–retest sd (k = ${DEFAULT_NOISE_GUARD_K})`)
     .action(
       action(async (artifact: string, flags: ScoreFlags) => {
         let requirement: Requirement | undefined;
@@ -100,7 +103,7 @@ export function scoreCommand(): Command {
         try {
           const { doc, evidence } = await scorer.scoreWithEvidence(artifact, { requirement });
           if (flags.saveEvidence) saveEvidence(flags.saveEvidence, evidence);
-          if (normsCtx) applyNorms(doc, normsCtx.norms, normsCtx.file, normsCtx.weights);
+          if (normsCtx) applyNorms(doc, normsCtx.norms, normsCtx.file, normsCtx.weights, { enabled: flags.noiseGuard !== false, k: DEFAULT_NOISE_GUARD_K });
           if (flags.json) printJson(doc);
           else if (flags.explain) {
             const m = doc.metrics.find((x) => x.id === flags.explain)!;

@@ -30,7 +30,7 @@ describe('bootstrap over requirements', () => {
       const p = point.find((x) => x.model === m.model)!;
       assert.ok(Math.abs(m.overall - p.overall) < 1e-9);
       assert.equal(m.rank, p.rank);
-      assert.ok(m.ci[0] <= m.overall + 1e-9 && m.overall - 1e-9 <= m.ci[1], `${m.model}: ${m.ci} vs ${m.overall}`);
+      assert.ok(m.ci![0] <= m.overall + 1e-9 && m.overall - 1e-9 <= m.ci![1], `${m.model}: ${m.ci} vs ${m.overall}`);
       assert.ok(Math.abs(m.rankFrequency.reduce((s, x) => s + x, 0) - 1) < 1e-9);
     }
   });

@@ -77,4 +77,39 @@ describe('HTML leaderboard report', () => {
       await chrome.close();
     }
   });
+
+  it('shows "n/a: one requirement" for a model with one requirement, and the noise guard line', async () => {
+    const dir = tempDir();
+    const results = join(dir, 'results.jsonl');
+    const rows = [];
+    for (let r = 1; r <= 4; r++) {
+      for (const rep of [1, 2]) {
+        rows.push({ ...row('steady', `req-${r}`, { 'comment-rate': 40 + r * 5, performance: 97 + (r % 2) + (rep === 2 ? 1 : 0) }), repeat: rep });
+        rows.push({ ...row('other', `req-${r}`, { 'comment-rate': 30 + r * 7, performance: 98 - (r % 2) - (rep === 2 ? 1 : 0) }), repeat: rep });
+      }
+    }
+    rows.push(row('solo', 'req-1', { 'comment-rate': 90, performance: 99 }));
+    writeFileSync(results, rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
+    const out = join(dir, 'report.html');
+    const r = await runCli(['leaderboard', results, '--format', 'html', '--out', out, '--bootstrap', '100']);
+    assert.equal(r.code, 0, r.stderr);
+    const chrome = await launchBrowser(['--host-resolver-rules=MAP * ~NOTFOUND']);
+    try {
+      const page = await chrome.browser.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warn') problems.push(m.text()); });
+      page.on('pageerror', (e) => problems.push(String(e)));
+      await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
+      const solo = await page.$eval('#board tr[data-model="solo"]', (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''));
+      assert.equal(solo[3], 'n/a: one requirement');
+      assert.equal(solo[5], 'n/a');
+      const steady = await page.$eval('#board tr[data-model="steady"]', (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''));
+      assert.match(steady[3]!, /^-?[\d.]+ … -?[\d.]+$/);
+      assert.match(await page.$eval('#guard', (e) => e.textContent ?? ''), /noise guard \(σ ≥ k × test–retest sd, k = 3\) raised σ of 1 metric: performance/);
+      assert.match(await page.$eval('#pop', (e) => e.textContent ?? ''), /2 metrics with results/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await chrome.close();
+    }
+  });
 });

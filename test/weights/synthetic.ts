@@ -18,3 +18,8 @@ export function row(model: string, requirement: string, scores: Record<string, n
 export function failedRow(model: string, requirement: string): ResultRow {
   return { model, requirement, status: 'failed', error: 'worker crashed', artifact: `runs/${model}/${requirement}.html`, metrics: [] };
 }
+
+/** A row of one repeat (`batch --repeats`): `repeat` 1..n. */
+export function repeatRow(model: string, requirement: string, repeat: number, scores: Record<string, number | null>, labels?: Record<string, string>): ResultRow {
+  return { ...row(model, requirement, scores, labels), repeat };
+}
