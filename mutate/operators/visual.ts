@@ -115,8 +115,13 @@ export const mixIconSet: MutationOperator = {
     const group = iconGroups(page)[0];
     if (!group) return notApplicable('no group of two or more icons (inline SVG, icon font, emoji) in the static DOM');
     const icon = group[1]!;
-    const markup = icon.kind === 'emoji' ? SVG_ICON : EMOJI_ICON;
-    edit.replaceElement(icon.el, markup);
+    if (icon.kind === 'emoji') {
+      // the emoji is the text of its element (often a link or button): replace the text, keep the element
+      const text = Array.from(icon.el.childNodes).find((n) => n.nodeType === 3 && (n.textContent ?? '').trim());
+      const loc = text ? page.loc(text) : null;
+      if (!loc) return notApplicable('the emoji icon has no text node in the source');
+      edit.ms(page.entry).overwrite(loc.startOffset, loc.endOffset, SVG_ICON);
+    } else edit.replaceElement(icon.el, EMOJI_ICON);
     return applied(`${icon.kind} icon ${describe(icon.el)} (2nd of ${group.length}) replaced by ${icon.kind === 'emoji' ? 'an inline SVG' : 'an emoji'}`);
   },
 };
