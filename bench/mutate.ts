@@ -65,11 +65,13 @@ interface Tally {
   detected: number;
   notApplied: number;
   unjudgeable: number;
+  /** The target could not be scored on the mutant (on this machine: Lighthouse timing out under load). */
+  mutantUnscorable: number;
   falseMoves: Map<string, number>;
   expectedMoves: number;
   misses: string[];
 }
-const tally = () => ({ judged: 0, detected: 0, notApplied: 0, unjudgeable: 0, falseMoves: new Map<string, number>(), expectedMoves: 0, misses: [] as string[] });
+const tally = () => ({ judged: 0, detected: 0, notApplied: 0, unjudgeable: 0, mutantUnscorable: 0, falseMoves: new Map<string, number>(), expectedMoves: 0, misses: [] as string[] });
 const byMetric = new Map<string, Tally>();
 const byOperator = new Map<string, Tally>();
 const get = (m: Map<string, Tally>, k: string) => m.get(k) ?? (m.set(k, tally()), m.get(k)!);
@@ -95,6 +97,12 @@ function add(report: MutationReport, page: string): void {
       const mt = get(byMetric, t);
       if (!judgeable(o, t)) {
         mt.unjudgeable++;
+        continue;
+      }
+      if (o.notes?.[t]?.startsWith('unscorable on the mutant')) {
+        // not a miss and not a detection: listed with its reason, left out of the rate
+        mt.mutantUnscorable++;
+        mt.misses.push(`(not judged) ${o.id} on ${page}: ${o.notes[t]}`);
         continue;
       }
       mt.judged++;
@@ -154,9 +162,10 @@ if (json) {
 } else {
   console.log(`webgrade mutate benchmark: ${pages.length} pages (${pages.map(nameOf).filter((p) => p.startsWith('fixtures')).length} fixtures), scope ${scope}, repeats ${repeats}, suite ${suite}, ${minutes.toFixed(1)} min`);
   console.log('\nper target metric (mutants of its own operators; judged = applied, scorable and above 0 on the original)');
-  console.log(`${'metric'.padEnd(26)}${'detected'.padStart(9)}${'judged'.padStart(8)}${'rate'.padStart(6)}${'n/a'.padStart(5)}${'unjudg.'.padStart(8)}  false moves`);
+  console.log('(n/a: the operator did not apply; unjudg.: unscorable or at 0 on the original; mut.null: unscorable on the mutant, left out of the rate)');
+  console.log(`${'metric'.padEnd(26)}${'detected'.padStart(9)}${'judged'.padStart(8)}${'rate'.padStart(6)}${'n/a'.padStart(5)}${'unjudg.'.padStart(8)}${'mut.null'.padStart(9)}  false moves`);
   for (const [k, t] of [...byMetric].sort((a, b) => a[0].localeCompare(b[0])))
-    console.log(`${k.padEnd(26)}${String(t.detected).padStart(9)}${String(t.judged).padStart(8)}${pct(t.detected, t.judged).padStart(6)}${String(t.notApplied).padStart(5)}${String(t.unjudgeable).padStart(8)}  ${moves(t.falseMoves)}`);
+    console.log(`${k.padEnd(26)}${String(t.detected).padStart(9)}${String(t.judged).padStart(8)}${pct(t.detected, t.judged).padStart(6)}${String(t.notApplied).padStart(5)}${String(t.unjudgeable).padStart(8)}${String(t.mutantUnscorable).padStart(9)}  ${moves(t.falseMoves)}`);
   console.log('\nper operator');
   for (const [k, t] of byOperator) console.log(`${k.padEnd(22)} ${pct(t.detected, t.judged).padStart(5)} of ${String(t.judged).padStart(3)} judged, not applied ${t.notApplied}, expected moves ${t.expectedMoves}, false moves: ${moves(t.falseMoves)}`);
   console.log('\nmisses');
