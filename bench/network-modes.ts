@@ -11,13 +11,17 @@
  *    in two long-lived scorers, so that the machine's noise falls on both alike; the cold pass runs first.
  * 4. `--out DIR` writes both modes' results (results.jsonl rows, like `batch`) for `norms build` and `analyse`.
  *
- *   node dist/bench/network-modes.js [--pages N] [--dir DIR] [--out DIR] [--only ids] [--suite study|extended]
+ * `--cold N` limits the cold pass to the first N pages (default all); the cache is then filled for the other pages
+ * by `cdn prefetch`'s static scan (no browser), so that their paired runs start warm.
+ *
+ *   node dist/bench/network-modes.js [--pages N] [--cold N] [--dir DIR] [--out DIR] [--only ids] [--suite study|extended]
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isCdnHost } from '../cdn/index.js';
+import { CdnCache, isCdnHost } from '../cdn/index.js';
+import { prefetchUrls, scanPage } from '../cdn/prefetch.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkEntry } from '../core/network.js';
 import type { ResultRow } from '../core/results.js';
@@ -33,6 +37,7 @@ const limit = Number(arg('--pages') ?? Infinity);
 const out = arg('--out');
 const only = arg('--only')?.split(',');
 const suite = (arg('--suite') ?? 'study') as SuiteId;
+const coldLimit = Number(arg('--cold') ?? Infinity);
 
 const pages = readdirSync(dir).filter((f) => f.endsWith('.html')).sort().slice(0, limit).map((f) => join(dir, f));
 const median = (xs: number[]) => {
@@ -76,10 +81,15 @@ const offMs: number[] = [];
 const results: Array<{ page: string; cdn: Run; off: Run }> = [];
 try {
   // Cold pass: pages that reference a CDN host, each the first to fill the fresh cache with its libraries.
-  for (const page of pages) {
+  for (const page of pages.slice(0, coldLimit)) {
     const r = await run(cold, page);
     if (r.cdnEntries.length) coldMs.push(r.ms);
     process.stderr.write(`cold ${results.length + coldMs.length}/${pages.length}\r`);
+  }
+  const rest = pages.slice(coldLimit);
+  if (rest.length) {
+    const urls = [...new Set(rest.flatMap((p) => scanPage(p).urls))];
+    await prefetchUrls(new CdnCache({ dir: coldCache, registryAccess: true }), urls);
   }
   let i = 0;
   for (const page of pages) {

@@ -7,6 +7,7 @@ import type { Artifact } from './artifact.js';
 import type { BrowserEvidence } from './browser-evidence.js';
 import type { Requirement } from './requirements.js';
 import type { NetworkModeId, NetworkRecord } from './network.js';
+import type { FidelityEvidence, ReferenceInput } from './fidelity.js';
 
 /** A gathered part: the value, or why it could not be gathered. */
 export type Gathered<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -85,6 +86,10 @@ export interface Evidence {
   judges?: Record<string, Gathered<JudgeAnswer>>;
   /** The network mode and the CDN libraries served while gathering (set by the browser gatherer). */
   network?: NetworkRecord;
+  /** The reference the page should reproduce (`--reference`; the fidelity metrics), as given. */
+  reference?: ReferenceInput;
+  /** Both pages rendered at every fidelity viewport (present when a reference was given and a fidelity metric ran). */
+  fidelity?: Gathered<FidelityEvidence>;
 }
 
 /** Evidence with only the static parts, for rule metrics that read source and DOM. */

@@ -56,7 +56,8 @@ export type MetricKind = 'rule' | 'judge';
  * - `lighthouse`: the one Lighthouse report of the artifact;
  * - `requirement`: the user's requirement text; `checklist`: its checklist items;
  * - `judge`: an LLM judge answer gathered before scoring;
- * - `network`: remote URL checks (only with `--check-network`).
+ * - `network`: remote URL checks (only with `--check-network`);
+ * - `reference`: the candidate and the reference rendered at the fidelity viewports (only with a reference).
  */
 export type EvidenceNeed =
   | 'source'
@@ -68,7 +69,8 @@ export type EvidenceNeed =
   | 'requirement'
   | 'checklist'
   | 'judge'
-  | 'network';
+  | 'network'
+  | 'reference';
 
 /** Free-form but JSON-serialisable explanation of a score: the elements, lines or rules behind it. */
 export type MetricDetails = Record<string, unknown>;

@@ -33,8 +33,11 @@ export function describeNetwork(s: NetworkSettings): string {
   return s.dir ? `${s.mode}:${s.dir}` : s.mode;
 }
 
-/** Which part of gathering made a request: each runs in a browser context of its own. */
-export type SandboxPhase = 'visit' | 'mobile' | 'lighthouse' | 'interaction' | 'reference';
+/**
+ * Which part of gathering made a request: each runs in a browser context of its own. `fidelity` is the candidate
+ * rendered at the fidelity viewports, `reference` the page it should reproduce (its own site and log).
+ */
+export type SandboxPhase = 'visit' | 'mobile' | 'lighthouse' | 'interaction' | 'reference' | 'fidelity';
 
 /**
  * What the sandbox did with a request: served from the artifact, from the CDN cache, from a replay archive,

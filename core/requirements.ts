@@ -8,6 +8,8 @@
  * accepted too, since that is the largest public set of such requests: `index` becomes the id, `question` the
  * requirement, and their checklist items become functional items (they are not split by kind there).
  */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { InputError, errorMessage, readInputText } from './errors.js';
 
 export interface Checklist {
@@ -31,6 +33,11 @@ export interface Requirement {
   checklist?: Checklist;
   labels?: RequirementLabels;
   assets?: string[];
+  /**
+   * The design the page should reproduce (the fidelity metrics): a path, relative to the requirements file in the
+   * JSONL and absolute after loading; an .html file, a folder with index.html or a .png picture.
+   */
+  reference?: string;
 }
 
 function stringList(v: unknown, where: string): string[] {
@@ -80,11 +87,18 @@ export function parseRequirement(value: unknown): Requirement {
     }
   }
   if (o.assets !== undefined) req.assets = stringList(o.assets, 'assets');
+  if (o.reference !== undefined && o.reference !== null) {
+    if (typeof o.reference !== 'string' || o.reference.trim() === '') throw new Error('"reference" must be a path (string)');
+    req.reference = o.reference;
+  }
   return req;
 }
 
-/** Parse requirements JSONL text; `name` is used in error messages. */
-export function parseRequirementsJsonl(text: string, name: string): Requirement[] {
+/**
+ * Parse requirements JSONL text; `name` is used in error messages. With `baseDir`, each `reference` is resolved
+ * against it (the requirements file's folder) and must exist.
+ */
+export function parseRequirementsJsonl(text: string, name: string, baseDir?: string): Requirement[] {
   const out: Requirement[] = [];
   const seen = new Set<string>();
   const lines = text.split(/\r?\n/);
@@ -103,6 +117,11 @@ export function parseRequirementsJsonl(text: string, name: string): Requirement[
       throw new InputError(`${name}:${i + 1}: ${errorMessage(err)}`);
     }
     if (seen.has(req.id)) throw new InputError(`${name}:${i + 1}: duplicate id ${JSON.stringify(req.id)}`);
+    if (req.reference !== undefined && baseDir !== undefined) {
+      const abs = isAbsolute(req.reference) ? req.reference : resolve(baseDir, req.reference);
+      if (!existsSync(abs)) throw new InputError(`${name}:${i + 1}: reference ${req.reference}: no such file or folder`);
+      req.reference = abs;
+    }
     seen.add(req.id);
     out.push(req);
   });
@@ -111,7 +130,7 @@ export function parseRequirementsJsonl(text: string, name: string): Requirement[
 
 export function loadRequirements(path: string): Requirement[] {
   const text = readInputText(path);
-  return parseRequirementsJsonl(text, path);
+  return parseRequirementsJsonl(text, path, dirname(resolve(path)));
 }
 
 /** Resolve `reqs.jsonl#id`. */

@@ -5,6 +5,10 @@
  */
 import type { MetricDetails, MetricKind, PerspectiveId, SuiteId } from './metric.js';
 import type { NetworkRecord } from './network.js';
+import type { ReferenceInput, ReferenceRecord } from './fidelity.js';
+
+/** The reference of a score: what was used, or what was given and why it could not be used. */
+export type ScoreReference = ReferenceRecord | { input: string; kind: ReferenceInput['kind']; unavailable: string };
 
 export interface MetricResult {
   id: string;
@@ -33,6 +37,8 @@ export interface ScoreDocument {
   /** The network mode and every CDN library version served while gathering (absent when no browser ran). */
   network?: NetworkRecord;
   requirement?: string;
+  /** The reference the fidelity metrics compared against (absent without one). */
+  reference?: ScoreReference;
   metrics: MetricResult[];
   perspectives: Partial<Record<PerspectiveId, PerspectiveSummary>>;
   /** Norm-based overall (see weights/); null when no norms apply. */
@@ -54,6 +60,8 @@ export interface ResultRow {
   /** The suite the artifact was scored with (absent in rows written before suites existed: study). */
   suite?: SuiteId;
   labels?: Record<string, string>;
+  /** The reference the fidelity metrics compared against (absent without one). */
+  reference?: ScoreReference;
   status: RowStatus;
   error?: string;
   artifact: string;

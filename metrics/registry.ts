@@ -30,6 +30,8 @@ import functionalAlignment from './functional-alignment/functional-alignment.js'
 import visualAlignment from './visual-alignment/visual-alignment.js';
 import contentAlignment from './content-alignment/content-alignment.js';
 import deadCode from './maintainability/dead-code.js';
+import visualFidelity from './fidelity/visual-fidelity.js';
+import componentFidelity from './fidelity/component-fidelity.js';
 
 /** Every metric, in SPEC order (by `number`). */
 export const METRICS: readonly MetricDefinition[] = [
@@ -58,6 +60,8 @@ export const METRICS: readonly MetricDefinition[] = [
   visualAlignment,
   contentAlignment,
   deadCode,
+  visualFidelity,
+  componentFidelity,
 ];
 
 /** The study's metrics (suite `study`): exactly SPEC's 24. */

@@ -3,8 +3,8 @@
  * one Lighthouse per process (Lighthouse cannot run twice at once in one Node process; TOOLCHAIN.md).
  *
  * Protocol (IPC messages):
- *   parent → worker  {type: 'init', suite?, network?, lighthouseRuns?, alignment?, only?, budgetMs, checkNetwork}   then any number of
- *                    {type: 'job', jobId, path, requirement?}
+ *   parent → worker  {type: 'init', suite?, network?, lighthouseRuns?, alignment?, viewports?, only?, budgetMs, checkNetwork}   then any number of
+ *                    {type: 'job', jobId, path, requirement?, reference?}
  *   worker → parent  {type: 'ready'} after init;
  *                    {type: 'done', jobId, doc} or {type: 'error', jobId, message} per job.
  * The worker closes its Scorer (and so its Chrome) and exits when the parent disconnects (including when the
@@ -16,6 +16,7 @@ import { Scorer } from './score.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
+import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
 
 export interface InitMessage {
   type: 'init';
@@ -27,12 +28,16 @@ export interface InitMessage {
   checkNetwork: boolean;
   /** The alignment judges' stance (`batch --alignment`); the worker's judge settings come from its environment. */
   alignment?: AlignmentStance;
+  /** The fidelity viewports. */
+  viewports?: ViewportSpec[];
 }
 export interface JobMessage {
   type: 'job';
   jobId: number;
   path: string;
   requirement?: Requirement;
+  /** The design the artifact should reproduce (fidelity metrics). */
+  reference?: ReferenceInput;
 }
 export type ToWorker = InitMessage | JobMessage;
 export type FromWorker =
@@ -70,6 +75,7 @@ process.on('message', (msg: ToWorker) => {
       if (msg.network) opts.network = msg.network;
       if (msg.lighthouseRuns) opts.lighthouseRuns = msg.lighthouseRuns;
       if (msg.alignment) opts.alignment = msg.alignment;
+      if (msg.viewports) opts.viewports = msg.viewports;
       scorer = new Scorer(opts);
       send({ type: 'ready' });
     } catch (err) {
@@ -84,7 +90,7 @@ process.on('message', (msg: ToWorker) => {
       send({ type: 'error', jobId: msg.jobId, message: 'worker not initialised' });
       return;
     }
-    const extra = msg.requirement ? { requirement: msg.requirement } : {};
+    const extra = { ...(msg.requirement ? { requirement: msg.requirement } : {}), ...(msg.reference ? { reference: msg.reference } : {}) };
     s.score(msg.path, extra).then(
       (doc) => send({ type: 'done', jobId: msg.jobId, doc }),
       (err) => send({ type: 'error', jobId: msg.jobId, message: errorMessage(err) }),

@@ -12,6 +12,10 @@
  *   it the worker is killed (SIGTERM, SIGKILL after 5 s), the artifact is recorded as failed, and a fresh worker
  *   takes over. A worker that crashes is replaced the same way; the batch never stops for one artifact.
  * - Artifacts are dispatched in a fixed order (model, then requirement id), so a resumed run continues in order.
+ * - References (fidelity metrics): `--references <dir>` (`<id>.html`, `<id>/index.html`, `<id>.png`), else the
+ *   requirement's `reference`; each job carries its reference to the worker. The same reference is scored once per
+ *   model: its rendered views are cached (runner/gather/fidelity/reference-cache.ts), in the worker's memory and
+ *   on disk, so every worker renders it at most once.
  * - `repeats: n` (≥ 2; `batch --repeats`) scores every artifact n times, each a job of its own (evidence gathered
  *   anew), rows marked `repeat: 1..n`. Repeat-major order (every artifact's repeat 1, then every repeat 2, ...):
  *   an interrupted run has whole earlier repeats, and the repeats of one page are apart in time. With n = 1 rows
@@ -31,6 +35,8 @@ import { selectMetrics } from './score.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
+import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
+import { checkReferencesDir, findReference, resolveReference } from './reference.js';
 
 export interface BatchJob {
   model: string;
@@ -129,6 +135,13 @@ export interface BatchOptions {
   /** The alignment judges' stance, passed to every worker (default: the study's). */
   alignment?: AlignmentStance;
   requirements?: Requirement[];
+  /**
+   * A folder with one reference per requirement id (`<id>.html`, `<id>/index.html` or `<id>.png`) for the fidelity
+   * metrics; it takes precedence over a requirement's own `reference`.
+   */
+  references?: string;
+  /** The fidelity viewports (default desktop, tablet, phone). */
+  viewports?: ViewportSpec[];
   /** Hard limit per artifact in ms (default: see the module comment). */
   hardLimitMs?: number;
   onStart?: (info: { total: number; alreadyDone: number; tornTail: boolean; badLines: number[] }) => void;
@@ -168,6 +181,15 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
   const hasJudge = metrics.some((m) => m.kind === 'judge');
   const hardLimitMs = opts.hardLimitMs ?? opts.budgetMs * 2 + 30_000 + (hasJudge ? 600_000 : 0);
   const reqById = new Map((opts.requirements ?? []).map((r) => [r.id, r]));
+  // References per requirement id, resolved (and checked) before anything starts.
+  const refsDir = opts.references ? checkReferencesDir(opts.references) : undefined;
+  const refById = new Map<string, ReferenceInput>();
+  for (const id of new Set(allJobs.map((j) => j.requirement))) {
+    const fromDir = refsDir ? findReference(refsDir, id) : undefined;
+    const own = reqById.get(id)?.reference;
+    const ref = fromDir ?? (own ? resolveReference(own, `requirement ${id}: reference`) : undefined);
+    if (ref) refById.set(id, ref);
+  }
   const { existing, writer } = openResultsForAppend(opts.out);
   const done = new Set(existing.rows.map((r) => rowKey(r.model, r.requirement, r.repeat ?? 1)));
   const queue = allJobs.filter((j) => !done.has(rowKey(j.model, j.requirement, j.repeat ?? 1)));
@@ -259,6 +281,8 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
     const msg: ToWorker = { type: 'job', jobId, path: job.path };
     const req = reqById.get(job.requirement);
     if (req) msg.requirement = req;
+    const ref = refById.get(job.requirement);
+    if (ref) msg.reference = ref;
     w.child.send(msg);
   };
 
@@ -331,6 +355,7 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
     if (opts.network) init.network = opts.network;
     if (opts.lighthouseRuns) init.lighthouseRuns = opts.lighthouseRuns;
     if (opts.alignment) init.alignment = opts.alignment;
+    if (opts.viewports) init.viewports = opts.viewports;
     child.send(init);
   };
 

@@ -8,6 +8,7 @@ import { InputError, errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
 import type { Requirement } from '../core/requirements.js';
+import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
 import type { CdnOptions } from '../cdn/index.js';
 import type { AlignmentStance, JudgeSettings } from '../judges/settings.js';
@@ -39,6 +40,16 @@ export interface ScorerOptions {
   lighthouseRuns?: number;
   /** Alignment judges' stance when `judge` is absent (settings from the environment, e.g. batch workers). */
   alignment?: AlignmentStance;
+  /** The fidelity viewports (default desktop, tablet, phone; core/fidelity.ts). */
+  viewports?: ViewportSpec[];
+  /** The rendered-reference cache folder; false = memory only (runner/gather/fidelity/reference-cache.ts). */
+  fidelityCache?: string | false;
+}
+
+/** What one artifact is scored against besides itself: the user's requirement, the design it should reproduce. */
+export interface ScoreExtra {
+  requirement?: Requirement | undefined;
+  reference?: ReferenceInput | undefined;
 }
 
 /** The metrics of `suite`, limited to the `--only` ids; an unknown id, or one outside the suite, is bad input. */
@@ -109,6 +120,8 @@ export class Scorer {
     if (opts.cdn) this.options.cdn = opts.cdn;
     if (opts.lighthouseRuns) this.options.lighthouseRuns = opts.lighthouseRuns;
     if (opts.alignment) this.options.alignment = opts.alignment;
+    if (opts.viewports) this.options.viewports = opts.viewports;
+    if (opts.fidelityCache !== undefined) this.options.fidelityCache = opts.fidelityCache;
     this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
   }
 
@@ -117,18 +130,19 @@ export class Scorer {
   }
 
   /** Gather and score one artifact (a path, or an already loaded model). */
-  async score(input: string | Artifact, extra: { requirement?: Requirement } = {}): Promise<ScoreDocument> {
+  async score(input: string | Artifact, extra: ScoreExtra = {}): Promise<ScoreDocument> {
     return (await this.scoreWithEvidence(input, extra)).doc;
   }
 
   /** Like `score`, and also returns the gathered evidence (for `--save-evidence`). */
-  async scoreWithEvidence(input: string | Artifact, extra: { requirement?: Requirement } = {}): Promise<{ doc: ScoreDocument; evidence: Evidence }> {
+  async scoreWithEvidence(input: string | Artifact, extra: ScoreExtra = {}): Promise<{ doc: ScoreDocument; evidence: Evidence }> {
     const timings: Record<string, number> = {};
     const start = performance.now();
     const artifact = typeof input === 'string' ? loadArtifact(input) : input;
     timings.load = round2(performance.now() - start);
     const evidence: Evidence = { artifact, options: { checkNetwork: this.options.checkNetwork, network: this.options.network?.mode ?? DEFAULT_NETWORK_MODE } };
     if (extra.requirement) evidence.requirement = extra.requirement;
+    if (extra.reference) evidence.reference = extra.reference;
     const results = new Map<string, MetricResult>();
     await this.gather(evidence, timings, start, results);
     return { doc: await this.scoreEvidence(evidence, timings, results), evidence };
@@ -208,6 +222,8 @@ export class Scorer {
     };
     if (evidence.requirement) doc.requirement = evidence.requirement.id;
     if (evidence.network) doc.network = evidence.network;
+    if (evidence.fidelity?.ok) doc.reference = evidence.fidelity.value.reference;
+    else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
     // The Lighthouse phases that explain a row's time: its whole run, the hold for our visit, the wait for the
     // machine-wide measurement lock (runner/gather/measure-lock.ts).
     const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;

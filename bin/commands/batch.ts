@@ -8,6 +8,8 @@ import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositive
 import type { SuiteId } from '../../core/metric.js';
 import type { AlignmentStance } from '../../core/judge-answer.js';
 import { addAlignmentOption } from '../../judges/cli-options.js';
+import { InputError } from '../../core/errors.js';
+import { parseViewports } from '../../core/fidelity.js';
 
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
@@ -22,6 +24,8 @@ interface BatchFlags extends NetworkFlags {
   checkNetwork?: boolean;
   progress?: boolean;
   alignment?: AlignmentStance;
+  references?: string;
+  viewports?: string;
   repeats?: number;
 }
 
@@ -109,6 +113,8 @@ export function batchCommand(): Command {
     .option('--concurrency <n>', `worker processes, each with its own Chrome (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
     .option('--check-network', 'check remote URLs over the network')
+    .option('--references <dir>', 'the designs the pages should reproduce (fidelity metrics, extended suite): <id>.html, <id>/index.html or <id>.png per requirement id; a requirement\'s own "reference" otherwise')
+    .option('--viewports <list>', 'fidelity viewports: desktop,tablet,phone (the default) or custom <width>x<height> entries, comma-separated')
     .option('--repeats <n>', 'score every artifact n times, each gathered anew (rows marked "repeat": 1..n), to measure test–retest noise (default 1)', parsePositiveInt)
     .action(
       action(async (runsDir: string, flags: BatchFlags) => {
@@ -128,6 +134,11 @@ export function batchCommand(): Command {
         if (flags.alignment) opts.alignment = flags.alignment;
         if (flags.repeats) opts.repeats = flags.repeats;
         if (requirements) opts.requirements = requirements;
+        if (flags.references) {
+          if ((flags.suite ?? 'study') !== 'extended') throw new InputError('--references: the fidelity metrics are in the extended suite (add --suite extended)');
+          opts.references = flags.references;
+        }
+        if (flags.viewports) opts.viewports = parseViewports(flags.viewports);
         const summary = await runBatchWithProgress(jobs, opts);
         process.stdout.write(summaryText(summary, flags.out) + '\n');
         if (summary.interrupted) process.exit(130);

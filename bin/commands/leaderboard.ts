@@ -83,8 +83,10 @@ export function leaderboardCommand(): Command {
         }
         const suite = flags.suite ?? rowsSuite(rows);
         wopts.suite = suite;
-        // The fidelity perspective weighs only when a reference was given (its metrics appear in the rows).
-        wopts.reference = rows.some((r) => r.metrics.some((m) => findMetric(m.id)?.perspective === 'fidelity'));
+        // The fidelity perspective weighs only when a reference was given: a row records its reference, or (rows
+        // written before rows recorded it) a fidelity metric was scored. The extended suite without a reference
+        // writes the fidelity metrics too, as unscorable: they do not count.
+        wopts.reference = rows.some((r) => r.reference !== undefined || r.metrics.some((m) => m.score !== null && findMetric(m.id)?.perspective === 'fidelity'));
         const weights = resolveWeights(wopts);
         const pop = populationFromRows(rows, new Set(suiteMetrics(suite).map((m) => m.id)));
         const iterations = flags.bootstrap ?? DEFAULT_ITERATIONS;

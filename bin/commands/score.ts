@@ -2,7 +2,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { findMetric } from '../../metrics/registry.js';
+import { METRICS, findMetric } from '../../metrics/registry.js';
+import { parseViewports, type ReferenceInput } from '../../core/fidelity.js';
+import { resolveReference } from '../../runner/reference.js';
 import type { MetricDefinition, MetricOutcome, SuiteId } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
 import { errorMessage, InputError } from '../../core/errors.js';
@@ -30,6 +32,8 @@ interface ScoreFlags extends JudgeFlags, NetworkFlags {
   saveEvidence?: string;
   fromEvidence?: string;
   out?: string;
+  reference?: string;
+  viewports?: string;
   noiseGuard?: boolean;
 }
 
@@ -71,6 +75,8 @@ export function scoreCommand(): Command {
     .option('--requirement-text <text>', 'the requirement as text')
     .option('--persona <id>', 'weights preset for the norm-based overall (dev, qa, ds, pm, ops, legal, designer, all; default all)')
     .option('--norms <norms.json>', 'norms for z-scores and the overall (default: the shipped weights/default-norms.json)')
+    .option('--reference <ref>', 'the design the page should reproduce, for the fidelity metrics (extended suite): an .html file, a folder with index.html, or a .png picture')
+    .option('--viewports <list>', 'fidelity viewports: desktop,tablet,phone (the default) or custom <width>x<height> entries, comma-separated')
     .option('--no-noise-guard', `the study's exact z: σ is never raised to k × the norms' test–retest sd (k = ${DEFAULT_NOISE_GUARD_K})`)
     .action(
       action(async (artifact: string, flags: ScoreFlags) => {
@@ -82,9 +88,15 @@ export function scoreCommand(): Command {
         if (flags.out) {
           if (!flags.explain) throw new InputError('--out needs --explain <id>: pictures explain one metric');
           illustrated = findMetric(flags.explain);
-          if (illustrated && !illustrated.illustrate) throw new InputError(`--out: ${flags.explain} has no pictures (metrics with pictures: layout-consistency, layout-sparsity, color-harmony, media-quality, placeholder-quality)`);
+          if (illustrated && !illustrated.illustrate) throw new InputError(`--out: ${flags.explain} has no pictures (metrics with pictures: ${METRICS.filter((m) => m.illustrate).map((m) => m.id).join(', ')})`);
         }
-        const normsCtx = resolveScoreNorms(flags);
+        let reference: ReferenceInput | undefined;
+        if (flags.reference) {
+          if ((flags.suite ?? 'study') !== 'extended') throw new InputError('--reference: the fidelity metrics are in the extended suite (add --suite extended)');
+          reference = resolveReference(flags.reference);
+        }
+        const viewports = flags.viewports ? parseViewports(flags.viewports) : undefined;
+        const normsCtx = resolveScoreNorms({ ...flags, reference: reference !== undefined });
         const only = flags.only ?? (flags.explain ? [flags.explain] : undefined);
         if (flags.explain && only && !only.includes(flags.explain)) only.push(flags.explain);
         const network = networkFromFlags(flags);
@@ -92,6 +104,7 @@ export function scoreCommand(): Command {
           ...(flags.suite ? { suite: flags.suite } : {}),
           network,
           ...(flags.lighthouseRuns ? { lighthouseRuns: flags.lighthouseRuns } : {}),
+          ...(viewports ? { viewports } : {}),
           only,
           checkNetwork: flags.checkNetwork ?? false,
           budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
@@ -101,7 +114,7 @@ export function scoreCommand(): Command {
             : undefined,
         });
         try {
-          const { doc, evidence } = await scorer.scoreWithEvidence(artifact, { requirement });
+          const { doc, evidence } = await scorer.scoreWithEvidence(artifact, { requirement, reference });
           if (flags.saveEvidence) saveEvidence(flags.saveEvidence, evidence);
           if (normsCtx) applyNorms(doc, normsCtx.norms, normsCtx.file, normsCtx.weights, { enabled: flags.noiseGuard !== false, k: DEFAULT_NOISE_GUARD_K });
           if (flags.json) printJson(doc);

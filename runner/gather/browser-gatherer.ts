@@ -41,14 +41,15 @@ import { SandboxThread, type SiteHandle } from './sandbox/sandbox-thread.js';
 import { servedArtifact } from './server.js';
 import { DEFAULT_NETWORK_MODE, networkRecord, type NetworkEntry, type NetworkSettings } from '../../core/network.js';
 import type { CdnOptions } from '../../cdn/index.js';
+import { FidelityRenderer, type FidelityOptions } from './fidelity/gather.js';
 
 export const LIGHTHOUSE_RESERVE_MS = 25_000;
 export const CLOSE_TIMEOUT_MS = 5_000;
 /** At most this long for the fallback mobile visit (when the Lighthouse run did not measure mobile). */
 export const MOBILE_FALLBACK_MS = 8_000;
 
-/** The browser gatherer's own settings (GathererOptions extended): what pages may reach. */
-export interface BrowserGathererOptions {
+/** The browser gatherer's own settings (GathererOptions extended): what pages may reach; the fidelity viewports. */
+export interface BrowserGathererOptions extends FidelityOptions {
   /** The network mode (default `cdn`). */
   network?: NetworkSettings;
   /** Options of the CDN cache that answers CDN requests in `cdn` mode (cdn/). */
@@ -64,13 +65,15 @@ export const DEFAULT_LIGHTHOUSE_RUNS = 1;
 
 export class BrowserGatherer implements Gatherer {
   readonly name = 'browser';
-  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse'] as const;
+  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'reference'] as const;
   readonly sandbox: SandboxThread;
   readonly chrome: ChromeProcess;
   readonly network: NetworkSettings;
   private readonly thread = new LighthouseThread();
   /** The sandbox key the running Chrome accepts (a restarted sandbox thread has a new one). */
   private chromeSpki?: string;
+  /** Renders for the fidelity metrics, with the reference cache (made on first use). */
+  private fidelity?: FidelityRenderer;
 
   constructor(readonly options: Partial<GathererOptions> & BrowserGathererOptions = {}) {
     this.network = options.network ?? { mode: DEFAULT_NETWORK_MODE };
@@ -154,6 +157,12 @@ export class BrowserGatherer implements Gatherer {
           if (run.lockWaitMs !== undefined) b.value.timings.lighthouseLockWait = run.lockWaitMs;
           await this.fillMobile(b.value, run.mobile, site, deadline, screenshots);
         }
+      }
+      // Fidelity hook: the page and its reference at the fidelity viewports (runner/gather/fidelity/), after the
+      // visit and Lighthouse so that it competes with no measurement.
+      if (request.needs.has('reference') && evidence.reference) {
+        this.fidelity ??= new FidelityRenderer(this.options);
+        evidence.fidelity = await this.fidelity.gather(evidence, evidence.reference, { chrome: this.chrome, sandbox: this.sandbox, site, network: this.network, deadline });
       }
     } finally {
       const { log, dropped } = await site.close().catch(() => ({ log: [] as NetworkEntry[], dropped: 0 }));
@@ -290,6 +299,7 @@ export class BrowserGatherer implements Gatherer {
   fail(evidence: Evidence, reason: string): void {
     evidence.browser ??= missing(reason);
     evidence.lighthouse ??= missing(reason);
+    if (evidence.reference) evidence.fidelity ??= missing(reason);
   }
 
   async close(): Promise<void> {

@@ -105,7 +105,7 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
 /** Runs in the page before any script: dialogs answer as dismissed, window.close is a no-op; both counted. */
-function dialogGuard(): void {
+export function dialogGuard(): void {
   const w = window as unknown as Record<string, unknown>;
   const counts = { dialogs: 0, closes: 0 };
   Object.defineProperty(w, '__webgradeGuard', { value: counts, enumerable: false });
@@ -131,7 +131,7 @@ function dialogGuard(): void {
  * moment (a canvas game's frame, a counter) still depends on how long the page ran: documented, not controlled.
  * Returns how many animations were stopped.
  */
-function freezeAnimations(): number {
+export function freezeAnimations(): number {
   let n = 0;
   for (const a of document.getAnimations()) {
     try {

@@ -1,0 +1,218 @@
+/**
+ * The fidelity metrics, table-driven on recorded views of the fixture pages (fixtures/fidelity/: a landing page, a
+ * copy with its blocks reordered, a copy with every colour inverted, an empty page), plus the interpretations of
+ * fidelity-tools.ts on synthetic blocks.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { testMetric } from '../../metric-tester.js';
+import visualFidelity from '../../../metrics/fidelity/visual-fidelity.js';
+import componentFidelity, { wordF1 } from '../../../metrics/fidelity/component-fidelity.js';
+import { CUT_CHARS, matchBlocks, prepareBlocks, ratio, screenshotSsim, type PreparedBlock } from '../../../metrics/fidelity/fidelity-tools.js';
+import { parseViewports, type TextBlock } from '../../../core/fidelity.js';
+import { asPicture, fidelityEvidence, recordedViews } from './recorded.js';
+
+const HTML = '<!DOCTYPE html><title>t</title><p>x</p>';
+type Subs = Record<string, number | null>;
+const viewports = (d: Record<string, unknown>) => d.viewports as Array<{ viewport: string; score: number | null; subScores: Subs; ssim?: number | null; notComputed?: string[] }>;
+const everyViewport = (d: Record<string, unknown>, check: (s: Subs, v: ReturnType<typeof viewports>[number]) => void) => {
+  const vs = viewports(d);
+  assert.equal(vs.length, 3);
+  for (const v of vs) check(v.subScores, v);
+};
+
+testMetric(visualFidelity, [
+  { name: 'no reference: unscorable with the flag to give', html: HTML, unscorable: 'no reference given (--reference)' },
+  {
+    name: 'identical page vs itself: 100, every sub-score 1 at every viewport, SSIM 1',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), recordedViews('landing')),
+    score: 100,
+    details: (d) =>
+      everyViewport(d, (s, v) => {
+        assert.deepEqual(s, { size: 1, text: 1, position: 1, colour: 1 });
+        assert.equal(v.ssim, 1);
+      }),
+  },
+  {
+    name: 'blocks reordered: text, colour and size stay 1, position drops',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), recordedViews('landing-shuffled')),
+    between: [40, 95],
+    details: (d) =>
+      everyViewport(d, (s, v) => {
+        assert.equal(s.text, 1, v.viewport);
+        assert.equal(s.colour, 1, v.viewport);
+        assert.ok(s.size! > 0.97, `size ${s.size}`);
+        assert.ok(s.position! < 0.8, `position ${s.position} at ${v.viewport}`);
+        assert.ok(v.ssim! < 0.95, `ssim ${v.ssim}`);
+      }),
+  },
+  {
+    name: 'colours inverted: colour drops, text, position and size stay 1',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), recordedViews('landing-inverted')),
+    between: [60, 95],
+    details: (d) =>
+      everyViewport(d, (s, v) => {
+        assert.equal(s.text, 1);
+        assert.equal(s.position, 1);
+        assert.equal(s.size, 1);
+        assert.ok(s.colour! < 0.7, `colour ${s.colour} at ${v.viewport}`);
+        assert.ok(v.ssim! < 0.9, `ssim ${v.ssim}`);
+      }),
+  },
+  {
+    name: 'empty page: every sub-score 0',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), recordedViews('empty')),
+    score: 0,
+    details: (d) => everyViewport(d, (s) => assert.deepEqual(s, { size: 0, text: 0, position: 0, colour: 0 })),
+  },
+  {
+    name: 'empty page vs empty reference: nothing to compare',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('empty'), recordedViews('empty')),
+    unscorable: /neither page shows text/,
+  },
+  {
+    name: 'the page could not be rendered: unscorable with the render failure',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), 'page did not respond (desktop view timed out)'),
+    unscorable: /page did not respond/,
+  },
+  {
+    name: 'a picture reference: text not computed, size/position from edge boxes and colour from palettes',
+    html: HTML,
+    evidence: fidelityEvidence(asPicture(recordedViews('landing')), [recordedViews('landing')[0]!]),
+    between: [95, 100],
+    details: (d) => {
+      const [v] = viewports(d);
+      assert.equal(v!.subScores.text, null);
+      assert.match(v!.notComputed!.join(' '), /text/);
+    },
+  },
+  {
+    name: 'a picture reference vs the inverted page: colour is what drops',
+    html: HTML,
+    evidence: fidelityEvidence(asPicture(recordedViews('landing')), [recordedViews('landing-inverted')[0]!]),
+    details: (d) => {
+      const [v] = viewports(d);
+      assert.ok(v!.subScores.colour! < 0.9, `colour ${v!.subScores.colour}`);
+      assert.ok(v!.subScores.position! > 0.9, `position ${v!.subScores.position}`);
+    },
+  },
+]);
+
+testMetric(componentFidelity, [
+  { name: 'no reference: unscorable', html: HTML, unscorable: 'no reference given (--reference)' },
+  {
+    name: 'identical page vs itself: 100, every sub-score 1',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), recordedViews('landing')),
+    score: 100,
+    details: (d) => everyViewport(d, (s) => assert.deepEqual(s, { match: 1, position: 1, colour: 1, text: 1 })),
+  },
+  {
+    name: 'blocks reordered: the words are all there (text 1), components no longer match in place',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), recordedViews('landing-shuffled')),
+    between: [30, 90],
+    details: (d) =>
+      everyViewport(d, (s, v) => {
+        assert.equal(s.text, 1);
+        assert.ok(s.match! < 0.8, `match ${s.match} at ${v.viewport}`);
+      }),
+  },
+  {
+    name: 'colours inverted: colour drops, match, position and text stay 1',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), recordedViews('landing-inverted')),
+    between: [60, 95],
+    details: (d) =>
+      everyViewport(d, (s) => {
+        assert.equal(s.match, 1);
+        assert.equal(s.position, 1);
+        assert.equal(s.text, 1);
+        assert.ok(s.colour! < 0.7, `colour ${s.colour}`);
+      }),
+  },
+  {
+    name: 'empty page: every sub-score 0',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), recordedViews('empty')),
+    score: 0,
+    details: (d) => everyViewport(d, (s) => assert.deepEqual(s, { match: 0, position: 0, colour: 0, text: 0 })),
+  },
+  {
+    name: 'a picture reference: text not computed',
+    html: HTML,
+    evidence: fidelityEvidence(asPicture(recordedViews('landing')), [recordedViews('landing')[0]!]),
+    between: [95, 100],
+    details: (d) => assert.match(viewports(d)[0]!.notComputed!.join(' '), /text/),
+  },
+]);
+
+const block = (text: string, x: number, y: number, w = 100, h = 20, tag = 'p'): TextBlock => ({ text, length: text.length, x, y, w, h, color: [0, 0, 0, 1], tag });
+const desktop = parseViewports('desktop')[0]!;
+
+describe('fidelity interpretations', () => {
+  it('drops blocks smaller than 2×2, deeper than 3 screens and longer than 500 characters; lower-cases and cuts to 200', () => {
+    const long = 'a'.repeat(501);
+    const r = prepareBlocks([block('Tiny', 0, 0, 1, 20), block('Deep', 0, 2700), block(long, 0, 0), block('X'.repeat(300), 0, 100), block('Kept', 0, 2699)], desktop);
+    assert.deepEqual(r.dropped, { small: 1, deep: 1, long: 1 });
+    assert.deepEqual(r.blocks.map((b) => b.text.length), [CUT_CHARS, 4]);
+    assert.equal(r.blocks[0]!.text, 'x'.repeat(200));
+  });
+
+  it('merges same-tag fragments of one row within 0.02, not other tags, rows or far fragments', () => {
+    const vw = desktop.width;
+    const r = prepareBlocks(
+      [
+        block('Home', 100, 10, 50, 20, 'a'),
+        block('About', 150 + 0.015 * vw, 10, 50, 20, 'a'), // gap 0.015: merged
+        block('Far', 600, 10, 50, 20, 'a'), // gap far: not merged
+        block('Span', 240, 10, 50, 20, 'span'), // other tag
+        block('Below', 100, 60, 50, 20, 'a'), // other row
+      ],
+      desktop,
+    );
+    assert.deepEqual(r.blocks.map((b) => b.text).sort(), ['below', 'far', 'home about', 'span']);
+    assert.equal(r.merged, 1);
+  });
+
+  it('ratio: difflib without autojunk (a 200-character text keeps its ratio with words reordered)', () => {
+    const a = 'the quick brown fox jumps over the lazy dog and then keeps running through the forest until it reaches the river where it stops to drink some water before heading back home to its den in the hills okay'.slice(0, 200);
+    assert.equal(a.length, 200);
+    assert.ok(Math.abs(ratio(a, a.replace('river', 'creek')) - 0.985) < 1e-9);
+    assert.equal(ratio('abc', 'abc'), 1);
+    assert.equal(ratio('', 'abc'), 0);
+  });
+
+  it('matches identical texts to the nearest block (the tie-break), and drops pairs below ρ 0.3', () => {
+    const mk = (t: string, y: number): PreparedBlock => ({ text: t, x: 0.1, y, w: 0.1, h: 0.02, color: [0, 0, 0, 1], tag: 'a' });
+    const ref = [mk('read more', 0.1), mk('read more', 0.5), mk('read more', 0.9), mk('zzzz', 0.95)];
+    const cand = [mk('read more', 0.9), mk('read more', 0.1), mk('read more', 0.5), mk('qqqq', 0.95)];
+    const m = matchBlocks(ref, cand).sort((a, b) => a.r - b.r);
+    assert.deepEqual(m.map((x) => [x.r, x.c]), [[0, 1], [1, 2], [2, 0]]);
+  });
+
+  it('word F1 counts words as multisets', () => {
+    assert.equal(wordF1(['a b c'], ['a b c']), 1);
+    assert.equal(wordF1(['a a b'], ['a b b']), 2 / 3);
+    assert.equal(wordF1([], []), null);
+    assert.equal(wordF1(['a'], []), 0);
+  });
+
+  it('SSIM of a screenshot with itself is 1', async () => {
+    const v = recordedViews('landing')[2]!;
+    assert.ok(Math.abs((await screenshotSsim(v.screenshot!, v.screenshot!)).ssim - 1) < 1e-9);
+  });
+
+  it('parses --viewports: names, custom sizes, bad values', () => {
+    assert.deepEqual(parseViewports('desktop,tablet,phone').map((v) => v.name), ['desktop', 'tablet', 'phone']);
+    assert.deepEqual(parseViewports('1280x800'), [{ name: '1280x800', width: 1280, height: 800 }]);
+    assert.throws(() => parseViewports('watch'), /neither desktop/);
+    assert.throws(() => parseViewports('100x100'), /outside/);
+  });
+});
