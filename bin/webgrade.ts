@@ -14,6 +14,8 @@ import { surveyCommand } from './commands/survey.js';
 import { metricsCommand } from './commands/metrics.js';
 import { cdnCommand } from './commands/cdn.js';
 import { mutateCommand } from './commands/mutate.js';
+import { queueCommand, workerCommand } from './commands/queue.js';
+import { mergeCommand } from './commands/merge.js';
 import { METRICS, STUDY_METRICS } from '../metrics/registry.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -36,6 +38,9 @@ program.addCommand(surveyCommand());
 program.addCommand(metricsCommand());
 program.addCommand(cdnCommand());
 program.addCommand(mutateCommand());
+program.addCommand(queueCommand());
+program.addCommand(workerCommand());
+program.addCommand(mergeCommand());
 
 // Every command and nested subcommand (survey weights, norms build, ...) reports usage errors with exit 2.
 const override = (cmd: Command): void => {

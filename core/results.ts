@@ -9,6 +9,7 @@ import type { ReferenceInput, ReferenceRecord } from './fidelity.js';
 
 /** The reference of a score: what was used, or what was given and why it could not be used. */
 export type ScoreReference = ReferenceRecord | { input: string; kind: ReferenceInput['kind']; unavailable: string };
+import type { AlignmentStance } from './judge-answer.js';
 
 export interface MetricResult {
   id: string;
@@ -47,6 +48,24 @@ export interface ScoreDocument {
   timings: Record<string, number>;
 }
 
+/** What decides a row's scores besides the page (runner/scoring-settings.ts); `webgrade merge` compares them. */
+export interface ScoringSettings {
+  /** webgrade's version. */
+  webgrade: string;
+  suite: SuiteId;
+  /** The metric ids run (the suite's, or the `--only` selection), in suite order. */
+  metrics: string[];
+  /** Network mode (record/replay folders are machine paths and are left out). */
+  network: string;
+  lighthouseRuns: number;
+  budgetSeconds: number;
+  checkNetwork: boolean;
+  /** The alignment judges' stance (`--alignment`); absent = the study's. */
+  alignment?: AlignmentStance;
+  /** The fidelity viewports as `name:WxH` (`--viewports`); absent = the default set. */
+  viewports?: string[];
+}
+
 export type RowStatus = 'ok' | 'failed';
 
 export interface ResultRow {
@@ -62,6 +81,8 @@ export interface ResultRow {
   labels?: Record<string, string>;
   /** The reference the fidelity metrics compared against (absent without one). */
   reference?: ScoreReference;
+  /** The scoring settings (batch and queue rows; absent in older rows). */
+  settings?: ScoringSettings;
   status: RowStatus;
   error?: string;
   artifact: string;

@@ -32,6 +32,7 @@ import { openResultsForAppend, rowKey, type ResultRow } from './results-file.js'
 import type { MetricResult, ScoreDocument } from './score.js';
 import type { FromWorker, ToWorker } from './batch-worker.js';
 import { selectMetrics } from './score.js';
+import { scoringSettings } from './scoring-settings.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
@@ -169,7 +170,7 @@ export interface BatchSummary {
 interface Worker {
   child: ChildProcess;
   ready: boolean;
-  job: { jobId: number; job: BatchJob; started: number; timer: NodeJS.Timeout } | null;
+  job: { jobId: number; job: PoolJob; started: number; timer: NodeJS.Timeout } | null;
   dead: boolean;
 }
 
@@ -177,9 +178,7 @@ const WORKER_URL = new URL('./batch-worker.js', import.meta.url);
 
 export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOptions): Promise<BatchSummary> {
   const allJobs = withRepeats(inputJobs, opts.repeats ?? 1);
-  const metrics = selectMetrics(opts.only, opts.suite); // bad --only is an InputError before anything starts
-  const hasJudge = metrics.some((m) => m.kind === 'judge');
-  const hardLimitMs = opts.hardLimitMs ?? opts.budgetMs * 2 + 30_000 + (hasJudge ? 600_000 : 0);
+  selectMetrics(opts.only, opts.suite); // bad --only is an InputError before anything starts
   const reqById = new Map((opts.requirements ?? []).map((r) => [r.id, r]));
   // References per requirement id, resolved (and checked) before anything starts.
   const refsDir = opts.references ? checkReferencesDir(opts.references) : undefined;
@@ -214,13 +213,7 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
   }
   if (opts.requirements) summary.missingRequirement = queue.filter((j) => !reqById.has(j.requirement)).length;
 
-  const modulePath = opts.workerModule ?? fileURLToPath(WORKER_URL);
-  const workers: Worker[] = [];
-  let next = 0;
   let finished = 0;
-  let jobSeq = 0;
-  let stopping = false;
-  let initFailures = 0;
   let resolveAll!: () => void;
   let rejectAll!: (err: Error) => void;
   const allDone = new Promise<void>((res, rej) => {
@@ -242,19 +235,101 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
     if (finished === queue.length) resolveAll();
   };
 
-  const baseRow = (job: BatchJob): Pick<ResultRow, 'model' | 'requirement' | 'repeat' | 'labels'> => {
-    const out: Pick<ResultRow, 'model' | 'requirement' | 'repeat' | 'labels'> = { model: job.model, requirement: job.requirement };
+  const pool = startWorkerPool({ ...opts, concurrency: Math.max(1, Math.min(opts.concurrency, queue.length)) });
+  const onSignal = () => {
+    summary.interrupted = true;
+    resolveAll();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    for (const job of queue) {
+      const req = reqById.get(job.requirement);
+      const reference = refById.get(job.requirement);
+      pool.run({ ...job, ...(req ? { req } : {}), ...(reference ? { reference } : {}) }).then((outcome) => {
+        if (outcome) record(job, outcome.row); // null: still in flight when the pool closed (interrupted)
+      }, rejectAll);
+    }
+    await allDone;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await pool.close();
+    writer.close();
+  }
+  summary.elapsedMs = Date.now() - start;
+  return summary;
+}
+
+/** The pool's options: a batch's, without its results file and progress. */
+export type PoolOptions = Pick<
+  BatchOptions,
+  'suite' | 'network' | 'lighthouseRuns' | 'only' | 'concurrency' | 'budgetMs' | 'checkNetwork' | 'alignment' | 'viewports' | 'hardLimitMs' | 'workerModule' | 'workerArgs'
+>;
+
+/** One artifact for the pool: a batch job, its requirement (text, checklists, labels) and its reference, when there are. */
+export interface PoolJob extends BatchJob {
+  req?: Requirement;
+  /** The design the page should reproduce (fidelity metrics), resolved by the caller. */
+  reference?: ReferenceInput;
+}
+
+/**
+ * What the pool made of a job: its results row (ok, or failed with the reason), and whether the failure was a
+ * crash of the worker process (`crashed`: the page may not be to blame; the queue retries those) rather than the
+ * page's own (it could not be loaded, or it ran past its hard time limit).
+ */
+export interface PoolOutcome {
+  row: ResultRow;
+  crashed: boolean;
+}
+
+export interface WorkerPool {
+  /** Score one artifact; resolves with its outcome, or null when the pool closed before it finished. */
+  run(job: PoolJob): Promise<PoolOutcome | null>;
+  /** Stop the workers (and their Chromes); jobs not finished resolve with null. */
+  close(): Promise<void>;
+}
+
+/**
+ * The worker processes that score artifacts, used by `runBatch` and by the queue's worker (runner/queue.ts), so
+ * that both score every artifact the same way: up to `concurrency` long-lived batch-worker processes, each with
+ * its own Scorer and Chrome, started when jobs arrive; the hard limit per artifact; a crashed or killed worker
+ * replaced by a fresh one (see the module comment). Rows carry the scoring settings (runner/scoring-settings.ts).
+ */
+export function startWorkerPool(opts: PoolOptions): WorkerPool {
+  const metrics = selectMetrics(opts.only, opts.suite); // bad --only is an InputError before anything starts
+  const hasJudge = metrics.some((m) => m.kind === 'judge');
+  const hardLimitMs = opts.hardLimitMs ?? opts.budgetMs * 2 + 30_000 + (hasJudge ? 600_000 : 0);
+  const settings = scoringSettings(opts);
+  const modulePath = opts.workerModule ?? fileURLToPath(WORKER_URL);
+  const workers: Worker[] = [];
+  const pending: PoolJob[] = [];
+  const settle = new Map<PoolJob, { resolve: (o: PoolOutcome | null) => void; reject: (err: Error) => void }>();
+  let jobSeq = 0;
+  let stopping = false;
+  let initFailures = 0;
+  let fatal: Error | null = null;
+
+  const record = (job: PoolJob, row: ResultRow, crashed = false) => {
+    settle.get(job)?.resolve({ row, crashed });
+    settle.delete(job);
+  };
+
+  const baseRow = (job: PoolJob): Pick<ResultRow, 'model' | 'requirement' | 'repeat' | 'labels' | 'settings'> => {
+    const out: Pick<ResultRow, 'model' | 'requirement' | 'repeat' | 'labels' | 'settings'> = { model: job.model, requirement: job.requirement };
     if (job.repeat) out.repeat = job.repeat;
-    const labels = reqById.get(job.requirement)?.labels;
+    const labels = job.req?.labels;
     if (labels) {
       const l: Record<string, string> = {};
       for (const [k, v] of Object.entries(labels)) if (typeof v === 'string') l[k] = v;
       out.labels = l;
     }
+    out.settings = settings;
     return out;
   };
 
-  const failRow = (job: BatchJob, error: string, ms: number): ResultRow => ({
+  const failRow = (job: PoolJob, error: string, ms: number): ResultRow => ({
     ...baseRow(job),
     status: 'failed',
     error,
@@ -266,8 +341,8 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
 
   const dispatch = (w: Worker) => {
     if (stopping || w.dead || !w.ready || w.job) return;
-    if (next >= queue.length) return;
-    const job = queue[next++]!;
+    const job = pending.shift();
+    if (!job) return;
     const jobId = ++jobSeq;
     const timer = setTimeout(() => {
       if (w.job?.jobId !== jobId) return;
@@ -279,10 +354,9 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
     }, hardLimitMs);
     w.job = { jobId, job, started: Date.now(), timer };
     const msg: ToWorker = { type: 'job', jobId, path: job.path };
-    const req = reqById.get(job.requirement);
+    const req = job.req;
     if (req) msg.requirement = req;
-    const ref = refById.get(job.requirement);
-    if (ref) msg.reference = ref;
+    if (job.reference) msg.reference = job.reference;
     w.child.send(msg);
   };
 
@@ -300,8 +374,16 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
     }
   };
 
+  const failAll = (err: Error) => {
+    fatal = err;
+    stopping = true;
+    for (const [, s] of settle) s.reject(err);
+    settle.clear();
+    pending.length = 0;
+  };
+
   const spawnWorker = () => {
-    if (stopping || next >= queue.length) return;
+    if (stopping || pending.length === 0) return;
     const child = fork(modulePath, opts.workerArgs ?? [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     const w: Worker = { child, ready: false, job: null, dead: false };
     workers.push(w);
@@ -339,12 +421,12 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
         clearTimeout(cur.timer);
         w.job = null;
         const last = stderrTail.trim().split('\n').pop() ?? '';
-        record(cur.job, failRow(cur.job, `worker crashed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, Date.now() - cur.started));
+        // Stopped by close(): not a failure of the artifact; it stays unrecorded.
+        if (!stopping) record(cur.job, failRow(cur.job, `worker crashed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, Date.now() - cur.started), true);
       }
       if (!w.ready && !wasDead && ++initFailures >= 3) {
         const last = stderrTail.trim().split('\n').pop() ?? '';
-        stopping = true;
-        rejectAll(new Error(`batch workers fail to start (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`));
+        failAll(new Error(`batch workers fail to start (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`));
         return;
       }
       if (!wasDead && !stopping) spawnWorker();
@@ -359,39 +441,42 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
     child.send(init);
   };
 
-  const onSignal = () => {
-    summary.interrupted = true;
-    stopping = true;
-    resolveAll();
+  const live = () => workers.filter((w) => !w.dead).length;
+
+  return {
+    run(job: PoolJob): Promise<PoolOutcome | null> {
+      if (fatal) return Promise.reject(fatal);
+      if (stopping) return Promise.resolve(null);
+      const own: PoolJob = { ...job };
+      return new Promise<PoolOutcome | null>((resolve, reject) => {
+        settle.set(own, { resolve, reject });
+        pending.push(own);
+        const idle = workers.find((w) => !w.dead && w.ready && !w.job);
+        if (idle) dispatch(idle);
+        else if (live() < Math.max(1, opts.concurrency)) spawnWorker();
+      });
+    },
+    async close(): Promise<void> {
+      stopping = true;
+      pending.length = 0;
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<void>((res) => {
+              const c = w.child;
+              if (c.exitCode !== null || c.signalCode !== null) return res();
+              c.once('exit', () => res());
+              if (w.job) clearTimeout(w.job.timer);
+              if (c.connected) c.disconnect(); // the worker closes its Chrome and exits
+              const t = setTimeout(() => c.kill('SIGKILL'), 15_000);
+              c.once('exit', () => clearTimeout(t));
+            }),
+        ),
+      );
+      for (const [, s] of settle) s.resolve(null);
+      settle.clear();
+    },
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    const n = Math.max(1, Math.min(opts.concurrency, queue.length));
-    for (let i = 0; i < n; i++) spawnWorker();
-    await allDone;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    stopping = true;
-    await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise<void>((res) => {
-            const c = w.child;
-            if (c.exitCode !== null || c.signalCode !== null) return res();
-            c.once('exit', () => res());
-            if (w.job) clearTimeout(w.job.timer);
-            if (c.connected) c.disconnect(); // the worker closes its Chrome and exits
-            const t = setTimeout(() => c.kill('SIGKILL'), 15_000);
-            c.once('exit', () => clearTimeout(t));
-          }),
-      ),
-    );
-    writer.close();
-  }
-  summary.elapsedMs = Date.now() - start;
-  return summary;
 }
 
 export { errorMessage };

@@ -10,6 +10,7 @@ import type { AlignmentStance } from '../../core/judge-answer.js';
 import { addAlignmentOption } from '../../judges/cli-options.js';
 import { InputError } from '../../core/errors.js';
 import { parseViewports } from '../../core/fidelity.js';
+import { inShard, parseShard } from '../../runner/shard.js';
 
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
@@ -27,6 +28,7 @@ interface BatchFlags extends NetworkFlags {
   references?: string;
   viewports?: string;
   repeats?: number;
+  shard?: string;
 }
 
 function fmtDuration(ms: number): string {
@@ -116,9 +118,14 @@ export function batchCommand(): Command {
     .option('--references <dir>', 'the designs the pages should reproduce (fidelity metrics, extended suite): <id>.html, <id>/index.html or <id>.png per requirement id; a requirement\'s own "reference" otherwise')
     .option('--viewports <list>', 'fidelity viewports: desktop,tablet,phone (the default) or custom <width>x<height> entries, comma-separated')
     .option('--repeats <n>', 'score every artifact n times, each gathered anew (rows marked "repeat": 1..n), to measure test–retest noise (default 1)', parsePositiveInt)
+    .option('--shard <i/n>', 'score only shard i of n (1-based; a stable split by model and requirement), e.g. one per array job; combine the results files with `webgrade merge`')
     .action(
       action(async (runsDir: string, flags: BatchFlags) => {
-        const { jobs, skipped } = discoverRuns(runsDir);
+        const shard = flags.shard ? parseShard(flags.shard) : undefined;
+        const discovered = discoverRuns(runsDir);
+        const jobs = shard ? inShard(discovered.jobs, shard) : discovered.jobs;
+        const skipped = discovered.skipped;
+        if (shard) process.stderr.write(`shard ${shard.index}/${shard.count}: ${jobs.length} of ${discovered.jobs.length} artifacts\n`);
         const requirements = flags.requirements ? loadRequirements(flags.requirements) : undefined;
         for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
         const opts: BatchOptions = {

@@ -1,0 +1,216 @@
+/**
+ * `webgrade queue add|status|collect|remove` and `webgrade worker`: a BullMQ/Redis work queue (runner/queue.ts).
+ * An unreachable Redis is one line and exit 1; a bad --redis URL or other bad input, one line and exit 2.
+ */
+import { Command } from 'commander';
+import type { Redis } from 'ioredis';
+import { discoverRuns } from '../../runner/batch.js';
+import { loadRequirements } from '../../core/requirements.js';
+import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
+import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
+import { addAlignmentOption } from '../../judges/cli-options.js';
+import type { SuiteId } from '../../core/metric.js';
+import type { AlignmentStance } from '../../core/judge-answer.js';
+import {
+  addJobs,
+  collect,
+  connectRedis,
+  DEFAULT_MAX_JOB_BYTES,
+  DEFAULT_QUEUE,
+  DEFAULT_STALL_SECONDS,
+  makeQueueSettings,
+  queueStatus,
+  removeQueue,
+  RedisUnreachable,
+  startQueueWorker,
+  type QueueSettings,
+} from '../../runner/queue.js';
+
+interface CommonFlags {
+  redis: string;
+  queue?: string;
+}
+
+const redisOption = (cmd: Command) =>
+  cmd.requiredOption('--redis <url>', 'Redis URL (redis://host:port[/db], rediss:// for TLS)').option('--queue <name>', `queue name (default ${DEFAULT_QUEUE})`);
+
+async function withRedis<T>(url: string, fn: (r: Redis) => Promise<T>, opts: { forWorker?: boolean } = {}): Promise<T> {
+  let redis: Redis;
+  try {
+    redis = await connectRedis(url, opts);
+  } catch (err) {
+    if (err instanceof RedisUnreachable) {
+      process.stderr.write(`webgrade: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  try {
+    return await fn(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function fmtDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+interface AddFlags extends CommonFlags, NetworkFlags {
+  requirements?: string;
+  suite?: SuiteId;
+  only?: string[];
+  budget?: number;
+  checkNetwork?: boolean;
+  alignment?: AlignmentStance;
+  repeats?: number;
+  shared?: boolean;
+  maxJobMb?: number;
+}
+
+function addCommand(): Command {
+  return redisOption(addAlignmentOption(addNetworkOptions(new Command('add'))))
+    .description('add one job per artifact of runs/<model>/<requirement-id>.html (or <id>/index.html); adding the same artifacts again adds nothing')
+    .argument('<runs-dir>', 'folder with one sub-folder per model')
+    .option('--requirements <reqs.jsonl>', 'requirements (text, checklists, labels) by id')
+    .option('--suite <suite>', SUITE_HELP, parseSuite)
+    .option('--only <ids>', 'comma-separated metric ids of the suite to run', parseIdList)
+    .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
+    .option('--check-network', 'check remote URLs over the network')
+    .option('--repeats <n>', 'score every artifact n times (rows marked "repeat": 1..n)', parsePositiveInt)
+    .option('--shared', 'jobs name the artifact\'s absolute path (every worker must read it there) instead of carrying its files')
+    .option('--max-job-mb <mb>', `largest artifact whose files travel in its job (default ${DEFAULT_MAX_JOB_BYTES / 1024 / 1024} MB)`, parsePositiveNumber)
+    .action(
+      action(async (runsDir: string, flags: AddFlags) => {
+        const { jobs, skipped } = discoverRuns(runsDir);
+        const requirements = flags.requirements ? loadRequirements(flags.requirements) : undefined;
+        for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
+        const pool: QueueSettings['pool'] = {
+          budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
+          checkNetwork: flags.checkNetwork ?? false,
+          network: networkFromFlags(flags),
+        };
+        if (flags.only) pool.only = flags.only;
+        if (flags.suite) pool.suite = flags.suite;
+        if (flags.lighthouseRuns) pool.lighthouseRuns = flags.lighthouseRuns;
+        if (flags.alignment) pool.alignment = flags.alignment;
+        const settings = makeQueueSettings(pool); // bad --only fails here, before Redis
+        const s = await withRedis(flags.redis, (redis) =>
+          addJobs(redis, jobs, {
+            settings,
+            ...(flags.queue ? { queue: flags.queue } : {}),
+            ...(flags.shared ? { shared: true } : {}),
+            ...(flags.maxJobMb ? { maxJobBytes: flags.maxJobMb * 1024 * 1024 } : {}),
+            ...(flags.repeats ? { repeats: flags.repeats } : {}),
+            ...(requirements ? { requirements } : {}),
+          }),
+        );
+        process.stdout.write(`queue ${flags.queue ?? DEFAULT_QUEUE}: ${s.added} jobs added, ${s.alreadyQueued} already queued (of ${s.artifacts})\n`);
+      }),
+    );
+}
+
+function statusCommand(): Command {
+  return redisOption(new Command('status'))
+    .description('jobs waiting, active, done and failed; throughput over the last 10 minutes and ETA')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (flags: CommonFlags & { json?: boolean }) => {
+        const s = await withRedis(flags.redis, (redis) => queueStatus(redis, flags.queue ?? DEFAULT_QUEUE));
+        if (flags.json) return printJson(s);
+        const rate = s.perMinute === null ? '-' : s.perMinute.toFixed(1);
+        const eta = s.etaMs === null ? '-' : fmtDuration(s.etaMs);
+        process.stdout.write(
+          `queue ${flags.queue ?? DEFAULT_QUEUE}: waiting ${s.waiting}, active ${s.active}, done ${s.done}, failed ${s.failed}${s.delayed ? `, retrying ${s.delayed}` : ''} | ${rate} jobs/min (last ${s.windowMinutes} min) | ETA ${eta}\n`,
+        );
+        if (!s.settings) process.stdout.write('no settings stored: add jobs with `webgrade queue add`\n');
+      }),
+    );
+}
+
+function collectCommand(): Command {
+  return redisOption(new Command('collect'))
+    .description('append one results row per finished artifact not yet in the results file (re-run to collect more)')
+    .requiredOption('--out <results.jsonl>', 'results file (appended to; rows already there are kept and skipped)')
+    .action(
+      action(async (flags: CommonFlags & { out: string }) => {
+        const s = await withRedis(flags.redis, (redis) => collect(redis, flags.out, flags.queue ?? DEFAULT_QUEUE));
+        if (s.tornTail) process.stderr.write('results file ended with a torn line: cut it away\n');
+        process.stdout.write(
+          `collected ${s.appended} rows into ${flags.out} (${s.alreadyInFile} already there, ${s.failed} failed jobs among them${s.unfinished ? `; ${s.unfinished} jobs not finished yet: collect again later` : ''})\n`,
+        );
+      }),
+    );
+}
+
+function removeCommand(): Command {
+  return redisOption(new Command('remove'))
+    .description('delete the queue: its jobs, their results and its settings (collect first)')
+    .action(
+      action(async (flags: CommonFlags) => {
+        await withRedis(flags.redis, (redis) => removeQueue(redis, flags.queue ?? DEFAULT_QUEUE));
+        process.stdout.write(`queue ${flags.queue ?? DEFAULT_QUEUE} removed\n`);
+      }),
+    );
+}
+
+export function queueCommand(): Command {
+  return new Command('queue')
+    .description('a Redis work queue for many machines: add jobs, watch, collect results (start workers with `webgrade worker`)')
+    .addCommand(addCommand())
+    .addCommand(statusCommand())
+    .addCommand(collectCommand())
+    .addCommand(removeCommand());
+}
+
+interface WorkerFlags extends CommonFlags {
+  concurrency?: number;
+  stallTimeout?: number;
+  quiet?: boolean;
+}
+
+export function workerCommand(): Command {
+  return redisOption(new Command('worker'))
+    .description('score jobs of a queue (`webgrade queue add`) exactly as `batch` does, until SIGTERM (it finishes the jobs in hand first)')
+    .option('--concurrency <n>', 'jobs at once, each in its own scoring process with its own Chrome (default 1)', parsePositiveInt)
+    .option('--stall-timeout <seconds>', `a killed worker's job goes to another worker after about this long (default ${DEFAULT_STALL_SECONDS})`, parsePositiveNumber)
+    .option('--quiet', 'no line per job')
+    .action(
+      action(async (flags: WorkerFlags) => {
+        await withRedis(
+          flags.redis,
+          async (redis) => {
+            const log = (line: string) => {
+              if (!flags.quiet) process.stderr.write(line + '\n');
+            };
+            const w = await startQueueWorker(redis, {
+              queue: flags.queue ?? DEFAULT_QUEUE,
+              concurrency: flags.concurrency ?? 1,
+              ...(flags.stallTimeout ? { stallSeconds: flags.stallTimeout } : {}),
+              ...(process.env.WEBGRADE_QUEUE_WORKER_MODULE ? { workerModule: process.env.WEBGRADE_QUEUE_WORKER_MODULE } : {}),
+              onLog: (line) => process.stderr.write(line + '\n'),
+              onJob: (e) => {
+                const what = `${e.data.model}/${e.data.requirement}${e.data.repeat ? ` #${e.data.repeat}` : ''}`;
+                const status = e.row ? (e.row.status === 'ok' ? 'ok' : `failed: ${e.row.error}`) : `crashed (will retry): ${e.error}`;
+                log(`[worker ${process.pid}] ${what} ${status} ${(e.ms / 1000).toFixed(1)}s`);
+              },
+            });
+            log(`[worker ${process.pid}] waiting for jobs on queue ${flags.queue ?? DEFAULT_QUEUE}`);
+            const onSignal = (sig: string) => {
+              log(`[worker ${process.pid}] ${sig}: finishing the jobs in hand, then exiting`);
+              void w.stop();
+            };
+            process.once('SIGTERM', () => onSignal('SIGTERM'));
+            process.once('SIGINT', () => onSignal('SIGINT'));
+            await w.closed;
+            log(`[worker ${process.pid}] stopped`);
+          },
+          { forWorker: true },
+        );
+      }),
+    );
+}
