@@ -8,7 +8,11 @@
  *
  * Text source: the static DOM's visible text (see `visible-text.ts` for what counts as visible and why code is
  * not prose). Sentences are split at `.`, `!`, `?`, `。`, `！`, `？` followed by space or end; words are runs of
- * letters, digits and apostrophes (Unicode-aware). "Prose" sentences are those of at least 4 words.
+ * letters, digits and apostrophes (Unicode-aware). "Prose" sentences are those of at least 4 words, outside the
+ * blocks that placeholder-text flags: placeholder copy is filler, judged once by placeholder-text and not read as
+ * prose by sentence-length, readability and wordiness. (Mutation testing, issue 20: a lorem-ipsum paragraph with a
+ * TODO left the score unchanged, its placeholder-text penalty cancelled exactly by wordiness, whose denominator
+ * grew by the filler's two clean "sentences".)
  *
  * Counting sub-scores use SPEC's logarithmic penalty `(1 − log2(1 + bad/(total+1))) × 100` (`logPenalty`),
  * the shape SPEC uses for "bad among total" everywhere; the others are stated with their formula below.
@@ -495,8 +499,14 @@ export interface AnalysedSize {
 export function copywritingSubScores(visibleAll: VisibleText): { subScores: SubScore[]; words: number; sentences: number; analysed: AnalysedSize } {
   const capped = capBlocks(visibleAll.blocks);
   const visible: VisibleText = { ...visibleAll, blocks: capped.blocks };
-  const sentences = visible.blocks.flatMap((b) => sentencesOf(b.text));
-  const prose = sentences.filter((s) => s.words.length >= PROSE_MIN_WORDS);
+  const sentences: Sentence[] = [];
+  const prose: Sentence[] = [];
+  for (const b of visible.blocks) {
+    const own = sentencesOf(b.text);
+    sentences.push(...own);
+    // placeholder blocks are filler, not copy: judged by placeholder-text alone (see the module comment)
+    if (!PLACEHOLDER.test(b.text)) for (const s of own) if (s.words.length >= PROSE_MIN_WORDS) prose.push(s);
+  }
   const words = visible.blocks.flatMap((b) => wordsOf(b.text));
   const all = visible.blocks.map((b) => b.text).join('\n');
   const analysed: Analysed = { visible, all, sentences, prose, words, english: isEnglish(words) };

@@ -154,6 +154,10 @@ export class BrowserGatherer implements Gatherer {
             // what needs only the visit now, before Lighthouse measures.
             if (early.measure) {
               await staticScoring;
+              // Those metrics read the console: mark now the lines about requests the sandbox refused, from its
+              // log so far (record() marks them again from the whole log at the end).
+              const b = evidence.browser;
+              if (b.ok) markWebgradeCaused(b.value, (await site.log().catch(() => ({ log: [] as NetworkEntry[] }))).log);
               await request.background?.(['browser', 'screenshot']);
             }
           } else if (probing) await request.background?.(['browser', 'screenshot']);
@@ -212,16 +216,7 @@ export class BrowserGatherer implements Gatherer {
     const b = evidence.browser;
     if (!b?.ok) return;
     b.value.network = log;
-    const last = new Map<string, NetworkEntry>();
-    for (const e of log) if (e.phase === 'visit') last.set(e.url, e);
-    for (const c of b.value.console) {
-      if (!c.url || !/^Failed to load resource/.test(c.text)) continue;
-      const seen = last.get(c.url);
-      if (seen?.disposition !== 'blocked') continue;
-      c.webgradeCaused = true;
-      delete c.browserMade;
-      if (seen.withheld) c.withheld = true;
-    }
+    const last = markWebgradeCaused(b.value, log);
     for (const e of last.values()) {
       if (!e.navigationKept) continue;
       const f = `navigation away to ${e.url.slice(0, 200)} blocked`;
@@ -414,3 +409,21 @@ function notRun(reason: string): LighthouseOutcome {
 }
 
 export const browserGathererFactory: GathererFactory<GathererOptions & BrowserGathererOptions> = (options) => new BrowserGatherer(options);
+
+/**
+ * Mark the "Failed to load resource" console lines about requests the sandbox refused or withheld during the
+ * visit as webgrade's doing (console-errors does not count them). Returns the visit's last log entry per URL.
+ */
+function markWebgradeCaused(b: BrowserEvidence, log: readonly NetworkEntry[]): Map<string, NetworkEntry> {
+  const last = new Map<string, NetworkEntry>();
+  for (const e of log) if (e.phase === 'visit') last.set(e.url, e);
+  for (const c of b.console) {
+    if (!c.url || !/^Failed to load resource/.test(c.text)) continue;
+    const seen = last.get(c.url);
+    if (seen?.disposition !== 'blocked') continue;
+    c.webgradeCaused = true;
+    delete c.browserMade;
+    if (seen.withheld) c.withheld = true;
+  }
+  return last;
+}

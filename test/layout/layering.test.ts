@@ -19,7 +19,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   weights: ['core', 'metrics'],
   survey: ['core', 'metrics', 'weights'],
   runner: ['core', 'cdn', 'metrics', 'judges', 'weights'],
-  bin: ['core', 'cdn', 'metrics', 'judges', 'weights', 'survey', 'runner'],
+  mutate: ['core', 'metrics', 'runner'],
+  bin: ['core', 'cdn', 'metrics', 'judges', 'weights', 'survey', 'runner', 'mutate'],
 };
 
 function sources(): string[] {

@@ -98,6 +98,34 @@ testMetric(lint, [
     details: (d) => assert.deepEqual(where(only(d)), ['stylelint', 'unit-no-unknown', 'style.css', 3]),
   },
   {
+    // E = 2 (declaration-property-value-no-unknown at lines 4 and 5) → 60; vendor-prefixed values (line 3) are
+    // not judged; `3pz` (line 6) is one finding (unit-no-unknown), not also an unknown value
+    name: 'stylelint: a value the property does not accept is one error; prefixed values and unknown units are not counted twice',
+    html: page([
+      '<!doctype html>',
+      '<style>',
+      '  .a { display: -ms-flexbox; display: flex; cursor: -webkit-grab; -o-transition: 0; }',
+      '  .b { cursor: hand; }',
+      '  .c { text-align: centre; }',
+      '  .d { padding: 3pz; }',
+      '</style>',
+    ]),
+    score: 40,
+    details: (d) =>
+      assert.deepEqual(findings(d).map(where), [
+        ['stylelint', 'declaration-property-value-no-unknown', 'page.html', 4],
+        ['stylelint', 'declaration-property-value-no-unknown', 'page.html', 5],
+        ['stylelint', 'unit-no-unknown', 'page.html', 6],
+      ]),
+  },
+  {
+    // E = 1: `display: flexbox` in a style attribute → 80
+    name: 'stylelint: an invalid value in a style attribute is an error',
+    html: page(['<!doctype html>', '<div style="display: flexbox">x</div>']),
+    score: 80,
+    details: (d) => assert.deepEqual(where(only(d)), ['stylelint', 'declaration-property-value-no-unknown', 'page.html', 2]),
+  },
+  {
     // E = 2: `widht` (second line of the first attribute: line 3) and `1pz` (line 4); the attribute with
     // braces is linted alone and is fine
     name: 'stylelint: style attributes are linted as declaration blocks with their lines mapped, one per line',

@@ -37,14 +37,26 @@ testMetric(copywriting, [
   },
   { name: 'the same page with a real title scores 100', html: page('<p>Hello world.</p>'), score: 100 },
   {
-    // placeholder: 1 of 2 blocks → 58.5; seven other applicable sub-scores at 100 (sentence-length, repetition,
-    // emphasis, mechanics, page-title, compliance-terms, terminology): (58.5 + 700) / 8 = 94.81.
-    name: 'lorem ipsum in one of two blocks: placeholder-text 58.5, mean 94.81',
+    // placeholder: 1 of 2 blocks → 58.5; six other applicable sub-scores at 100 (repetition, emphasis, mechanics,
+    // page-title, compliance-terms, terminology): (58.5 + 600) / 7 = 94.07. The lorem sentence is not prose, so
+    // sentence-length has none to read ("Real text here." has 3 words).
+    name: 'lorem ipsum in one of two blocks: placeholder-text 58.5, mean 94.07; the filler is not prose',
     html: page('<p>Lorem ipsum dolor sit amet.</p><p>Real text here.</p>'),
-    score: 94.81,
+    score: 94.07,
     details: (d) => {
       subIs('placeholder-text', 58.5)(d);
+      subIs('sentence-length', null)(d);
       assert.deepEqual(sub(d, 'placeholder-text').examples, ['Lorem ipsum dolor sit amet.']);
+    },
+  },
+  {
+    // Without the exclusion, wordiness went 2 of 6 → 2 of 7 prose sentences (+9.31) while placeholder-text went
+    // 100 → 90.69 (1 of 14 blocks): the page scored exactly what it scored without the filler.
+    name: 'a lorem ipsum paragraph with a TODO lowers the score of a page with wordy prose (its filler sentences do not dilute wordiness)',
+    html: page('<p>Plan a day on the trails: pick a route, check how long it is, and save it for later.</p><p>Trail Planner keeps your trips in this browser only.</p><p>Choose from short walks and long ridge hikes.</p><p>See how long each route takes at your pace.</p><p>Keep the routes you like on this device.</p><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit. TODO: write the real text here.</p>'),
+    details: (d) => {
+      assert.equal(sub(d, 'wordiness').note.startsWith('2 of 5 prose sentences'), true, sub(d, 'wordiness').note);
+      assert.ok(sub(d, 'placeholder-text').score! < 100);
     },
   },
   { name: 'code blocks are not prose: lorem ipsum inside <pre> and <code> is not placeholder copy', html: page('<p>Paste your data below.</p><pre>lorem ipsum TODO</pre><code>TODO</code>'), details: subIs('placeholder-text', 100) },
