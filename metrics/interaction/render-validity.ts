@@ -4,7 +4,9 @@
  *
  * It counts as rendered when all of these hold (UI2App's thresholds):
  * - the body has at least 3 descendant elements;
- * - and at least one of: 20 characters of visible text (body.innerText, whitespace collapsed), 2 visuals, 2
+ * - and at least one of: 20 characters of visible text (body.innerText, whitespace collapsed; none when the body
+ *   is not rendered, e.g. `html { display: none }`, where innerText would give the source text: found by
+ *   mutation testing), 2 visuals, 2
  *   interactive elements. Visuals are visible `svg` (outermost only), `img` that decoded, `video`, and `canvas`
  *   that drew something: a canvas of one colour throughout (never drawn on, or only cleared) is blank and does
  *   not count. Interactive elements are visible, enabled button, input (not hidden), textarea, select, a[href]

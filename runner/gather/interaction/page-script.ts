@@ -528,7 +528,10 @@ export function probeInit(cfg: ProbeConfig): void {
   function firstView() {
     const body = document.body;
     const all = body ? Array.from(body.querySelectorAll('*')) : [];
-    const txt = body ? (body.innerText ?? '').replace(/\s+/g, ' ').trim() : '';
+    // innerText of a body that is not rendered (display: none on it or on <html>) is its source text, not what
+    // shows: no visible text then.
+    const shown = !!body && rendered(body) && body.getClientRects().length > 0;
+    const txt = shown ? (body.innerText ?? '').replace(/\s+/g, ' ').trim() : '';
     const byKind = { svg: 0, img: 0, canvas: 0, video: 0 };
     let blank = 0;
     for (const el of all) {

@@ -97,6 +97,12 @@ describe('interaction probe on fixture pages', () => {
     assert.ok((m.details!.liveControls as Array<{ after?: string }>).filter((x) => x.after === 'Start').length === 3, JSON.stringify(m.details!.liveControls));
   });
 
+  it('a document hidden by html { display: none } is not rendered, though its body holds text', async () => {
+    const m = metric(await scorer.score(page('hidden-document.html')), 'render-validity');
+    assert.equal(m.score, 0, JSON.stringify(m.details));
+    assert.equal(m.details.textChars, 0);
+  });
+
   it('a button that throws: the error is named with its action', async () => {
     const doc = await scorer.score(page('throws.html'));
     const m = metric(doc, 'interaction-errors');
