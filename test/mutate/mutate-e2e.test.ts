@@ -33,6 +33,10 @@ export const CI_OPERATORS = [
   'unsupported-js',
   'strip-comments',
   'dead-js',
+  'blank-first-view',
+  'remove-click-handler',
+  'throwing-handler',
+  'break-nav-link',
 ];
 
 describe('mutation testing on the fixture page (real Chrome and Lighthouse)', { timeout: 900_000 }, () => {
