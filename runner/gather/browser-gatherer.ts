@@ -411,15 +411,28 @@ function notRun(reason: string): LighthouseOutcome {
 export const browserGathererFactory: GathererFactory<GathererOptions & BrowserGathererOptions> = (options) => new BrowserGatherer(options);
 
 /**
- * Mark the "Failed to load resource" console lines about requests the sandbox refused or withheld during the
- * visit as webgrade's doing (console-errors does not count them). Returns the visit's last log entry per URL.
+ * The URL a browser-made console line about a failed request names: "Failed to load resource" lines carry it as
+ * their source URL; Chrome's subresource-integrity and fetch refusals name it in their text (a withheld file is
+ * answered with an error body, whose digest then fails the page's `integrity` check).
+ */
+export function failedRequestUrl(c: Pick<BrowserEvidence['console'][number], 'text' | 'url'>): string | undefined {
+  if (c.url && /^Failed to load resource/.test(c.text)) return c.url;
+  const m = /^Failed to find a valid digest in the 'integrity' attribute for resource '([^']+)'/.exec(c.text) ?? /^Fetch API cannot load (\S+?)\.? /.exec(c.text);
+  return m?.[1];
+}
+
+/**
+ * Mark the console lines about requests the sandbox refused or withheld during the visit ("Failed to load
+ * resource", and the integrity and fetch refusals that follow a withheld file) as webgrade's doing
+ * (console-errors does not count them). Returns the visit's last log entry per URL.
  */
 function markWebgradeCaused(b: BrowserEvidence, log: readonly NetworkEntry[]): Map<string, NetworkEntry> {
   const last = new Map<string, NetworkEntry>();
   for (const e of log) if (e.phase === 'visit') last.set(e.url, e);
   for (const c of b.console) {
-    if (!c.url || !/^Failed to load resource/.test(c.text)) continue;
-    const seen = last.get(c.url);
+    const url = failedRequestUrl(c);
+    if (!url) continue;
+    const seen = last.get(url);
     if (seen?.disposition !== 'blocked') continue;
     c.webgradeCaused = true;
     delete c.browserMade;
