@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
 import { chromeFlags, findChrome } from '../chrome.js';
-import { PROFILE_PREFIX, markProfile, reapDeadProfiles, reapProfile } from './chrome-reaper.js';
+import { PROFILE_PREFIX, killTree, markProfile, reapDeadProfiles, reapProfile } from './chrome-reaper.js';
 
 export const ISOLATION_FLAGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
@@ -62,23 +62,9 @@ export function onChromeLaunch(listener: (chrome: { pid: number; profile: string
   launchListeners.push(listener);
 }
 
-function killPid(pid: number): void {
-  try {
-    // chrome-launcher starts Chrome detached, in its own process group: kill the group, then the pid.
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    /* not a group leader or gone */
-  }
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
-}
-
 function killAllOwn(): void {
   for (const [pid, dir] of livePids) {
-    killPid(pid);
+    killTree(pid);
     rmSync(dir, { recursive: true, force: true });
   }
   livePids.clear();
@@ -206,7 +192,7 @@ export class ChromeProcess {
     }
     if (generation !== this.generation) {
       // killed while it started (the scorer is closing): do not keep it
-      killPid(launched.pid);
+      killTree(launched.pid);
       reapProfile(userDataDir);
       ownDirs.delete(userDataDir);
       throw new Error('Chrome was stopped while it was starting');
@@ -255,7 +241,7 @@ export class ChromeProcess {
     }
     if (launched) {
       this.kills++;
-      killPid(launched.pid);
+      killTree(launched.pid);
       livePids.delete(launched.pid);
       await new Promise<void>((resolve) => {
         if (launched.process.exitCode !== null || launched.process.signalCode !== null) return resolve();
