@@ -125,6 +125,20 @@ export function parseBudget(value: string): number {
   return n;
 }
 
+/** A commander argument parser that accepts exactly one of `values`. */
+export function choiceParser<T extends string>(values: readonly T[]): (v: string) => T {
+  return (v: string) => {
+    if (!(values as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`);
+    return v as T;
+  };
+}
+
+export function parseNonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  return n;
+}
+
 export function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive whole number');

@@ -4,7 +4,7 @@
  * agreement with human ratings (weights/analyse.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
 import type { SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
@@ -18,7 +18,7 @@ import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
 import { DEFAULT_PERSONA, PERSONA_IDS, resolveWeights } from '../../weights/personas.js';
 import { loadRatings } from '../../weights/ratings.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
-import { action, parsePositiveInt, parseSuite, SUITE_HELP, say, warn } from '../cli-support.js';
+import { action, choiceParser, parseNonNegativeInt, parsePositiveInt, parseSuite, SUITE_HELP, say, warn } from '../cli-support.js';
 import { rowsSuite } from './leaderboard.js';
 
 const FORMATS = ['table', 'json', 'csv'] as const;
@@ -38,16 +38,7 @@ interface AnalyseFlags {
   seed?: number;
 }
 
-function parseFormat(v: string): Format {
-  if (!(FORMATS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${FORMATS.join(', ')}`);
-  return v as Format;
-}
-
-function parseNonNegativeInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
-  return n;
-}
+const parseFormat = choiceParser(FORMATS);
 
 export function analyseCommand(): Command {
   return new Command('analyse')

@@ -1,6 +1,6 @@
 /** `webgrade leaderboard <results.jsonl>`: z-normalised, preference-weighted model ranking (weights/). */
 import { writeFileSync } from 'node:fs';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
 import { dedupeRows, readResults, rowsWithValidScores } from '../../runner/results-file.js';
 import { populationFromRows } from '../../weights/aggregate.js';
@@ -12,7 +12,7 @@ import { renderReportHtml, reportData } from '../../weights/report-html.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
-import { action, parsePositiveInt, parseSuite, SUITE_HELP, say, warn } from '../cli-support.js';
+import { action, choiceParser, parseNonNegativeInt, parsePositiveInt, parseSuite, SUITE_HELP, say, warn } from '../cli-support.js';
 import { DEFAULT_SUITE, type SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import type { ResultRow } from '../../runner/results-file.js';
@@ -41,16 +41,7 @@ interface LeaderboardFlags {
   noiseGuard?: boolean;
 }
 
-function parseFormat(v: string): Format {
-  if (!(FORMATS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${FORMATS.join(', ')}`);
-  return v as Format;
-}
-
-function parseNonNegativeInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
-  return n;
-}
+const parseFormat = choiceParser(FORMATS);
 
 export function leaderboardCommand(): Command {
   return new Command('leaderboard')
