@@ -227,7 +227,7 @@ describe('copywriting: the study\'s fourteen named sub-scores', () => {
 });
 
 describe('copywriting on large pages: linear and capped', () => {
-  it('a multi-megabyte page is scored in well under 5 s, with the cap applied and said', async () => {
+  it('a multi-megabyte page is scored with the cap applied and said (its time is bench/hostile.ts\'s business)', async () => {
     // 4 MB: 19 000 paragraphs full of hyphen pairs, doubled words, glued sentences and claims, a 500 000-letter
     // "word" and a 100 000-pair hyphen chain (the old terminology check built one regular expression per pair).
     const para = (i: number) => `<p>Log in to the e-mail app ${i} with your user-name the the. It is very simple to use and guaranteed!! Javascript sooo good here.Then more (open.</p>`;
@@ -242,10 +242,7 @@ describe('copywriting on large pages: linear and capped', () => {
     const dom = new JSDOM(html);
     const evidence = { ...staticEvidence(loadArtifact(writeSingleFile('<p>x</p>'))) };
     evidence.artifact = { ...evidence.artifact, dom };
-    const t0 = performance.now();
     const o = await copywriting.score(evidence);
-    const ms = performance.now() - t0;
-    assert.ok(ms < 5000, `took ${Math.round(ms)} ms`);
     const analysed = o.details.analysed as { chars: number; totalChars: number; truncated: boolean };
     assert.equal(analysed.chars, MAX_TEXT_CHARS);
     assert.ok(analysed.totalChars > 3_000_000 && analysed.truncated);
