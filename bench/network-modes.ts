@@ -111,12 +111,15 @@ try {
 
 const withCdn = results.filter((r) => r.cdn.cdnEntries.length > 0);
 const allServed = withCdn.filter((r) => r.cdn.cdnEntries.every((e) => e.disposition === 'cdn' && (e.status ?? 0) < 400));
+// Answered as the CDN would answer: served, or a 404 for a package, version or file that was never published.
+const allAnswered = withCdn.filter((r) => r.cdn.cdnEntries.every((e) => e.disposition === 'cdn'));
 const unserved = new Map<string, string>();
 for (const r of withCdn) for (const e of r.cdn.cdnEntries) if (!(e.disposition === 'cdn' && (e.status ?? 0) < 400)) unserved.set(e.url, `${e.disposition} ${e.status ?? ''}: ${e.reason ?? ''} [${r.page.split('/').pop()}]`);
 
 const lines: string[] = [];
 lines.push(`pages: ${results.length}; requesting CDN files: ${withCdn.length}`);
 lines.push(`all CDN requests served (mode cdn): ${allServed.length} of ${withCdn.length} (${((100 * allServed.length) / Math.max(1, withCdn.length)).toFixed(1)}%, goal ≥ 90%)`);
+lines.push(`all CDN requests answered as the CDN would (served, or a 404 for what was never published): ${allAnswered.length} of ${withCdn.length} (${((100 * allAnswered.length) / Math.max(1, withCdn.length)).toFixed(1)}%)`);
 lines.push(`CDN URLs not served (${unserved.size}):`);
 for (const [u, why] of unserved) lines.push(`  ${u.slice(0, 140)}\n    ${why}`);
 lines.push('');
