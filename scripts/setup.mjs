@@ -30,9 +30,14 @@ const lock = join(root, 'package-lock.json');
 const installedMarker = join(root, 'node_modules', '.package-lock.json');
 if (!existsSync(installedMarker) || mtime(lock) > mtime(installedMarker)) {
   log('installing npm packages (npm ci)');
-  const ok = existsSync(lock)
-    ? run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'])
-    : run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts']);
+  let ok = existsSync(lock) && run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts']);
+  if (!ok) {
+    // npm ci refuses a lockfile that lacks optional platform packages the registry in use does not serve (for
+    // example msgpackr-extract's macOS and Windows builds behind a Linux-only mirror); npm install keeps every
+    // pinned version of the lockfile and resolves only what is missing.
+    if (existsSync(lock)) log('npm ci could not use the lockfile as it is: installing with npm install (pinned versions kept)');
+    ok = run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts']);
+  }
   if (!ok) { console.error('webgrade setup: npm install failed'); process.exit(1); }
   // sharp ships its native binary as an npm package; nothing else here needs install scripts.
 }
