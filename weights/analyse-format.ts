@@ -1,7 +1,7 @@
 /** Terminal table and CSV renderings of an analysis document (analyse.ts). */
 import Table from 'cli-table3';
 import type { AnalysisDoc, Correlation, MetricAnalysis } from './analyse.js';
-import { pctOfSd } from './leaderboard-format.js';
+import { csvCell, pctOfSd } from './leaderboard-format.js';
 import { describeChange, guardSummary } from './noise.js';
 
 function table(head: string[]): Table.Table {
@@ -65,12 +65,6 @@ export function analysisTable(doc: AnalysisDoc): string {
     for (const n of doc.notes) out.push(`- ${n}`);
   }
   return out.join('\n');
-}
-
-function csvCell(v: string | number | null | undefined): string {
-  if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? String(Math.round(v * 1e6) / 1e6) : v;
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 const CORR_COLUMNS = ['spearman', 'spearman_low', 'spearman_high', 'kendall', 'kendall_low', 'kendall_high'] as const;

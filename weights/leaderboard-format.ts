@@ -106,7 +106,8 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
   return out.join('\n');
 }
 
-function csvCell(v: string | number | null | undefined): string {
+/** One CSV cell: empty for null, numbers to 6 decimals, quoted when it holds a quote, comma or newline. */
+export function csvCell(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return '';
   const s = typeof v === 'number' ? String(Math.round(v * 1e6) / 1e6) : v;
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
