@@ -263,10 +263,12 @@ export class Scorer {
     if (evidence.network) doc.network = evidence.network;
     if (evidence.fidelity?.ok) doc.reference = evidence.fidelity.value.reference;
     else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
-    // The Lighthouse phases that explain a row's time: its whole run, the hold for our visit, the wait for the
-    // machine-wide measurement lock (runner/gather/measure-lock.ts).
+    // The phases that explain a row's time: the visit, Lighthouse's whole run, its hold for our visit, its wait for
+    // the machine-wide measurement lock (runner/gather/measure-lock.ts) and the time it held it (the measured
+    // phase), the interaction probe.
     const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
-    for (const k of ['lighthouse', 'lighthouseHeld', 'lighthouseLockWait'] as const) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
+    if (bt?.total !== undefined) timings.visit = bt.total;
+    for (const k of ['lighthouse', 'lighthouseHeld', 'lighthouseLockWait', 'lighthouseMeasured', 'interaction'] as const) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
     return doc;
   }
 

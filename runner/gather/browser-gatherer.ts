@@ -196,6 +196,7 @@ export class BrowserGatherer implements Gatherer {
           b.value.timings.lighthouse = Math.round(performance.now() - t);
           if (run.heldMs !== undefined) b.value.timings.lighthouseHeld = run.heldMs;
           if (run.lockWaitMs !== undefined) b.value.timings.lighthouseLockWait = run.lockWaitMs;
+          if (run.measuredMs !== undefined) b.value.timings.lighthouseMeasured = run.measuredMs;
           await this.fillMobile(b.value, run.mobile, site, deadline, screenshots);
         }
       }
@@ -364,6 +365,7 @@ export class BrowserGatherer implements Gatherer {
       if (run.mobile) out.mobile = run.mobile;
       if (run.heldMs !== undefined) out.heldMs = run.heldMs;
       if (run.lockWaitMs !== undefined) out.lockWaitMs = run.lockWaitMs;
+      if (run.measuredMs !== undefined) out.measuredMs = run.measuredMs;
       return out;
     } catch (err) {
       // An abandoned run is ended by stopping its thread and the Chrome it drives; both restart on demand.
@@ -394,6 +396,7 @@ interface LighthouseOutcome {
   mobile?: LighthouseRun['mobile'];
   heldMs?: number;
   lockWaitMs?: number;
+  measuredMs?: number;
 }
 
 /** A Lighthouse run started with the visit (`started` on performance.now()), held until `measure` is decided. */

@@ -55,10 +55,10 @@ export interface MobileGathererOptions {
   held?: (ms: number) => void;
   /**
    * Take the machine-wide measurement lock (measure-lock.ts) before the page is loaded and give it back once the
-   * trace is taken; `locked` gets the wait in ms, `release` is where the run keeps the release function (so
+   * trace is taken; `locked` gets the wait in ms, `measured` how long it was held, `release` is where the run keeps the release function (so
    * that a run that fails in between still gives the lock back).
    */
-  lock?: { timeoutMs: number; locked?: (ms: number) => void; release: { fn?: () => Promise<void> } };
+  lock?: { timeoutMs: number; locked?: (ms: number) => void; measured?: (ms: number) => void; release: { fn?: () => Promise<void> } };
   /** Take the phone measurement in getArtifact (false: the run only needs the hold and the lock). */
   measure?: boolean;
 }
@@ -66,6 +66,7 @@ export interface MobileGathererOptions {
 /** Build the gatherer class for one run. */
 export function mobileGatherer(opts: MobileGathererOptions): new () => object {
   const { screenshot, before, held, lock } = opts;
+  let lockedAt = 0;
   return class WebgradeMobile extends BaseGatherer {
     override meta = { supportedModes: ['navigation'] };
 
@@ -82,7 +83,21 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
       if (lock) {
         const t = performance.now();
         lock.release.fn = await acquireMeasureLock(lock.timeoutMs);
-        lock.locked?.(Math.round(performance.now() - t));
+        lockedAt = performance.now();
+        lock.locked?.(Math.round(lockedAt - t));
+      }
+    }
+
+    /**
+     * Lighthouse calls this after every gatherer's `stopSensitiveInstrumentation`, where its Trace and DevtoolsLog
+     * gatherers end the trace and collect it: the measurement is over, so the lock is given back here, before the
+     * artifact phase (axe, image and font checks, ...), which measures nothing.
+     */
+    async stopInstrumentation(): Promise<void> {
+      if (lock?.release.fn) {
+        const fn = lock.release.fn;
+        lock.measured?.(Math.round(performance.now() - lockedAt));
+        await fn();
       }
     }
 
@@ -98,7 +113,7 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
         }
         return out;
       } finally {
-        // The trace is over (Lighthouse stops instrumentation before it asks for artifacts): others may measure.
+        // Given back in stopInstrumentation already; again here in case Lighthouse skipped that phase.
         await lock?.release.fn?.();
       }
     }

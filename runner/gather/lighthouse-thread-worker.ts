@@ -23,6 +23,12 @@ if (!process.env.WEBGRADE_DEBUG) {
   console.log = quiet;
   console.info = quiet;
 }
+// A run abandoned at its time limit has its tab and context closed under it; Lighthouse then leaves protocol calls
+// rejected that nothing awaits any more ("Target closed"). Those belong to a run already answered as timed out,
+// and must not take the thread (and the next run) down with them.
+process.on('unhandledRejection', (reason) => {
+  if (process.env.WEBGRADE_DEBUG) process.stderr.write(`lighthouse thread: rejection of an abandoned run ignored: ${errorMessage(reason)}\n`);
+});
 let browser: Browser | undefined;
 let browserPort: number | undefined;
 const verdicts = new Map<number, (verdict: 'measure' | 'skip') => void>();
@@ -89,13 +95,16 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     });
     const runs = [first];
     let lockWaitMs = first.lockWaitMs ?? 0;
+    let measuredMs = first.measuredMs ?? 0;
     while (runs.length < (msg.runs ?? 1) && deadline - performance.now() > MIN_EXTRA_RUN_MS) {
       const more = await once(msg, deadline - performance.now(), { performanceOnly: true });
       lockWaitMs += more.lockWaitMs ?? 0;
+      measuredMs += more.measuredMs ?? 0;
       runs.push(more);
     }
     const result: LighthouseRun = { ...first, evidence: medianPerformance(runs.map((r) => r.evidence)) };
     if (runs.length > 1 || first.lockWaitMs !== undefined) result.lockWaitMs = lockWaitMs;
+    if (runs.length > 1 || first.measuredMs !== undefined) result.measuredMs = measuredMs;
     send({ type: 'done', id, run: result });
   } catch (err) {
     send({ type: 'failed', id, message: errorMessage(err), timeout: err instanceof LighthouseTimeout });

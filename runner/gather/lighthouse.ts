@@ -4,7 +4,9 @@
  *
  * Settings (LIGHTHOUSE_SETTINGS): Lighthouse's defaults (mobile form factor, simulated throttling) except the
  * four quiet windows at 100 ms instead of ~1 s, no full-page screenshot, capped waits (maxWaitForFcp 15 s,
- * maxWaitForLoad at most 30 s and never beyond the artifact's budget), and the emulated phone: the iPhone 12 Pro
+ * maxWaitForLoad at most 30 s and never beyond the artifact's budget), the `bf-cache` audit skipped (a diagnostic of
+ * weight 0 in performance and in no other category; its gatherer navigates away and back after the load, about
+ * 0.3 s per page, and no metric reads it), and the emulated phone: the iPhone 12 Pro
  * of SPEC #19 (390×844 CSS px, DPR 3, touch, its user agent) instead of Lighthouse's Moto G Power, so that one
  * emulated load serves both Lighthouse and mobile-compat (lighthouse-mobile.ts). With simulated throttling the
  * metric values are computed from the trace, so shorter quiet windows only end the observation sooner; bench/
@@ -19,6 +21,7 @@
  * limit is abandoned: the caller kills Chrome and stops the thread, and the metrics become unscorable with the
  * reason.
  */
+import { createRequire } from 'node:module';
 import lighthouseLog from 'lighthouse-logger';
 import type { Page } from 'puppeteer-core';
 import type { LighthouseEvidence } from '../../core/evidence.js';
@@ -45,6 +48,7 @@ export const LIGHTHOUSE_SETTINGS = {
   disableFullPageScreenshot: true,
   maxWaitForFcp: 15_000,
   maxWaitForLoad: 30_000,
+  skipAudits: ['bf-cache'],
 };
 
 let queue: Promise<unknown> = Promise.resolve();
@@ -53,8 +57,71 @@ type LighthouseFn = (url: string, flags: Record<string, unknown>, config?: Recor
 let lighthouseFn: LighthouseFn | undefined;
 
 async function loadLighthouse(): Promise<LighthouseFn> {
-  if (!lighthouseFn) lighthouseFn = (await import('lighthouse')).default as unknown as LighthouseFn;
+  if (!lighthouseFn) {
+    lighthouseFn = (await import('lighthouse')).default as unknown as LighthouseFn;
+    memoiseMessageFormat();
+  }
   return lighthouseFn;
+}
+
+/**
+ * Lighthouse builds a new `IntlMessageFormat` for every string it formats (each audit title and description,
+ * every run: shared/localization/format.js), and each construction resolves the locale through
+ * `Intl.NumberFormat.supportedLocalesOf` and parses the ICU message anew: measured, 0.3 CPU-seconds per page in
+ * the Lighthouse thread, the largest single cost of its audit phase. Both are static hooks of the class
+ * (`resolveLocale`, `__parse`) and pure functions of their arguments (a locale list; a message and parser
+ * options), so this thread keeps their answers: a frozen locale object and a parsed message tree that
+ * intl-messageformat only reads. The report's text is unchanged (a test compares it with and without).
+ * `WEBGRADE_LIGHTHOUSE_MEMO=off` leaves Lighthouse's formatting as it is.
+ */
+export function memoiseMessageFormat(): void {
+  if (process.env.WEBGRADE_LIGHTHOUSE_MEMO === 'off') return;
+  // The intl-messageformat Lighthouse itself resolves (the same module instance: it imports the CommonJS main).
+  const require = createRequire(createRequire(import.meta.url).resolve('lighthouse/package.json'));
+  const { IntlMessageFormat: Format } = require('intl-messageformat') as {
+    IntlMessageFormat: { resolveLocale?: (l: string | string[]) => unknown; __parse?: (m: string, o?: Record<string, unknown>) => unknown; __webgradeMemo?: true };
+  };
+  if (Format.__webgradeMemo || typeof Format.resolveLocale !== 'function' || typeof Format.__parse !== 'function') return;
+  const resolveLocale = Format.resolveLocale.bind(Format);
+  const parse = Format.__parse;
+  const locales = new Map<string, unknown>();
+  const parsed = new Map<string, unknown>();
+  Format.resolveLocale = (l) => {
+    const key = typeof l === 'string' ? l : JSON.stringify(l);
+    if (!locales.has(key)) locales.set(key, resolveLocale(l));
+    return locales.get(key);
+  };
+  Format.__parse = (message, options) => {
+    const key = `${message}\u0000${JSON.stringify(options, (k, v: unknown) => (k === 'locale' && v !== undefined ? String(v) : v))}`;
+    let tree = parsed.get(key);
+    if (tree === undefined) {
+      tree = parse(message, options);
+      if (parsed.size < 20_000) parsed.set(key, tree);
+    }
+    return tree;
+  };
+  Format.__webgradeMemo = true;
+}
+
+/**
+ * Lighthouse's CPU benchmark, measured once per thread. Every Lighthouse run starts by spinning the CPU for about
+ * a second in a blank tab (`computeBenchmarkIndex`: two 500 ms loops); the index only feeds the report's
+ * `environment.benchmarkIndex` and its "slow machine" warning (no audit or score reads it: core/runner.js,
+ * gather/driver/environment.js), yet it is one CPU-second per page, a sixth of a page's whole cost, and with two
+ * workers on two cores it spins while the other worker's page is being measured. So the first run of a thread
+ * measures it for real and later runs report that measurement: Lighthouse evaluates the function it finds on its
+ * exported `pageFunctions` object when it runs, and we put there one that returns the measured index.
+ * `WEBGRADE_LIGHTHOUSE_BENCHMARK=every-run` keeps Lighthouse's own benchmark in every run.
+ */
+let benchmarkIndex: number | undefined;
+async function reuseBenchmarkIndex(lhr: LhrLike): Promise<void> {
+  if (benchmarkIndex !== undefined || process.env.WEBGRADE_LIGHTHOUSE_BENCHMARK === 'every-run') return;
+  const measured = lhr.environment?.benchmarkIndex;
+  if (typeof measured !== 'number' || !Number.isFinite(measured) || measured <= 0) return;
+  const mod = (await import('lighthouse/core/lib/page-functions.js')) as unknown as { pageFunctions: { computeBenchmarkIndex: () => number } };
+  benchmarkIndex = Math.round(measured);
+  // A function expression Lighthouse can inline into its evaluation script, as it does the original.
+  mod.pageFunctions.computeBenchmarkIndex = new Function(`return ${benchmarkIndex};`) as () => number;
 }
 
 interface LhrLike {
@@ -63,6 +130,7 @@ interface LhrLike {
   audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string; errorMessage?: string; details?: { items?: Array<Record<string, unknown>> } }>;
   runWarnings: string[];
   runtimeError?: { code: string; message: string };
+  environment?: { benchmarkIndex?: number };
 }
 
 export interface LighthouseRunOptions {
@@ -104,6 +172,8 @@ export interface LighthouseRun {
   heldMs?: number;
   /** Milliseconds it waited for the machine-wide measurement lock. */
   lockWaitMs?: number;
+  /** Milliseconds it held the lock: the measured phase (page load, quiet windows, trace collection). */
+  measuredMs?: number;
 }
 
 export class LighthouseTimeout extends Error {}
@@ -194,7 +264,10 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     const config: Record<string, unknown> = { extends: 'lighthouse:default', settings };
     let heldMs: number | undefined;
     let lockWaitMs: number | undefined;
-    const lock = opts.lock ? { timeoutMs: Math.max(1000, opts.timeoutMs - 2000), locked: (ms: number) => (lockWaitMs = ms), release: {} as { fn?: () => Promise<void> } } : undefined;
+    let measuredMs: number | undefined;
+    const lock = opts.lock
+      ? { timeoutMs: Math.max(1000, opts.timeoutMs - 2000), locked: (ms: number) => (lockWaitMs = ms), measured: (ms: number) => (measuredMs = ms), release: {} as { fn?: () => Promise<void> } }
+      : undefined;
     releaseLock = () => lock?.release.fn?.();
     if (opts.mobile || lock) {
       const gatherer = mobileGatherer({
@@ -214,10 +287,12 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     job.catch(() => undefined);
     const result = await Promise.race([job, timeout]);
     if (!result?.lhr) throw new Error('Lighthouse returned no report');
+    await reuseBenchmarkIndex(result.lhr);
     const run: LighthouseRun = { evidence: lighthouseEvidence(result.lhr) };
     if (opts.mobile && !opts.performanceOnly) run.mobile = mobileFrom(result.artifacts?.[MOBILE_ARTIFACT], result.lhr);
     if (heldMs !== undefined) run.heldMs = heldMs;
     if (lockWaitMs !== undefined) run.lockWaitMs = lockWaitMs;
+    if (measuredMs !== undefined) run.measuredMs = measuredMs;
     return run;
   } catch (err) {
     if (err instanceof LighthouseTimeout) throw err;

@@ -1,7 +1,7 @@
 /**
  * Lighthouse in its worker thread, with the real Chromium: a run held before it measures waits for the
  * caller's verdict and reports the wait; a run told to skip ends at once without loading the page; the CPU
- * benchmark is announced before the run measures; and a run over its time limit is abandoned (thread stopped)
+ * benchmark is announced before the run measures, and is measured only by the thread's first run; and a run over its time limit is abandoned (thread stopped)
  * while the next run works. The page is served by a server written here that counts the requests for it; it is
  * also the proxy of the run's browser context (it answers the absolute-form requests a proxy gets), as the
  * sandbox is in the product.
@@ -71,6 +71,18 @@ describe('Lighthouse in a worker thread', () => {
     assert.equal(run.evidence.categories.accessibility?.score, 1);
     assert.ok(run.mobile?.ok, JSON.stringify(run.mobile));
     assert.equal(run.mobile.value.measure.scrollWidth, run.mobile.value.measure.clientWidth);
+  });
+
+  it('measures the CPU benchmark once per thread: a later run reports the first run\'s index; bf-cache is not audited; the measured phase is timed', async () => {
+    const first = await thread.run(url, { port: chrome.port!, proxyServer, timeoutMs: 60_000 });
+    const second = await thread.run(url, { port: chrome.port!, proxyServer, timeoutMs: 60_000 });
+    const index = (r: typeof first) => (r.evidence.lhr as { environment?: { benchmarkIndex?: number } }).environment?.benchmarkIndex;
+    assert.ok((index(first) ?? 0) > 0, `no benchmark index: ${index(first)}`);
+    // Two real benchmarks (two 500 ms loops) practically never give the same number; a reused one always does.
+    assert.equal(index(second), index(first));
+    assert.equal(second.evidence.audits['bf-cache'], undefined);
+    assert.notEqual(second.evidence.categories.performance?.score ?? null, null);
+    assert.ok((second.measuredMs ?? 0) > 0, `measured phase not timed: ${second.measuredMs}`);
   });
 
   it('ends at once, without requesting the page, when the verdict is "skip"', async () => {
