@@ -29,6 +29,11 @@
  *   after that (e.g. on a timer 5 s later) are not seen.
  * - Unscorable when the browser session failed, or when the page never finished loading (the errors of the
  *   rest of the load were never observed; the faults are in the reason).
+ * - A page that loaded but then stopped responding (its main thread busy: the visit's responsiveness probe timed
+ *   out) has its console observed only partly, and how far depends on the machine's speed: with errors seen, they
+ *   are scored (a lower bound, said in the summary); with none seen, the metric is unscorable rather than 100
+ *   (a page that hangs after load is not an error-free page; measured: one corpus page scored 0 with 29 errors
+ *   on a quiet machine and 100 with none when a second worker slowed it into the probe's timeout).
  */
 import { densityPenalty, round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
@@ -80,11 +85,14 @@ const consoleErrors: MetricDefinition = {
     const rejections = own.filter((e) => e.kind === 'unhandled-rejection');
     const E = counted.length + own.length;
     const L = artifact.physicalLines;
+    const hung = b.unavailable?.domHtml;
+    if (hung && E === 0) return unscorable(`no errors seen before the page stopped responding (${hung}): its console was observed only partly`, { faults: b.faults });
     const score = densityPenalty(E, L);
     const cut = (s: string) => (s.length > 300 ? s.slice(0, 300) + '…' : s);
     return scored(
       score,
       (E === 0 ? `no errors in ${L} lines` : `${E} error${E === 1 ? '' : 's'} in ${L} lines (${round2((1000 * E) / L)} per 1000 lines)`) +
+        (hung ? ', seen before the page stopped responding (at least this many)' : '') +
         (excused.length ? `; ${excused.length} not counted: caused by ${withheld.length} CDN script${withheld.length === 1 ? '' : 's'} webgrade withheld` : ''),
       {
         errors: E,

@@ -48,6 +48,13 @@ export const LOAD_TIMEOUT_MS = 15_000;
 export const SETTLE_MS = 300;
 export const MOBILE_SETTLE_MS = 300;
 export const COLLECTOR_TIMEOUT_MS = 5_000;
+/**
+ * How long the page may take to answer once after load before it counts as not responding. It was 2 s: a heavy
+ * page whose scripts keep the main thread busy for a few seconds after load (ai-adoption in the corpus) answered in
+ * time on a quiet machine and not with a second worker on the other core, and every screenshot and DOM metric
+ * then flipped between scored and unscorable with the machine's load. An endless loop costs 3 s more.
+ */
+export const RESPONSIVE_PROBE_MS = 5_000;
 export const STEP_TIMEOUT_MS = 8_000;
 export const FULL_PAGE_CAP_PX = 8000;
 export const DOM_CAP_CHARS = 5_000_000;
@@ -332,8 +339,8 @@ export async function visitArtifact(
     }
   };
 
-  // Probe responsiveness quickly: a page stuck in a loop never answers.
-  await step('domHtml', 'probe', () => page.evaluate(() => 1), 2000);
+  // Probe responsiveness: a page stuck in a loop never answers.
+  await step('domHtml', 'probe', () => page.evaluate(() => 1), RESPONSIVE_PROBE_MS);
 
   const ev: BrowserEvidence = {
     url: entryUrl,

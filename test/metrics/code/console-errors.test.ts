@@ -127,6 +127,19 @@ testMetric(consoleErrors, [
     unscorable: /did not finish loading.*load timeout/,
   },
   {
+    name: 'unscorable when the page stopped responding after load with no error seen (not 100: its console was observed only partly)',
+    html: page,
+    evidence: { browser: browserEvidence({ unavailable: { domHtml: 'probe timed out (page did not respond (busy main thread: a long or endless script))' } }) },
+    unscorable: /stopped responding.*observed only partly/,
+  },
+  {
+    name: 'errors seen before the page stopped responding are scored, as a lower bound',
+    html: page,
+    evidence: { browser: browserEvidence({ console: [{ level: 'error', text: 'boom' }], unavailable: { domHtml: 'probe timed out' } }) },
+    score: 80,
+    details: (_d, outcome) => assert.match('summary' in outcome ? outcome.summary : '', /at least this many/),
+  },
+  {
     name: 'unscorable without browser evidence at all',
     html: page,
     unscorable: /not run/,
