@@ -268,7 +268,7 @@ export class Scorer {
     // phase), the interaction probe.
     const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
     if (bt?.total !== undefined) timings.visit = bt.total;
-    for (const k of ['lighthouse', 'lighthouseHeld', 'lighthouseLockWait', 'lighthouseMeasured', 'interaction'] as const) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
+    for (const k of ['lighthouse', 'lighthouseHeld', 'lighthouseLockWait', 'lighthouseMeasured', 'lighthouseRaisedThreads', 'interaction'] as const) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
     return doc;
   }
 

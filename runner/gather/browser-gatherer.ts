@@ -197,6 +197,7 @@ export class BrowserGatherer implements Gatherer {
           if (run.heldMs !== undefined) b.value.timings.lighthouseHeld = run.heldMs;
           if (run.lockWaitMs !== undefined) b.value.timings.lighthouseLockWait = run.lockWaitMs;
           if (run.measuredMs !== undefined) b.value.timings.lighthouseMeasured = run.measuredMs;
+          if (run.raisedThreads !== undefined) b.value.timings.lighthouseRaisedThreads = run.raisedThreads;
           await this.fillMobile(b.value, run.mobile, site, deadline, screenshots);
         }
       }
@@ -360,12 +361,22 @@ export class BrowserGatherer implements Gatherer {
       return notRun(`could not start Chrome for Lighthouse: ${errorMessage(err)}`);
     }
     try {
-      const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}) });
+      const chromePid = this.chrome.pid;
+      const run = await this.thread.run(site.entryUrl, {
+        port,
+        ...(chromePid ? { chromePid } : {}),
+        proxyServer: await site.endpoint('lighthouse'),
+        timeoutMs,
+        runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS,
+        ...(mobile ? { mobile } : {}),
+        ...(onBenchmark ? { onBenchmark } : {}),
+      });
       const out: LighthouseOutcome = { evidence: gathered(run.evidence) };
       if (run.mobile) out.mobile = run.mobile;
       if (run.heldMs !== undefined) out.heldMs = run.heldMs;
       if (run.lockWaitMs !== undefined) out.lockWaitMs = run.lockWaitMs;
       if (run.measuredMs !== undefined) out.measuredMs = run.measuredMs;
+      if (run.raisedThreads !== undefined) out.raisedThreads = run.raisedThreads;
       return out;
     } catch (err) {
       // An abandoned run is ended by stopping its thread and the Chrome it drives; both restart on demand.
@@ -397,6 +408,7 @@ interface LighthouseOutcome {
   heldMs?: number;
   lockWaitMs?: number;
   measuredMs?: number;
+  raisedThreads?: number;
 }
 
 /** A Lighthouse run started with the visit (`started` on performance.now()), held until `measure` is decided. */

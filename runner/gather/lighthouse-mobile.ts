@@ -24,6 +24,7 @@
 import { Audit, Gatherer } from 'lighthouse';
 import { measureOverflow, type OverflowMeasure } from './mobile-measure.js';
 import { acquireMeasureLock } from './measure-lock.js';
+import { raisePriority } from './measure-priority.js';
 
 export const MOBILE_ARTIFACT = 'WebgradeMobile';
 export const MOBILE_AUDIT = 'webgrade-mobile';
@@ -58,7 +59,16 @@ export interface MobileGathererOptions {
    * trace is taken; `locked` gets the wait in ms, `measured` how long it was held, `release` is where the run keeps the release function (so
    * that a run that fails in between still gives the lock back).
    */
-  lock?: { timeoutMs: number; locked?: (ms: number) => void; measured?: (ms: number) => void; release: { fn?: () => Promise<void> } };
+  lock?: {
+    timeoutMs: number;
+    locked?: (ms: number) => void;
+    measured?: (ms: number) => void;
+    release: { fn?: () => Promise<void> };
+    /** The pid of the Chrome that loads the page: its threads run at a raised priority while the lock is held (measure-priority.ts). */
+    chromePid?: number;
+    /** How many threads were raised, or why none. */
+    raised?: (threads: number, reason?: string) => void;
+  };
   /** Take the phone measurement in getArtifact (false: the run only needs the hold and the lock). */
   measure?: boolean;
 }
@@ -82,9 +92,15 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
       }
       if (lock) {
         const t = performance.now();
-        lock.release.fn = await acquireMeasureLock(lock.timeoutMs);
+        const release = await acquireMeasureLock(lock.timeoutMs);
         lockedAt = performance.now();
         lock.locked?.(Math.round(lockedAt - t));
+        const boost = raisePriority(lock.chromePid);
+        lock.raised?.(boost.raised, boost.reason);
+        lock.release.fn = async () => {
+          boost.restore();
+          await release();
+        };
       }
     }
 

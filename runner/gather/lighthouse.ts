@@ -155,6 +155,8 @@ export interface LighthouseRunOptions {
   lock?: boolean;
   /** Only the performance category (the extra runs of `--lighthouse-runs`); no phone measurement. */
   performanceOnly?: boolean;
+  /** The pid of the Chrome at `port`: raised in priority while the lock is held (measure-priority.ts). */
+  chromePid?: number;
 }
 
 /**
@@ -174,6 +176,9 @@ export interface LighthouseRun {
   lockWaitMs?: number;
   /** Milliseconds it held the lock: the measured phase (page load, quiet windows, trace collection). */
   measuredMs?: number;
+  /** Chrome threads run at a raised priority during the measured phase (0: none, see `priorityNote`). */
+  raisedThreads?: number;
+  priorityNote?: string;
 }
 
 export class LighthouseTimeout extends Error {}
@@ -265,8 +270,16 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     let heldMs: number | undefined;
     let lockWaitMs: number | undefined;
     let measuredMs: number | undefined;
+    let raised: { threads: number; reason?: string } | undefined;
     const lock = opts.lock
-      ? { timeoutMs: Math.max(1000, opts.timeoutMs - 2000), locked: (ms: number) => (lockWaitMs = ms), measured: (ms: number) => (measuredMs = ms), release: {} as { fn?: () => Promise<void> } }
+      ? {
+          timeoutMs: Math.max(1000, opts.timeoutMs - 2000),
+          locked: (ms: number) => (lockWaitMs = ms),
+          measured: (ms: number) => (measuredMs = ms),
+          raised: (threads: number, reason?: string) => (raised = reason ? { threads, reason } : { threads }),
+          release: {} as { fn?: () => Promise<void> },
+          ...(opts.chromePid ? { chromePid: opts.chromePid } : {}),
+        }
       : undefined;
     releaseLock = () => lock?.release.fn?.();
     if (opts.mobile || lock) {
@@ -293,6 +306,10 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     if (heldMs !== undefined) run.heldMs = heldMs;
     if (lockWaitMs !== undefined) run.lockWaitMs = lockWaitMs;
     if (measuredMs !== undefined) run.measuredMs = measuredMs;
+    if (raised) {
+      run.raisedThreads = raised.threads;
+      if (raised.reason) run.priorityNote = raised.reason;
+    }
     return run;
   } catch (err) {
     if (err instanceof LighthouseTimeout) throw err;

@@ -1,0 +1,147 @@
+/**
+ * CPU priority for Lighthouse's measured phase (issue "Numbers that hold still", item 4). The machine-wide lock
+ * (measure-lock.ts) keeps two measurements apart, but the other workers keep working meanwhile (their visits,
+ * static and vision metrics, Lighthouse's audit phase), and on two cores that work slowed the measured page: at
+ * concurrency 2, with the lock, `performance` still differed from concurrency 1 by up to 27 points on one of 60
+ * pages (its measured phase took 1.6 s instead of 0.7 s), against 5 between two runs at concurrency 1.
+ *
+ * So while a worker holds the lock, every thread of its Chrome (the browser, GPU, network and renderer
+ * processes: the visit's context is closed by then, so this Chrome is only loading the measured page) runs at
+ * nice MEASURE_NICE; when the trace is taken they return to the priority they had. Everything else on the machine
+ * still runs, only with a smaller share of the CPU while a page is measured.
+ *
+ * Raising a priority needs the right to (CAP_SYS_NICE: root, as in the containers and CI this runs in, or a
+ * raised RLIMIT_NICE). Without it nothing changes and the measurement relies on the lock alone; with
+ * WEBGRADE_DEBUG the reason is printed once. `WEBGRADE_MEASURE_PRIORITY=off` turns it off. Linux only (/proc).
+ * Nice values are per thread on Linux, so each thread (/proc/<pid>/task) is set; threads started during the
+ * measurement inherit the raised priority and are put back with the others.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+
+/** The nice value of the measuring Chrome's threads. */
+export const MEASURE_NICE = -10;
+
+export interface PriorityBoost {
+  /** Threads whose priority was raised. */
+  raised: number;
+  /** Why nothing was raised, when nothing was. */
+  reason?: string;
+  /** Put every thread back (idempotent). */
+  restore(): void;
+}
+
+let warned = false;
+
+/** `root` and all its descendants, from the parent pids in /proc/<pid>/stat. */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid ...": comm may contain spaces and parentheses; the last ')' ends it.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const list = children.get(ppid);
+    if (list) list.push(Number(name));
+    else children.set(ppid, [Number(name)]);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    out.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+function threadsOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+const noBoost = (reason: string): PriorityBoost => ({ raised: 0, reason, restore() {} });
+
+/** Raise every thread of the process tree under `pid` to nice `nice`; see the module comment. Never throws. */
+export function raisePriority(pid: number | undefined, nice = MEASURE_NICE): PriorityBoost {
+  if (process.env.WEBGRADE_MEASURE_PRIORITY === 'off') return noBoost('turned off (WEBGRADE_MEASURE_PRIORITY=off)');
+  if (process.platform !== 'linux') return noBoost('not on Linux');
+  if (!pid) return noBoost('no Chrome process');
+  const before = new Map<number, number>();
+  const tree = new Set<number>();
+  try {
+    for (const p of processTree(pid)) {
+      tree.add(p);
+      for (const tid of threadsOf(p)) {
+        let was: number;
+        try {
+          was = getPriority(tid);
+        } catch {
+          continue; // the thread ended
+        }
+        if (was <= nice) continue;
+        try {
+          setPriority(tid, nice);
+          before.set(tid, was);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'EACCES' || code === 'EPERM') {
+            const why = `raising Chrome's priority is not permitted (${code}: needs CAP_SYS_NICE); the measurement relies on the lock alone`;
+            if (process.env.WEBGRADE_DEBUG && !warned) process.stderr.write(`webgrade: ${why}\n`);
+            warned = true;
+            for (const [t, w] of before) setQuietly(t, w);
+            return noBoost(why);
+          }
+          // ESRCH: the thread ended between the listing and the call.
+        }
+      }
+    }
+  } catch (err) {
+    for (const [t, w] of before) setQuietly(t, w);
+    return noBoost(`could not list Chrome's processes: ${(err as Error).message}`);
+  }
+  let restored = false;
+  return {
+    raised: before.size,
+    restore() {
+      if (restored) return;
+      restored = true;
+      for (const [tid, was] of before) setQuietly(tid, was);
+      // Threads and processes started meanwhile inherited the raised priority from their creator: back to their
+      // process's (0 for a new process).
+      let now: number[];
+      try {
+        now = processTree(pid);
+      } catch {
+        now = [...tree];
+      }
+      for (const p of now) {
+        const base = before.get(p) ?? 0;
+        for (const tid of threadsOf(p)) {
+          if (before.has(tid)) continue;
+          try {
+            if (getPriority(tid) === nice) setPriority(tid, base);
+          } catch {
+            /* ended */
+          }
+        }
+      }
+    },
+  };
+}
+
+function setQuietly(tid: number, nice: number): void {
+  try {
+    setPriority(tid, nice);
+  } catch {
+    /* the thread ended */
+  }
+}
