@@ -265,7 +265,7 @@ export class Scorer {
     else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
     // The phases that explain a row's time: the visit, Lighthouse's whole run, its hold for our visit, its wait for
     // the machine-wide measurement lock (runner/gather/measure-lock.ts) and the time it held it (the measured
-    // phase), the interaction probe.
+    // phase), how many Chrome threads ran at a raised priority meanwhile (measure-priority.ts), the interaction probe.
     const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
     if (bt?.total !== undefined) timings.visit = bt.total;
     for (const k of ['lighthouse', 'lighthouseHeld', 'lighthouseLockWait', 'lighthouseMeasured', 'lighthouseRaisedThreads', 'interaction'] as const) if (bt?.[k] !== undefined) timings[k] = bt[k]!;

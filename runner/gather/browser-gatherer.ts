@@ -361,16 +361,7 @@ export class BrowserGatherer implements Gatherer {
       return notRun(`could not start Chrome for Lighthouse: ${errorMessage(err)}`);
     }
     try {
-      const chromePid = this.chrome.pid;
-      const run = await this.thread.run(site.entryUrl, {
-        port,
-        ...(chromePid ? { chromePid } : {}),
-        proxyServer: await site.endpoint('lighthouse'),
-        timeoutMs,
-        runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS,
-        ...(mobile ? { mobile } : {}),
-        ...(onBenchmark ? { onBenchmark } : {}),
-      });
+      const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}) });
       const out: LighthouseOutcome = { evidence: gathered(run.evidence) };
       if (run.mobile) out.mobile = run.mobile;
       if (run.heldMs !== undefined) out.heldMs = run.heldMs;

@@ -56,18 +56,16 @@ export interface MobileGathererOptions {
   held?: (ms: number) => void;
   /**
    * Take the machine-wide measurement lock (measure-lock.ts) before the page is loaded and give it back once the
-   * trace is taken; `locked` gets the wait in ms, `measured` how long it was held, `release` is where the run keeps the release function (so
-   * that a run that fails in between still gives the lock back).
+   * trace is taken; `locked` gets the wait in ms, `measured` how long it was held, `release` is where the run
+   * keeps the release function (so that a run that fails in between still gives the lock back).
    */
   lock?: {
     timeoutMs: number;
     locked?: (ms: number) => void;
     measured?: (ms: number) => void;
     release: { fn?: () => Promise<void> };
-    /** The pid of the Chrome that loads the page: its threads run at a raised priority while the lock is held (measure-priority.ts). */
-    chromePid?: number;
-    /** How many threads were raised, or why none. */
-    raised?: (threads: number, reason?: string) => void;
+    /** How many threads were raised (0: not permitted or turned off; measure-priority.ts says why with WEBGRADE_DEBUG). */
+    raised?: (threads: number) => void;
   };
   /** Take the phone measurement in getArtifact (false: the run only needs the hold and the lock). */
   measure?: boolean;
@@ -95,8 +93,10 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
         const release = await acquireMeasureLock(lock.timeoutMs);
         lockedAt = performance.now();
         lock.locked?.(Math.round(lockedAt - t));
-        const boost = raisePriority(lock.chromePid);
-        lock.raised?.(boost.raised, boost.reason);
+        // This scoring process and everything under it (its Chrome, the sandbox thread serving the page, this
+        // thread) runs at a raised priority until the trace is taken (measure-priority.ts).
+        const boost = raisePriority(process.pid);
+        lock.raised?.(boost.raised);
         lock.release.fn = async () => {
           boost.restore();
           await release();

@@ -74,7 +74,7 @@ async function once(msg: Extract<ToWorker, { type: 'run' }>, timeoutMs: number, 
   try {
     context = await sandboxContext(await connect(msg.port), msg.proxyServer);
     page = await context.newPage();
-    return await runLighthouseWith(msg.url, { port: msg.port, page, timeoutMs, lock: true, ...(msg.chromePid ? { chromePid: msg.chromePid } : {}), ...options });
+    return await runLighthouseWith(msg.url, { port: msg.port, page, timeoutMs, lock: true, ...options });
   } finally {
     await page?.close().catch(() => undefined);
     await context?.close().catch(() => undefined);

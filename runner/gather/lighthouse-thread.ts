@@ -30,13 +30,11 @@ export interface ThreadRunOptions {
   runs?: number;
   mobile?: { screenshot: boolean; before?: Promise<'measure' | 'skip'> };
   onBenchmark?: () => void;
-  /** The pid of the Chrome at `port` (its priority is raised while Lighthouse measures). */
-  chromePid?: number;
 }
 
 /** Messages from the main thread to the worker. */
 export type ToWorker =
-  | { type: 'run'; id: number; url: string; port: number; chromePid?: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean }
+  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean }
   | { type: 'verdict'; id: number; verdict: 'measure' | 'skip' };
 
 /** Messages from the worker to the main thread. */
@@ -102,7 +100,6 @@ export class LighthouseThread {
         id,
         url,
         port: opts.port,
-        ...(opts.chromePid ? { chromePid: opts.chromePid } : {}),
         proxyServer: opts.proxyServer,
         timeoutMs: opts.timeoutMs,
         ...(opts.runs ? { runs: opts.runs } : {}),

@@ -70,7 +70,7 @@ async function loadLighthouse(): Promise<LighthouseFn> {
  * `Intl.NumberFormat.supportedLocalesOf` and parses the ICU message anew: measured, 0.3 CPU-seconds per page in
  * the Lighthouse thread, the largest single cost of its audit phase. Both are static hooks of the class
  * (`resolveLocale`, `__parse`) and pure functions of their arguments (a locale list; a message and parser
- * options), so this thread keeps their answers: a frozen locale object and a parsed message tree that
+ * options), so this thread keeps their answers: an Intl.Locale (immutable) and a parsed message tree that
  * intl-messageformat only reads. The report's text is unchanged (a test compares it with and without).
  * `WEBGRADE_LIGHTHOUSE_MEMO=off` leaves Lighthouse's formatting as it is.
  */
@@ -155,8 +155,6 @@ export interface LighthouseRunOptions {
   lock?: boolean;
   /** Only the performance category (the extra runs of `--lighthouse-runs`); no phone measurement. */
   performanceOnly?: boolean;
-  /** The pid of the Chrome at `port`: raised in priority while the lock is held (measure-priority.ts). */
-  chromePid?: number;
 }
 
 /**
@@ -176,9 +174,8 @@ export interface LighthouseRun {
   lockWaitMs?: number;
   /** Milliseconds it held the lock: the measured phase (page load, quiet windows, trace collection). */
   measuredMs?: number;
-  /** Chrome threads run at a raised priority during the measured phase (0: none, see `priorityNote`). */
+  /** Chrome threads run at a raised priority during the measured phase (0: not permitted or turned off). */
   raisedThreads?: number;
-  priorityNote?: string;
 }
 
 export class LighthouseTimeout extends Error {}
@@ -270,15 +267,14 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     let heldMs: number | undefined;
     let lockWaitMs: number | undefined;
     let measuredMs: number | undefined;
-    let raised: { threads: number; reason?: string } | undefined;
+    let raisedThreads: number | undefined;
     const lock = opts.lock
       ? {
           timeoutMs: Math.max(1000, opts.timeoutMs - 2000),
           locked: (ms: number) => (lockWaitMs = ms),
           measured: (ms: number) => (measuredMs = ms),
-          raised: (threads: number, reason?: string) => (raised = reason ? { threads, reason } : { threads }),
+          raised: (threads: number) => (raisedThreads = threads),
           release: {} as { fn?: () => Promise<void> },
-          ...(opts.chromePid ? { chromePid: opts.chromePid } : {}),
         }
       : undefined;
     releaseLock = () => lock?.release.fn?.();
@@ -306,10 +302,7 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     if (heldMs !== undefined) run.heldMs = heldMs;
     if (lockWaitMs !== undefined) run.lockWaitMs = lockWaitMs;
     if (measuredMs !== undefined) run.measuredMs = measuredMs;
-    if (raised) {
-      run.raisedThreads = raised.threads;
-      if (raised.reason) run.priorityNote = raised.reason;
-    }
+    if (raisedThreads !== undefined) run.raisedThreads = raisedThreads;
     return run;
   } catch (err) {
     if (err instanceof LighthouseTimeout) throw err;

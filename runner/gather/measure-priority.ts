@@ -5,10 +5,12 @@
  * concurrency 2, with the lock, `performance` still differed from concurrency 1 by up to 27 points on one of 60
  * pages (its measured phase took 1.6 s instead of 0.7 s), against 5 between two runs at concurrency 1.
  *
- * So while a worker holds the lock, every thread of its Chrome (the browser, GPU, network and renderer
- * processes: the visit's context is closed by then, so this Chrome is only loading the measured page) runs at
- * nice MEASURE_NICE; when the trace is taken they return to the priority they had. Everything else on the machine
- * still runs, only with a smaller share of the CPU while a page is measured.
+ * So while a worker holds the lock, every thread of its scoring process and of everything it started runs at nice
+ * MEASURE_NICE: its Chrome (browser, GPU, network and renderer processes; the visit's context is closed by then, so
+ * this Chrome is only loading the measured page), the sandbox thread that serves the page's files (Lighthouse's
+ * simulation reads the server's response times) and the Lighthouse thread; nothing else of that worker runs then
+ * (its own work is over before Lighthouse is let measure). When the trace is taken they return to the priority
+ * they had. The other workers still run, with a smaller share of the CPU while a page is measured.
  *
  * Raising a priority needs the right to (CAP_SYS_NICE: root, as in the containers and CI this runs in, or a
  * raised RLIMIT_NICE). Without it nothing changes and the measurement relies on the lock alone; with
