@@ -5,8 +5,8 @@
  * concurrency 2, with the lock, `performance` still differed from concurrency 1 by up to 27 points on one of 60
  * pages (its measured phase took 1.6 s instead of 0.7 s), against 5 between two runs at concurrency 1.
  *
- * So while a worker holds the lock, every thread of its scoring process and of everything it started runs at nice
- * MEASURE_NICE: its Chrome (browser, GPU, network and renderer processes; the visit's context is closed by then, so
+ * So while a worker holds the lock, every thread of its scoring process and of everything it started runs at a
+ * priority raised by MEASURE_RAISE nice steps: its Chrome (browser, GPU, network and renderer processes; the visit's context is closed by then, so
  * this Chrome is only loading the measured page), the sandbox thread that serves the page's files (Lighthouse's
  * simulation reads the server's response times) and the Lighthouse thread; nothing else of that worker runs then
  * (its own work is over before Lighthouse is let measure). When the trace is taken they return to the priority
@@ -21,8 +21,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
-/** The nice value of the measuring Chrome's threads. */
-export const MEASURE_NICE = -10;
+/**
+ * How much the measuring process tree's threads are raised: each thread's nice value goes down by this much (never
+ * below −20), so that the order Chrome gives its own threads is kept (it runs its background thread pool at nice
+ * 10 and display-critical threads at −8: setting every thread to one value made background compilation compete
+ * with the page's main thread, and a Pyodide page's score moved by 25 points between two runs at concurrency 1).
+ */
+export const MEASURE_RAISE = 10;
 
 export interface PriorityBoost {
   /** Threads whose priority was raised. */
@@ -72,12 +77,13 @@ function threadsOf(pid: number): number[] {
 
 const noBoost = (reason: string): PriorityBoost => ({ raised: 0, reason, restore() {} });
 
-/** Raise every thread of the process tree under `pid` to nice `nice`; see the module comment. Never throws. */
-export function raisePriority(pid: number | undefined, nice = MEASURE_NICE): PriorityBoost {
+/** Raise every thread of the process tree under `pid` by `by` nice steps; see the module comment. Never throws. */
+export function raisePriority(pid: number | undefined, by = MEASURE_RAISE): PriorityBoost {
   if (process.env.WEBGRADE_MEASURE_PRIORITY === 'off') return noBoost('turned off (WEBGRADE_MEASURE_PRIORITY=off)');
   if (process.platform !== 'linux') return noBoost('not on Linux');
   if (!pid) return noBoost('no Chrome process');
   const before = new Map<number, number>();
+  const after = new Map<number, number>();
   const tree = new Set<number>();
   try {
     for (const p of processTree(pid)) {
@@ -89,10 +95,12 @@ export function raisePriority(pid: number | undefined, nice = MEASURE_NICE): Pri
         } catch {
           continue; // the thread ended
         }
-        if (was <= nice) continue;
+        const raised = Math.max(-20, was - by);
+        if (raised === was) continue;
         try {
-          setPriority(tid, nice);
+          setPriority(tid, raised);
           before.set(tid, was);
+          after.set(tid, raised);
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           if (code === 'EACCES' || code === 'EPERM') {
@@ -117,8 +125,9 @@ export function raisePriority(pid: number | undefined, nice = MEASURE_NICE): Pri
       if (restored) return;
       restored = true;
       for (const [tid, was] of before) setQuietly(tid, was);
-      // Threads and processes started meanwhile inherited the raised priority from their creator: back to their
-      // process's (0 for a new process).
+      // Threads and processes started meanwhile inherited a raised priority from the thread that started them: one at
+      // a raised value is lowered by the same steps; one at another value had its priority set by Chrome itself.
+      const raisedValues = new Set(after.values());
       let now: number[];
       try {
         now = processTree(pid);
@@ -126,11 +135,11 @@ export function raisePriority(pid: number | undefined, nice = MEASURE_NICE): Pri
         now = [...tree];
       }
       for (const p of now) {
-        const base = before.get(p) ?? 0;
         for (const tid of threadsOf(p)) {
           if (before.has(tid)) continue;
           try {
-            if (getPriority(tid) === nice) setPriority(tid, base);
+            const is = getPriority(tid);
+            if (raisedValues.has(is)) setPriority(tid, Math.min(19, is + by));
           } catch {
             /* ended */
           }
