@@ -22,8 +22,8 @@
  *    bench/browser-suite.ts for what it costs), or as long as the caller's `idle` work takes if longer. A
  *    page that never loads gets the fault "load timeout" and we go on with what is there.
  * 5. The responsiveness probe (RESPONSIVE_PROBE_MS); DOM (`page.content()`, cut at DOM_CAP_CHARS) and node count; every PAGE_COLLECTORS entry (each at most
- *    COLLECTOR_TIMEOUT_MS); coverage; then, no earlier than SCREENSHOT_AFTER_LOAD_MS after load, animations
- *    stopped and the page clock paused, the desktop first-screen screenshot (1280×800) and full-page screenshot
+ *    COLLECTOR_TIMEOUT_MS); coverage; then, animations stopped and the page clock paused, the desktop
+ *    first-screen screenshot (1280×800) and full-page screenshot
  *    (1280 × min(max(scrollHeight, 800), FULL_PAGE_CAP_PX)); `truncated` says when the cap cut it. PNGs are
  *    encoded with Chrome's fast zlib setting (`optimizeForSpeed`): larger files, the same pixels.
  * 6. iPhone 12 Pro: a second page of the same context, emulated (390×844, DPR 3, touch, mobile UA) before it
@@ -56,14 +56,6 @@ export const COLLECTOR_TIMEOUT_MS = 5_000;
  * then flipped between scored and unscorable with the machine's load. An endless loop costs 3 s more.
  */
 export const RESPONSIVE_PROBE_MS = 5_000;
-/**
- * Screenshots are taken no earlier than this after the load event (then with animations stopped and the page clock
- * paused). Before, the moment depended on how fast the collectors ran: a page that adds a welcome message 500 ms
- * after start (broadcast-channel-chat in the corpus) had it in one run's screenshots and not in the next
- * (layout-consistency 80.7 vs 100). What a requestAnimationFrame loop has drawn by then still depends on how many
- * frames the machine managed: documented, not controlled.
- */
-export const SCREENSHOT_AFTER_LOAD_MS = 1_000;
 export const STEP_TIMEOUT_MS = 8_000;
 export const FULL_PAGE_CAP_PX = 8000;
 export const DOM_CAP_CHARS = 5_000_000;
@@ -305,7 +297,6 @@ export async function visitArtifact(
     f.add(err instanceof TimeoutError ? `load timeout: ${err.message}` : `navigation failed: ${errorMessage(err)}`);
   }
   mark('load', tLoad);
-  const loadedAt = performance.now();
   // The settle is idle time for Node: the caller's `idle` work (scoring the static metrics) runs during it. If
   // that work takes longer, the page simply settles longer.
   // A page that never loads gets no settle, but the idle work runs now all the same: after the visit the budget
@@ -411,16 +402,6 @@ export async function visitArtifact(
   if (opts.screenshots) {
     // Screenshots of a page that moves differ between runs (the screenshot metrics of one animated page
     // differed by up to 41.5 points): they are taken with the page frozen (see `freezeAnimations`).
-    // ... and at a fixed moment: no earlier than SCREENSHOT_AFTER_LOAD_MS after the load event, so that what the
-    // page's own timers do in that time (a welcome message 500 ms after start) is in the picture on a fast run and on
-    // a slow one alike. The wait is idle for Node.
-    if (loaded) {
-      const wait = Math.min(SCREENSHOT_AFTER_LOAD_MS - (performance.now() - loadedAt), left() - 2000);
-      if (wait > 0) {
-        await sleep(wait);
-        timings['screenshot wait'] = Math.round(wait);
-      }
-    }
     const frozen = await step('screenshots', 'freeze', async () => {
       const n = await page.evaluate(freezeAnimations);
       await cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' });
