@@ -82,11 +82,12 @@ export interface BrowserGathererOptions extends FidelityOptions {
 
 /**
  * Lighthouse runs per artifact by default. Measured (bench/stability.ts, 60 corpus pages scored twice at
- * concurrency 1, 2026-11-23): with one run, performance's test–retest sd was 1.27 points against a spread of 10.0
- * across pages (ratio 0.13, under the 1/5 the issue "Numbers that hold still" asks for), with Lighthouse's
- * variance advice already followed (simulated throttling, one measurement at a time per machine through the
- * measurement lock, a settled page). Each extra run costs a full performance pass (about 3 s per page on two
- * cores), so the default stays 1 and `--lighthouse-runs n` takes the median of n where a machine is noisier.
+ * concurrency 1): with one run, performance's test–retest sd was 1.27 points against a spread of 10.0 across pages
+ * on 2026-11-23 (load 3–9), and 0.43–1.12 against 8.8–9.3 in four runs on a quiet machine on 2026-11-24 (ratio
+ * 0.05–0.12, under the 1/5 the issue "Numbers that hold still" asks for), with Lighthouse's variance advice already
+ * followed (simulated throttling, one measurement at a time per machine through the measurement lock, at a raised
+ * priority, a settled page). Each extra run costs a full performance pass (about 2 s per page on two cores), so the
+ * default stays 1 and `--lighthouse-runs n` takes the median of n where a machine is noisier.
  */
 export const DEFAULT_LIGHTHOUSE_RUNS = 1;
 
