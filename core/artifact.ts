@@ -447,8 +447,13 @@ function childLists(n: P5Parent): P5Node[][] {
   return lists;
 }
 
-/** Every element below `root` in document order (as `querySelectorAll('*')`: template contents excluded). */
-function forEachElement(root: P5Parent, fn: (el: P5Element) => void): void {
+/**
+ * Every node below `root` in document order, without recursion (a page may nest 100 000 deep): each node is
+ * passed to `visit`, and the walk goes on into its children. Template contents are not walked (as
+ * `querySelectorAll('*')` and `textContent`). The one walk of parse5 trees behind forEachElement, p5Text and
+ * used-features' element list.
+ */
+export function walkP5(root: P5Parent, visit: (n: P5Node) => void): void {
   const stack: Array<{ list: P5Node[]; i: number }> = [{ list: root.childNodes, i: 0 }];
   while (stack.length) {
     const top = stack[stack.length - 1]!;
@@ -457,10 +462,16 @@ function forEachElement(root: P5Parent, fn: (el: P5Element) => void): void {
       continue;
     }
     const n = top.list[top.i++]!;
-    if (!isElement(n)) continue;
-    fn(n);
-    if (n.childNodes.length) stack.push({ list: n.childNodes, i: 0 });
+    visit(n);
+    if ('childNodes' in n && n.childNodes.length) stack.push({ list: n.childNodes, i: 0 });
   }
+}
+
+/** Every element below `root` in document order (as `querySelectorAll('*')`: template contents excluded). */
+function forEachElement(root: P5Parent, fn: (el: P5Element) => void): void {
+  walkP5(root, (n) => {
+    if (isElement(n)) fn(n);
+  });
 }
 
 /** Deepest element nesting below `root` (template contents included), without recursion. */
@@ -790,17 +801,9 @@ function p5Attr(el: P5Element, name: string): string | null {
 /** `textContent` of an element: the text of every descendant text node, in order. */
 function p5Text(el: P5Element): string {
   let out = '';
-  const stack: Array<{ list: P5Node[]; i: number }> = [{ list: el.childNodes, i: 0 }];
-  while (stack.length) {
-    const top = stack[stack.length - 1]!;
-    if (top.i >= top.list.length) {
-      stack.pop();
-      continue;
-    }
-    const n = top.list[top.i++]!;
+  walkP5(el, (n) => {
     if (n.nodeName === '#text') out += (n as DefaultTreeAdapterTypes.TextNode).value;
-    else if (isElement(n) && n.childNodes.length) stack.push({ list: n.childNodes, i: 0 });
-  }
+  });
   return out;
 }
 

@@ -29,8 +29,8 @@ import valueParser from 'postcss-value-parser';
 import selectorParser from 'postcss-selector-parser';
 import * as walk from 'acorn-walk';
 import { createRequire } from 'node:module';
-import { parse as parseHtml, type DefaultTreeAdapterTypes } from 'parse5';
-import type { Artifact } from '../../core/artifact.js';
+import { parse as parseHtml } from 'parse5';
+import { walkP5, type Artifact } from '../../core/artifact.js';
 import { parseJs } from '../../core/js-parse.js';
 
 export interface FeatureUse {
@@ -187,20 +187,12 @@ function* jsdomElements(doc: Document): Iterable<ElementInfo> {
  * building a DOM: the rendered DOM can be megabytes, and jsdom's cost per node grows with its depth (and its
  * style sheet parser is quadratic in at-rules), while this walk is linear and runs on the main thread.
  */
-function* parsedElements(html: string): Iterable<ElementInfo> {
-  const doc = parseHtml(html, { scriptingEnabled: false });
-  const stack: Array<{ list: DefaultTreeAdapterTypes.ChildNode[]; i: number }> = [{ list: doc.childNodes, i: 0 }];
-  while (stack.length) {
-    const top = stack[stack.length - 1]!;
-    if (top.i >= top.list.length) {
-      stack.pop();
-      continue;
-    }
-    const n = top.list[top.i++]!;
-    if (!('tagName' in n)) continue;
-    yield { tag: n.tagName.toLowerCase(), namespace: n.namespaceURI, attrs: n.attrs.map((a) => ({ name: a.prefix ? `${a.prefix}:${a.name}` : a.name, value: a.value })) };
-    if (n.childNodes.length) stack.push({ list: n.childNodes, i: 0 });
-  }
+function parsedElements(html: string): ElementInfo[] {
+  const out: ElementInfo[] = [];
+  walkP5(parseHtml(html, { scriptingEnabled: false }), (n) => {
+    if ('tagName' in n) out.push({ tag: n.tagName.toLowerCase(), namespace: n.namespaceURI, attrs: n.attrs.map((a) => ({ name: a.prefix ? `${a.prefix}:${a.name}` : a.name, value: a.value })) });
+  });
+  return out;
 }
 
 /** `file:line` of an offset in a block, by binary search over its line starts (only `\n` ends a line here). */
