@@ -14,7 +14,7 @@
  * 4. throughput: pages per minute at concurrency 1 (A) and 2 (C) (goal C ≥ 18 pages/min); the median Lighthouse
  *    lock wait at concurrency 2.
  *
- *   node dist/bench/stability.js [--pages 60] [--dir DIR] [--out DIR] [--models 6] [--lighthouse-runs N]
+ *   node dist/bench/stability.js [--pages 60] [--dir DIR] [--out DIR] [--models 6] [--lighthouse-runs N] [--reuse DIR]
  *
  * Pages: the first N in name order of the corpus, but every page with a CSS animation, requestAnimationFrame or a
  * canvas is put first (so that animated and canvas pages are always in the sample).
@@ -50,7 +50,11 @@ const pages = [...moving.slice(0, Math.floor(n / 3)), ...all.filter((f) => !movi
 const modelOf = (f: string) => `pseudo-${createHash('sha1').update(f).digest()[0]! % models}`;
 const jobs: BatchJob[] = pages.map((f) => ({ model: modelOf(f), requirement: f.replace(/\.html$/, ''), path: join(dir, f) }));
 
+/** `--reuse DIR`: the two runs at concurrency 1 are read from an earlier run's folder (to try a change that only acts at concurrency 2); their pages per minute are then unknown. */
+const reuse = arg('--reuse');
+
 async function run(name: string, concurrency: number): Promise<{ rows: ResultRow[]; minutes: number }> {
+  if (reuse && concurrency === 1) return { rows: readResults(join(reuse, `${name}.jsonl`)).rows, minutes: NaN };
   const file = join(out, `${name}.jsonl`);
   const t = Date.now();
   await runBatch(jobs, { out: file, concurrency, budgetMs: 60_000, ...(lighthouseRuns ? { lighthouseRuns } : {}), onProgress: (p) => process.stderr.write(`${name} ${p.done}/${p.total}\r`) });

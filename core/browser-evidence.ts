@@ -133,6 +133,12 @@ export interface BrowserEvidence {
   frozenAnimations?: number;
   icons?: IconInfo[];
   media?: MediaInfo[];
+  /**
+   * Share (0–1) of the settle window after load that the page's main thread spent running tasks (Chrome's
+   * Performance.getMetrics `TaskDuration`): a page that keeps computing after its load (an animation loop, a
+   * runtime starting up). Its Lighthouse measurement then needs the machine to itself (measure-alone.ts).
+   */
+  busyAfterLoad?: number;
   /** Faults seen during the visit (timeout, dialog storm, navigation away, window closed, crash). */
   faults: string[];
   /** Main-frame navigations after the entry loaded (a reload loop, a link followed within the artifact); absent = 0. */

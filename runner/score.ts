@@ -27,6 +27,7 @@ import { DEFAULT_SUITE, PERSPECTIVES, type EvidenceNeed, type MetricDefinition, 
 import { round2 } from '../metrics/formula.js';
 import { isStaticMetric, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
+import { MEASURE_TIMINGS } from './gather/lighthouse-mobile.js';
 
 export { isStaticMetric, runMetric };
 
@@ -265,10 +266,13 @@ export class Scorer {
     else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
     // The phases that explain a row's time: the visit, Lighthouse's whole run, its hold for our visit, its wait for
     // the machine-wide measurement lock (runner/gather/measure-lock.ts) and the time it held it (the measured
-    // phase), how many Chrome threads ran at a raised priority meanwhile (measure-priority.ts), the interaction probe.
+    // phase), how many threads ran at a raised priority meanwhile (measure-priority.ts) and how many processes of
+    // other workers were stopped (measure-alone.ts), the interaction probe.
     const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
     if (bt?.total !== undefined) timings.visit = bt.total;
-    for (const k of ['lighthouse', 'lighthouseHeld', 'lighthouseLockWait', 'lighthouseMeasured', 'lighthouseRaisedThreads', 'interaction'] as const) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
+    for (const k of ['lighthouse', ...Object.values(MEASURE_TIMINGS), 'interaction']) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
+    // Why a measurement stopped the other workers or not: the page's main-thread busy share after load, in %.
+    if (evidence.browser?.ok && evidence.browser.value.busyAfterLoad !== undefined) timings.busyAfterLoadPct = Math.round(evidence.browser.value.busyAfterLoad * 100);
     return doc;
   }
 

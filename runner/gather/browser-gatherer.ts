@@ -43,6 +43,8 @@ import type { BrowserEvidence, InteractionSettings } from '../../core/browser-ev
 import type { LighthouseEvidence } from '../../core/evidence.js';
 import { LighthouseTimeout, type LighthouseRun } from './lighthouse.js';
 import { LighthouseThread } from './lighthouse-thread.js';
+import { MEASURE_TIMINGS, copyMeasureStats, type HoldVerdict, type MeasureStats } from './lighthouse-mobile.js';
+import { measureAlone } from './measure-alone.js';
 import { mobileResult } from './mobile-measure.js';
 import { PageFaults, mobileScreenshot, visitArtifact, visitMobile } from './session.js';
 import { ChromeProcess, sandboxContext } from './chrome-process.js';
@@ -130,8 +132,8 @@ export class BrowserGatherer implements Gatherer {
       let early: EarlyLighthouse | undefined;
       if (needsBrowser) {
         const reserve = needsLighthouse ? Math.min(LIGHTHOUSE_RESERVE_MS, request.budgetMs * 0.45) : 0;
-        let decide!: (verdict: 'measure' | 'skip') => void;
-        const hold = new Promise<'measure' | 'skip'>((r) => (decide = r));
+        let decide!: (verdict: HoldVerdict) => void;
+        const hold = new Promise<HoldVerdict>((r) => (decide = r));
         let visitOver!: () => void;
         const visited = new Promise<void>((r) => (visitOver = r));
         let staticScoring: Promise<void> | undefined;
@@ -176,7 +178,9 @@ export class BrowserGatherer implements Gatherer {
           }
         } finally {
           visitOver();
-          decide(early?.measure ? 'measure' : 'skip');
+          // A page that keeps computing after its load is measured with the other workers stopped (measure-alone.ts).
+          const b = evidence.browser;
+          decide(!early?.measure ? 'skip' : b?.ok && measureAlone(b.value.busyAfterLoad) ? 'measure-alone' : 'measure');
         }
       }
       // Without the visit, the probe runs here: before Lighthouse, which has not started.
@@ -195,10 +199,10 @@ export class BrowserGatherer implements Gatherer {
         const b = evidence.browser;
         if (b?.ok) {
           b.value.timings.lighthouse = Math.round(performance.now() - t);
-          if (run.heldMs !== undefined) b.value.timings.lighthouseHeld = run.heldMs;
-          if (run.lockWaitMs !== undefined) b.value.timings.lighthouseLockWait = run.lockWaitMs;
-          if (run.measuredMs !== undefined) b.value.timings.lighthouseMeasured = run.measuredMs;
-          if (run.raisedThreads !== undefined) b.value.timings.lighthouseRaisedThreads = run.raisedThreads;
+          for (const [k, name] of Object.entries(MEASURE_TIMINGS)) {
+            const v = run[k as keyof MeasureStats];
+            if (v !== undefined) b.value.timings[name] = v;
+          }
           await this.fillMobile(b.value, run.mobile, site, deadline, screenshots);
         }
       }
@@ -347,11 +351,12 @@ export class BrowserGatherer implements Gatherer {
   /** Lighthouse after the visit: not run when the visit showed that the page never loads or does not answer. */
   private async lighthouse(evidence: Evidence, site: SiteHandle, deadline: number, mobile?: { screenshot: boolean }): Promise<LighthouseOutcome> {
     const skip = lighthouseSkipReason(evidence.browser);
-    return skip ? notRun(skip) : this.runLighthouse(site, deadline, mobile);
+    const b = evidence.browser;
+    return skip ? notRun(skip) : this.runLighthouse(site, deadline, mobile, undefined, b?.ok === true && measureAlone(b.value.busyAfterLoad));
   }
 
   /** One Lighthouse run on our Chrome within `deadline`, in the Lighthouse thread; never throws. */
-  private async runLighthouse(site: SiteHandle, deadline: number, mobile?: { screenshot: boolean; before?: Promise<'measure' | 'skip'> }, onBenchmark?: () => void): Promise<LighthouseOutcome> {
+  private async runLighthouse(site: SiteHandle, deadline: number, mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> }, onBenchmark?: () => void, alone = false): Promise<LighthouseOutcome> {
     const timeoutMs = deadline - performance.now();
     if (timeoutMs < 3000) return notRun('Lighthouse not run: no time left in the artifact budget');
     let port: number;
@@ -362,13 +367,10 @@ export class BrowserGatherer implements Gatherer {
       return notRun(`could not start Chrome for Lighthouse: ${errorMessage(err)}`);
     }
     try {
-      const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}) });
+      const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}), ...(alone ? { alone } : {}) });
       const out: LighthouseOutcome = { evidence: gathered(run.evidence) };
       if (run.mobile) out.mobile = run.mobile;
-      if (run.heldMs !== undefined) out.heldMs = run.heldMs;
-      if (run.lockWaitMs !== undefined) out.lockWaitMs = run.lockWaitMs;
-      if (run.measuredMs !== undefined) out.measuredMs = run.measuredMs;
-      if (run.raisedThreads !== undefined) out.raisedThreads = run.raisedThreads;
+      copyMeasureStats(run, out);
       return out;
     } catch (err) {
       // An abandoned run is ended by stopping its thread and the Chrome it drives; both restart on demand.
@@ -394,13 +396,9 @@ export class BrowserGatherer implements Gatherer {
   }
 }
 
-interface LighthouseOutcome {
+interface LighthouseOutcome extends MeasureStats {
   evidence: NonNullable<Evidence['lighthouse']>;
   mobile?: LighthouseRun['mobile'];
-  heldMs?: number;
-  lockWaitMs?: number;
-  measuredMs?: number;
-  raisedThreads?: number;
 }
 
 /** A Lighthouse run started with the visit (`started` on performance.now()), held until `measure` is decided. */

@@ -24,6 +24,7 @@
 import { Audit, Gatherer } from 'lighthouse';
 import { measureOverflow, type OverflowMeasure } from './mobile-measure.js';
 import { acquireMeasureLock } from './measure-lock.js';
+import { lowerOthers, pauseOthers } from './measure-alone.js';
 import { raisePriority } from './measure-priority.js';
 
 export const MOBILE_ARTIFACT = 'WebgradeMobile';
@@ -44,45 +45,87 @@ interface DriverLike {
 const BaseGatherer = Gatherer as unknown as new () => { meta: { supportedModes: string[] } };
 const BaseAudit = Audit as unknown as new () => object;
 
+/**
+ * What a held run is told when the caller's work is over: measure (with the other scoring processes stopped
+ * meanwhile: 'measure-alone', for a page that keeps computing after its load; measure-alone.ts), or skip.
+ */
+export type HoldVerdict = 'measure' | 'measure-alone' | 'skip';
+
+/** How a run's measured phase went (issue "Numbers that hold still"); rows carry these in their timings. */
+export interface MeasureStats {
+  /** Milliseconds Lighthouse waited for `before` (after its set-up, before measuring). */
+  heldMs?: number;
+  /** Milliseconds it waited for the machine-wide measurement lock. */
+  lockWaitMs?: number;
+  /** Milliseconds it held the lock: the measured phase (page load, quiet windows, trace collection). */
+  measuredMs?: number;
+  /** Threads of this process and its Chrome run at a raised priority meanwhile (0: not permitted or turned off; measure-priority.ts). */
+  raisedThreads?: number;
+  /** Processes of other scoring processes stopped meanwhile (measure-alone.ts; 0: none running, or turned off). */
+  pausedProcesses?: number;
+  /** Milliseconds they were stopped. */
+  othersPausedMs?: number;
+  /** Threads of other scoring processes run at a lowered priority meanwhile (a page measured beside them). */
+  othersLoweredThreads?: number;
+}
+
+/** The row timings' names of MeasureStats' fields. */
+export const MEASURE_TIMINGS = {
+  heldMs: 'lighthouseHeld',
+  lockWaitMs: 'lighthouseLockWait',
+  measuredMs: 'lighthouseMeasured',
+  raisedThreads: 'lighthouseRaisedThreads',
+  pausedProcesses: 'lighthousePausedProcesses',
+  othersPausedMs: 'lighthouseOthersPaused',
+  othersLoweredThreads: 'lighthouseOthersLowered',
+} as const satisfies Record<keyof MeasureStats, string>;
+
+/** Copy the fields of `from` that are set onto `to`. */
+export function copyMeasureStats(from: MeasureStats, to: MeasureStats): void {
+  for (const k of Object.keys(MEASURE_TIMINGS) as Array<keyof MeasureStats>) if (from[k] !== undefined) to[k] = from[k];
+}
+
 export interface MobileGathererOptions {
   /** Capture the emulated first screen. */
   screenshot: boolean;
   /**
-   * Hold Lighthouse before it starts measuring until this settles; `held` gets the wait in ms. `'skip'` (or a
+   * Hold Lighthouse before it starts measuring until this settles (the wait goes into `stats.heldMs`). `'skip'` (or a
    * rejection) means the caller no longer wants the run: the gatherer closes Lighthouse's tab, so that the run
    * fails at once ("Session closed") instead of loading the page.
    */
-  before?: Promise<'measure' | 'skip'>;
-  held?: (ms: number) => void;
+  before?: Promise<HoldVerdict>;
+  /** Stop the other scoring processes while measuring (measure-alone.ts); also when `before` says 'measure-alone'. */
+  alone?: boolean;
   /**
    * Take the machine-wide measurement lock (measure-lock.ts) before the page is loaded and give it back once the
-   * trace is taken; `locked` gets the wait in ms, `measured` how long it was held, `release` is where the run
-   * keeps the release function (so that a run that fails in between still gives the lock back).
+   * trace is taken; `release` is where the run keeps the release function (so that a run that fails in between
+   * still gives the lock back).
    */
   lock?: {
     timeoutMs: number;
-    locked?: (ms: number) => void;
-    measured?: (ms: number) => void;
     release: { fn?: () => Promise<void> };
-    /** How many threads were raised (0: not permitted or turned off; measure-priority.ts says why with WEBGRADE_DEBUG). */
-    raised?: (threads: number) => void;
   };
+  /** Filled as the run goes: the hold, the lock's wait, the measured phase, its priority and pause. */
+  stats?: MeasureStats;
   /** Take the phone measurement in getArtifact (false: the run only needs the hold and the lock). */
   measure?: boolean;
 }
 
 /** Build the gatherer class for one run. */
 export function mobileGatherer(opts: MobileGathererOptions): new () => object {
-  const { screenshot, before, held, lock } = opts;
+  const { screenshot, before, lock } = opts;
+  const stats = opts.stats ?? {};
   let lockedAt = 0;
   return class WebgradeMobile extends BaseGatherer {
     override meta = { supportedModes: ['navigation'] };
 
     async startInstrumentation(context: { page: { close(): Promise<void> } }): Promise<void> {
+      let alone = opts.alone ?? false;
       if (before) {
         const t = performance.now();
         const verdict = await before.catch(() => 'skip' as const);
-        held?.(Math.round(performance.now() - t));
+        alone ||= verdict === 'measure-alone';
+        stats.heldMs = Math.round(performance.now() - t);
         if (verdict === 'skip') {
           await context.page.close();
           return;
@@ -92,13 +135,29 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
         const t = performance.now();
         const release = await acquireMeasureLock(lock.timeoutMs);
         lockedAt = performance.now();
-        lock.locked?.(Math.round(lockedAt - t));
-        // This scoring process and everything under it (its Chrome, the sandbox thread serving the page, this
-        // thread) runs at a raised priority until the trace is taken (measure-priority.ts).
+        stats.lockWaitMs = Math.round(lockedAt - t);
+        // For a page that keeps computing after its load, the other scoring processes stop (measure-alone.ts); this
+        // one and everything under it (its Chrome, the sandbox thread serving the page, this thread) runs at a raised
+        // priority (measure-priority.ts); both until the trace is taken.
+        const pause = alone ? pauseOthers() : undefined;
+        const pausedAt = performance.now();
+        stats.pausedProcesses = pause?.stopped ?? 0;
         const boost = raisePriority(process.pid);
-        lock.raised?.(boost.raised);
+        stats.raisedThreads = boost.raised;
+        // Beside the others: they run at a lowered priority meanwhile (only where ours could be raised: putting
+        // theirs back needs the same right).
+        const lowered = !pause && boost.raised > 0 ? lowerOthers() : undefined;
+        if (lowered) stats.othersLoweredThreads = lowered.raised;
+        let given = false;
         lock.release.fn = async () => {
+          if (given) return;
+          given = true;
           boost.restore();
+          lowered?.restore();
+          if (pause) {
+            pause.resume();
+            if (pause.stopped) stats.othersPausedMs = Math.round(performance.now() - pausedAt);
+          }
           await release();
         };
       }
@@ -112,7 +171,7 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
     async stopInstrumentation(): Promise<void> {
       if (lock?.release.fn) {
         const fn = lock.release.fn;
-        lock.measured?.(Math.round(performance.now() - lockedAt));
+        stats.measuredMs = Math.round(performance.now() - lockedAt);
         await fn();
       }
     }

@@ -10,6 +10,7 @@ import { errorMessage } from '../../core/errors.js';
 import { sandboxContext } from './chrome-process.js';
 import { LighthouseTimeout, medianPerformance, runLighthouseWith, type LighthouseRun } from './lighthouse.js';
 import type { FromWorker, ToWorker } from './lighthouse-thread.js';
+import type { HoldVerdict } from './lighthouse-mobile.js';
 
 const port = parentPort!;
 
@@ -31,7 +32,7 @@ process.on('unhandledRejection', (reason) => {
 });
 let browser: Browser | undefined;
 let browserPort: number | undefined;
-const verdicts = new Map<number, (verdict: 'measure' | 'skip') => void>();
+const verdicts = new Map<number, (verdict: HoldVerdict) => void>();
 
 async function connect(chromePort: number): Promise<Browser> {
   if (browser?.connected && browserPort === chromePort) return browser;
@@ -88,23 +89,26 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   const { id } = msg;
   const deadline = performance.now() + msg.timeoutMs;
   try {
-    const before = msg.hold ? new Promise<'measure' | 'skip'>((r) => verdicts.set(id, r)) : undefined;
+    let verdict: HoldVerdict | undefined;
+    const before = msg.hold ? new Promise<HoldVerdict>((r) => verdicts.set(id, (v) => r((verdict = v)))) : undefined;
     const first = await once(msg, msg.timeoutMs, {
+      ...(msg.alone ? { alone: true } : {}),
       ...(msg.mobile ? { mobile: { screenshot: msg.mobile.screenshot, ...(before ? { before } : {}) } } : {}),
       ...(msg.benchmark ? { onBenchmark: () => send({ type: 'benchmark', id }) } : {}),
     });
     const runs = [first];
-    let lockWaitMs = first.lockWaitMs ?? 0;
-    let measuredMs = first.measuredMs ?? 0;
     while (runs.length < (msg.runs ?? 1) && deadline - performance.now() > MIN_EXTRA_RUN_MS) {
-      const more = await once(msg, deadline - performance.now(), { performanceOnly: true });
-      lockWaitMs += more.lockWaitMs ?? 0;
-      measuredMs += more.measuredMs ?? 0;
-      runs.push(more);
+      // Extra runs measure as the first did: alone when it was told to.
+      const alone = msg.alone || verdict === 'measure-alone';
+      runs.push(await once(msg, deadline - performance.now(), { performanceOnly: true, ...(alone ? { alone } : {}) }));
     }
     const result: LighthouseRun = { ...first, evidence: medianPerformance(runs.map((r) => r.evidence)) };
-    if (runs.length > 1 || first.lockWaitMs !== undefined) result.lockWaitMs = lockWaitMs;
-    if (runs.length > 1 || first.measuredMs !== undefined) result.measuredMs = measuredMs;
+    if (runs.length > 1) {
+      // Waits and measured phases add up over the runs; priority and pause: the most any run had.
+      const sum = (k: 'lockWaitMs' | 'measuredMs' | 'othersPausedMs') => runs.reduce((t, r) => t + (r[k] ?? 0), 0);
+      const max = (k: 'raisedThreads' | 'pausedProcesses' | 'othersLoweredThreads') => Math.max(...runs.map((r) => r[k] ?? 0));
+      Object.assign(result, { lockWaitMs: sum('lockWaitMs'), measuredMs: sum('measuredMs'), othersPausedMs: sum('othersPausedMs'), raisedThreads: max('raisedThreads'), pausedProcesses: max('pausedProcesses'), othersLoweredThreads: max('othersLoweredThreads') });
+    }
     send({ type: 'done', id, run: result });
   } catch (err) {
     send({ type: 'failed', id, message: errorMessage(err), timeout: err instanceof LighthouseTimeout });

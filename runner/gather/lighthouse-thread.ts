@@ -18,6 +18,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { LighthouseTimeout, type LighthouseRun } from './lighthouse.js';
+import type { HoldVerdict } from './lighthouse-mobile.js';
 
 export const THREAD_GRACE_MS = 5_000;
 
@@ -28,14 +29,16 @@ export interface ThreadRunOptions {
   timeoutMs: number;
   /** Lighthouse runs per artifact (`--lighthouse-runs`; the performance score is their median). */
   runs?: number;
-  mobile?: { screenshot: boolean; before?: Promise<'measure' | 'skip'> };
+  mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> };
+  /** Measure with the other scoring processes stopped (measure-alone.ts); a hold's 'measure-alone' says so too. */
+  alone?: boolean;
   onBenchmark?: () => void;
 }
 
 /** Messages from the main thread to the worker. */
 export type ToWorker =
-  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean }
-  | { type: 'verdict'; id: number; verdict: 'measure' | 'skip' };
+  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; alone?: boolean; hold: boolean; benchmark: boolean }
+  | { type: 'verdict'; id: number; verdict: HoldVerdict };
 
 /** Messages from the worker to the main thread. */
 export type FromWorker =
@@ -104,6 +107,7 @@ export class LighthouseThread {
         timeoutMs: opts.timeoutMs,
         ...(opts.runs ? { runs: opts.runs } : {}),
         ...(opts.mobile ? { mobile: { screenshot: opts.mobile.screenshot } } : {}),
+        ...(opts.alone ? { alone: true } : {}),
         hold: !!before,
         benchmark: !!opts.onBenchmark,
       };

@@ -26,7 +26,7 @@ import lighthouseLog from 'lighthouse-logger';
 import type { Page } from 'puppeteer-core';
 import type { LighthouseEvidence } from '../../core/evidence.js';
 import { errorMessage } from '../../core/errors.js';
-import { MOBILE_ARTIFACT, MOBILE_AUDIT, WebgradeMobileAudit, mobileGatherer, type MobileArtifact } from './lighthouse-mobile.js';
+import { MOBILE_ARTIFACT, MOBILE_AUDIT, WebgradeMobileAudit, copyMeasureStats, mobileGatherer, type HoldVerdict, type MeasureStats, type MobileArtifact } from './lighthouse-mobile.js';
 import { MOBILE_EMULATION } from './mobile-measure.js';
 
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -143,7 +143,7 @@ export interface LighthouseRunOptions {
    * Also take the mobile measurement in this run (lighthouse-mobile.ts); `screenshot` adds the first screen;
    * `before` holds the run after Lighthouse's set-up and before it starts measuring, until it settles.
    */
-  mobile?: { screenshot: boolean; before?: Promise<'measure' | 'skip'> };
+  mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> };
   /**
    * A blank tab for Lighthouse to run in (a puppeteer-core page; the version Lighthouse depends on). Without
    * it Lighthouse connects its own puppeteer to `port` for this run and opens a tab in the default context.
@@ -153,6 +153,8 @@ export interface LighthouseRunOptions {
   onBenchmark?: () => void;
   /** Hold the machine-wide measurement lock (measure-lock.ts) around the measured phase. */
   lock?: boolean;
+  /** With the lock: stop the other scoring processes while measuring (measure-alone.ts). */
+  alone?: boolean;
   /** Only the performance category (the extra runs of `--lighthouse-runs`); no phone measurement. */
   performanceOnly?: boolean;
 }
@@ -164,18 +166,11 @@ export interface LighthouseRunOptions {
  */
 export const LIGHTHOUSE_BENCHMARK_STATUS = 'Benchmarking machine';
 
-export interface LighthouseRun {
+/** One artifact's Lighthouse result, with how its measured phase went (MeasureStats). */
+export interface LighthouseRun extends MeasureStats {
   evidence: LighthouseEvidence;
   /** The mobile measurement when asked for, or why it is missing. */
   mobile?: { ok: true; value: MobileArtifact } | { ok: false; reason: string };
-  /** Milliseconds Lighthouse waited for `mobile.before` (after its set-up, before measuring). */
-  heldMs?: number;
-  /** Milliseconds it waited for the machine-wide measurement lock. */
-  lockWaitMs?: number;
-  /** Milliseconds it held the lock: the measured phase (page load, quiet windows, trace collection). */
-  measuredMs?: number;
-  /** Chrome threads run at a raised priority during the measured phase (0: not permitted or turned off). */
-  raisedThreads?: number;
 }
 
 export class LighthouseTimeout extends Error {}
@@ -264,26 +259,17 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
       ? { onlyCategories: categories }
       : { ...LIGHTHOUSE_SETTINGS, maxWaitForLoad: Math.max(5000, Math.min(LIGHTHOUSE_SETTINGS.maxWaitForLoad, opts.timeoutMs - 5000)), onlyCategories: categories };
     const config: Record<string, unknown> = { extends: 'lighthouse:default', settings };
-    let heldMs: number | undefined;
-    let lockWaitMs: number | undefined;
-    let measuredMs: number | undefined;
-    let raisedThreads: number | undefined;
-    const lock = opts.lock
-      ? {
-          timeoutMs: Math.max(1000, opts.timeoutMs - 2000),
-          locked: (ms: number) => (lockWaitMs = ms),
-          measured: (ms: number) => (measuredMs = ms),
-          raised: (threads: number) => (raisedThreads = threads),
-          release: {} as { fn?: () => Promise<void> },
-        }
-      : undefined;
+    const stats: MeasureStats = {};
+    const lock = opts.lock ? { timeoutMs: Math.max(1000, opts.timeoutMs - 2000), release: {} as { fn?: () => Promise<void> } } : undefined;
     releaseLock = () => lock?.release.fn?.();
     if (opts.mobile || lock) {
       const gatherer = mobileGatherer({
         screenshot: opts.mobile?.screenshot ?? false,
         measure: !!opts.mobile && !opts.performanceOnly,
-        ...(opts.mobile?.before ? { before: opts.mobile.before, held: (ms: number) => (heldMs = ms) } : {}),
+        ...(opts.mobile?.before ? { before: opts.mobile.before } : {}),
         ...(lock ? { lock } : {}),
+        ...(opts.alone ? { alone: true } : {}),
+        stats,
       });
       config.artifacts = [{ id: MOBILE_ARTIFACT, gatherer: { implementation: gatherer } }];
       config.audits = [{ implementation: WebgradeMobileAudit }];
@@ -299,10 +285,7 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     await reuseBenchmarkIndex(result.lhr);
     const run: LighthouseRun = { evidence: lighthouseEvidence(result.lhr) };
     if (opts.mobile && !opts.performanceOnly) run.mobile = mobileFrom(result.artifacts?.[MOBILE_ARTIFACT], result.lhr);
-    if (heldMs !== undefined) run.heldMs = heldMs;
-    if (lockWaitMs !== undefined) run.lockWaitMs = lockWaitMs;
-    if (measuredMs !== undefined) run.measuredMs = measuredMs;
-    if (raisedThreads !== undefined) run.raisedThreads = raisedThreads;
+    copyMeasureStats(stats, run);
     return run;
   } catch (err) {
     if (err instanceof LighthouseTimeout) throw err;

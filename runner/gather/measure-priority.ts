@@ -95,7 +95,7 @@ export function raisePriority(pid: number | undefined, by = MEASURE_RAISE): Prio
         } catch {
           continue; // the thread ended
         }
-        const raised = Math.max(-20, was - by);
+        const raised = Math.min(19, Math.max(-20, was - by));
         if (raised === was) continue;
         try {
           setPriority(tid, raised);
@@ -139,7 +139,7 @@ export function raisePriority(pid: number | undefined, by = MEASURE_RAISE): Prio
           if (before.has(tid)) continue;
           try {
             const is = getPriority(tid);
-            if (raisedValues.has(is)) setPriority(tid, Math.min(19, is + by));
+            if (raisedValues.has(is)) setPriority(tid, Math.min(19, Math.max(-20, is + by)));
           } catch {
             /* ended */
           }

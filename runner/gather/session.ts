@@ -41,6 +41,7 @@ import { errorMessage } from '../../core/errors.js';
 import { PAGE_COLLECTORS } from './collectors/index.js';
 import { cssStyleRules, ruleCoverage } from './css-rules.js';
 import { MOBILE_EMULATION, measureOverflow, mobileResult } from './mobile-measure.js';
+import { pausedMs } from './measure-alone.js';
 import { requestPath } from './server.js';
 
 
@@ -50,12 +51,14 @@ export const SETTLE_MS = 300;
 export const MOBILE_SETTLE_MS = 300;
 export const COLLECTOR_TIMEOUT_MS = 5_000;
 /**
- * How long the page may take to answer once after load before it counts as not responding. It was 2 s: a heavy
- * page whose scripts keep the main thread busy for a few seconds after load (ai-adoption in the corpus) answered in
- * time on a quiet machine and not with a second worker on the other core, and every screenshot and DOM metric
- * then flipped between scored and unscorable with the machine's load. An endless loop costs 3 s more.
+ * How long the page may take to answer once after load before it counts as not responding. It was 2 s, then 5 s:
+ * a heavy page whose scripts keep the main thread busy for seconds after load (ai-adoption in the corpus, a
+ * Pyodide page: 2.6–3.2 s on the quiet machine at concurrency 1) answered in time there and, in 2 of 5 runs, not
+ * with a second worker on the other core, and every screenshot and DOM metric then flipped between scored and
+ * unscorable with the machine's load. 10 s leaves three times the quiet machine's need; an endless loop costs
+ * 5 s more of its budget.
  */
-export const RESPONSIVE_PROBE_MS = 5_000;
+export const RESPONSIVE_PROBE_MS = 10_000;
 export const STEP_TIMEOUT_MS = 8_000;
 export const FULL_PAGE_CAP_PX = 8000;
 export const DOM_CAP_CHARS = 5_000_000;
@@ -83,18 +86,30 @@ export class TimeoutError extends Error {}
 /**
  * `p`, or a TimeoutError after `ms`. When the timer fires, the rejection waits one more turn of the event loop
  * (setImmediate, after the poll phase): if our own CPU work (scoring while gathering) held the loop past the
- * deadline, an answer from Chrome that arrived meanwhile is taken instead of a false timeout.
+ * deadline, an answer from Chrome that arrived meanwhile is taken instead of a false timeout. Time this process
+ * spent stopped while another worker measured a page (measure-alone.ts `pausedMs`; its Chrome was stopped too, so
+ * the page did nothing meanwhile) is added to the wait.
  */
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   p.catch(() => undefined);
   if (ms <= 0) return Promise.reject(new TimeoutError(`${what}: no time left in the budget`));
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const t = setTimeout(() => {
+    const paused0 = pausedMs();
+    let credited = 0;
+    let t: NodeJS.Timeout;
+    const fire = () => {
+      const extra = pausedMs() - paused0 - credited;
+      if (extra > 0 && !settled) {
+        credited += extra;
+        t = setTimeout(fire, extra);
+        return;
+      }
       setImmediate(() => {
         if (!settled) reject(new TimeoutError(`${what} timed out after ${Math.round(ms)} ms`));
       });
-    }, ms);
+    };
+    t = setTimeout(fire, ms);
     p.then(
       (v) => {
         settled = true;
@@ -115,7 +130,16 @@ const RELOAD_LOOP_NAVIGATIONS = 3;
 /** Live dedicated workers from which an unresponsive page is said to be starved by its workers. */
 const WORKER_STARVATION_WORKERS = 8;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+/** Wait `ms`, plus whatever time this process spent stopped meanwhile (measure-alone.ts `pausedMs`). */
+export async function sleep(ms: number): Promise<void> {
+  const paused0 = pausedMs();
+  let credited = 0;
+  for (let wait = ms; wait > 0; ) {
+    await new Promise<void>((r) => setTimeout(r, wait));
+    wait = pausedMs() - paused0 - credited;
+    credited += Math.max(0, wait);
+  }
+}
 
 /** Runs in the page before any script: dialogs answer as dismissed, window.close is a no-op; both counted. */
 export function dialogGuard(): void {
@@ -227,7 +251,9 @@ export async function visitArtifact(
   const t0 = performance.now();
   const timings: Record<string, number> = {};
   const mark = (name: string, since: number) => (timings[name] = Math.round(performance.now() - since));
-  const left = () => opts.deadline - performance.now();
+  // Time spent stopped while another worker measured (measure-alone.ts) does not count against the budget.
+  const paused0 = pausedMs();
+  const left = () => opts.deadline - performance.now() + (pausedMs() - paused0);
   const f = new PageFaults();
   const consoleEntries: ConsoleEntry[] = [];
   const pageErrors: Array<PageError & { id?: number }> = [];
@@ -301,8 +327,24 @@ export async function visitArtifact(
   // that work takes longer, the page simply settles longer.
   // A page that never loads gets no settle, but the idle work runs now all the same: after the visit the budget
   // may be gone (a reload loop spends it on in-page steps that fail one after another).
-  if (loaded) await Promise.all([sleep(Math.min(SETTLE_MS, left())), opts.idle?.()]);
-  else await opts.idle?.();
+  // The main thread's busy share over the settle (BrowserEvidence.busyAfterLoad): Chrome's task time against the
+  // wall time, time spent stopped by another worker's measurement left out.
+  let busyAfterLoad: number | undefined;
+  if (loaded) {
+    // The metrics are answered by the page's main thread: one that does not answer within a second is busy.
+    const taskSeconds = () =>
+      withTimeout(page.metrics(), 1000, 'metrics').then(
+        (m) => m.TaskDuration,
+        (err) => (err instanceof TimeoutError ? ('busy' as const) : undefined),
+      );
+    const task0 = await taskSeconds();
+    const [w0, p0] = [performance.now(), pausedMs()];
+    await Promise.all([sleep(Math.min(SETTLE_MS, left())), opts.idle?.()]);
+    const task1 = task0 === 'busy' ? 'busy' : await taskSeconds();
+    const wall = (performance.now() - w0 - (pausedMs() - p0)) / 1000;
+    if (task0 === 'busy' || task1 === 'busy') busyAfterLoad = 1;
+    else if (task0 !== undefined && task1 !== undefined && wall > 0) busyAfterLoad = Math.min(1, Math.max(0, (task1 - task0) / wall));
+  } else await opts.idle?.();
 
   let responsive = !closed;
   let unresponsive = 'page did not respond (busy main thread)';
@@ -356,6 +398,7 @@ export async function visitArtifact(
     faults: f.faults,
     loaded,
   };
+  if (busyAfterLoad !== undefined) ev.busyAfterLoad = Math.round(busyAfterLoad * 1000) / 1000;
 
   const guard = await step('dialogs', 'guard counts', () =>
     page.evaluate(() => (window as unknown as { __webgradeGuard?: { dialogs: number; closes: number } }).__webgradeGuard ?? { dialogs: 0, closes: 0 }),

@@ -58,6 +58,7 @@ import type {
 } from '../../../core/browser-evidence.js';
 import { errorMessage } from '../../../core/errors.js';
 import { requestPath } from '../server.js';
+import { pausedMs } from '../measure-alone.js';
 import { TimeoutError, withTimeout } from '../session.js';
 import { ProbeDriver, type RecordedError, type Window } from './driver.js';
 import type { ProbeConfig } from './page-script.js';
@@ -266,7 +267,9 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
   const settings: InteractionSettings = { ...INTERACTION_DEFAULTS, ...opts.settings, restore: 'reload of the entry page with the origin\'s storage and cookies cleared' };
   const hardDeadline = Math.min(opts.deadline, (opts.started ?? t0) + settings.budgetMs);
   const deadline = hardDeadline - FINISH_RESERVE_MS;
-  const left = () => deadline - performance.now();
+  // Time spent stopped while another worker measured (measure-alone.ts) does not count against the budget.
+  const paused0 = pausedMs();
+  const left = () => deadline - performance.now() + (pausedMs() - paused0);
   const timings: Record<string, number> = {};
   const faults: string[] = [];
   const unavailable: Record<string, string> = {};
@@ -574,7 +577,7 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
         a = { control: c.index, action: actionName(c), outcome: 'failed', note: errorMessage(err).slice(0, 200), effects: [], errors: [], ms: Math.round(performance.now() - t) };
         // Cut short by the probe's budget, not by the per-action timeout: not a slow or hung page, left out.
         // So is a timeout with too little of the budget left to tell a slow page from a hung one fairly.
-        const budgetCut = err instanceof TimeoutError && (limit < settings.actionTimeoutMs || hardDeadline - performance.now() < 1500 + 700);
+        const budgetCut = err instanceof TimeoutError && (limit < settings.actionTimeoutMs || left() + FINISH_RESERVE_MS < 1500 + 700);
         if (err instanceof OutOfBudget || budgetCut) {
           if (budgetCut) {
             busy = true;
@@ -732,7 +735,7 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
     const tc = performance.now();
     // A handler still running (cut by the budget) would hold up the coverage read and the page's closing: stop it.
     if (busy) await withTimeout(d.cdp.send('Runtime.terminateExecution'), 300, 'terminate').catch(() => undefined);
-    await d.takeCoverage(Math.max(300, Math.min(EVAL_MS, hardDeadline - performance.now() - 700))).catch(() => undefined);
+    await d.takeCoverage(Math.max(300, Math.min(EVAL_MS, left() + FINISH_RESERVE_MS - 700))).catch(() => undefined);
     const js = d.coverage.entries((url) => {
       if (!url.startsWith(origin + '/')) return null;
       const file = requestPath(url.slice(origin.length));
