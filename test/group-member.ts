@@ -5,7 +5,7 @@
  * `<dir>/seen-<pid>` every 50 ms. Killed with its children when the test process ends.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { GUARDIAN_MARK, groupDir } from '../runner/gather/measure-alone.js';
 import { processTree } from '../runner/gather/measure-priority.js';
@@ -13,14 +13,12 @@ import { processTree } from '../runner/gather/measure-priority.js';
 const moduleUrl = new URL('../runner/gather/measure-alone.js', import.meta.url).href;
 const started: number[] = [];
 process.once('exit', () => {
-  for (const pid of started) {
-    for (const p of processTree(pid).reverse()) {
-      try {
-        process.kill(p, 'SIGCONT');
-        process.kill(p, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
+  for (const p of started) {
+    try {
+      process.kill(p, 'SIGCONT');
+      process.kill(p, 'SIGKILL');
+    } catch {
+      /* gone */
     }
   }
 });
@@ -65,13 +63,16 @@ setInterval(() => writeFileSync(process.argv[1] + '/seen-' + process.pid, String
   await until('the member joined with its two children', () => existsSync(join(dir, String(pid))) && processTree(pid).length === 3);
   const kids = processTree(pid).slice(1);
   const guardian = kids.find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').includes(GUARDIAN_MARK))!;
+  started.push(...kids);
+  const seen = join(dir, `seen-${pid}`);
+  process.once('exit', () => rmSync(seen, { force: true }));
   return {
     pid,
     child: kids.find((p) => p !== guardian)!,
     guardian,
     seenPausedMs() {
       try {
-        return Number(readFileSync(join(dir, `seen-${pid}`), 'utf8'));
+        return Number(readFileSync(seen, 'utf8'));
       } catch {
         return undefined;
       }
