@@ -10,7 +10,8 @@
  * this Chrome is only loading the measured page), the sandbox thread that serves the page's files (Lighthouse's
  * simulation reads the server's response times) and the Lighthouse thread; nothing else of that worker runs then
  * (its own work is over before Lighthouse is let measure). When the trace is taken they return to the priority
- * they had. The other workers still run, with a smaller share of the CPU while a page is measured.
+ * they had. The other workers meanwhile run at a priority lowered by the same steps, or are stopped for a page
+ * that keeps computing after its load (measure-alone.ts); `raisePriority` with a negative `by` lowers.
  *
  * Raising a priority needs the right to (CAP_SYS_NICE: root, as in the containers and CI this runs in, or a
  * raised RLIMIT_NICE). Without it nothing changes and the measurement relies on the lock alone; with

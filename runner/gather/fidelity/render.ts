@@ -26,6 +26,7 @@ import { errorMessage } from '../../../core/errors.js';
 import { gathered, missing, type Gathered } from '../../../core/evidence.js';
 import { FIDELITY_SCREENS, TEXT_KEEP_CHARS, type RenderedView, type ViewportSpec } from '../../../core/fidelity.js';
 import { LOAD_TIMEOUT_MS, SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, dialogGuard, freezeAnimations, withTimeout } from '../session.js';
+import { PAGE_SEED, seedRandomness } from '../seeded-random.js';
 import { COLLECT_ARGS, collectView, type CollectedView } from './collect.js';
 
 /**
@@ -82,7 +83,7 @@ export async function renderViews(context: BrowserContext, url: string, opts: Re
   try {
     page = await context.newPage();
     page.on('dialog', (d) => d.dismiss().catch(() => undefined));
-    await Promise.all([page.setViewport({ width: first.width, height: first.height, deviceScaleFactor: 1 }), page.evaluateOnNewDocument(dialogGuard)]);
+    await Promise.all([page.setViewport({ width: first.width, height: first.height, deviceScaleFactor: 1 }), page.evaluateOnNewDocument(dialogGuard), page.evaluateOnNewDocument(seedRandomness, PAGE_SEED)]);
     const tl = performance.now();
     try {
       await withTimeout(page.goto(url, { waitUntil: 'load', timeout: 0 }), Math.min(LOAD_TIMEOUT_MS, left() * 0.4), 'load');

@@ -27,6 +27,8 @@
  * `enumerate`, `mark` (listener marks from DOMDebugger), `tag`, `prepare`, `snapshot`, `post`, `view`.
  */
 
+import { seedRandomness } from '../seeded-random.js';
+
 export interface ProbeConfig {
   /** Epoch milliseconds of virtual time 0. */
   epochMs: number;
@@ -150,37 +152,7 @@ export function probeInit(cfg: ProbeConfig): void {
     /* leave it */
   }
 
-  // Seeded randomness (mulberry32).
-  let rs = cfg.seed >>> 0;
-  const rnd = () => {
-    rs = (rs + 0x6d2b79f5) >>> 0;
-    let t = rs;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  Math.random = rnd;
-  try {
-    const C = (w.Crypto ?? {}).prototype;
-    if (C) {
-      C.getRandomValues = function <T extends ArrayBufferView | null>(arr: T): T {
-        if (arr) {
-          const b = new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength);
-          for (let i = 0; i < b.length; i++) b[i] = Math.floor(rnd() * 256);
-        }
-        return arr;
-      };
-      C.randomUUID = function () {
-        const h = Array.from({ length: 16 }, () => Math.floor(rnd() * 256));
-        h[6] = (h[6]! & 0x0f) | 0x40;
-        h[8] = (h[8]! & 0x3f) | 0x80;
-        const x = h.map((v) => v.toString(16).padStart(2, '0')).join('');
-        return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
-      };
-    }
-  } catch {
-    /* leave it */
-  }
+  // Seeded randomness: seedRandomness (seeded-random.ts) runs before this script (probeScript).
 
   const report = (e: unknown) => {
     if (N.reportError) N.reportError(e);
@@ -1075,5 +1047,5 @@ export function probeInit(cfg: ProbeConfig): void {
 
 /** The script text for `Page.addScriptToEvaluateOnNewDocument`. */
 export function probeScript(cfg: ProbeConfig): string {
-  return `(${probeInit.toString()})(${JSON.stringify(cfg)});`;
+  return `(${seedRandomness.toString()})(${JSON.stringify(cfg.seed)});\n(${probeInit.toString()})(${JSON.stringify(cfg)});`;
 }

@@ -59,6 +59,25 @@ describe('browser session on fixture pages', () => {
   });
 });
 
+describe('randomness in the visit', () => {
+  it('a page that shows random ids (Math.random, crypto.randomUUID, getRandomValues) shows the same ones in two visits', async () => {
+    const page = writeArtifact({
+      'index.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ids</title></head><body><p id="ids"></p>
+<script>document.getElementById('ids').textContent = [Math.random().toString(36).slice(2, 11), crypto.randomUUID(), crypto.getRandomValues(new Uint32Array(2)).join('-')].join(' ');</script></body></html>`,
+    });
+    const ids = async () => {
+      const { evidence } = await scorer.scoreWithEvidence(page);
+      assert.ok(evidence.browser?.ok);
+      const m = /<p id="ids">([^<]+)<\/p>/.exec(evidence.browser.value.domHtml);
+      assert.ok(m, 'ids not rendered');
+      return m[1]!;
+    };
+    const first = await ids();
+    assert.match(first, /^[0-9a-z]+ [0-9a-f-]{36} \d+-\d+$/);
+    assert.equal(await ids(), first);
+  });
+});
+
 describe('screenshots of moving pages', () => {
   const shots = new Scorer({ only: ['layout-sparsity', 'color-harmony'], budgetMs: BUDGET_MS, network: { mode: 'offline' } });
   after(() => shots.close());
