@@ -93,13 +93,18 @@ export function joinMeasureGroup(dir = groupDir()): void {
 
 /** The other live members (stale files of dead or reused pids are removed). */
 export function otherMembers(dir = groupDir()): ProcessId[] {
-  let names: string[];
+  let all: string[];
   try {
-    names = readdirSync(dir).filter((n) => /^\d+$/.test(n));
+    all = readdirSync(dir);
   } catch {
     return [];
   }
+  const names = all.filter((n) => /^\d+$/.test(n));
   const out: ProcessId[] = [];
+  // A count of a member that is gone (written by a holder after the member ended) goes with it.
+  for (const name of all.filter((n) => /^\d+\.paused$/.test(n))) {
+    if (!names.includes(name.slice(0, -'.paused'.length))) rmSync(join(dir, name), { force: true });
+  }
   for (const name of names) {
     const file = join(dir, name);
     let member: ProcessId;
@@ -111,6 +116,7 @@ export function otherMembers(dir = groupDir()): ProcessId[] {
     if (member.pid === process.pid) continue;
     if (startTimeOf(member.pid) !== member.start) {
       rmSync(file, { force: true });
+      rmSync(`${file}.paused`, { force: true });
       continue;
     }
     out.push(member);

@@ -121,8 +121,10 @@ setInterval(() => {}, 1000);`, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
     // A pid that is alive but started at another time than the file says: a reused pid.
     writeFileSync(join(dir, String(sleeper.pid)), JSON.stringify({ pid: sleeper.pid, start: '1' }));
     writeFileSync(join(dir, '999999999'), JSON.stringify({ pid: 999_999_999, start: '1' }));
+    writeFileSync(join(dir, '999999998.paused'), '1200'); // a count written after its member ended
     assert.deepEqual(otherMembers(dir), []);
     assert.ok(!existsSync(join(dir, String(sleeper.pid))) && !existsSync(join(dir, '999999999')));
+    assert.ok(!existsSync(join(dir, '999999998.paused')), 'the count of a member that is gone is removed');
     const pause = pauseOthers(1000, dir);
     assert.equal(pause.stopped, 0);
     assert.match(pause.reason ?? '', /no other scoring process/);
