@@ -249,6 +249,12 @@ export function pausedMs(): number {
   }
 }
 
+/** A clock of this process's stopped time from now on: returns how many ms it has been stopped since it was made. */
+export function pausedSince(): () => number {
+  const start = pausedMs();
+  return () => pausedMs() - start;
+}
+
 export function recordPath(dir: string, pid = process.pid): string {
   return join(dir, `paused-by-${pid}.json`);
 }

@@ -42,7 +42,7 @@ import { errorMessage } from '../../core/errors.js';
 import { PAGE_COLLECTORS } from './collectors/index.js';
 import { cssStyleRules, ruleCoverage } from './css-rules.js';
 import { MOBILE_EMULATION, measureOverflow, mobileResult } from './mobile-measure.js';
-import { pausedMs } from './measure-alone.js';
+import { pausedSince } from './measure-alone.js';
 import { PAGE_SEED, seedRandomness } from './seeded-random.js';
 import { requestPath } from './server.js';
 
@@ -102,11 +102,11 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
   if (ms <= 0) return Promise.reject(new TimeoutError(`${what}: no time left in the budget`));
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const paused0 = pausedMs();
+    const paused = pausedSince();
     let credited = 0;
     let t: NodeJS.Timeout;
     const fire = () => {
-      const extra = pausedMs() - paused0 - credited;
+      const extra = paused() - credited;
       if (extra > 0 && !settled) {
         credited += extra;
         t = setTimeout(fire, extra);
@@ -139,11 +139,11 @@ const WORKER_STARVATION_WORKERS = 8;
 
 /** Wait `ms`, plus whatever time this process spent stopped meanwhile (measure-alone.ts `pausedMs`). */
 export async function sleep(ms: number): Promise<void> {
-  const paused0 = pausedMs();
+  const paused = pausedSince();
   let credited = 0;
   for (let wait = ms; wait > 0; ) {
     await new Promise<void>((r) => setTimeout(r, wait));
-    wait = pausedMs() - paused0 - credited;
+    wait = paused() - credited;
     credited += Math.max(0, wait);
   }
 }
@@ -259,8 +259,8 @@ export async function visitArtifact(
   const timings: Record<string, number> = {};
   const mark = (name: string, since: number) => (timings[name] = Math.round(performance.now() - since));
   // Time spent stopped while another worker measured (measure-alone.ts) does not count against the budget.
-  const paused0 = pausedMs();
-  const left = () => opts.deadline - performance.now() + (pausedMs() - paused0);
+  const paused = pausedSince();
+  const left = () => opts.deadline - performance.now() + paused();
   const f = new PageFaults();
   const consoleEntries: ConsoleEntry[] = [];
   const pageErrors: Array<PageError & { id?: number }> = [];
@@ -346,10 +346,10 @@ export async function visitArtifact(
         (err) => (err instanceof TimeoutError ? ('busy' as const) : undefined),
       );
     const task0 = await taskSeconds();
-    const [w0, p0] = [performance.now(), pausedMs()];
+    const [w0, settlePaused] = [performance.now(), pausedSince()];
     await Promise.all([sleep(Math.min(SETTLE_MS, left())), opts.idle?.()]);
     const task1 = task0 === 'busy' ? 'busy' : await taskSeconds();
-    const wall = (performance.now() - w0 - (pausedMs() - p0)) / 1000;
+    const wall = (performance.now() - w0 - settlePaused()) / 1000;
     if (task0 === 'busy' || task1 === 'busy') busyAfterLoad = 1;
     else if (task0 !== undefined && task1 !== undefined && wall > 0) busyAfterLoad = Math.min(1, Math.max(0, (task1 - task0) / wall));
   } else await opts.idle?.();

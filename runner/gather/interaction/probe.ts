@@ -58,7 +58,7 @@ import type {
 } from '../../../core/browser-evidence.js';
 import { errorMessage } from '../../../core/errors.js';
 import { requestPath } from '../server.js';
-import { pausedMs } from '../measure-alone.js';
+import { pausedSince } from '../measure-alone.js';
 import { TimeoutError, withTimeout } from '../session.js';
 import { ProbeDriver, type RecordedError, type Window } from './driver.js';
 import type { ProbeConfig } from './page-script.js';
@@ -268,8 +268,8 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
   const hardDeadline = Math.min(opts.deadline, (opts.started ?? t0) + settings.budgetMs);
   const deadline = hardDeadline - FINISH_RESERVE_MS;
   // Time spent stopped while another worker measured (measure-alone.ts) does not count against the budget.
-  const paused0 = pausedMs();
-  const left = () => deadline - performance.now() + (pausedMs() - paused0);
+  const paused = pausedSince();
+  const left = () => deadline - performance.now() + paused();
   const timings: Record<string, number> = {};
   const faults: string[] = [];
   const unavailable: Record<string, string> = {};
