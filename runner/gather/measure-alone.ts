@@ -21,7 +21,7 @@
  * A holder that dies while others are stopped must not leave them stopped: before stopping anyone it writes what
  * it stops into a record file, and a small guardian process (measure-guardian.ts, one per holding process,
  * started at its first pause, never itself stopped) continues them when the holder is gone or the record is
- * older than the cap. `WEBGRADE_MEASURE_ALONE=off` turns pausing off (the lock and the priority stay). Linux only
+ * older than the cap. `WEBGRADE_MEASURE_ALONE=off` turns stopping and lowering the others off (the lock and our own priority stay). Linux only
  * (/proc); processes of other users are out of reach (and use another lock).
  */
 import { spawn } from 'node:child_process';
@@ -286,6 +286,7 @@ function ensureGuardian(dir: string, holderStart: string, ours: Set<number>): vo
  * call it where raising our own priority worked: putting a priority back up needs the same right.
  */
 export function lowerOthers(dir = groupDir()): PriorityBoost {
+  if (process.env.WEBGRADE_MEASURE_ALONE === 'off') return { raised: 0, reason: 'turned off (WEBGRADE_MEASURE_ALONE=off)', restore() {} };
   const boosts = otherMembers(dir).map((m) => raisePriority(m.pid, -MEASURE_RAISE));
   const out: PriorityBoost = {
     raised: boosts.reduce((n, b) => n + b.raised, 0),

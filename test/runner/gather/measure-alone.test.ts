@@ -155,6 +155,9 @@ setInterval(() => {}, 1000);`, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
       const pause = pauseOthers(1000, dir);
       assert.equal(pause.stopped, 0);
       assert.match(pause.reason ?? '', /turned off/);
+      const lowered = lowerOthers(dir);
+      assert.equal(lowered.raised, 0);
+      assert.match(lowered.reason ?? '', /turned off/);
     } finally {
       delete process.env.WEBGRADE_MEASURE_ALONE;
     }
