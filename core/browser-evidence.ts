@@ -119,8 +119,13 @@ export interface BrowserEvidence {
   timings: Record<string, number>;
   console: ConsoleEntry[];
   pageErrors: PageError[];
-  /** The sandbox's log of every request of every phase of this artifact (visit, mobile, lighthouse ...). */
+  /**
+   * The sandbox's log of every request the page made in every phase of this artifact (visit, mobile, lighthouse
+   * ...); the browser's own requests are in `browserNetwork` (runner/gather/page-requests.ts).
+   */
   network: NetworkEntry[];
+  /** Requests the browser made on its own while the page was open (refused like any other; no metric reads them). */
+  browserNetwork?: NetworkEntry[];
   /** Serialised DOM after load and settle. */
   domHtml: string;
   domNodeCount: number;

@@ -71,8 +71,18 @@ export interface NetworkEntry {
   withheld?: boolean;
   /** A top-level navigation away from the artifact, answered with 204 No Content so that the page stays. */
   navigationKept?: boolean;
-  /** Requested by the browser on its own (the favicon probe), not by the page. */
+  /**
+   * Requested by the browser on its own (the favicon probe; Chrome's own services, such as "folae"), not by the
+   * page: runner/gather/page-requests.ts decides, and such entries are kept apart from the page's log
+   * (`BrowserEvidence.browserNetwork`).
+   */
   browserMade?: boolean;
+  /** Why the entry counts as the browser's (with `browserMade`). */
+  browserReason?: string;
+  /** The `Sec-Fetch-Site` header as sent (absent when Chrome sent none: a plain-http destination). */
+  fetchSite?: string;
+  /** An `Origin` or `Referer` header came with the request: something of a page initiated it. */
+  referred?: boolean;
   /** Milliseconds the sandbox took to produce the answer (artifact file, CDN cache, archive, live fetch). */
   ms?: number;
 }
@@ -82,17 +92,22 @@ export interface NetworkRecord {
   mode: string;
   /** Every CDN library served while gathering, `package@version`, sorted. */
   libraries: string[];
-  /** Requests blocked (not withheld) and withheld, over every phase. */
+  /** The page's requests blocked (not withheld) and withheld, over every phase. */
   blocked: number;
   withheld: number;
+  /** Requests the browser made on its own (refused like any other, counted for no metric). */
+  browserOwn?: number;
 }
 
-export function networkRecord(settings: NetworkSettings, log: readonly NetworkEntry[]): NetworkRecord {
-  const libraries = [...new Set(log.map((e) => e.library).filter((l): l is string => !!l))].sort();
+/** The record of the page's requests (`log`, the browser's own left out) and how many the browser made itself. */
+export function networkRecord(settings: NetworkSettings, log: readonly NetworkEntry[], browserOwn = 0): NetworkRecord {
+  const own = log.filter((e) => !e.browserMade);
+  const libraries = [...new Set(own.map((e) => e.library).filter((l): l is string => !!l))].sort();
   return {
     mode: describeNetwork(settings),
     libraries,
-    blocked: log.filter((e) => e.disposition === 'blocked' && !e.withheld).length,
-    withheld: log.filter((e) => e.withheld).length,
+    blocked: own.filter((e) => e.disposition === 'blocked' && !e.withheld).length,
+    withheld: own.filter((e) => e.withheld).length,
+    ...(browserOwn ? { browserOwn } : {}),
   };
 }

@@ -37,6 +37,8 @@ export interface ScoreDocument {
   suite: SuiteId;
   /** The network mode and every CDN library version served while gathering (absent when no browser ran). */
   network?: NetworkRecord;
+  /** The browser that gathered the evidence (`Chromium 150.0.7871.100`; absent when no browser ran). */
+  browser?: string;
   requirement?: string;
   /** The reference the fidelity metrics compared against (absent without one). */
   reference?: ScoreReference;
@@ -64,6 +66,11 @@ export interface ScoringSettings {
   alignment?: AlignmentStance;
   /** The fidelity viewports as `name:WxH` (`--viewports`); absent = the default set. */
   viewports?: string[];
+  /**
+   * The browser that gathered the evidence (`Chromium 150.0.7871.100`), as the scoring machine reports it.
+   * Results of different browsers may be merged, with a warning: a release can change what pages show.
+   */
+  browser?: string;
 }
 
 export type RowStatus = 'ok' | 'failed';

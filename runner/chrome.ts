@@ -2,7 +2,8 @@
  * Finding and launching the system Chrome/Chromium (never a downloaded one). Everything that drives a browser
  * (the evidence session, Lighthouse, end-to-end tests of the report and survey pages) uses these flags.
  */
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
@@ -29,6 +30,22 @@ export function findChrome(): string | null {
   const env = process.env.CHROME_PATH;
   if (env && isExecutable(env)) return env;
   return CANDIDATES.find(isExecutable) ?? null;
+}
+
+let version: string | null | undefined;
+/**
+ * The browser's name and version as it reports them (`Chromium 150.0.7871.100`), or null when there is none:
+ * recorded with every score, since a Chrome release can change what a page shows and what it asks for. Asked
+ * once per process from the binary itself (Debian's /usr/bin/chromium is a wrapper script).
+ */
+export function browserVersion(): string | null {
+  if (version !== undefined) return version;
+  let bin = findChrome();
+  if (bin === '/usr/bin/chromium' && existsSync('/usr/lib/chromium/chromium')) bin = '/usr/lib/chromium/chromium';
+  const r = bin ? spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 10_000 }) : null;
+  const line = r?.status === 0 ? r.stdout.split('\n').find((l) => /\d+\.\d+/.test(l)) : undefined;
+  version = line ? line.replace(/\s+built on .*$/, '').trim() : null;
+  return version;
 }
 
 /** Headless flags from DEVELOPERS.md (plus --no-sandbox when running as root). */

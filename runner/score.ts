@@ -28,6 +28,7 @@ import { round2 } from '../metrics/formula.js';
 import { isStaticMetric, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
 import { MEASURE_TIMINGS } from './gather/lighthouse-mobile.js';
+import { browserVersion } from './chrome.js';
 
 export { isStaticMetric, runMetric };
 
@@ -262,6 +263,8 @@ export class Scorer {
     };
     if (evidence.requirement) doc.requirement = evidence.requirement.id;
     if (evidence.network) doc.network = evidence.network;
+    const browser = evidence.browser || evidence.lighthouse || evidence.interaction ? browserVersion() : null;
+    if (browser) doc.browser = browser;
     if (evidence.fidelity?.ok) doc.reference = evidence.fidelity.value.reference;
     else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
     // The phases that explain a row's time: the visit, Lighthouse's whole run, its hold for our visit, its wait for

@@ -15,6 +15,7 @@ import type { AlignmentStance } from '../core/judge-answer.js';
 import type { ViewportSpec } from '../core/fidelity.js';
 import { DEFAULT_LIGHTHOUSE_RUNS } from './gather/browser-gatherer.js';
 import { selectMetrics } from './score.js';
+import { browserVersion } from './chrome.js';
 
 export type { ScoringSettings };
 
@@ -42,6 +43,8 @@ export function scoringSettings(opts: {
   };
   if (opts.alignment) out.alignment = opts.alignment;
   if (opts.viewports) out.viewports = opts.viewports.map((v) => `${v.name}:${v.width}x${v.height}`);
+  const browser = browserVersion();
+  if (browser) out.browser = browser;
   return out;
 }
 
@@ -66,7 +69,14 @@ function show(v: unknown): string {
   return Array.isArray(v) ? v.join(',') : String(v);
 }
 
-/** The first setting two rows disagree on, as `name: a vs b`, or null when they agree. */
+/** The browsers that scored `rows` (rows that do not say are left out), most rows first. */
+export function browsersOf(settings: ReadonlyArray<Partial<ScoringSettings>>): string[] {
+  const n = new Map<string, number>();
+  for (const s of settings) if (s.browser) n.set(s.browser, (n.get(s.browser) ?? 0) + 1);
+  return [...n.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([b]) => b);
+}
+
+/** The first setting two rows disagree on, as `name: a vs b`, or null when they agree (the browser is not one). */
 export function settingsDifference(a: Partial<ScoringSettings>, b: Partial<ScoringSettings>): string | null {
   for (const k of KEYS) {
     // The alignment stance and the viewports are written only when not the default; elsewhere a missing field

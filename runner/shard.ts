@@ -16,7 +16,7 @@ import { existsSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import type { ResultRow } from '../core/results.js';
 import { readResults, rowKey } from './results-file.js';
-import { rowSettings, settingsDifference, type ScoringSettings } from './scoring-settings.js';
+import { browsersOf, rowSettings, settingsDifference, type ScoringSettings } from './scoring-settings.js';
 
 export interface Shard {
   index: number;
@@ -48,6 +48,8 @@ export interface MergeSummary {
   /** Duplicates whose scores differ (the kept row decided which). */
   conflicting: number;
   badLines: number;
+  /** The browsers the rows were scored with, when more than one (a warning, not a refusal). */
+  browsers?: string[];
 }
 
 function scoresOf(r: ResultRow): string {
@@ -66,11 +68,13 @@ export function mergeResults(inputs: readonly string[], out: string): MergeSumma
   let duplicates = 0;
   let conflicting = 0;
   let badLines = 0;
+  const seenSettings: Array<Partial<ScoringSettings>> = [];
   for (const file of inputs) {
     const read = readResults(file);
     badLines += read.badLines.length;
     for (const row of read.rows) {
       const s = rowSettings(row);
+      seenSettings.push(s);
       if (!ref) ref = { file, settings: s };
       else {
         const diff = settingsDifference(ref.settings, s);
@@ -93,5 +97,6 @@ export function mergeResults(inputs: readonly string[], out: string): MergeSumma
   const tmp = `${out}.merge-${process.pid}.tmp`;
   writeFileSync(tmp, rows.map((r) => JSON.stringify(r) + '\n').join(''));
   renameSync(tmp, out);
-  return { files: inputs.length, rows: rows.length, duplicates, conflicting, badLines };
+  const browsers = browsersOf(seenSettings);
+  return { files: inputs.length, rows: rows.length, duplicates, conflicting, badLines, ...(browsers.length > 1 ? { browsers } : {}) };
 }

@@ -14,6 +14,7 @@ export function mergeCommand(): Command {
         process.stdout.write(
           `merged ${s.files} files: ${s.rows} rows → ${flags.out}${s.duplicates ? ` (${s.duplicates} duplicates dropped${s.conflicting ? `, ${s.conflicting} of them with other scores` : ''})` : ''}${s.badLines ? `; ${s.badLines} unreadable lines skipped` : ''}\n`,
         );
+        if (s.browsers) process.stderr.write(`warning: the rows were scored with ${s.browsers.length} browsers (${s.browsers.join(', ')}): a browser release can change what a page shows and scores\n`);
       }),
     );
 }

@@ -51,7 +51,8 @@ import { ChromeProcess, sandboxContext } from './chrome-process.js';
 import { SandboxThread, type SiteHandle } from './sandbox/sandbox-thread.js';
 import { servedArtifact } from './server.js';
 import { FIRST_LOAD_TIMEOUT_MS, probeInteraction, unresponsiveEvidence } from './interaction/probe.js';
-import { DEFAULT_NETWORK_MODE, networkRecord, type NetworkEntry, type NetworkSettings } from '../../core/network.js';
+import { DEFAULT_NETWORK_MODE, networkRecord, type NetworkEntry, type NetworkSettings, type SandboxPhase } from '../../core/network.js';
+import { attributeRequests, type SeenRequests } from './page-requests.js';
 import type { CdnOptions } from '../../cdn/index.js';
 import { FidelityRenderer, type FidelityOptions } from './fidelity/gather.js';
 
@@ -104,6 +105,8 @@ export class BrowserGatherer implements Gatherer {
   private chromeSpki?: string;
   /** Renders for the fidelity metrics, with the reference cache (made on first use). */
   private fidelity?: FidelityRenderer;
+  /** Per artifact in flight, the requests its pages' targets made in each phase (page-requests.ts). */
+  private readonly seen = new WeakMap<SiteHandle, SeenRequests>();
 
   constructor(readonly options: Partial<GathererOptions> & BrowserGathererOptions = {}) {
     this.network = options.network ?? { mode: DEFAULT_NETWORK_MODE };
@@ -167,7 +170,7 @@ export class BrowserGatherer implements Gatherer {
               // Those metrics read the console: mark now the lines about requests the sandbox refused, from its
               // log so far (record() marks them again from the whole log at the end).
               const b = evidence.browser;
-              if (b.ok) markWebgradeCaused(b.value, (await site.log().catch(() => ({ log: [] as NetworkEntry[] }))).log);
+              if (b.ok) markWebgradeCaused(b.value, this.attribute(site, (await site.log().catch(() => ({ log: [] as NetworkEntry[] }))).log).page);
               await request.background?.(['browser', 'screenshot']);
             }
           } else if (probing) await request.background?.(['browser', 'screenshot']);
@@ -211,25 +214,41 @@ export class BrowserGatherer implements Gatherer {
       // visit and Lighthouse so that it competes with no measurement.
       if (request.needs.has('reference') && evidence.reference) {
         this.fidelity ??= new FidelityRenderer(this.options);
-        evidence.fidelity = await this.fidelity.gather(evidence, evidence.reference, { chrome: this.chrome, sandbox: this.sandbox, site, network: this.network, deadline });
+        evidence.fidelity = await this.fidelity.gather(evidence, evidence.reference, { chrome: this.chrome, sandbox: this.sandbox, site, network: this.network, deadline, requests: this.requestsOf(site, 'fidelity') });
       }
     } finally {
       const { log, dropped } = await site.close().catch(() => ({ log: [] as NetworkEntry[], dropped: 0 }));
-      this.record(evidence, log, dropped);
+      this.record(evidence, site, log, dropped);
     }
   }
 
+  /** The set the requests of `phase` of this artifact's pages are recorded into. */
+  private requestsOf(site: SiteHandle, phase: SandboxPhase): Set<string> {
+    let m = this.seen.get(site);
+    if (!m) this.seen.set(site, (m = new Map()));
+    let keys = m.get(phase);
+    if (!keys) m.set(phase, (keys = new Set()));
+    return keys;
+  }
+
+  /** The page's requests in the sandbox's log, the browser's own apart (page-requests.ts). */
+  private attribute(site: SiteHandle, log: readonly NetworkEntry[]): { page: NetworkEntry[]; browser: NetworkEntry[] } {
+    return attributeRequests(log, this.seen.get(site) ?? new Map(), site.origin);
+  }
+
   /**
-   * The sandbox's log into the evidence: every phase's requests; faults for navigations away it kept; and a
-   * "Failed to load resource" console line about a request the sandbox refused or withheld is marked as
-   * webgrade's doing (console-errors does not count it).
+   * The sandbox's log into the evidence: every phase's requests of the page (the browser's own kept apart, in
+   * `browserNetwork`); faults for navigations away it kept; and a "Failed to load resource" console line about a
+   * request the sandbox refused or withheld is marked as webgrade's doing (console-errors does not count it).
    */
-  private record(evidence: Evidence, log: NetworkEntry[], dropped: number): void {
-    evidence.network = networkRecord(this.network, log);
+  private record(evidence: Evidence, site: SiteHandle, all: NetworkEntry[], dropped: number): void {
+    const { page: log, browser } = this.attribute(site, all);
+    evidence.network = networkRecord(this.network, log, browser.length);
     if (evidence.interaction?.ok) evidence.interaction.value.network = log.filter((e) => e.phase === 'interaction');
     const b = evidence.browser;
     if (!b?.ok) return;
     b.value.network = log;
+    if (browser.length) b.value.browserNetwork = browser;
     const last = markWebgradeCaused(b.value, log);
     for (const e of last.values()) {
       if (!e.navigationKept) continue;
@@ -262,7 +281,7 @@ export class BrowserGatherer implements Gatherer {
       const t = performance.now();
       try {
         const browser = await this.chrome.browser();
-        context = await sandboxContext(browser, await site.endpoint('mobile'));
+        context = await sandboxContext(browser, await site.endpoint('mobile'), this.requestsOf(site, 'mobile'));
         const mob = await visitMobile(context, site.origin, site.entryUrl, faults, left, screenshots);
         b.mobile = mob.result;
         if (mob.screenshot) b.screenshots.mobile = mob.screenshot;
@@ -299,7 +318,7 @@ export class BrowserGatherer implements Gatherer {
       const browser = await this.chrome.browser();
       // The probe's budget and time count from here: starting Chrome (once for many artifacts) is not the probe's.
       t = performance.now();
-      context = await sandboxContext(browser, await site.endpoint('interaction'));
+      context = await sandboxContext(browser, await site.endpoint('interaction'), this.requestsOf(site, 'interaction'));
       const ev = await probeInteraction(context, evidence.artifact, site.origin, site.entryUrl, { deadline, started: t, firstLoadMs, ...(this.options.interaction ? { settings: this.options.interaction } : {}) });
       evidence.interaction = gathered(ev);
     } catch (err) {
@@ -324,8 +343,8 @@ export class BrowserGatherer implements Gatherer {
     let context: BrowserContext | undefined;
     let mobileContext: BrowserContext | undefined;
     try {
-      context = await sandboxContext(browser, await site.endpoint('visit'));
-      const newMobileContext = async () => (mobileContext = await sandboxContext(browser, await site.endpoint('mobile')));
+      context = await sandboxContext(browser, await site.endpoint('visit'), this.requestsOf(site, 'visit'));
+      const newMobileContext = async () => (mobileContext = await sandboxContext(browser, await site.endpoint('mobile'), this.requestsOf(site, 'mobile')));
       const ev = await visitArtifact(context, evidence.artifact, site.origin, site.entryUrl, { deadline, screenshots, mobile, mobileContext: newMobileContext, ...(idle ? { idle } : {}) });
       return gathered(ev);
     } catch (err) {
@@ -370,6 +389,7 @@ export class BrowserGatherer implements Gatherer {
       const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}), ...(alone ? { alone } : {}) });
       const out: LighthouseOutcome = { evidence: gathered(run.evidence) };
       if (run.mobile) out.mobile = run.mobile;
+      for (const k of run.requests ?? []) this.requestsOf(site, 'lighthouse').add(k);
       copyMeasureStats(run, out);
       return out;
     } catch (err) {

@@ -26,6 +26,7 @@ import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
 import { chromeFlags, findChrome } from '../chrome.js';
 import { joinMeasureGroup } from './measure-alone.js';
 import { PROFILE_PREFIX, killTree, markProfile, reapDeadProfiles, reapProfile } from './chrome-reaper.js';
+import { RequestWatch } from './page-requests.js';
 
 export const ISOLATION_FLAGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
@@ -45,9 +46,15 @@ export function profilePreferences(downloadDir: string): Record<string, unknown>
   };
 }
 
-/** A fresh browser context whose every request goes to the sandbox proxy at `proxyServer`; downloads denied. */
-export function sandboxContext(browser: Browser, proxyServer: string): Promise<BrowserContext> {
-  return browser.createBrowserContext({ proxyServer, proxyBypassList: ['<-loopback>'], downloadBehavior: { policy: 'deny' } });
+/**
+ * A fresh browser context whose every request goes to the sandbox proxy at `proxyServer`; downloads denied. With
+ * `requests`, every request its targets make is recorded there (page-requests.ts: the page's requests told apart
+ * from the browser's own), from before the first page opens.
+ */
+export async function sandboxContext(browser: Browser, proxyServer: string, requests?: Set<string>): Promise<BrowserContext> {
+  const context = await browser.createBrowserContext({ proxyServer, proxyBypassList: ['<-loopback>'], downloadBehavior: { policy: 'deny' } });
+  if (requests) await new RequestWatch(context, requests).ready();
+  return context;
 }
 
 /** Pids of every Chrome this process started and has not yet killed. */

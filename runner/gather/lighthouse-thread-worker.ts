@@ -102,7 +102,7 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       const alone = msg.alone || verdict === 'measure-alone';
       runs.push(await once(msg, deadline - performance.now(), { performanceOnly: true, ...(alone ? { alone } : {}) }));
     }
-    const result: LighthouseRun = { ...first, evidence: medianPerformance(runs.map((r) => r.evidence)) };
+    const result: LighthouseRun = { ...first, evidence: medianPerformance(runs.map((r) => r.evidence)), requests: [...new Set(runs.flatMap((r) => r.requests ?? []))] };
     if (runs.length > 1) {
       // Waits and measured phases add up over the runs; priority and pause: the most any run had.
       const sum = (k: 'lockWaitMs' | 'measuredMs' | 'othersPausedMs') => runs.reduce((t, r) => t + (r[k] ?? 0), 0);

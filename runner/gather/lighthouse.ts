@@ -28,6 +28,7 @@ import type { LighthouseEvidence } from '../../core/evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import { MOBILE_ARTIFACT, MOBILE_AUDIT, WebgradeMobileAudit, copyMeasureStats, mobileGatherer, type HoldVerdict, type MeasureStats, type MobileArtifact } from './lighthouse-mobile.js';
 import { MOBILE_EMULATION } from './mobile-measure.js';
+import { requestKeysFromDevtoolsLog } from './page-requests.js';
 
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 
@@ -171,6 +172,8 @@ export interface LighthouseRun extends MeasureStats {
   evidence: LighthouseEvidence;
   /** The mobile measurement when asked for, or why it is missing. */
   mobile?: { ok: true; value: MobileArtifact } | { ok: false; reason: string };
+  /** The requests its tab's targets made (page-requests.ts `requestKey`), from its DevTools log. */
+  requests?: string[];
 }
 
 export class LighthouseTimeout extends Error {}
@@ -285,6 +288,7 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     await reuseBenchmarkIndex(result.lhr);
     const run: LighthouseRun = { evidence: lighthouseEvidence(result.lhr) };
     if (opts.mobile && !opts.performanceOnly) run.mobile = mobileFrom(result.artifacts?.[MOBILE_ARTIFACT], result.lhr);
+    run.requests = requestKeysFromDevtoolsLog(result.artifacts?.DevtoolsLog);
     copyMeasureStats(stats, run);
     return run;
   } catch (err) {

@@ -28,6 +28,7 @@ import { gathered, missing, type Evidence, type Gathered } from '../../../core/e
 import { DEFAULT_VIEWPORTS, FIDELITY_SCREENS, type FidelityEvidence, type ReferenceInput, type ReferenceRecord, type RenderedView, type ViewportSpec } from '../../../core/fidelity.js';
 import { describeNetwork, type NetworkEntry, type NetworkSettings } from '../../../core/network.js';
 import { ChromeProcess, sandboxContext } from '../chrome-process.js';
+import { attributeRequests } from '../page-requests.js';
 import type { SandboxThread, SiteHandle } from '../sandbox/sandbox-thread.js';
 import { servedArtifact } from '../server.js';
 import { SETTLE_MS } from '../session.js';
@@ -52,6 +53,8 @@ export interface FidelityContext {
   site: SiteHandle;
   network: NetworkSettings;
   deadline: number;
+  /** Where the requests of the candidate's pages are recorded (page-requests.ts). */
+  requests?: Set<string>;
 }
 
 /**
@@ -189,29 +192,31 @@ export class FidelityRenderer {
   }
 
   private async renderCandidate(browser: Browser, ctx: FidelityContext, viewports: readonly ViewportSpec[], shotScale?: number): Promise<RenderOutcome> {
-    return this.inContext(browser, await ctx.site.endpoint('fidelity'), ctx, (c) => renderViews(c, ctx.site.entryUrl, { viewports, deadline: ctx.deadline, ...(shotScale ? { shotScale } : {}) }), viewports.length);
+    return this.inContext(browser, await ctx.site.endpoint('fidelity'), ctx, (c) => renderViews(c, ctx.site.entryUrl, { viewports, deadline: ctx.deadline, ...(shotScale ? { shotScale } : {}) }), viewports.length, ctx.requests);
   }
 
   private async renderReference(browser: Browser, ctx: FidelityContext, artifact: Artifact, ref: ReferenceInput, content: string, viewports: readonly ViewportSpec[]): Promise<CachedReference & { timings: number }> {
     const site = await ctx.sandbox.open(servedArtifact(artifact));
     let out: RenderOutcome;
     let log: NetworkEntry[] = [];
+    const requests = new Set<string>();
     try {
-      out = await this.inContext(browser, await site.endpoint('reference'), ctx, (c) => renderViews(c, site.entryUrl, { viewports, deadline: ctx.deadline }), viewports.length);
+      out = await this.inContext(browser, await site.endpoint('reference'), ctx, (c) => renderViews(c, site.entryUrl, { viewports, deadline: ctx.deadline }), viewports.length, requests);
     } finally {
       log = (await site.close().catch(() => ({ log: [] as NetworkEntry[] }))).log;
     }
-    const blocked = log.filter((e) => e.disposition === 'blocked').length;
+    // The browser's own requests are refused too, but they are not the reference's.
+    const blocked = attributeRequests(log, new Map([['reference', requests]]), site.origin).page.filter((e) => e.disposition === 'blocked').length;
     const record: Omit<ReferenceRecord, 'cache'> = { input: ref.path, kind: 'artifact', sha256: content, viewports: viewports.map((v) => v.name), network: describeNetwork(ctx.network) };
     if (blocked) record.blocked = blocked;
     if (out.faults.length) record.faults = out.faults;
     return { record, views: out.views, timings: out.timings.total ?? 0 };
   }
 
-  private async inContext(browser: Browser, proxy: string, ctx: FidelityContext, fn: (c: BrowserContext) => Promise<RenderOutcome>, n: number): Promise<RenderOutcome> {
+  private async inContext(browser: Browser, proxy: string, ctx: FidelityContext, fn: (c: BrowserContext) => Promise<RenderOutcome>, n: number, requests?: Set<string>): Promise<RenderOutcome> {
     let context: BrowserContext | undefined;
     try {
-      context = await sandboxContext(browser, proxy);
+      context = await sandboxContext(browser, proxy, requests);
       return await fn(context);
     } catch (err) {
       const why = `rendering failed: ${errorMessage(err)}`;

@@ -181,6 +181,12 @@ export class Sandbox {
   }
 }
 
+/** What the request says about who asked for it (runner/gather/page-requests.ts tells the page's from the browser's by it). */
+function initiator(req: IncomingMessage): Pick<NetworkEntry, 'fetchSite' | 'referred'> {
+  const site = header(req, 'sec-fetch-site');
+  return { ...(site ? { fetchSite: site } : {}), ...(req.headers.origin || req.headers.referer ? { referred: true } : {}) };
+}
+
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v.join(', ') : v;
@@ -287,7 +293,7 @@ export class SandboxSite {
     } catch (err) {
       a = { status: 500, headers: {}, body: Buffer.alloc(0), entry: { disposition: 'blocked', status: 500, reason: `sandbox error: ${errorMessage(err)}` } };
     }
-    this.record({ phase, method, url: cut(url.href), destination, ...a.entry, ms: Math.round((performance.now() - t) * 10) / 10 });
+    this.record({ phase, method, url: cut(url.href), destination, ...initiator(req), ...a.entry, ms: Math.round((performance.now() - t) * 10) / 10 });
     if (res.destroyed) return;
     res.writeHead(a.status, { ...a.headers, 'Content-Length': String(a.status === 204 || a.status === 304 ? 0 : a.body.length) });
     res.end(method === 'HEAD' || a.status === 204 || a.status === 304 ? undefined : a.body);
@@ -296,7 +302,7 @@ export class SandboxSite {
   private refuseUpgrade(req: IncomingMessage, socket: Duplex, phase: SandboxPhase): void {
     const url = this.fullUrl(req);
     const shown = url ? url.href.replace(/^http/, 'ws') : req.url ?? '';
-    this.record({ phase, method: 'GET', url: cut(shown), destination: 'websocket', disposition: 'blocked', status: 403, reason: 'WebSocket connections are never let through' });
+    this.record({ phase, method: 'GET', url: cut(shown), destination: 'websocket', ...initiator(req), disposition: 'blocked', status: 403, reason: 'WebSocket connections are never let through' });
     socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
   }
 
