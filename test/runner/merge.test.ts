@@ -75,6 +75,22 @@ describe('webgrade merge', () => {
     assert.match(r2.stderr, /metrics: comment-rate vs lint/);
   });
 
+  it('merges rows scored with different browsers, with a one-line warning naming them (a warning, not a refusal)', async () => {
+    const settings = scoringSettings({ only: ['comment-rate'], budgetMs: 60_000 });
+    const a = file([row('m1', 'r1', 10, { settings: { ...settings, browser: 'Chromium 150.0.7871.100' } })]);
+    const b = file([row('m1', 'r2', 20, { settings: { ...settings, browser: 'Chromium 156.0.8078.73' } })]);
+    const out = join(tempDir(), 'all.jsonl');
+    const r = await runCli(['merge', a, b, '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(parseResults(readFileSync(out)).rows.length, 2);
+    assert.match(r.stderr, /^warning: the rows were scored with 2 browsers \(Chromium 150\.0\.7871\.100, Chromium 156\.0\.8078\.73\)/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+    // One browser: no warning.
+    const c = file([row('m2', 'r1', 10, { settings: { ...settings, browser: 'Chromium 150.0.7871.100' } })]);
+    const same = await runCli(['merge', a, c, '--out', join(tempDir(), 'same.jsonl')]);
+    assert.equal(same.stderr, '');
+  });
+
   it('refuses to overwrite an existing --out that is not an input', async () => {
     const a = file([row('m1', 'r1', 20)]);
     const out = file([row('m9', 'r9', 1)]);
