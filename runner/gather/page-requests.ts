@@ -5,7 +5,7 @@
  * included, so the proxy alone cannot tell them apart; where a request comes from can:
  *
  * 1. **The page's targets.** While a phase runs, a CDP session on every target of its browser context (the page,
- *    popups, frames in other processes, dedicated, shared and service workers) records the requests Chrome
+ *    popups, frames in other processes, dedicated and service workers) records the requests Chrome
  *    reports for it (`Network.requestWillBeSent`, `Network.webSocketCreated`). Lighthouse's phase uses its own
  *    DevTools log, which holds the same events for every target of its tab. A request one of them made is the
  *    page's.
@@ -69,8 +69,12 @@ export function requestKeysFromDevtoolsLog(log: unknown): string[] {
   return [...keys];
 }
 
-/** Target types whose requests are recorded (`tab` and `browser` make none of the page's). */
-const WATCHED = new Set(['page', 'other', 'iframe', 'worker', 'shared_worker', 'service_worker', 'webview', 'background_page']);
+/**
+ * Target types whose requests are recorded (`tab` and `browser` make none of the page's). Not shared workers: a
+ * second session on one made Lighthouse's next run in another context fail ("Target.setAutoAttach: Target
+ * closed", Chromium 150, every time); their requests carry an initiator, which counts them as the page's.
+ */
+const WATCHED = new Set(['page', 'other', 'iframe', 'worker', 'service_worker', 'webview', 'background_page']);
 
 /**
  * Records every request the targets of one browser context report, from when it is made until `stop()`. A target
