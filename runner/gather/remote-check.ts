@@ -26,6 +26,8 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import PQueue from 'p-queue';
 import { gathered, type Evidence, type RemoteCheck } from '../../core/evidence.js';
 import type { Gatherer, GathererOptions, GatherRequest } from '../../core/gatherer.js';
@@ -70,14 +72,15 @@ type Answer = { status: number } | { error: string } | { refused: true };
 
 /** One request to one checked destination; the answer's body is discarded as soon as the headers arrive. */
 function requestOnce(url: URL, method: 'HEAD' | 'GET', addresses: readonly ResolvedAddress[], signal: AbortSignal): Promise<{ status: number; location?: string }> {
-  // The connection goes to the addresses checked before, never to a second DNS answer.
-  const lookup = (_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+  // The connection goes to the addresses checked before, never to a second DNS answer. With `all` (asked by
+  // net's happy-eyeballs connect) the callback takes the whole list, which @types/node's signature leaves out.
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if (options.all) (callback as unknown as (err: null, all: LookupAddress[]) => void)(null, addresses.map((a) => ({ address: a.address, family: a.family })));
     else callback(null, addresses[0]!.address, addresses[0]!.family);
   };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(url, { method, signal, lookup: lookup as never, headers: { accept: '*/*', 'user-agent': 'node' } }, (res) => {
+    const req = send(url, { method, signal, lookup, headers: { accept: '*/*', 'user-agent': 'node' } }, (res) => {
       res.destroy();
       resolve({ status: res.statusCode ?? 0, location: res.headers.location });
     });
