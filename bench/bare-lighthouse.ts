@@ -34,7 +34,7 @@ export async function launchBareChrome(network: NetworkSettings = { mode: 'cdn' 
   const spki = (await sandbox.certificates()).spki;
   const chromePath = chromeBinary();
   const userDataDir = mkdtempSync(join(tmpdir(), 'webgrade-bare-'));
-  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: scoringChromeFlags(spki), userDataDir, logLevel: 'silent' });
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: scoringChromeFlags(spki, null), userDataDir, logLevel: 'silent' });
   const browser = await puppeteer.connect({
     browserURL: `http://127.0.0.1:${chrome.port}`,
     defaultViewport: null,

@@ -231,6 +231,8 @@ export interface BatchOptions {
   hardLimitMs?: number;
   onStart?: (info: { total: number; alreadyDone: number; tornTail: boolean; badLines: number[] }) => void;
   onProgress?: (p: BatchProgress) => void;
+  /** Called whenever a worker starts a Chrome. */
+  onChromeLaunch?: () => void;
   /** Compiled worker module (tests may point to another). */
   workerModule?: string;
   /** Extra argv for the worker (tests). */
@@ -361,7 +363,7 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
 /** The pool's options: a batch's, without its results file and progress. */
 export type PoolOptions = Pick<
   BatchOptions,
-  'suite' | 'network' | 'lighthouseRuns' | 'only' | 'concurrency' | 'budgetMs' | 'checkNetwork' | 'alignment' | 'viewports' | 'hardLimitMs' | 'workerModule' | 'workerArgs'
+  'suite' | 'network' | 'lighthouseRuns' | 'only' | 'concurrency' | 'budgetMs' | 'checkNetwork' | 'alignment' | 'viewports' | 'hardLimitMs' | 'workerModule' | 'workerArgs' | 'onChromeLaunch'
 >;
 
 /** One artifact for the pool: a batch job, its requirement (text, checklists, labels) and its reference, when there are. */
@@ -491,6 +493,7 @@ export function startWorkerPool(opts: PoolOptions): WorkerPool {
     child.on('message', (msg: FromWorker) => {
       if (msg.type === 'chrome') {
         w.chromes.add(msg.profile);
+        opts.onChromeLaunch?.();
         return;
       }
       if (w.dead) return;

@@ -11,7 +11,8 @@
  *   carry the item's name in their accessible label) move it; focus follows the moved item;
  * - a polite live region announces "<item> moved to position k of n";
  * - with a mouse, items can also be dragged (HTML drag and drop).
- * The page measures the seconds from load to submit and POSTs `{persona, seconds, perspectives, metrics}` as
+ * The page measures the seconds from load to submit (kept for information: the server measures the time that
+ * counts, from the survey token it put in the page) and POSTs `{token, persona, seconds, perspectives, metrics}` as
  * JSON to `/responses`; the server answers 201, and the page confirms with a thank-you message, or shows the
  * server's error.
  */
@@ -23,8 +24,11 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
-/** The page for one suite's survey (its perspectives and metrics; the submission records the suite). */
-export function surveyPage(suite: SuiteId = DEFAULT_SUITE): string {
+/**
+ * The page for one suite's survey (its perspectives and metrics; the submission records the suite). `token` is
+ * the survey token the server issued for this page load; the submission carries it back (survey/guards.ts).
+ */
+export function surveyPage(suite: SuiteId = DEFAULT_SUITE, token = ''): string {
   const def = surveyDefinition(suite);
   return `<!doctype html>
 <html lang="en">
@@ -33,6 +37,7 @@ export function surveyPage(suite: SuiteId = DEFAULT_SUITE): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>webgrade survey: what matters in a generated web app?</title>
 <link rel="icon" href="data:,">
+<meta name="survey-token" content="${token.replace(/[^A-Za-z0-9._-]/g, '')}">
 <style>
   :root { --ink: #1f2937; --muted: #4b5563; --line: #d1d5db; --accent: #1d4ed8; --bg: #f9fafb; }
   * { box-sizing: border-box; }
@@ -182,7 +187,7 @@ export function surveyPage(suite: SuiteId = DEFAULT_SUITE): string {
     if (!role) { status.className = 'error'; status.textContent = 'Please choose your role first.'; form.querySelector('input[name=role]').focus(); return; }
     var metrics = {};
     Array.prototype.forEach.call(sections.querySelectorAll('ol.rank'), function (ol) { metrics[ol.dataset.perspective] = order(ol); });
-    var body = { suite: def.suite, persona: role.value, seconds: Math.round((Date.now() - started) / 1000), perspectives: order(document.getElementById('perspectives')), metrics: metrics };
+    var body = { token: document.querySelector('meta[name=survey-token]').content, suite: def.suite, persona: role.value, seconds: Math.round((Date.now() - started) / 1000), perspectives: order(document.getElementById('perspectives')), metrics: metrics };
     status.className = ''; status.textContent = 'Saving…';
     fetch('responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
       .then(function (res) { return res.json().then(function (j) { return { ok: res.ok, j: j }; }); })

@@ -60,6 +60,11 @@ export interface CliResult {
   stderr: string;
 }
 
+/** stderr without the warning `score` and `batch` print when Chrome runs without its own sandbox (as root). */
+export function withoutSandboxWarning(stderr: string): string {
+  return stderr.replace(/^webgrade: .*--no-sandbox.*\n/gm, '');
+}
+
 /** Run the built CLI (dist/bin/webgrade.js) with arguments; resolves when it exits. */
 export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {

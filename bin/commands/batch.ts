@@ -4,6 +4,7 @@ import cliProgress from 'cli-progress';
 import { discoverRuns, runBatch, type BatchJob, type BatchOptions, type BatchProgress, type BatchSummary } from '../../runner/batch.js';
 import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
+import { warnChromeSandboxOnce } from '../chrome-warning.js';
 import { printable } from '../../core/text.js';
 import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
@@ -147,6 +148,7 @@ export function batchCommand(): Command {
           opts.references = flags.references;
         }
         if (flags.viewports) opts.viewports = parseViewports(flags.viewports);
+        opts.onChromeLaunch = warnChromeSandboxOnce;
         const summary = await runBatchWithProgress(jobs, opts);
         say(summaryText(summary, flags.out) + '\n');
         if (summary.interrupted) process.exit(130);

@@ -10,6 +10,8 @@ import type { Evidence } from '../../core/evidence.js';
 import { errorMessage, InputError } from '../../core/errors.js';
 import { loadRequirementRef, type Requirement } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS, Scorer, type MetricResult } from '../../runner/score.js';
+import { onChromeLaunch } from '../../runner/gather/chrome-process.js';
+import { warnChromeSandboxOnce } from '../chrome-warning.js';
 import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
 import { explainMetric, scoreTable } from '../format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
@@ -113,6 +115,7 @@ export function scoreCommand(): Command {
             ? savedEvidenceGatherers(flags.fromEvidence, { checkNetwork: flags.checkNetwork ?? false, budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS, judge: judgeSettingsFromFlags(flags, judgeTasks()) })
             : undefined,
         });
+        onChromeLaunch(warnChromeSandboxOnce);
         try {
           const { doc, evidence } = await scorer.scoreWithEvidence(artifact, { requirement, reference });
           if (flags.saveEvidence) saveEvidence(flags.saveEvidence, evidence);

@@ -58,11 +58,17 @@ export function surveyCommand(): Command {
     .option('--port <n>', 'port to listen on (default: 8377; 0 picks a free one)', parsePositiveIntOrZero, 8377)
     .option('--responses <file>', 'responses JSONL file to append to', 'responses.jsonl')
     .option('--suite <suite>', `${SUITE_HELP}: which perspectives and metrics the survey asks about`, parseSuite)
+    .option('--allow-host <hosts>', 'comma-separated host names (host or host:port) to answer besides 127.0.0.1, localhost and [::1], e.g. the name of a reverse proxy', parseHostList)
     .action(
-      action(async (flags: { port: number; responses: string; suite?: SuiteId }) => {
+      action(async (flags: { port: number; responses: string; suite?: SuiteId; allowHost?: string[] }) => {
         let server;
         try {
-          server = await startSurveyServer({ port: flags.port, responses: flags.responses, ...(flags.suite ? { suite: flags.suite } : {}) });
+          server = await startSurveyServer({
+            port: flags.port,
+            responses: flags.responses,
+            ...(flags.suite ? { suite: flags.suite } : {}),
+            ...(flags.allowHost ? { allowHosts: flags.allowHost } : {}),
+          });
         } catch (err) {
           if (err instanceof InputError) throw err; // the responses file
           throw new InputError(`survey serve: cannot listen on port ${flags.port} (${errorMessage(err)})`);
@@ -103,6 +109,13 @@ export function surveyCommand(): Command {
       }),
     );
   return survey;
+}
+
+function parseHostList(value: string): string[] {
+  const hosts = value.split(',').map((h) => h.trim()).filter(Boolean);
+  const bad = hosts.find((h) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(h));
+  if (bad !== undefined || hosts.length === 0) throw new InvalidArgumentError(`expected host names such as survey.example.org or survey.example.org:443${bad ? ` (not ${JSON.stringify(bad)})` : ''}`);
+  return hosts;
 }
 
 function parsePositiveIntOrZero(value: string): number {

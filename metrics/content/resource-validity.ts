@@ -28,8 +28,9 @@
  *   version or file that does not exist: a real defect of the page, 404 on the real CDN too); unverified when the
  *   cache cannot serve that URL form or the registry is out of reach.
  * - Other remote URLs (`http(s)://`, `//host`): checked only with `--check-network` (HEAD, GET fallback, 2xx =
- *   valid). Without it, or for URLs the check did not reach, they are *unverified*: listed in details and left
- *   out of the formula (neither valid nor invalid).
+ *   valid). Without it, for URLs the check did not reach, and for URLs that lead to a loopback, private or other
+ *   non-public address (never requested: "not checked: private/loopback destination"), they are *unverified*:
+ *   listed in details and left out of the formula (neither valid nor invalid).
  * - Unscorable when no reference can be verified: "only remote references, unverified (use --check-network)"
  *   when every reference is remote and unchecked, "no referenced resources" when there is none at all.
  */

@@ -16,14 +16,18 @@
  * - downloads are denied in every context we create, and in the default context (`Browser.setDownloadBehavior`);
  *   the profile's download folder is inside the profile, deleted with it;
  * - the sandbox's TLS key is the only certificate key Chrome accepts beyond the system's
- *   (`--ignore-certificate-errors-spki-list`), so the proxy can answer https CDN URLs.
+ *   (`--ignore-certificate-errors-spki-list`), so the proxy can answer https CDN URLs;
+ * - when webgrade runs as root and `WEBGRADE_CHROME_USER` names a user, Chrome is started as that user (its uid
+ *   and gid, its HOME inside the profile, the profile handed to it), so Chrome's own sandbox stays on; as root
+ *   otherwise, Chrome runs with --no-sandbox (runner/chrome.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type SpawnOptions } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
-import { chromeFlags, findChrome } from '../chrome.js';
+import { chromeFlags, chromeUser, findChrome, scoringChromeSandboxed, type ChromeUser } from '../chrome.js';
 import { joinMeasureGroup } from './measure-alone.js';
 import { PROFILE_PREFIX, killTree, markProfile, reapDeadProfiles, reapProfile } from './chrome-reaper.js';
 import { RequestWatch } from './page-requests.js';
@@ -108,14 +112,42 @@ export function chromeBinary(): string {
 
 /**
  * Every flag of the scoring Chrome: the headless flags, the isolation flags, no background features, and the
- * sandbox's TLS key (`spki`: base64 SHA-256 of its SubjectPublicKeyInfo) when given.
+ * sandbox's TLS key (`spki`: base64 SHA-256 of its SubjectPublicKeyInfo) when given. `user`: the user Chrome is
+ * started as (its sandbox then stays on where the kernel allows it).
  */
-export function scoringChromeFlags(spki?: string): string[] {
+export function scoringChromeFlags(spki?: string, user: ChromeUser | null = chromeUser()): string[] {
   // No background features: they make requests of their own through the page's context (the autofill server
   // was seen asking content-autofill.googleapis.com from every page's context).
-  const flags = [...chromeFlags(), ...ISOLATION_FLAGS, '--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,InterestFeedContentSuggestions,PrivacySandboxSettings4'];
+  const flags = [...chromeFlags(scoringChromeSandboxed(user)), ...ISOLATION_FLAGS, '--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,InterestFeedContentSuggestions,PrivacySandboxSettings4'];
   if (spki) flags.push(`--ignore-certificate-errors-spki-list=${spki}`);
   return flags;
+}
+
+/** Hand a fresh profile folder (and what is in it) to the user Chrome runs as. */
+function chownTree(path: string, user: ChromeUser): void {
+  chownSync(path, user.uid, user.gid);
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const p = join(path, entry.name);
+    if (entry.isDirectory()) chownTree(p, user);
+    else chownSync(p, user.uid, user.gid);
+  }
+}
+
+/**
+ * chrome-launcher's `launch`, with Chrome started as `user` when given: chrome-launcher takes a replacement
+ * `spawn` (its ModuleOverrides), which adds the uid and gid. HOME, the XDG folders and TMPDIR point into the
+ * profile: the user cannot write root's, and the temporary folders Chrome makes (left behind when it is killed)
+ * go with the profile.
+ */
+async function launchChrome(options: chromeLauncher.Options, user: ChromeUser | null): Promise<chromeLauncher.LaunchedChrome> {
+  if (!user) return chromeLauncher.launch(options);
+  const home = options.userDataDir as string;
+  const spawnAs = ((command: string, args: readonly string[], opts: SpawnOptions) => spawn(command, args, { ...opts, uid: user.uid, gid: user.gid })) as typeof spawn;
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), TMPDIR: join(home, 'tmp') };
+  const launcher = new chromeLauncher.Launcher({ ...options, envVars: env }, { spawn: spawnAs });
+  await launcher.launch();
+  if (launcher.pid === undefined || launcher.port === undefined || !launcher.chromeProcess) throw new Error(`Chrome did not start as ${user.name}`);
+  return { pid: launcher.pid, port: launcher.port, process: launcher.chromeProcess, remoteDebuggingPipes: launcher.remoteDebuggingPipes, kill: () => launcher.kill() };
 }
 
 export interface ChromeProcessOptions {
@@ -187,13 +219,21 @@ export class ChromeProcess {
       const downloads = join(userDataDir, 'downloads');
       mkdirSync(join(userDataDir, 'Default'), { recursive: true });
       writeFileSync(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(profilePreferences(downloads)));
-      launched = await chromeLauncher.launch({
-        chromePath: chromeBinary(),
-        chromeFlags: scoringChromeFlags(spki),
-        userDataDir,
-        handleSIGINT: false,
-        logLevel: 'silent',
-      });
+      const user = chromeUser();
+      if (user) {
+        mkdirSync(join(userDataDir, 'tmp'));
+        chownTree(userDataDir, user);
+      }
+      launched = await launchChrome(
+        {
+          chromePath: chromeBinary(),
+          chromeFlags: scoringChromeFlags(spki, user),
+          userDataDir,
+          handleSIGINT: false,
+          logLevel: 'silent',
+        },
+        user,
+      );
     } catch (err) {
       reapProfile(userDataDir); // a Chrome that started but never opened its port, and the profile
       ownDirs.delete(userDataDir);

@@ -12,14 +12,22 @@
  *
  * `--check-network` choices:
  * - Each URL: HEAD first; when HEAD fails or answers an error status (many servers reject HEAD with 403/405/501),
- *   one GET whose body is cancelled as soon as the headers arrive. Redirects are followed (fetch's limit of 20).
- *   ok = the final status is 2xx (fetch's `ok`).
+ *   one GET whose body is discarded as soon as the headers arrive. Redirects are followed one hop at a time
+ *   (at most MAX_REDIRECTS, fetch's 20). ok = the final status is 2xx.
+ * - Only public internet destinations are contacted (destination.ts): every hop's host is resolved and each of
+ *   its addresses checked before connecting, and the connection goes to exactly those addresses. A URL that
+ *   leads to a loopback, private, link-local ... address is not requested and is recorded as *unverified*
+ *   ("not checked: private/loopback destination"): not the page's defect, and not for the page to probe.
  * - Each request has REQUEST_TIMEOUT_MS (8 s, or less when the artifact's time budget is lower); at most
  *   CONCURRENCY (8) requests run at once (p-queue). URLs not started before the budget ran out are recorded as
  *   not ok with error "not checked: time budget exhausted".
  * - Only http(s) URLs are requested; anything else is recorded as not ok ("unsupported scheme").
  * - The requests are made by Node, not by the page: the page itself still reaches nothing but its own server.
  */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import PQueue from 'p-queue';
 import { gathered, type Evidence, type RemoteCheck } from '../../core/evidence.js';
 import type { Gatherer, GathererOptions, GatherRequest } from '../../core/gatherer.js';
@@ -27,6 +35,7 @@ import { errorMessage } from '../../core/errors.js';
 import { remoteUrls } from '../../core/js-urls.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../../core/network.js';
 import { CdnCache, isCdnHost, type CdnOptions } from '../../cdn/index.js';
+import { checkDestination, PRIVATE_DESTINATION, PUBLIC_ONLY, type DestinationPolicy, type ResolvedAddress } from './destination.js';
 
 /** Is this remote URL on a well-known CDN host (answered by the CDN cache)? */
 function isCdnUrl(url: string): boolean {
@@ -42,41 +51,88 @@ export const CONCURRENCY = 8;
 
 export interface RemoteCheckSettings {
   timeoutMs?: number;
+  /** Where requests may go (default: public addresses only; see destination.ts). */
+  policy?: DestinationPolicy;
   concurrency?: number;
   /** Overall deadline for all checks, in ms. */
   budgetMs?: number;
 }
 
 function describeError(err: unknown): string {
-  const e = err as Error & { cause?: { code?: string; message?: string } };
+  const e = err as Error & { code?: string };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'timed out';
-  const cause = e?.cause;
-  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+  if (e?.code) return `${e.code}${e.message ? ` (${e.message})` : ''}`;
   return errorMessage(err);
 }
 
-async function request(url: string, method: 'HEAD' | 'GET', timeoutMs: number): Promise<{ status: number } | { error: string }> {
+/** Redirects followed per request, as fetch does. */
+export const MAX_REDIRECTS = 20;
+
+type Answer = { status: number } | { error: string } | { refused: true };
+
+/** One request to one checked destination; the answer's body is discarded as soon as the headers arrive. */
+function requestOnce(url: URL, method: 'HEAD' | 'GET', addresses: readonly ResolvedAddress[], signal: AbortSignal): Promise<{ status: number; location?: string }> {
+  // The connection goes to the addresses checked before, never to a second DNS answer. With `all` (asked by
+  // net's happy-eyeballs connect) the callback takes the whole list, which @types/node's signature leaves out.
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if (options.all) (callback as unknown as (err: null, all: LookupAddress[]) => void)(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(url, { method, signal, lookup, headers: { accept: '*/*', 'user-agent': 'node' } }, (res) => {
+      res.destroy();
+      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A request that follows redirects itself, checking the destination of every hop before contacting it. */
+async function request(url: string, method: 'HEAD' | 'GET', timeoutMs: number, policy: DestinationPolicy): Promise<Answer> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  // The timeout bounds the name resolution too (a resolver can take far longer than the request may).
+  const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  aborted.catch(() => undefined);
+  let current = new URL(url);
   try {
-    const res = await fetch(url, { method, redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
-    try {
-      await res.body?.cancel();
-    } catch {
-      /* already closed */
+    for (let hop = 0; ; hop++) {
+      if (current.protocol !== 'http:' && current.protocol !== 'https:') return { error: `redirected to an unsupported scheme (${current.protocol})` };
+      const destination = await Promise.race([checkDestination(current, policy), aborted]);
+      if (!destination.ok) return destination.error ? { error: destination.error } : { refused: true };
+      const res = await requestOnce(current, method, destination.addresses, signal);
+      if (!REDIRECTS.has(res.status) || !res.location) return { status: res.status };
+      if (hop === MAX_REDIRECTS) return { error: `more than ${MAX_REDIRECTS} redirects` };
+      current = new URL(res.location, current);
     }
-    return { status: res.status };
   } catch (err) {
-    return { error: describeError(err) };
+    return { error: describeError(signal.aborted ? signal.reason : err) };
   }
 }
 
-/** Check one URL: HEAD, then GET when HEAD did not give a 2xx. */
-export async function checkUrl(url: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<RemoteCheck> {
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+const refusedCheck = (url: string): RemoteCheck => ({ url, ok: false, unverified: PRIVATE_DESTINATION });
+
+/**
+ * Check one URL: HEAD, then GET when HEAD did not give a 2xx. `policy` says where requests may go: public
+ * addresses only, unless a test says otherwise.
+ */
+export async function checkUrl(url: string, timeoutMs = REQUEST_TIMEOUT_MS, policy: DestinationPolicy = PUBLIC_ONLY): Promise<RemoteCheck> {
   if (!/^https?:\/\//i.test(url)) return { url, ok: false, error: 'unsupported scheme' };
-  const head = await request(url, 'HEAD', timeoutMs);
+  try {
+    new URL(url);
+  } catch {
+    return { url, ok: false, error: 'not a valid URL' };
+  }
+  const head = await request(url, 'HEAD', timeoutMs, policy);
+  if ('refused' in head) return refusedCheck(url);
   if ('status' in head && head.status >= 200 && head.status < 300) return { url, ok: true, status: head.status };
   // A timed-out HEAD is not retried: a GET would only wait as long again.
   if ('error' in head && head.error === 'timed out') return { url, ok: false, error: 'timed out' };
-  const get = await request(url, 'GET', timeoutMs);
+  const get = await request(url, 'GET', timeoutMs, policy);
+  if ('refused' in get) return refusedCheck(url);
   if ('status' in get) return { url, ok: get.status >= 200 && get.status < 300, status: get.status };
   return { url, ok: false, error: get.error };
 }
@@ -95,7 +151,7 @@ export async function checkUrls(urls: readonly string[], settings: RemoteCheckSe
           out[url] = { url, ok: false, error: 'not checked: time budget exhausted' };
           return;
         }
-        out[url] = await checkUrl(url, Math.min(timeout, left));
+        out[url] = await checkUrl(url, Math.min(timeout, left), settings.policy);
       }),
     ),
   );
@@ -135,7 +191,11 @@ export async function checkCdnUrls(urls: readonly string[], cache: CdnCache, bud
   return out;
 }
 
-export function remoteCheckGathererFactory(options: GathererOptions & { network?: NetworkSettings; cdn?: CdnOptions }): Gatherer {
+/**
+ * `destinations` is for tests only (to reach a local test server); nothing on the command line or in a page sets
+ * it, so scoring always uses `PUBLIC_ONLY`.
+ */
+export function remoteCheckGathererFactory(options: GathererOptions & { network?: NetworkSettings; cdn?: CdnOptions; destinations?: DestinationPolicy }): Gatherer {
   const mode = options.network?.mode ?? DEFAULT_NETWORK_MODE;
   let cache: CdnCache | undefined;
   return {
@@ -153,7 +213,7 @@ export function remoteCheckGathererFactory(options: GathererOptions & { network?
       const start = Date.now();
       cache ??= new CdnCache(options.cdn ?? (options.network?.cdnCache ? { dir: options.network.cdnCache } : {}));
       const viaCdn = cdnUrls.length ? await checkCdnUrls(cdnUrls, cache, req.budgetMs) : {};
-      const viaNet = others.length ? await checkUrls(others, { budgetMs: Math.max(0, req.budgetMs - (Date.now() - start)) }) : {};
+      const viaNet = others.length ? await checkUrls(others, { budgetMs: Math.max(0, req.budgetMs - (Date.now() - start)), policy: options.destinations }) : {};
       for (const c of Object.values(viaNet)) c.via = 'network';
       evidence.remote = gathered({ ...viaCdn, ...viaNet });
     },

@@ -12,6 +12,7 @@ import { parseResponses, surveyWeights } from '../../survey/weights.js';
 import { startSurveyServer, type SurveyServer } from '../../survey/server.js';
 import { launchBrowser } from '../../runner/chrome.js';
 import { runCli, tempDir } from '../helpers.js';
+import { surveyToken } from './survey-helpers.js';
 
 /** Two rankings that reproduce SPEC's Designer column exactly (found by exhaustive search over permutations). */
 const DESIGNER_A = ['visual-alignment', 'visual', 'functional-alignment', 'content-alignment', 'maintainability', 'performance', 'content', 'accessibility', 'code'];
@@ -137,13 +138,16 @@ describe('webgrade survey weights (CLI)', () => {
 describe('survey server', () => {
   let server: SurveyServer;
   let file: string;
+  let clock = Date.now();
   before(async () => {
     file = join(tempDir(), 'responses.jsonl');
-    server = await startSurveyServer({ port: 0, responses: file });
+    // 50 concurrent submissions from one address: a burst that large is allowed here (the limit has tests of its own)
+    server = await startSurveyServer({ port: 0, responses: file, rateLimit: { burst: 100, refillSeconds: 30 }, now: () => clock });
   });
   after(async () => server.close());
 
   const post = (body: string, type = 'application/json') => fetch(new URL('responses', server.url), { method: 'POST', headers: { 'content-type': type }, body });
+  const withToken = async (s: object) => JSON.stringify({ token: await surveyToken(server.url), ...s });
   const lines = () => {
     try {
       return readFileSync(file, 'utf8').split('\n').filter(Boolean);
@@ -155,11 +159,12 @@ describe('survey server', () => {
   it('rejects malformed requests and writes nothing', async () => {
     const cases: Array<[Promise<Response>, number]> = [
       [post('{nope'), 400],
-      [post(JSON.stringify({ ...submission('dev', [...PERSPECTIVES]), extra: 1 })), 400],
-      [post(JSON.stringify(submission('ceo', [...PERSPECTIVES]))), 400],
-      [post(JSON.stringify({ ...submission('dev', [...PERSPECTIVES]), perspectives: ['code', 'code'] })), 400],
+      [post(await withToken({ ...submission('dev', [...PERSPECTIVES]), extra: 1 })), 400],
+      [post(await withToken(submission('ceo', [...PERSPECTIVES]))), 400],
+      [post(await withToken({ ...submission('dev', [...PERSPECTIVES]), perspectives: ['code', 'code'] })), 400],
+      [post(JSON.stringify(submission('dev', [...PERSPECTIVES]))), 400],
       [post('x'.repeat(70 * 1024)), 413],
-      [post(JSON.stringify(submission('dev', [...PERSPECTIVES])), 'text/plain'), 415],
+      [post(await withToken(submission('dev', [...PERSPECTIVES])), 'text/plain'), 415],
       [fetch(new URL('responses', server.url)), 405],
       [fetch(new URL('nothing', server.url)), 404],
     ];
@@ -169,12 +174,15 @@ describe('survey server', () => {
 
   it('stores 50 concurrent submissions intact, one line each with a distinct respondent', async () => {
     const sent = Array.from({ length: 50 }, (_, i) => submission(i % 2 ? 'qa' : 'ops', [...PERSPECTIVES].reverse(), 200 + i, i % 3 === 0));
-    const res = await Promise.all(sent.map((s) => post(JSON.stringify(s))));
+    const bodies = await Promise.all(sent.map((s) => withToken(s)));
+    clock += 150_000; // the respondents took 150 s by the server's clock
+    const res = await Promise.all(bodies.map((b) => post(b)));
     assert.deepEqual(res.map((r) => r.status), Array(50).fill(201));
     const stored = lines().map((l) => JSON.parse(l));
     assert.equal(stored.length, 50);
     assert.equal(new Set(stored.map((s) => s.respondent)).size, 50);
-    assert.deepEqual(stored.map((s) => s.seconds).sort((a, b) => a - b), sent.map((s) => s.seconds));
+    assert.deepEqual(stored.map((s) => s.seconds), Array(50).fill(150));
+    assert.deepEqual(stored.map((s) => s.clientSeconds).sort((a, b) => a - b), sent.map((s) => s.seconds));
     const report = surveyWeights(parseResponses(readFileSync(file, 'utf8')));
     assert.deepEqual(report.dropped, { too_fast: 0, invalid: 0 });
   });
