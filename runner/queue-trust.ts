@@ -66,7 +66,6 @@ function onlyKeys(o: Obj, allowed: readonly string[], where: string): void {
 }
 
 // Control characters (NUL included) are refused in names: they end up in log lines, rows and file names.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function boundedString(v: unknown, max: number, where: string): string {

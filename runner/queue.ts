@@ -382,7 +382,8 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
     } catch (err) {
       if (!(err instanceof RefusedPayload)) throw err;
       // A bad payload is refused at once and never retried: the same bytes would be refused again.
-      opts.onRefused?.({ jobId: String(job.id), reason: err.message });
+      // The job id is chosen by whoever added the job: no control character of it reaches a log line.
+      opts.onRefused?.({ jobId: String(job.id).replace(/[\u0000-\u001f\u007f]/g, '?'), reason: err.message });
       throw new UnrecoverableError(`job refused: ${err.message}`);
     }
     try {

@@ -9,7 +9,7 @@ import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import { InputError } from '../../core/errors.js';
-import { DEFAULT_NETWORK_MODE, NETWORK_MODES, type NetworkModeId } from '../../core/network.js';
+import { DEFAULT_NETWORK_MODE, describeNetwork, NETWORK_MODES, type NetworkModeId } from '../../core/network.js';
 import { JOB_LIMITS } from '../../runner/queue-trust.js';
 import { addAlignmentOption } from '../../judges/cli-options.js';
 import type { SuiteId } from '../../core/metric.js';
@@ -246,7 +246,7 @@ export function workerCommand(): Command {
                 log(`[worker ${process.pid}] ${what} ${status} ${(e.ms / 1000).toFixed(1)}s`);
               },
             });
-            log(`[worker ${process.pid}] waiting for jobs on queue ${flags.queue ?? DEFAULT_QUEUE}`);
+            log(`[worker ${process.pid}] waiting for jobs on queue ${flags.queue ?? DEFAULT_QUEUE} (network ${describeNetwork(network)}${flags.checkNetwork ? ', --check-network' : ''}${sharedRoot ? `, shared jobs inside ${sharedRoot}` : ''})`);
             const onSignal = (sig: string) => {
               log(`[worker ${process.pid}] ${sig}: finishing the jobs in hand, then exiting`);
               void w.stop();
