@@ -19,18 +19,24 @@
  *   count: completing a job needs its lock token, which the reassignment replaced.
  * - **Collect** writes one results row per (model, requirement, repeat): the completed job's row, or a failed row
  *   with the reason; when a changed artifact left two jobs for one key, the finished one added last wins.
+ * - **Trust**: whoever can write to Redis can fail jobs or add work, never run code or write files on a worker
+ *   (README "Security"): every job and the settings record are checked (runner/queue-trust.ts) before use, a job's
+ *   files are written only inside its own fresh folder, `shared` paths only inside the worker's `--shared-root`,
+ *   and the program forked, the network mode and the CDN cache folder come from the worker's own command line.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { Queue, Worker, type Job } from 'bullmq';
+import { dirname, join, resolve, sep } from 'node:path';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { InputError, errorMessage } from '../core/errors.js';
 import { listArtifact, readArtifactFile } from '../core/artifact.js';
 import type { Requirement } from '../core/requirements.js';
 import type { ResultRow, ScoringSettings } from '../core/results.js';
-import { startWorkerPool, withRepeats, type BatchJob, type PoolOptions, type WorkerPool } from './batch.js';
+import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
+import { startWorkerPool, withRepeats, type BatchJob, type WorkerPool } from './batch.js';
+import { artifactName, RefusedPayload, validateJobData, validateQueueSettings, type QueuePoolSettings, type ValidJob } from './queue-trust.js';
 import { openResultsForAppend, rowKey } from './results-file.js';
 import { scoringSettings, settingsDifference } from './scoring-settings.js';
 
@@ -44,7 +50,8 @@ export const DEFAULT_STALL_SECONDS = 30;
 /** What a queue stores once: the pool settings every worker uses, and their id. */
 export interface QueueSettings {
   id: string;
-  pool: Omit<PoolOptions, 'concurrency' | 'workerModule' | 'workerArgs'>;
+  /** Scoring choices only (runner/queue-trust.ts): never a program, a folder or a network to reach. */
+  pool: QueuePoolSettings;
   /** What results rows record (runner/scoring-settings.ts). */
   scoring: ScoringSettings;
 }
@@ -117,9 +124,16 @@ export function makeQueueSettings(pool: QueueSettings['pool']): QueueSettings {
   return { id, ...body };
 }
 
+/** The queue's stored settings, checked field by field (runner/queue-trust.ts); a refused record is an InputError. */
 export async function readQueueSettings(redis: Redis, queue: string): Promise<QueueSettings | null> {
   const raw = await redis.get(settingsKey(queue));
-  return raw ? (JSON.parse(raw) as QueueSettings) : null;
+  if (raw === null) return null;
+  try {
+    return validateQueueSettings(JSON.parse(raw));
+  } catch (err) {
+    const why = err instanceof RefusedPayload ? err.message : 'not JSON';
+    throw new InputError(`queue ${queue}: its stored settings are refused (${why}): \`webgrade queue remove\` it and add the jobs again`);
+  }
 }
 
 /** Store the queue's settings, or check them against the stored ones (other settings: InputError). */
@@ -227,25 +241,64 @@ async function countAll(queue: Queue): Promise<number> {
   return Object.values(c).reduce((a, b) => a + b, 0);
 }
 
-/** Write a job's artifact into a fresh folder, keeping its name (a page's URL path is its file name). */
-function materialise(data: JobData): { path: string; cleanup: () => void } {
+/** True when `p` is `root` itself or below it. */
+function inside(p: string, root: string): boolean {
+  return p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * The artifact of a checked job, ready to score: a shared path (only with the worker's `--shared-root`, and only
+ * inside it, by real path), or the job's files written into a fresh folder under the system temp folder, keeping
+ * the artifact's name (a page's URL path is its file name). Every write is checked to stay inside the job's
+ * folder, by resolved and by real path, and creates a new file (never follows or overwrites anything); on any
+ * failure the folder is removed before the error is thrown.
+ */
+export function materialise(data: ValidJob, opts: { sharedRoot?: string } = {}): { path: string; cleanup: () => void } {
   if (data.shared) {
-    if (!existsSync(data.artifact)) throw new InputError(`${data.artifact}: not found on this worker (--shared needs a path every worker can read)`);
-    return { path: data.artifact, cleanup: () => undefined };
+    if (!opts.sharedRoot) throw new RefusedPayload(`${data.artifact}: a shared job, and this worker takes none (start it with --shared-root <dir> to allow paths inside <dir>)`);
+    let real: string;
+    try {
+      real = realpathSync(data.artifact);
+    } catch {
+      throw new RefusedPayload(`${data.artifact}: not found on this worker (--shared needs a path every worker can read)`);
+    }
+    const root = realpathSync(opts.sharedRoot);
+    if (real === root || !inside(real, root)) throw new RefusedPayload(`${data.artifact}: outside this worker's --shared-root ${opts.sharedRoot}`);
+    return { path: real, cleanup: () => undefined };
   }
   const root = mkdtempSync(join(tmpdir(), 'webgrade-job-'));
-  const base = join(root, basename(data.artifact));
-  for (const [rel, b64] of data.files ?? []) {
-    const p = data.kind === 'file' ? base : join(base, ...rel.split('/'));
-    if (data.kind === 'dir' && !resolve(p).startsWith(resolve(base) + sep)) continue; // no path escapes the folder
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, Buffer.from(b64, 'base64'));
+  const cleanup = () => rmSync(root, { recursive: true, force: true });
+  try {
+    const realRoot = realpathSync(root);
+    const base = join(realRoot, artifactName(data.artifact));
+    const files = data.files ?? [];
+    if (contentHash(files) !== data.hash) throw new RefusedPayload('hash: not the hash of the job\'s files');
+    if (data.kind === 'file') {
+      // Exactly one file, written as the artifact itself (validateJobData checked its name).
+      if (files.length !== 1) throw new RefusedPayload('files: a file artifact carries exactly one file');
+      writeFileSync(base, files[0]![1], { flag: 'wx' });
+      return { path: base, cleanup };
+    }
+    mkdirSync(base);
+    for (const [rel, bytes] of files) {
+      const p = resolve(base, ...rel.split('/'));
+      if (!inside(p, base + sep)) throw new RefusedPayload(`files: ${rel} leaves the job's folder`);
+      mkdirSync(dirname(p), { recursive: true });
+      // The real folder too: nothing in a fresh folder should be a link, and if something were, no write follows it.
+      if (!inside(realpathSync(dirname(p)), base)) throw new RefusedPayload(`files: ${rel} leaves the job's folder`);
+      writeFileSync(p, bytes, { flag: 'wx' });
+    }
+    return { path: base, cleanup };
+  } catch (err) {
+    cleanup();
+    throw err;
   }
-  return { path: base, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 export interface WorkerEvents {
-  onJob?: (e: { data: JobData; row?: ResultRow; error?: string; ms: number }) => void;
+  onJob?: (e: { data: ValidJob; row?: ResultRow; error?: string; ms: number }) => void;
+  /** A job refused before scoring (bad payload, refused settings, a shared path not allowed): failed, no retry. */
+  onRefused?: (e: { jobId: string; reason: string }) => void;
   onLog?: (line: string) => void;
 }
 
@@ -254,7 +307,15 @@ export interface QueueWorkerOptions extends WorkerEvents {
   concurrency?: number;
   /** Stall timeout (s): the lock's lifetime and the stalled-job check's period. */
   stallSeconds?: number;
-  /** Worker pool overrides (tests). */
+  /** The network mode and CDN cache this worker's pages get (`worker --network/--cdn-cache/--allow-host`); default cdn. */
+  network?: NetworkSettings;
+  /** Check remote URLs over the network (`worker --check-network`). */
+  checkNetwork?: boolean;
+  /** The folder inside which `shared` jobs may name artifacts (`worker --shared-root`); without it none are taken. */
+  sharedRoot?: string;
+  /** Cap on a job's decoded files (`worker --max-job-mb`). */
+  maxJobBytes?: number;
+  /** The scoring process's module, from the worker's own environment (tests); never from Redis. */
   workerModule?: string;
 }
 
@@ -270,27 +331,63 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
   const name = opts.queue ?? DEFAULT_QUEUE;
   const concurrency = opts.concurrency ?? 1;
   const stallMs = (opts.stallSeconds ?? DEFAULT_STALL_SECONDS) * 1000;
+  const network: NetworkSettings = opts.network ?? { mode: DEFAULT_NETWORK_MODE };
+  const checkNetwork = opts.checkNetwork ?? false;
+  const sharedRoot = opts.sharedRoot ? checkSharedRoot(opts.sharedRoot) : undefined;
   let pool: { id: string; pool: WorkerPool } | null = null;
   let poolSwitch: Promise<void> = Promise.resolve();
+  const warned = new Set<string>();
 
   const poolFor = async (settingsId: string): Promise<WorkerPool> => {
     await poolSwitch;
     if (pool?.id === settingsId) return pool.pool;
-    const settings = await readQueueSettings(redis, name);
+    let settings: QueueSettings | null;
+    try {
+      settings = await readQueueSettings(redis, name);
+    } catch (err) {
+      throw new UnrecoverableError(errorMessage(err));
+    }
     if (!settings || settings.id !== settingsId) throw new Error(`queue ${name}: the settings this job was added with are gone (queue removed?)`);
+    // The queue's network choice is a request: pages get what this worker was started with, and rows say so.
+    const asked = settings.pool.network?.mode ?? DEFAULT_NETWORK_MODE;
+    const askedCheck = settings.pool.checkNetwork ?? false;
+    if ((asked !== network.mode || askedCheck !== checkNetwork) && !warned.has(settingsId)) {
+      warned.add(settingsId);
+      opts.onLog?.(
+        `queue ${name}: its settings ask for --network ${asked}${askedCheck ? ' --check-network' : ''}; this worker scores with --network ${network.mode}${checkNetwork ? ' --check-network' : ''}, its own command line (rows record it)`,
+      );
+    }
+    const { network: _asked, checkNetwork: _askedCheck, ...scoring } = settings.pool;
     const old = pool;
-    const next = startWorkerPool({ ...settings.pool, concurrency, ...(opts.workerModule ? { workerModule: opts.workerModule } : {}) });
+    let next: WorkerPool;
+    try {
+      next = startWorkerPool({ ...scoring, network, checkNetwork, concurrency, ...(opts.workerModule ? { workerModule: opts.workerModule } : {}) });
+    } catch (err) {
+      // Settings this webgrade cannot score with (an unknown metric id) fail every job alike: no retry.
+      if (err instanceof InputError) throw new UnrecoverableError(`queue ${name}: ${err.message}`);
+      throw err;
+    }
     pool = { id: settingsId, pool: next };
     if (old) poolSwitch = old.pool.close();
     return next;
   };
 
-  const processor = async (job: Job<JobData, ResultRow>): Promise<ResultRow> => {
-    const data = job.data;
+  const processor = async (job: Job<unknown, ResultRow>): Promise<ResultRow> => {
     const t = Date.now();
-    const p = await poolFor(data.settingsId);
-    const art = materialise(data);
+    let data: ValidJob;
+    let art: { path: string; cleanup: () => void };
     try {
+      data = validateJobData(job.data, opts.maxJobBytes ? { maxBytes: opts.maxJobBytes } : {});
+      art = materialise(data, sharedRoot ? { sharedRoot } : {});
+    } catch (err) {
+      if (!(err instanceof RefusedPayload)) throw err;
+      // A bad payload is refused at once and never retried: the same bytes would be refused again.
+      // The job id is chosen by whoever added the job: no control character of it reaches a log line.
+      opts.onRefused?.({ jobId: String(job.id).replace(/[\u0000-\u001f\u007f]/g, '?'), reason: err.message });
+      throw new UnrecoverableError(`job refused: ${err.message}`);
+    }
+    try {
+      const p = await poolFor(data.settingsId);
       const run: Parameters<WorkerPool['run']>[0] = { model: data.model, requirement: data.requirement, path: art.path };
       if (data.repeat) run.repeat = data.repeat;
       if (data.req) run.req = data.req;
@@ -308,7 +405,7 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
     }
   };
 
-  const worker = new Worker<JobData, ResultRow>(name, processor, {
+  const worker = new Worker<unknown, ResultRow>(name, processor, {
     connection: redis,
     concurrency,
     lockDuration: stallMs,
@@ -334,6 +431,19 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
       return closing;
     },
   };
+}
+
+/** `--shared-root`: an existing folder, by its real path (shared paths are compared with real paths). */
+export function checkSharedRoot(dir: string): string {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    throw new InputError(`--shared-root ${dir}: no such folder`);
+  }
+  if (!statSync(real).isDirectory()) throw new InputError(`--shared-root ${dir}: not a folder`);
+  if (real === sep) throw new InputError('--shared-root /: give the folder the runs are mounted in, not the whole file system');
+  return real;
 }
 
 /** How jobs name the worker that took them (`processedBy`): host and pid. */
@@ -362,6 +472,17 @@ export interface QueueStatus {
   /** Milliseconds until the queue is empty at that rate (null when unknown). */
   etaMs: number | null;
   settings: QueueSettings | null;
+  /** Why the stored settings were refused (runner/queue-trust.ts), when they were. */
+  settingsError?: string;
+}
+
+/** The stored settings for status and collect, which must work even when a worker would refuse them. */
+async function settingsOrError(redis: Redis, name: string): Promise<{ settings: QueueSettings | null; error?: string }> {
+  try {
+    return { settings: await readQueueSettings(redis, name) };
+  } catch (err) {
+    return { settings: null, error: errorMessage(err) };
+  }
 }
 
 export async function queueStatus(redis: Redis, name = DEFAULT_QUEUE, windowMinutes = 10): Promise<QueueStatus> {
@@ -389,6 +510,7 @@ export async function queueStatus(redis: Redis, name = DEFAULT_QUEUE, windowMinu
     const spanMin = Math.max((now - first) / 60_000, 1 / 60);
     const perMinute = recent > 0 ? recent / Math.min(windowMinutes, Math.max(spanMin, 0.5)) : null;
     const left = (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0);
+    const stored = await settingsOrError(redis, name);
     return {
       waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
       active: c.active ?? 0,
@@ -398,7 +520,8 @@ export async function queueStatus(redis: Redis, name = DEFAULT_QUEUE, windowMinu
       perMinute,
       windowMinutes,
       etaMs: perMinute ? (left / perMinute) * 60_000 : left === 0 ? 0 : null,
-      settings: await readQueueSettings(redis, name),
+      settings: stored.settings,
+      ...(stored.error ? { settingsError: stored.error } : {}),
     };
   } finally {
     await queue.close();
@@ -411,6 +534,8 @@ export interface CollectSummary {
   /** Jobs not finished yet (waiting, active, delayed). */
   unfinished: number;
   failed: number;
+  /** Jobs whose payload is refused (runner/queue-trust.ts): no row is written for them. */
+  refused: number;
   tornTail: boolean;
 }
 
@@ -418,13 +543,21 @@ export async function collect(redis: Redis, out: string, name = DEFAULT_QUEUE): 
   const queue = newQueue(redis, name);
   try {
     const best = new Map<string, { row: ResultRow; ok: boolean; ts: number; id: string }>();
-    const settings = await readQueueSettings(redis, name);
+    const { settings } = await settingsOrError(redis, name);
     let failed = 0;
+    let refused = 0;
     for (const type of ['completed', 'failed'] as const) {
       for (let start = 0; ; start += 500) {
         const jobs = await queue.getJobs([type], start, start + 499, true);
         for (const j of jobs) {
-          const data = j.data as JobData;
+          let data: ValidJob;
+          try {
+            // Not decoded: collect only needs the names, and a refused payload yields no row (it names nothing trustworthy).
+            data = validateJobData(j.data, { decode: false, maxBytes: Number.MAX_SAFE_INTEGER });
+          } catch {
+            refused++;
+            continue;
+          }
           let row: ResultRow;
           if (type === 'completed') row = j.returnvalue as ResultRow;
           else {
@@ -471,7 +604,7 @@ export async function collect(redis: Redis, out: string, name = DEFAULT_QUEUE): 
       writer.close();
     }
     const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-    return { appended, alreadyInFile, unfinished: Object.values(c).reduce((a, b) => a + b, 0), failed, tornTail: existing.tornTail };
+    return { appended, alreadyInFile, unfinished: Object.values(c).reduce((a, b) => a + b, 0), failed, refused, tornTail: existing.tornTail };
   } finally {
     await queue.close();
   }

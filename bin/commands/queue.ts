@@ -8,6 +8,9 @@ import { discoverRuns } from '../../runner/batch.js';
 import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
+import { InputError } from '../../core/errors.js';
+import { DEFAULT_NETWORK_MODE, describeNetwork, NETWORK_MODES, type NetworkModeId } from '../../core/network.js';
+import { JOB_LIMITS } from '../../runner/queue-trust.js';
 import { addAlignmentOption } from '../../judges/cli-options.js';
 import type { SuiteId } from '../../core/metric.js';
 import type { AlignmentStance } from '../../core/judge-answer.js';
@@ -23,6 +26,7 @@ import {
   removeQueue,
   RedisUnreachable,
   startQueueWorker,
+  checkSharedRoot,
   type QueueSettings,
 } from '../../runner/queue.js';
 
@@ -72,6 +76,23 @@ interface AddFlags extends CommonFlags, NetworkFlags {
   maxJobMb?: number;
 }
 
+/**
+ * The network mode a queue asks for: only its name is stored, since a folder, a host list or a cache folder read
+ * from Redis would let whoever writes there choose what workers reach or write (README "Security"). Each worker
+ * scores with its own `--network`, and says so when the queue asked for another.
+ */
+function queueNetworkMode(flags: NetworkFlags): NetworkModeId {
+  if (flags.cdnCache) throw new InputError('--cdn-cache is a worker\'s choice: give it to `webgrade worker` (a queue stores no folders)');
+  if (flags.allowHost) throw new InputError('--allow-host is a worker\'s choice: give it to `webgrade worker --network live|record:<dir>`');
+  const raw = flags.network ?? DEFAULT_NETWORK_MODE;
+  if (!(NETWORK_MODES as readonly string[]).includes(raw)) {
+    const mode = raw.replace(/:.*$/, '');
+    if ((mode === 'record' || mode === 'replay') && raw.includes(':')) throw new InputError(`--network ${raw}: a queue stores the mode only; give the folder to each worker (\`webgrade worker --network ${raw}\`) and add with --network ${mode}`);
+    throw new InputError(`--network ${raw}: expected one of ${NETWORK_MODES.join(', ')}`);
+  }
+  return raw as NetworkModeId;
+}
+
 function addCommand(): Command {
   return redisOption(addAlignmentOption(addNetworkOptions(new Command('add'))))
     .description('add one job per artifact of runs/<model>/<requirement-id>.html (or <id>/index.html); adding the same artifacts again adds nothing')
@@ -92,7 +113,7 @@ function addCommand(): Command {
         const pool: QueueSettings['pool'] = {
           budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
           checkNetwork: flags.checkNetwork ?? false,
-          network: networkFromFlags(flags),
+          network: { mode: queueNetworkMode(flags) },
         };
         if (flags.only) pool.only = flags.only;
         if (flags.suite) pool.suite = flags.suite;
@@ -127,7 +148,8 @@ function statusCommand(): Command {
         process.stdout.write(
           `queue ${flags.queue ?? DEFAULT_QUEUE}: waiting ${s.waiting}, active ${s.active}, done ${s.done}, failed ${s.failed}${s.delayed ? `, retrying ${s.delayed}` : ''} | ${rate} jobs/min (last ${s.windowMinutes} min) | ETA ${eta}\n`,
         );
-        if (!s.settings) process.stdout.write('no settings stored: add jobs with `webgrade queue add`\n');
+        if (s.settingsError) process.stdout.write(`${s.settingsError}\n`);
+        else if (!s.settings) process.stdout.write('no settings stored: add jobs with `webgrade queue add`\n');
       }),
     );
 }
@@ -143,6 +165,7 @@ function collectCommand(): Command {
         process.stdout.write(
           `collected ${s.appended} rows into ${flags.out} (${s.alreadyInFile} already there, ${s.failed} failed jobs among them${s.unfinished ? `; ${s.unfinished} jobs not finished yet: collect again later` : ''})\n`,
         );
+        if (s.refused) process.stderr.write(`${s.refused} jobs with a refused payload (not written by \`webgrade queue add\`): no rows for them\n`);
       }),
     );
 }
@@ -168,6 +191,12 @@ export function queueCommand(): Command {
 }
 
 interface WorkerFlags extends CommonFlags {
+  network?: string;
+  cdnCache?: string;
+  allowHost?: string[];
+  checkNetwork?: boolean;
+  sharedRoot?: string;
+  maxJobMb?: number;
   concurrency?: number;
   stallTimeout?: number;
   quiet?: boolean;
@@ -179,8 +208,21 @@ export function workerCommand(): Command {
     .option('--concurrency <n>', 'jobs at once, each in its own scoring process with its own Chrome (default 1)', parsePositiveInt)
     .option('--stall-timeout <seconds>', `a killed worker's job goes to another worker after about this long (default ${DEFAULT_STALL_SECONDS})`, parsePositiveNumber)
     .option('--quiet', 'no line per job')
+    // What pages reach, and where from, is the worker's own choice: a queue's Redis never sets it (README "Security").
+    .option('--network <mode>', `what pages may reach: cdn | offline | live | record:<dir> | replay:<dir> (default ${DEFAULT_NETWORK_MODE}); the queue's --network is only compared with it`)
+    .option('--cdn-cache <dir>', 'CDN cache folder (default: $XDG_CACHE_HOME/webgrade/cdn or ~/.cache/webgrade/cdn)')
+    .option('--allow-host <hosts>', 'live/record modes: hosts let through (comma-separated; default: the well-known CDN hosts)', (v: string) => v.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean))
+    .option('--check-network', 'check remote URLs over the network (the queue\'s --check-network is only compared with it)')
+    .option('--shared-root <dir>', 'take `queue add --shared` jobs, for artifacts inside <dir> only (without it, shared jobs are refused)')
+    .option('--max-job-mb <mb>', `largest artifact a job may carry, decoded (default ${JOB_LIMITS.defaultMaxBytes / 1024 / 1024} MB)`, parsePositiveNumber)
     .action(
       action(async (flags: WorkerFlags) => {
+        const networkFlags: NetworkFlags = {};
+        if (flags.network) networkFlags.network = flags.network;
+        if (flags.cdnCache) networkFlags.cdnCache = flags.cdnCache;
+        if (flags.allowHost) networkFlags.allowHost = flags.allowHost;
+        const network = networkFromFlags(networkFlags); // bad flags are one line, before Redis
+        const sharedRoot = flags.sharedRoot ? checkSharedRoot(flags.sharedRoot) : undefined;
         await withRedis(
           flags.redis,
           async (redis) => {
@@ -190,16 +232,21 @@ export function workerCommand(): Command {
             const w = await startQueueWorker(redis, {
               queue: flags.queue ?? DEFAULT_QUEUE,
               concurrency: flags.concurrency ?? 1,
+              network,
+              checkNetwork: flags.checkNetwork ?? false,
+              ...(sharedRoot ? { sharedRoot } : {}),
+              ...(flags.maxJobMb ? { maxJobBytes: flags.maxJobMb * 1024 * 1024 } : {}),
               ...(flags.stallTimeout ? { stallSeconds: flags.stallTimeout } : {}),
               ...(process.env.WEBGRADE_QUEUE_WORKER_MODULE ? { workerModule: process.env.WEBGRADE_QUEUE_WORKER_MODULE } : {}),
               onLog: (line) => process.stderr.write(line + '\n'),
+              onRefused: (e) => process.stderr.write(`[worker ${process.pid}] job ${e.jobId} refused: ${e.reason}\n`),
               onJob: (e) => {
                 const what = `${e.data.model}/${e.data.requirement}${e.data.repeat ? ` #${e.data.repeat}` : ''}`;
                 const status = e.row ? (e.row.status === 'ok' ? 'ok' : `failed: ${e.row.error}`) : `crashed (will retry): ${e.error}`;
                 log(`[worker ${process.pid}] ${what} ${status} ${(e.ms / 1000).toFixed(1)}s`);
               },
             });
-            log(`[worker ${process.pid}] waiting for jobs on queue ${flags.queue ?? DEFAULT_QUEUE}`);
+            log(`[worker ${process.pid}] waiting for jobs on queue ${flags.queue ?? DEFAULT_QUEUE} (network ${describeNetwork(network)}${flags.checkNetwork ? ', --check-network' : ''}${sharedRoot ? `, shared jobs inside ${sharedRoot}` : ''})`);
             const onSignal = (sig: string) => {
               log(`[worker ${process.pid}] ${sig}: finishing the jobs in hand, then exiting`);
               void w.stop();
