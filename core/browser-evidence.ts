@@ -141,7 +141,7 @@ export interface BrowserEvidence {
   /**
    * Share (0–1) of the settle window after load that the page's main thread spent running tasks (Chrome's
    * Performance.getMetrics `TaskDuration`): a page that keeps computing after its load (an animation loop, a
-   * runtime starting up). Its Lighthouse measurement then needs the machine to itself (measure-alone.ts).
+   * runtime starting up): a page that never goes idle.
    */
   busyAfterLoad?: number;
   /** Faults seen during the visit (timeout, dialog storm, navigation away, window closed, crash). */

@@ -269,12 +269,11 @@ export class Scorer {
     else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
     // The phases that explain a row's time: the visit, Lighthouse's whole run, its hold for our visit, its wait for
     // the machine-wide measurement lock (runner/gather/measure-lock.ts) and the time it held it (the measured
-    // phase), how many threads ran at a raised priority meanwhile (measure-priority.ts) and how many processes of
-    // other workers were stopped (measure-alone.ts), the interaction probe.
+    // phase), the interaction probe.
     const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
     if (bt?.total !== undefined) timings.visit = bt.total;
     for (const k of ['lighthouse', ...Object.values(MEASURE_TIMINGS), 'interaction']) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
-    // Why a measurement stopped the other workers or not: the page's main-thread busy share after load, in %.
+    // The page's main-thread busy share after load, in %: a page that never goes idle shows here.
     if (evidence.browser?.ok && evidence.browser.value.busyAfterLoad !== undefined) timings.busyAfterLoadPct = Math.round(evidence.browser.value.busyAfterLoad * 100);
     return doc;
   }

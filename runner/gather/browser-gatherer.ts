@@ -44,7 +44,6 @@ import type { LighthouseEvidence } from '../../core/evidence.js';
 import { LighthouseTimeout, type LighthouseRun } from './lighthouse.js';
 import { LighthouseThread } from './lighthouse-thread.js';
 import { MEASURE_TIMINGS, copyMeasureStats, type HoldVerdict, type MeasureStats } from './lighthouse-mobile.js';
-import { measureAlone } from './measure-alone.js';
 import { mobileResult } from './mobile-measure.js';
 import { PageFaults, mobileScreenshot, visitArtifact, visitMobile } from './session.js';
 import { ChromeProcess, sandboxContext } from './chrome-process.js';
@@ -181,9 +180,7 @@ export class BrowserGatherer implements Gatherer {
           }
         } finally {
           visitOver();
-          // A page that keeps computing after its load is measured with the other workers stopped (measure-alone.ts).
-          const b = evidence.browser;
-          decide(!early?.measure ? 'skip' : b?.ok && measureAlone(b.value.busyAfterLoad) ? 'measure-alone' : 'measure');
+          decide(early?.measure ? 'measure' : 'skip');
         }
       }
       // Without the visit, the probe runs here: before Lighthouse, which has not started.
@@ -370,12 +367,11 @@ export class BrowserGatherer implements Gatherer {
   /** Lighthouse after the visit: not run when the visit showed that the page never loads or does not answer. */
   private async lighthouse(evidence: Evidence, site: SiteHandle, deadline: number, mobile?: { screenshot: boolean }): Promise<LighthouseOutcome> {
     const skip = lighthouseSkipReason(evidence.browser);
-    const b = evidence.browser;
-    return skip ? notRun(skip) : this.runLighthouse(site, deadline, mobile, undefined, b?.ok === true && measureAlone(b.value.busyAfterLoad));
+    return skip ? notRun(skip) : this.runLighthouse(site, deadline, mobile);
   }
 
   /** One Lighthouse run on our Chrome within `deadline`, in the Lighthouse thread; never throws. */
-  private async runLighthouse(site: SiteHandle, deadline: number, mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> }, onBenchmark?: () => void, alone = false): Promise<LighthouseOutcome> {
+  private async runLighthouse(site: SiteHandle, deadline: number, mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> }, onBenchmark?: () => void): Promise<LighthouseOutcome> {
     const timeoutMs = deadline - performance.now();
     if (timeoutMs < 3000) return notRun('Lighthouse not run: no time left in the artifact budget');
     let port: number;
@@ -386,7 +382,7 @@ export class BrowserGatherer implements Gatherer {
       return notRun(`could not start Chrome for Lighthouse: ${errorMessage(err)}`);
     }
     try {
-      const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}), ...(alone ? { alone } : {}) });
+      const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}) });
       const out: LighthouseOutcome = { evidence: gathered(run.evidence) };
       if (run.mobile) out.mobile = run.mobile;
       for (const k of run.requests ?? []) this.requestsOf(site, 'lighthouse').add(k);

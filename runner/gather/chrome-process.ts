@@ -28,7 +28,6 @@ import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
 import { chromeFlags, chromeUser, findChrome, scoringChromeSandboxed, type ChromeUser } from '../chrome.js';
-import { joinMeasureGroup } from './measure-alone.js';
 import { PROFILE_PREFIX, killTree, markProfile, reapDeadProfiles, reapProfile } from './chrome-reaper.js';
 import { RequestWatch } from './page-requests.js';
 
@@ -202,8 +201,6 @@ export class ChromeProcess {
 
   private async start(): Promise<Browser> {
     installExitHooks();
-    // Stopped while another scoring process of this machine measures a page (measure-alone.ts).
-    joinMeasureGroup();
     if (!reapedDead) {
       reapedDead = true;
       reapDeadProfiles(); // profiles (and Chromes) of earlier runs that died without cleaning up

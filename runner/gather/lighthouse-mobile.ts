@@ -24,8 +24,6 @@
 import { Audit, Gatherer } from 'lighthouse';
 import { measureOverflow, type OverflowMeasure } from './mobile-measure.js';
 import { acquireMeasureLock } from './measure-lock.js';
-import { lowerOthers, pauseOthers } from './measure-alone.js';
-import { raisePriority } from './measure-priority.js';
 
 export const MOBILE_ARTIFACT = 'WebgradeMobile';
 export const MOBILE_AUDIT = 'webgrade-mobile';
@@ -45,11 +43,8 @@ interface DriverLike {
 const BaseGatherer = Gatherer as unknown as new () => { meta: { supportedModes: string[] } };
 const BaseAudit = Audit as unknown as new () => object;
 
-/**
- * What a held run is told when the caller's work is over: measure (with the other scoring processes stopped
- * meanwhile: 'measure-alone', for a page that keeps computing after its load; measure-alone.ts), or skip.
- */
-export type HoldVerdict = 'measure' | 'measure-alone' | 'skip';
+/** What a held run is told when the caller's work is over: measure, or skip. */
+export type HoldVerdict = 'measure' | 'skip';
 
 /** How a run's measured phase went (issue "Numbers that hold still"); rows carry these in their timings. */
 export interface MeasureStats {
@@ -59,14 +54,6 @@ export interface MeasureStats {
   lockWaitMs?: number;
   /** Milliseconds it held the lock: the measured phase (page load, quiet windows, trace collection). */
   measuredMs?: number;
-  /** Threads of this process and its Chrome run at a raised priority meanwhile (0: not permitted or turned off; measure-priority.ts). */
-  raisedThreads?: number;
-  /** Processes of other scoring processes stopped meanwhile (measure-alone.ts; 0: none running, or turned off). */
-  pausedProcesses?: number;
-  /** Milliseconds they were stopped. */
-  othersPausedMs?: number;
-  /** Threads of other scoring processes run at a lowered priority meanwhile (a page measured beside them). */
-  othersLoweredThreads?: number;
 }
 
 /** The row timings' names of MeasureStats' fields. */
@@ -74,10 +61,6 @@ export const MEASURE_TIMINGS = {
   heldMs: 'lighthouseHeld',
   lockWaitMs: 'lighthouseLockWait',
   measuredMs: 'lighthouseMeasured',
-  raisedThreads: 'lighthouseRaisedThreads',
-  pausedProcesses: 'lighthousePausedProcesses',
-  othersPausedMs: 'lighthouseOthersPaused',
-  othersLoweredThreads: 'lighthouseOthersLowered',
 } as const satisfies Record<keyof MeasureStats, string>;
 
 /** Copy the fields of `from` that are set onto `to`. */
@@ -94,8 +77,6 @@ export interface MobileGathererOptions {
    * fails at once ("Session closed") instead of loading the page.
    */
   before?: Promise<HoldVerdict>;
-  /** Stop the other scoring processes while measuring (measure-alone.ts); also when `before` says 'measure-alone'. */
-  alone?: boolean;
   /**
    * Take the machine-wide measurement lock (measure-lock.ts) before the page is loaded and give it back once the
    * trace is taken; `release` is where the run keeps the release function (so that a run that fails in between
@@ -105,7 +86,7 @@ export interface MobileGathererOptions {
     timeoutMs: number;
     release: { fn?: () => Promise<void> };
   };
-  /** Filled as the run goes: the hold, the lock's wait, the measured phase, its priority and pause. */
+  /** Filled as the run goes: the hold, the lock's wait, the measured phase. */
   stats?: MeasureStats;
   /** Take the phone measurement in getArtifact (false: the run only needs the hold and the lock). */
   measure?: boolean;
@@ -120,11 +101,9 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
     override meta = { supportedModes: ['navigation'] };
 
     async startInstrumentation(context: { page: { close(): Promise<void> } }): Promise<void> {
-      let alone = opts.alone ?? false;
       if (before) {
         const t = performance.now();
         const verdict = await before.catch(() => 'skip' as const);
-        alone ||= verdict === 'measure-alone';
         stats.heldMs = Math.round(performance.now() - t);
         if (verdict === 'skip') {
           await context.page.close();
@@ -136,28 +115,10 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
         const release = await acquireMeasureLock(lock.timeoutMs);
         lockedAt = performance.now();
         stats.lockWaitMs = Math.round(lockedAt - t);
-        // For a page that keeps computing after its load, the other scoring processes stop (measure-alone.ts); this
-        // one and everything under it (its Chrome, the sandbox thread serving the page, this thread) runs at a raised
-        // priority (measure-priority.ts); both until the trace is taken.
-        const pause = alone ? pauseOthers() : undefined;
-        const pausedAt = performance.now();
-        stats.pausedProcesses = pause?.stopped ?? 0;
-        const boost = raisePriority(process.pid);
-        stats.raisedThreads = boost.raised;
-        // Beside the others: they run at a lowered priority meanwhile (only where ours could be raised: putting
-        // theirs back needs the same right).
-        const lowered = !pause && boost.raised > 0 ? lowerOthers() : undefined;
-        if (lowered) stats.othersLoweredThreads = lowered.raised;
         let given = false;
         lock.release.fn = async () => {
           if (given) return;
           given = true;
-          boost.restore();
-          lowered?.restore();
-          if (pause) {
-            pause.resume();
-            if (pause.stopped) stats.othersPausedMs = Math.round(performance.now() - pausedAt);
-          }
           await release();
         };
       }

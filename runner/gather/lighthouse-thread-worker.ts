@@ -92,22 +92,18 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     let verdict: HoldVerdict | undefined;
     const before = msg.hold ? new Promise<HoldVerdict>((r) => verdicts.set(id, (v) => r((verdict = v)))) : undefined;
     const first = await once(msg, msg.timeoutMs, {
-      ...(msg.alone ? { alone: true } : {}),
       ...(msg.mobile ? { mobile: { screenshot: msg.mobile.screenshot, ...(before ? { before } : {}) } } : {}),
       ...(msg.benchmark ? { onBenchmark: () => send({ type: 'benchmark', id }) } : {}),
     });
     const runs = [first];
     while (runs.length < (msg.runs ?? 1) && deadline - performance.now() > MIN_EXTRA_RUN_MS) {
-      // Extra runs measure as the first did: alone when it was told to.
-      const alone = msg.alone || verdict === 'measure-alone';
-      runs.push(await once(msg, deadline - performance.now(), { performanceOnly: true, ...(alone ? { alone } : {}) }));
+      runs.push(await once(msg, deadline - performance.now(), { performanceOnly: true }));
     }
     const result: LighthouseRun = { ...first, evidence: medianPerformance(runs.map((r) => r.evidence)), requests: [...new Set(runs.flatMap((r) => r.requests ?? []))] };
     if (runs.length > 1) {
-      // Waits and measured phases add up over the runs; priority and pause: the most any run had.
-      const sum = (k: 'lockWaitMs' | 'measuredMs' | 'othersPausedMs') => runs.reduce((t, r) => t + (r[k] ?? 0), 0);
-      const max = (k: 'raisedThreads' | 'pausedProcesses' | 'othersLoweredThreads') => Math.max(...runs.map((r) => r[k] ?? 0));
-      Object.assign(result, { lockWaitMs: sum('lockWaitMs'), measuredMs: sum('measuredMs'), othersPausedMs: sum('othersPausedMs'), raisedThreads: max('raisedThreads'), pausedProcesses: max('pausedProcesses'), othersLoweredThreads: max('othersLoweredThreads') });
+      // Waits and measured phases add up over the runs.
+      const sum = (k: 'lockWaitMs' | 'measuredMs') => runs.reduce((t, r) => t + (r[k] ?? 0), 0);
+      Object.assign(result, { lockWaitMs: sum('lockWaitMs'), measuredMs: sum('measuredMs') });
     }
     send({ type: 'done', id, run: result });
   } catch (err) {

@@ -30,14 +30,12 @@ export interface ThreadRunOptions {
   /** Lighthouse runs per artifact (`--lighthouse-runs`; the performance score is their median). */
   runs?: number;
   mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> };
-  /** Measure with the other scoring processes stopped (measure-alone.ts); a hold's 'measure-alone' says so too. */
-  alone?: boolean;
   onBenchmark?: () => void;
 }
 
 /** Messages from the main thread to the worker. */
 export type ToWorker =
-  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; alone?: boolean; hold: boolean; benchmark: boolean }
+  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean }
   | { type: 'verdict'; id: number; verdict: HoldVerdict };
 
 /** Messages from the worker to the main thread. */
@@ -107,7 +105,6 @@ export class LighthouseThread {
         timeoutMs: opts.timeoutMs,
         ...(opts.runs ? { runs: opts.runs } : {}),
         ...(opts.mobile ? { mobile: { screenshot: opts.mobile.screenshot } } : {}),
-        ...(opts.alone ? { alone: true } : {}),
         hold: !!before,
         benchmark: !!opts.onBenchmark,
       };

@@ -154,8 +154,6 @@ export interface LighthouseRunOptions {
   onBenchmark?: () => void;
   /** Hold the machine-wide measurement lock (measure-lock.ts) around the measured phase. */
   lock?: boolean;
-  /** With the lock: stop the other scoring processes while measuring (measure-alone.ts). */
-  alone?: boolean;
   /** Only the performance category (the extra runs of `--lighthouse-runs`); no phone measurement. */
   performanceOnly?: boolean;
 }
@@ -271,7 +269,6 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
         measure: !!opts.mobile && !opts.performanceOnly,
         ...(opts.mobile?.before ? { before: opts.mobile.before } : {}),
         ...(lock ? { lock } : {}),
-        ...(opts.alone ? { alone: true } : {}),
         stats,
       });
       config.artifacts = [{ id: MOBILE_ARTIFACT, gatherer: { implementation: gatherer } }];

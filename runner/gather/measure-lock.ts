@@ -5,8 +5,8 @@
  * up to 9 points at concurrency 2). Only the measured phase is serialised: from the moment Lighthouse would start
  * loading the page (our gatherer's `startInstrumentation`, after its configuration and CPU benchmark) until the
  * page's trace is taken (our gatherer's `stopInstrumentation`); everything else (visits, static and vision
- * metrics, Lighthouse's configuration and audits) overlaps, with the other workers at a lowered priority or, for
- * a page that keeps computing after its load, stopped meanwhile (measure-alone.ts).
+ * metrics, Lighthouse's configuration and audits) overlaps. Lighthouse's own advice (docs/variability.md) is one
+ * measured run at a time per machine: the default concurrency is 1, and more processes share only this lock.
  *
  * A lock directory in the OS temp folder, one per user (proper-lockfile: atomic mkdir, kept fresh by its holder,
  * taken over when stale, so a holder killed by SIGKILL blocks the others for at most STALE_MS).

@@ -42,7 +42,6 @@ import { errorMessage } from '../../core/errors.js';
 import { PAGE_COLLECTORS } from './collectors/index.js';
 import { cssStyleRules, ruleCoverage } from './css-rules.js';
 import { MOBILE_EMULATION, measureOverflow, mobileResult } from './mobile-measure.js';
-import { pausedSince } from './measure-alone.js';
 import { PAGE_SEED, seedRandomness } from './seeded-random.js';
 import { requestPath } from './server.js';
 
@@ -93,30 +92,18 @@ export class TimeoutError extends Error {}
 /**
  * `p`, or a TimeoutError after `ms`. When the timer fires, the rejection waits one more turn of the event loop
  * (setImmediate, after the poll phase): if our own CPU work (scoring while gathering) held the loop past the
- * deadline, an answer from Chrome that arrived meanwhile is taken instead of a false timeout. Time this process
- * spent stopped while another worker measured a page (measure-alone.ts `pausedMs`; its Chrome was stopped too, so
- * the page did nothing meanwhile) is added to the wait.
+ * deadline, an answer from Chrome that arrived meanwhile is taken instead of a false timeout.
  */
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   p.catch(() => undefined);
   if (ms <= 0) return Promise.reject(new TimeoutError(`${what}: no time left in the budget`));
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const paused = pausedSince();
-    let credited = 0;
-    let t: NodeJS.Timeout;
-    const fire = () => {
-      const extra = paused() - credited;
-      if (extra > 0 && !settled) {
-        credited += extra;
-        t = setTimeout(fire, extra);
-        return;
-      }
+    const t = setTimeout(() => {
       setImmediate(() => {
         if (!settled) reject(new TimeoutError(`${what} timed out after ${Math.round(ms)} ms`));
       });
-    };
-    t = setTimeout(fire, ms);
+    }, ms);
     p.then(
       (v) => {
         settled = true;
@@ -137,15 +124,9 @@ const RELOAD_LOOP_NAVIGATIONS = 3;
 /** Live dedicated workers from which an unresponsive page is said to be starved by its workers. */
 const WORKER_STARVATION_WORKERS = 8;
 
-/** Wait `ms`, plus whatever time this process spent stopped meanwhile (measure-alone.ts `pausedMs`). */
-export async function sleep(ms: number): Promise<void> {
-  const paused = pausedSince();
-  let credited = 0;
-  for (let wait = ms; wait > 0; ) {
-    await new Promise<void>((r) => setTimeout(r, wait));
-    wait = paused() - credited;
-    credited += Math.max(0, wait);
-  }
+/** Wait `ms`. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 }
 
 /** Runs in the page before any script: dialogs answer as dismissed, window.close is a no-op; both counted. */
@@ -258,9 +239,7 @@ export async function visitArtifact(
   const t0 = performance.now();
   const timings: Record<string, number> = {};
   const mark = (name: string, since: number) => (timings[name] = Math.round(performance.now() - since));
-  // Time spent stopped while another worker measured (measure-alone.ts) does not count against the budget.
-  const paused = pausedSince();
-  const left = () => opts.deadline - performance.now() + paused();
+  const left = () => opts.deadline - performance.now();
   const f = new PageFaults();
   const consoleEntries: ConsoleEntry[] = [];
   const pageErrors: Array<PageError & { id?: number }> = [];
@@ -346,10 +325,10 @@ export async function visitArtifact(
         (err) => (err instanceof TimeoutError ? ('busy' as const) : undefined),
       );
     const task0 = await taskSeconds();
-    const [w0, settlePaused] = [performance.now(), pausedSince()];
+    const w0 = performance.now();
     await Promise.all([sleep(Math.min(SETTLE_MS, left())), opts.idle?.()]);
     const task1 = task0 === 'busy' ? 'busy' : await taskSeconds();
-    const wall = (performance.now() - w0 - settlePaused()) / 1000;
+    const wall = (performance.now() - w0) / 1000;
     if (task0 === 'busy' || task1 === 'busy') busyAfterLoad = 1;
     else if (task0 !== undefined && task1 !== undefined && wall > 0) busyAfterLoad = Math.min(1, Math.max(0, (task1 - task0) / wall));
   } else await opts.idle?.();

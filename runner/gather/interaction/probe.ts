@@ -58,7 +58,6 @@ import type {
 } from '../../../core/browser-evidence.js';
 import { errorMessage } from '../../../core/errors.js';
 import { requestPath } from '../server.js';
-import { pausedSince } from '../measure-alone.js';
 import { TimeoutError, withTimeout } from '../session.js';
 import { ProbeDriver, type RecordedError, type Window } from './driver.js';
 import type { ProbeConfig } from './page-script.js';
@@ -267,9 +266,7 @@ export async function probeInteraction(context: BrowserContext, artifact: Artifa
   const settings: InteractionSettings = { ...INTERACTION_DEFAULTS, ...opts.settings, restore: 'reload of the entry page with the origin\'s storage and cookies cleared' };
   const hardDeadline = Math.min(opts.deadline, (opts.started ?? t0) + settings.budgetMs);
   const deadline = hardDeadline - FINISH_RESERVE_MS;
-  // Time spent stopped while another worker measured (measure-alone.ts) does not count against the budget.
-  const paused = pausedSince();
-  const left = () => deadline - performance.now() + paused();
+  const left = () => deadline - performance.now();
   const timings: Record<string, number> = {};
   const faults: string[] = [];
   const unavailable: Record<string, string> = {};

@@ -8,8 +8,6 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { after, describe, it } from 'node:test';
 import { Scorer, type ScoreDocument } from '../../../runner/score.js';
-import { ALONE_BUSY_SHARE } from '../../../runner/gather/measure-alone.js';
-import { processState, startGroupMember, until } from '../../group-member.js';
 import { writeArtifact, fixture, runCli, tempDir } from '../../helpers.js';
 
 const BUDGET_MS = 20_000;
@@ -222,9 +220,7 @@ describe('mobile measurement inside the Lighthouse run', () => {
   });
 });
 
-describe('a page that keeps computing after its load is measured with the other workers stopped', { skip: process.platform !== 'linux' && 'Linux only (/proc)' }, () => {
-  // Lighthouse with the machine-wide group (measure-alone.ts): a stand-in for another worker joins it, and the
-  // busy page's measured phase must stop it (and continue it after); the quiet page's must not touch it.
+describe('how busy a page is after its load', () => {
   const withLighthouse = new Scorer({ only: ['mobile-compat', 'accessibility'], budgetMs: BUDGET_MS });
   after(() => withLighthouse.close());
   // A simulation that computes in 40 ms tasks one after another (and draws on every frame): the main thread is
@@ -244,22 +240,8 @@ step(); requestAnimationFrame(frame);</script></body></html>`,
     const q = await withLighthouse.scoreWithEvidence(fixture('browser', 'clean-1000.html'));
     assert.ok(a.evidence.browser?.ok && q.evidence.browser?.ok);
     const [busyShare, quietShare] = [a.evidence.browser.value.busyAfterLoad, q.evidence.browser.value.busyAfterLoad];
-    assert.ok(busyShare !== undefined && busyShare >= ALONE_BUSY_SHARE, `busy page: ${busyShare}`);
+    assert.ok(busyShare !== undefined && busyShare >= 0.5, `busy page: ${busyShare}`);
     assert.ok(quietShare !== undefined && quietShare < 0.2, `quiet page: ${quietShare}`);
     assert.equal(a.doc.timings.busyAfterLoadPct, Math.round(busyShare * 100));
-  });
-
-  it('stops another scoring process for the busy page\'s measured phase, tells it how long, and continues it; not for a quiet page', async () => {
-    const other = await startGroupMember();
-    await until('the member reports', () => other.seenPausedMs() === 0);
-    const doc = await withLighthouse.score(busy());
-    assert.notEqual(metric(doc, 'accessibility').score, null, metric(doc, 'accessibility').reason);
-    assert.ok((doc.timings.lighthousePausedProcesses ?? 0) >= 2, JSON.stringify(doc.timings));
-    const pausedMs = doc.timings.lighthouseOthersPaused ?? 0;
-    assert.ok(pausedMs > 0 && pausedMs <= (doc.timings.lighthouseMeasured ?? 0) + 50, JSON.stringify(doc.timings));
-    await until('the member runs again and saw its pause', () => processState(other.pid) !== 'T' && (other.seenPausedMs() ?? 0) >= pausedMs - 50);
-    const quiet = await withLighthouse.score(fixture('browser', 'clean-1000.html'));
-    assert.equal(quiet.timings.lighthousePausedProcesses, 0, JSON.stringify(quiet.timings));
-    assert.equal(quiet.timings.lighthouseOthersPaused, undefined);
   });
 });

@@ -6,11 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { joinMeasureGroup, pausedMs } from '../../../runner/gather/measure-alone.js';
-import { TimeoutError, sleep, withTimeout } from '../../../runner/gather/session.js';
+import { TimeoutError, withTimeout } from '../../../runner/gather/session.js';
 
 function busyWait(ms: number): void {
   const end = performance.now() + ms;
@@ -40,23 +36,5 @@ describe('withTimeout', () => {
 
   it('rejects at once when the budget is already spent', async () => {
     await assert.rejects(withTimeout(Promise.resolve(1), 0, 'late'), /no time left/);
-  });
-
-  it('adds the time this process spent stopped by another worker\'s measurement to the wait (withTimeout and sleep)', { skip: process.platform !== 'linux' && 'Linux only' }, async () => {
-    // Join a group of our own, and write what a holder writes when it continues us: 300 ms stopped.
-    const dir = mkdtempSync(join(tmpdir(), 'webgrade-paused-test-'));
-    joinMeasureGroup(dir);
-    const counter = join(dir, `${process.pid}.paused`);
-    writeFileSync(counter, '0');
-    assert.equal(pausedMs(), 0);
-    let t = performance.now();
-    const guarded = withTimeout(new Promise<never>(() => undefined), 200, 'step');
-    setTimeout(() => writeFileSync(counter, '300'), 100);
-    await assert.rejects(guarded, TimeoutError);
-    assert.ok(performance.now() - t >= 480, `rejected after ${Math.round(performance.now() - t)} ms, not 200 + 300`);
-    t = performance.now();
-    setTimeout(() => writeFileSync(counter, '600'), 100);
-    await sleep(200);
-    assert.ok(performance.now() - t >= 480, `slept ${Math.round(performance.now() - t)} ms, not 200 + 300`);
   });
 });
