@@ -18,6 +18,7 @@ import { bootstrap, ONE_REQUIREMENT, type BootstrapResult } from './bootstrap.js
 import { guardNorms, NOISE_GUARD_DEFAULT, retestSources, sdFloors, type NoiseGuardReport, type NoiseGuardSettings } from './noise.js';
 import { describeWeights, type ResolvedWeights } from './personas.js';
 import type { MetricNorm } from './zscore.js';
+import { provenanceLine, type FitProvenance } from './weights-file.js';
 
 export interface LeaderboardModel extends ModelScore {
   /** 95% bootstrap interval of the overall (resampling requirements); null when it would say nothing (`ciReason`). */
@@ -97,6 +98,9 @@ export interface LeaderboardDoc {
     perspectives: Partial<Record<PerspectiveId, number>>;
     metrics: Record<string, number>;
     equalShareIn: PerspectiveId[];
+    /** Fitted weights (`webgrade weights fit`): where they came from, and that as one line. */
+    provenance?: FitProvenance;
+    provenanceLine?: string;
   };
   /**
    * artifacts: (model, requirement) pairs, each counted once; rows: result rows behind them (more with repeats);
@@ -233,6 +237,7 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
       perspectives: weights.perspectives,
       metrics: weights.metrics,
       equalShareIn: weights.equalShareIn,
+      ...(weights.fit ? { provenance: weights.fit, provenanceLine: provenanceLine(weights.fit) } : {}),
     },
     population: {
       artifacts: pop.samples.length,
