@@ -109,7 +109,10 @@ export function fitNonNegativeLogistic(X: Float64Array, y: Float64Array, n: numb
   const g = new Float64Array(m);
   const xn = new Float64Array(m);
   let t = 1;
-  let L = 1e-3;
+  // First step size from the average curvature (¼·tr(XᵀX)/(n·m) + λ): backtracking then needs few doublings.
+  let trace = 0;
+  for (let i = 0; i < n * m; i++) trace += X[i]! * X[i]!;
+  let L = Math.max(1e-6, (0.25 * trace) / (n * m) + l2);
   let steps = 0;
   let converged = false;
   while (steps < MAX_STEPS) {
