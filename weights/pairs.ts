@@ -84,7 +84,7 @@ export function parsePairs(text: string, path: string, format: 'csv' | 'jsonl'):
     if (records.length === 0) throw new InputError(`${path}: empty pairs file`);
     const head = records[0]!.fields.map((h) => h.trim().toLowerCase());
     const missing = ['requirement', 'model_a', 'model_b', 'winner'].filter((c) => !head.includes(c));
-    if (missing.length) throw new InputError(`${path}: line 1: no ${missing.map((c) => `"${c}"`).join(', ')} column (columns: ${head.join(', ')})`);
+    if (missing.length) throw new InputError(`${path}: line 1: no ${missing.map((c) => `"${c}"`).join(', ')} column${missing.length > 1 ? 's' : ''} (columns: ${head.join(', ')})`);
     for (const rec of records.slice(1)) {
       if (rec.fields.length !== head.length) throw new InputError(`${path}: line ${rec.line}: ${rec.fields.length} fields, the header has ${head.length}`);
       pairs.push(preferenceOf(Object.fromEntries(head.map((h, i) => [h, rec.fields[i]!])), rec.line, path));
