@@ -15,6 +15,10 @@
  * use the file say so. Interpretation for files without `shares` (written before it existed, when `metrics` held
  * the shares): the shares are read off `metrics` normalised inside each perspective, which gives the shares
  * whichever of the two meanings `metrics` had.
+ *
+ * Fitted weights (`webgrade weights fit`, fit.ts) use the same format, metric-level weights expressed exactly as
+ * perspective sums and shares, plus `"fit": {...}` (`FitProvenance`: where they came from); `respondents` is 0
+ * there (nobody was surveyed). Files without `fit` read as before.
  */
 import { readFileSync } from 'node:fs';
 import { PERSPECTIVES, STUDY_PERSPECTIVES, isSuiteId, type PerspectiveId, type SuiteId } from '../core/metric.js';
