@@ -504,5 +504,6 @@ export function provenanceOf(doc: FitDoc, date: Date = new Date()): FitProvenanc
     agreement: { fitted: est(doc.agreement.fitted), survey: Object.fromEntries(doc.agreement.survey.map((s) => [s.persona, est(s.estimate)])) },
     beatsSurvey: doc.verdict.beatsSurvey,
     date: date.toISOString(),
+    noiseGuard: doc.noiseGuard.enabled,
   };
 }

@@ -165,6 +165,9 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
       notes.push(`${na.upper} and ${na.lower} are not clearly apart: ${na.upper} is ahead in ${(na.pAhead * 100).toFixed(0)}% of ${boot!.iterations} resamples (< 95%)`);
     }
   }
+  if (weights.fit && (weights.fit.noiseGuard ?? true) !== noiseGuard.enabled) {
+    notes.push(`the weights were fitted on z ${weights.fit.noiseGuard ?? true ? 'with' : 'without'} the noise guard and this ranking is ${noiseGuard.enabled ? 'with' : 'without'} it: ${noiseGuard.enabled ? 'add' : 'drop'} --no-noise-guard for the z they were fitted on`);
+  }
   const executable = executableShares(pop);
   const models: LeaderboardModel[] = scores.map((s) => {
     const m: LeaderboardModel = { ...s };

@@ -60,6 +60,8 @@ export interface FitProvenance {
   agreement: { fitted: FitAgreement; survey: Record<string, FitAgreement> };
   beatsSurvey: boolean;
   date: string;
+  /** Whether the z the fit learned on had the noise guard (absent in files that do not say: on, the default). */
+  noiseGuard?: boolean;
 }
 
 export interface WeightsFile {

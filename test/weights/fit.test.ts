@@ -6,8 +6,9 @@ import { comparisons, fitNonNegativeLogistic, fittedPersona, fitWeights, groupFo
 import { groupAgreement, judgementsFromPairs, judgementsFromRatings, type Judgements } from '../../weights/judgements.js';
 import { matchPairs, parsePairs } from '../../weights/pairs.js';
 import { fileWeights, presetWeights, weightedPerspectives } from '../../weights/personas.js';
-import { matchRatings } from '../../weights/ratings.js';
+import { matchRatings, parseRatings } from '../../weights/ratings.js';
 import { provenanceLine, validateWeightsFile } from '../../weights/weights-file.js';
+import { leaderboardFromPopulation } from '../../weights/leaderboard.js';
 import { judgedPages } from './synthetic.js';
 
 const METRICS = ['lint', 'comment-rate', 'copywriting', 'accessibility', 'performance', 'layout-sparsity'];
@@ -211,6 +212,18 @@ describe('fitted weights files', () => {
     assert.match(provenanceLine(resolved.fit!), /^weights fitted to ratings judgements\.csv \(sha256 000000000000\) on 2026-01-02: held-out Spearman within requirement 0\.\d\d \[0\.\d\d, 0\.\d\d\] \(5-fold by requirement, seed 1\) vs survey all/);
   });
 
+  it('the leaderboard names the fitted weights\' provenance, and says so when its noise guard differs from the fit\'s', () => {
+    const { pop, fit } = ratingsFit('comment-rate', 11);
+    const prov = { ...provenanceOf(fit.doc), noiseGuard: false };
+    const file = validateWeightsFile(JSON.parse(JSON.stringify({ personas: { fitted: fittedPersona(fit.weights!, weightedPerspectives('study'), 'study', prov) } })), 'fitted.json');
+    const doc = leaderboardFromPopulation(pop, fileWeights(file, 'fitted.json'), { iterations: 0 });
+    assert.match(doc.weights.provenanceLine!, /^weights fitted to ratings judgements\.csv/);
+    assert.equal(doc.weights.provenance!.measure, 'spearman-within-requirement');
+    assert.ok(doc.notes.some((n) => /fitted on z without the noise guard and this ranking is with it/.test(n)), doc.notes.join('\n'));
+    const same = leaderboardFromPopulation(pop, fileWeights(file, 'fitted.json'), { iterations: 0, noiseGuard: { enabled: false, k: 3 } });
+    assert.ok(!same.notes.some((n) => /fitted on z/.test(n)));
+  });
+
   it('rejects a fit provenance without its data file', () => {
     const p = fittedPersona({ lint: 1 }, weightedPerspectives('study'), 'study', provenanceOf(ratingsFit('comment-rate', 11).fit.doc));
     const bad = JSON.parse(JSON.stringify({ personas: { fitted: p } }));
@@ -234,5 +247,17 @@ describe('pairs files', () => {
     const f = parsePairs('{"requirement":"r","model_a":"a","model_b":"b","winner":"A","rater":"x"}\n{"requirement":"r","model_a":"a","model_b":"b","winner":"TIE","rater":"y"}', 'p', 'jsonl');
     assert.deepEqual(f.pairs.map((p) => p.winner), ['a', 'tie']);
     assert.equal(f.raters, 2);
+  });
+});
+
+describe('ratings with repeats', () => {
+  it('averages the ratings of one page whatever repeat they name, and the fit reads them as one page', () => {
+    const d = judgedPages({ models: 3, requirements: 2, metrics: ['lint'], follow: 'lint', noise: 0, seed: 1 });
+    const pop = populationFromRows(d.rows);
+    const csv = ['model,requirement,repeat,rating', 'm1,r0,1,1', 'm1,r0,2,3', 'm2,r0,1,5'].join('\n');
+    const match = matchRatings(parseRatings(csv, 'r.csv', 'csv').ratings, pop.samples);
+    const page = pop.samples.findIndex((s) => s.model === 'm1' && s.requirement === 'r0');
+    assert.deepEqual(match.byPage.get(page), { rating: 2, raters: 2 });
+    assert.equal(judgementsFromRatings(match.byPage, pop.samples).groups[0]!.rated.length, 2);
   });
 });
