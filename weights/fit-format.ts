@@ -32,7 +32,8 @@ export function fitTable(doc: FitDoc, written?: string): string {
   out.push(`Held-out agreement with people: ${doc.measure.description}; ${doc.method.folds}-fold cross-validation by requirement (seed ${doc.method.seed}); chance ${doc.measure.chance.toFixed(2)}`);
   const a = table(['weights', doc.measure.id === 'pairwise-accuracy' ? 'accuracy [95% CI]' : 'Spearman ρ [95% CI]', 'over']);
   a.push(['fitted (held out)', estimateText(doc.agreement.fitted), counted(doc.agreement.fitted, unit)]);
-  for (const s of doc.agreement.survey) a.push([`survey persona ${s.persona}`, estimateText(s.estimate), counted(s.estimate, unit)]);
+  // A persona of a survey weights file is named with its file, so it is not taken for the preset of that name.
+  for (const s of doc.agreement.survey) a.push([`survey persona ${s.persona}${s.source.startsWith('SPEC') ? '' : ` (${s.source})`}`, estimateText(s.estimate), counted(s.estimate, unit)]);
   for (const m of doc.agreement.metrics) a.push([`metric ${m.id}`, estimateText(m.estimate), counted(m.estimate, unit)]);
   out.push(a.toString());
   out.push(`Verdict: ${doc.verdict.text}`);

@@ -209,8 +209,6 @@ export interface FitOptions {
   /** The survey weights to compare with (persona `all`, and the chosen one when it differs). */
   survey: ResolvedWeights[];
   suite: SuiteId;
-  /** Whether a reference was given (fidelity weighs): decides the perspectives of the written weights. */
-  perspectives: PerspectiveId[];
   folds?: number;
   seed?: number;
   iterations?: number;

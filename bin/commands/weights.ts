@@ -116,7 +116,6 @@ export function weightsCommand(): Command {
         const { doc, weights: fitted } = fitWeights(pop, judgements, { ...data, sha256: fileSha256(file) }, results, {
           survey,
           suite,
-          perspectives: weightedPerspectives(suite, { reference }),
           folds: flags.folds ?? DEFAULT_FOLDS,
           seed: flags.seed ?? DEFAULT_SEED,
           iterations: flags.bootstrap ?? DEFAULT_FIT_ITERATIONS,

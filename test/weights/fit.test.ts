@@ -12,7 +12,7 @@ import { leaderboardFromPopulation } from '../../weights/leaderboard.js';
 import { judgedPages } from './synthetic.js';
 
 const METRICS = ['lint', 'comment-rate', 'copywriting', 'accessibility', 'performance', 'layout-sparsity'];
-const OPTS: FitOptions = { survey: [presetWeights('all')], suite: 'study', perspectives: weightedPerspectives('study'), iterations: 60, seed: 1, folds: 5 };
+const OPTS: FitOptions = { survey: [presetWeights('all')], suite: 'study', iterations: 60, seed: 1, folds: 5 };
 const DATA = { file: 'judgements.csv', sha256: '0'.repeat(64), rows: 0, matched: 0, unmatched: 0 };
 
 const fits = new Map<string, { pop: Population; j: Judgements; fit: FitResult }>();
