@@ -290,6 +290,119 @@ export function fileSha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
+/** z of every page for the fitted metrics (the leaderboard's norms; an unscorable score counts 0, as in an overall). */
+function features(pop: Population, norms: Record<string, MetricNorm>, ids: readonly string[]): Float64Array[] {
+  return pop.samples.map((s) => {
+    const row = new Float64Array(ids.length);
+    ids.forEach((id, k) => {
+      const v = s.scores[id];
+      row[k] = typeof v === 'number' ? zOf(v, norms[id]!) : 0;
+    });
+    return row;
+  });
+}
+
+/** Fits on chosen requirements of one data set, and the cross-validation built from them. */
+class Fitter {
+  /** The full-data fit's weights: every other fit starts from them (fewer steps, same optimum: the problem is convex). */
+  start: Float64Array | undefined;
+
+  constructor(
+    private readonly j: Judgements,
+    private readonly z: readonly Float64Array[],
+    private readonly m: number,
+    private readonly l2: number,
+    private readonly ties: TieRule,
+  ) {}
+
+  fit(pick: readonly number[]): LogisticFit & { comparisons: number } {
+    const c = comparisons(this.j, this.z, this.m, pick, this.ties);
+    return { ...fitNonNegativeLogistic(c.X, c.y, c.n, this.m, this.l2, this.start), comparisons: c.n };
+  }
+
+  /** Every page's score w · z. */
+  score(w: ArrayLike<number>): number[] {
+    return this.z.map((row) => {
+      let s = 0;
+      for (let k = 0; k < this.m; k++) s += w[k]! * row[k]!;
+      return s;
+    });
+  }
+
+  /**
+   * Held-out scores: the pages of each requirement in `foldOf` scored by weights fitted on the picks of the other
+   * folds. `pick` may repeat a requirement (a bootstrap resample): its copies share a fold, so none is scored by
+   * a fit that saw it. Also counts the folds left with no comparison to train on.
+   */
+  crossValidate(pick: readonly number[], foldOf: ReadonlyMap<number, number>, folds: number): { heldOut: number[]; emptyFolds: number } {
+    const heldOut = new Array<number>(this.z.length).fill(0);
+    let emptyFolds = 0;
+    for (let f = 0; f < folds; f++) {
+      const fit = this.fit(pick.filter((g) => foldOf.get(g) !== f));
+      if (fit.comparisons === 0) emptyFolds++;
+      const s = this.score(fit.w);
+      for (const [g, fg] of foldOf) {
+        if (fg !== f) continue;
+        const grp = this.j.groups[g]!;
+        for (const r of grp.rated) heldOut[r.page] = s[r.page]!;
+        for (const p of grp.pairs) {
+          heldOut[p.a] = s[p.a]!;
+          heldOut[p.b] = s[p.b]!;
+        }
+      }
+    }
+    return { heldOut, emptyFolds };
+  }
+
+  /** The held-out agreement of a bootstrap resample: its distinct requirements shuffled into folds, then the measure over `pick`. */
+  resampledAgreement(pick: readonly number[], folds: number, rand: () => number): number | null {
+    const distinct = [...new Set(pick)];
+    for (let i = distinct.length - 1; i > 0; i--) {
+      const r = Math.floor(rand() * (i + 1));
+      [distinct[i], distinct[r]] = [distinct[r]!, distinct[i]!];
+    }
+    const k = Math.max(1, Math.min(folds, distinct.length));
+    const { heldOut } = this.crossValidate(pick, new Map(distinct.map((g, pos) => [g, pos % k])), k);
+    const drawn = new Set(distinct);
+    const per = this.j.groups.map((g, gi) => (drawn.has(gi) ? groupAgreement(this.j.kind, g, heldOut) : { value: null, correct: 0, decisive: 0, n: 0 }));
+    return combine(this.j.kind, per, pick).value;
+  }
+}
+
+function estimateLine(e: Estimate): string {
+  return e.value === null ? 'n/a' : e.ci ? `${e.value.toFixed(2)} [${e.ci[0].toFixed(2)}, ${e.ci[1].toFixed(2)}]` : `${e.value.toFixed(2)} (no interval)`;
+}
+
+/** Beats only with an interval wholly above every survey interval (module comment). */
+function verdictOf(fitted: Estimate, survey: ReadonlyArray<{ persona: string; estimate: Estimate }>): FitDoc['verdict'] {
+  const beats = !!fitted.ci && survey.every((s) => !!s.estimate.ci && fitted.ci![0] > s.estimate.ci[1]);
+  const surveyText = survey.map((s) => `persona ${s.persona} ${estimateLine(s.estimate)}`).join(', ');
+  const text = beats
+    ? `the fitted weights agree with people better than the survey weights on held-out requirements: ${estimateLine(fitted)} vs ${surveyText} (intervals apart)`
+    : fitted.ci === null
+      ? `too few data to tell whether the fitted weights beat the survey weights: held-out agreement ${estimateLine(fitted)} has no interval; keep the survey weights`
+      : `too few data to beat the survey weights: the fitted weights' held-out agreement ${estimateLine(fitted)} overlaps ${surveyText}; keep the survey weights, or collect more judgements`;
+  return { beatsSurvey: beats, text };
+}
+
+/** One row per metric of the suite: normalised weight, bootstrap interval and share of refits giving it weight. */
+function weightRows(suiteIds: readonly string[], fitted: readonly string[], wNorm: Float64Array | null, boot: number[][], why: (id: string) => string): FittedWeight[] {
+  const defined = boot[0]?.length ?? 0;
+  const rows = suiteIds.map((id) => {
+    const idx = fitted.indexOf(id);
+    const out: FittedWeight = { id, perspective: findMetric(id)?.perspective ?? null, weight: idx >= 0 && wNorm ? wNorm[idx]! : 0, ci: null, positive: null };
+    if (idx < 0) out.note = why(id);
+    else if (defined > 0) {
+      const sorted = [...boot[idx]!].sort((a, b) => a - b);
+      out.ci = [quantileSorted(sorted, 0.025), quantileSorted(sorted, 0.975)];
+      out.positive = sorted.filter((v) => v > 0).length / defined;
+    }
+    return out;
+  });
+  const order = (p: PerspectiveId | null) => (p ? PERSPECTIVES.indexOf(p) : PERSPECTIVES.length);
+  return rows.sort((a, b) => b.weight - a.weight || order(a.perspective) - order(b.perspective));
+}
+
 export function fitWeights(pop: Population, j: Judgements, data: DataSummary & { sha256: string }, results: string, opts: FitOptions): FitResult {
   const folds = opts.folds ?? DEFAULT_FOLDS;
   const seed = opts.seed ?? DEFAULT_SEED;
@@ -298,120 +411,49 @@ export function fitWeights(pop: Population, j: Judgements, data: DataSummary & {
   const ties: TieRule = opts.ties ?? 'half';
   const { norms, report } = guardedPopulationNorms(pop, { noiseGuard: opts.noiseGuard, normsMetrics: opts.normsMetrics ?? null });
   const suiteIds = Object.keys(opts.survey[0]!.metrics);
-  const present = new Set(pop.metrics);
   const fitted = pop.metrics.filter((id) => norms[id] && !norms[id]!.degenerate && findMetric(id) && suiteIds.includes(id));
-  const m = fitted.length;
-  const z = pop.samples.map((s) => {
-    const row = new Float64Array(m);
-    fitted.forEach((id, k) => {
-      const v = s.scores[id];
-      row[k] = typeof v === 'number' ? zOf(v, norms[id]!) : 0;
-    });
-    return row;
-  });
+  const z = features(pop, norms, fitted);
+  const fitter = new Fitter(j, z, fitted.length, l2, ties);
   const G = j.groups.length;
   const all = [...Array(G).keys()];
-  const full = comparisons(j, z, m, all, ties);
-  const main = fitNonNegativeLogistic(full.X, full.y, full.n, m, l2);
+  const main = fitter.fit(all);
+  fitter.start = main.w;
   const wNorm = normalised(main.w);
-  const score = (w: ArrayLike<number>) => z.map((row) => {
-    let s = 0;
-    for (let k = 0; k < m; k++) s += w[k]! * row[k]!;
-    return s;
-  });
 
-  // Held-out scores: each requirement's pages scored by weights fitted without that requirement's fold. `pick`
-  // may repeat a requirement (a bootstrap resample): its copies share a fold, so none is scored by a fit that saw it.
   const k = Math.max(1, Math.min(folds, G));
-  let foldsWithoutComparisons = 0;
-  const crossValidate = (pick: readonly number[], foldOf: ReadonlyMap<number, number>, kk: number, count: boolean): number[] => {
-    const heldOut: number[] = new Array<number>(pop.samples.length).fill(0);
-    for (let f = 0; f < kk; f++) {
-      const c = comparisons(j, z, m, pick.filter((g) => foldOf.get(g) !== f), ties);
-      if (count && c.n === 0) foldsWithoutComparisons++;
-      const s = score(fitNonNegativeLogistic(c.X, c.y, c.n, m, l2, main.w).w);
-      for (const [g, fg] of foldOf) {
-        if (fg !== f) continue;
-        const grp = j.groups[g]!;
-        for (const r of grp.rated) heldOut[r.page] = s[r.page]!;
-        for (const p of grp.pairs) {
-          heldOut[p.a] = s[p.a]!;
-          heldOut[p.b] = s[p.b]!;
-        }
-      }
-    }
-    return heldOut;
-  };
   const mainFolds = groupFolds(G, k, seed);
-  const heldOut = crossValidate(all, new Map(all.map((g) => [g, mainFolds[g]!])), k, true);
+  const cv = fitter.crossValidate(all, new Map(all.map((g) => [g, mainFolds[g]!])), k);
   const per = (scores: ArrayLike<number | null>): GroupAgreement[] => j.groups.map((g) => groupAgreement(j.kind, g, scores));
-  const surveyScores = opts.survey.map((w) => score(fitted.map((id) => w.metrics[id] ?? 0)));
-  const metricScores = fitted.map((_, idx) => z.map((row) => row[idx]!));
+  const heldOutPer = per(cv.heldOut);
 
   // Bootstrap: each resample of the requirements refits the weights (their intervals) and reruns the whole
   // cross-validation (the held-out agreement's interval then carries the fit's own variability, not only which
   // requirements were drawn); the survey and single-metric scores need no fit and use the same resamples.
   const picks = G > 1 ? resamples(G, iterations, seed) : [];
-  const bootW: number[][] = fitted.map(() => []);
-  const positive = new Array<number>(m).fill(0);
+  const boot: number[][] = fitted.map(() => []);
   const fittedSamples: number[] = [];
-  let defined = 0;
   const rand = mulberry32(seed + 1);
   for (const pick of picks) {
-    const c = comparisons(j, z, m, pick, ties);
-    const w = normalised(fitNonNegativeLogistic(c.X, c.y, c.n, m, l2, main.w).w);
-    if (w) {
-      defined++;
-      w.forEach((v, idx) => {
-        bootW[idx]!.push(v);
-        if (v > 0) positive[idx]!++;
-      });
-    }
-    const distinct = [...new Set(pick)];
-    for (let i = distinct.length - 1; i > 0; i--) {
-      const r = Math.floor(rand() * (i + 1));
-      [distinct[i], distinct[r]] = [distinct[r]!, distinct[i]!];
-    }
-    const kk = Math.max(1, Math.min(k, distinct.length));
-    const ho = crossValidate(pick, new Map(distinct.map((g, pos) => [g, pos % kk])), kk, false);
-    const drawn = new Set(distinct);
-    const perGroup: GroupAgreement[] = j.groups.map((g, gi) => (drawn.has(gi) ? groupAgreement(j.kind, g, ho) : { value: null, correct: 0, decisive: 0, n: 0 }));
-    const v = combine(j.kind, perGroup, pick).value;
+    const w = normalised(fitter.fit(pick).w);
+    if (w) w.forEach((v, idx) => boot[idx]!.push(v));
+    const v = fitter.resampledAgreement(pick, k, rand);
     if (v !== null) fittedSamples.push(v);
   }
-  const fittedEst = estimateOf(j.kind, combine(j.kind, per(heldOut), all), fittedSamples, picks.length);
+  if ((boot[0]?.length ?? 0) < picks.length / 2) boot.forEach((b) => (b.length = 0));
+  const fittedEst = estimateOf(j.kind, combine(j.kind, heldOutPer, all), fittedSamples, picks.length);
+  const surveyScores = opts.survey.map((w) => fitter.score(fitted.map((id) => w.metrics[id] ?? 0)));
+  const metricScores = fitted.map((_, idx) => z.map((row) => row[idx]!));
   const ests = estimates(j.kind, [...surveyScores.map(per), ...metricScores.map(per)], iterations, seed, picks);
-  const surveyEsts = ests.slice(0, opts.survey.length);
-  const metricEsts = ests.slice(opts.survey.length);
-  const weights: FittedWeight[] = suiteIds.map((id) => {
-    const c = findMetric(id);
-    const idx = fitted.indexOf(id);
-    const out: FittedWeight = { id, perspective: c?.perspective ?? null, weight: idx >= 0 && wNorm ? wNorm[idx]! : 0, ci: null, positive: null };
-    if (idx < 0) out.note = !present.has(id) || !pop.samples.some((s) => typeof s.scores[id] === 'number') ? 'no results' : `not fitted: ${norms[id]?.degenerate ?? 'cannot separate pages'}`;
-    else if (picks.length > 0 && defined >= picks.length / 2) {
-      const sorted = bootW[idx]!.sort((a, b) => a - b);
-      out.ci = [quantileSorted(sorted, 0.025), quantileSorted(sorted, 0.975)];
-      out.positive = positive[idx]! / defined;
-    }
-    return out;
-  });
-  weights.sort((a, b) => b.weight - a.weight || PERSPECTIVES.indexOf(a.perspective ?? 'code') - PERSPECTIVES.indexOf(b.perspective ?? 'code'));
+  const survey = opts.survey.map((w, i) => ({ persona: w.persona, source: w.source, estimate: ests[i]! }));
+  const hasResults = (id: string) => pop.samples.some((s) => typeof s.scores[id] === 'number');
+  const weights = weightRows(suiteIds, fitted, wNorm, boot, (id) => (hasResults(id) ? `not fitted: ${norms[id]?.degenerate ?? 'cannot separate pages'}` : 'no results'));
 
   const notes: string[] = [];
-  const measureId = j.kind === 'ratings' ? 'spearman-within-requirement' : 'pairwise-accuracy';
-  const beats = !!fittedEst.ci && surveyEsts.every((e) => !!e.ci && fittedEst.ci![0] > e.ci[1]);
-  const fmt = (e: Estimate) => (e.value === null ? 'n/a' : e.ci ? `${e.value.toFixed(2)} [${e.ci[0].toFixed(2)}, ${e.ci[1].toFixed(2)}]` : `${e.value.toFixed(2)} (no interval)`);
-  const surveyText = opts.survey.map((w, i) => `persona ${w.persona} ${fmt(surveyEsts[i]!)}`).join(', ');
-  const verdictText = beats
-    ? `the fitted weights agree with people better than the survey weights on held-out requirements: ${fmt(fittedEst)} vs ${surveyText} (intervals apart)`
-    : fittedEst.ci === null
-      ? `too few data to tell whether the fitted weights beat the survey weights: held-out agreement ${fmt(fittedEst)} has no interval; keep the survey weights`
-      : `too few data to beat the survey weights: the fitted weights' held-out agreement ${fmt(fittedEst)} overlaps ${surveyText}; keep the survey weights, or collect more judgements`;
   if (!wNorm) notes.push('the fit gives no metric a positive weight: no page order the metrics explain (nothing to write)');
   if (!main.converged) notes.push(`the solver stopped after ${main.steps} steps before converging (tolerance 1e-7): the weights are close to, not at, the optimum`);
-  if (foldsWithoutComparisons) notes.push(`${foldsWithoutComparisons} of ${k} cross-validation folds had no comparisons left to train on: their requirements were scored with all weights 0 (ties)`);
+  if (cv.emptyFolds) notes.push(`${cv.emptyFolds} of ${k} cross-validation folds had no comparisons left to train on: their requirements were scored with all weights 0 (ties)`);
   if (k < folds) notes.push(`only ${G} requirements with judgements: ${k} folds instead of ${folds}`);
-  const groupsDefined = combine(j.kind, per(heldOut), all).groups;
+  const groupsDefined = combine(j.kind, heldOutPer, all).groups;
   if (j.kind === 'ratings' && groupsDefined < G) notes.push(`${G - groupsDefined} of ${G} requirements have fewer than ${MIN_GROUP} rated pages (or all tied): they train the fit but do not count in the agreement`);
   const degenerate = weights.filter((w) => w.note && w.note !== 'no results').map((w) => `${w.id} (${w.note})`);
   if (degenerate.length) notes.push(`weighted 0, cannot separate pages: ${degenerate.join(', ')}`);
@@ -419,8 +461,9 @@ export function fitWeights(pop: Population, j: Judgements, data: DataSummary & {
   if (absent.length) notes.push(`${absent.length} metrics of the ${opts.suite} suite have no results and weigh 0: ${absent.join(', ')}`);
   if (j.kind === 'pairs' && ties === 'drop') notes.push('ties left out of the fit (--ties drop)');
 
-  const pairsCount = j.groups.reduce((a, g) => a + g.pairs.length, 0);
-  const tieCount = j.groups.reduce((a, g) => a + g.pairs.filter((p) => p.winner === 'tie').length, 0);
+  const judged = j.kind === 'ratings'
+    ? { pages: j.groups.reduce((a, g) => a + g.rated.length, 0) }
+    : { judgements: j.groups.reduce((a, g) => a + g.pairs.length, 0), ties: j.groups.reduce((a, g) => a + g.pairs.filter((p) => p.winner === 'tie').length, 0), raters: data.raters ?? 0 };
   const doc: FitDoc = {
     kind: 'webgrade-weights-fit',
     results,
@@ -434,9 +477,9 @@ export function fitWeights(pop: Population, j: Judgements, data: DataSummary & {
       unmatched: data.unmatched,
       ...(data.ambiguous !== undefined ? { ambiguous: data.ambiguous } : {}),
       ...(data.unrated !== undefined ? { unrated: data.unrated } : {}),
-      ...(j.kind === 'ratings' ? { pages: j.groups.reduce((a, g) => a + g.rated.length, 0) } : { judgements: pairsCount, ties: tieCount, raters: data.raters ?? 0 }),
+      ...judged,
       requirements: G,
-      comparisons: full.n,
+      comparisons: main.comparisons,
     },
     method: {
       loss: j.kind === 'ratings' ? 'pairwise logistic (RankNet) on within-requirement pairs of pages with different ratings' : 'Bradley–Terry (logistic) on the judgements',
@@ -450,17 +493,17 @@ export function fitWeights(pop: Population, j: Judgements, data: DataSummary & {
       converged: main.converged,
     },
     measure: {
-      id: measureId,
+      id: j.kind === 'ratings' ? 'spearman-within-requirement' : 'pairwise-accuracy',
       description: j.kind === 'ratings' ? `Spearman ρ within requirement (≥ ${MIN_GROUP} rated pages), averaged over requirements` : 'pairwise accuracy on decisive judgements (a score tie counts ½)',
       chance: j.kind === 'ratings' ? 0 : 0.5,
     },
     weights,
     agreement: {
       fitted: fittedEst,
-      survey: opts.survey.map((w, i) => ({ persona: w.persona, source: w.source, estimate: surveyEsts[i]! })),
-      metrics: fitted.map((id, i) => ({ id, estimate: metricEsts[i]! })).sort((a, b) => (b.estimate.value ?? -Infinity) - (a.estimate.value ?? -Infinity)),
+      survey,
+      metrics: fitted.map((id, i) => ({ id, estimate: ests[survey.length + i]! })).sort((a, b) => (b.estimate.value ?? -Infinity) - (a.estimate.value ?? -Infinity)),
     },
-    verdict: { beatsSurvey: beats, text: verdictText },
+    verdict: verdictOf(fittedEst, survey),
     noiseGuard: report,
     notes,
   };
