@@ -9,7 +9,7 @@ import { InputError, errorMessage } from '../../core/errors.js';
 import type { SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import { dedupeRows, readResults, rowsWithValidScores } from '../../runner/results-file.js';
-import { populationFromRows } from '../../weights/aggregate.js';
+import { populationFromRows, type Population } from '../../weights/aggregate.js';
 import { DEFAULT_SEED } from '../../weights/bootstrap.js';
 import { DEFAULT_FIT_ITERATIONS, DEFAULT_FOLDS, DEFAULT_L2, FITTED_PERSONA, fileSha256, fittedPersona, fitWeights, provenanceOf, TIE_RULES, type DataSummary, type TieRule } from '../../weights/fit.js';
 import { fitTable } from '../../weights/fit-format.js';
@@ -53,6 +53,27 @@ function parseL2(v: string): number {
   return n;
 }
 
+/** The judgements of --ratings or --pairs matched to the results' pages, and what was read. */
+function readJudgements(flags: FitFlags, pop: Population, results: string): { judgements: Judgements; data: DataSummary } {
+  const pages = pop.samples.map((s) => ({ model: s.model, requirement: s.requirement, ...(s.artifact ? { artifact: s.artifact } : {}) }));
+  if (flags.ratings) {
+    const rf = loadRatings(flags.ratings);
+    const match = matchRatings(rf.ratings, pages);
+    if (match.byPage.size === 0) throw new InputError(`${flags.ratings}: no rating matches a page of ${results} (match by "artifact" path, or by "model" and "requirement")`);
+    return {
+      judgements: judgementsFromRatings(match.byPage, pop.samples),
+      data: { file: flags.ratings, rows: rf.ratings.length, matched: match.matched, unmatched: match.unmatched.length, ambiguous: match.ambiguous.length, unrated: rf.unrated },
+    };
+  }
+  const pf = loadPairs(flags.pairs!);
+  const match = matchPairs(pf.pairs, pages);
+  if (match.pairs.length === 0) throw new InputError(`${flags.pairs}: no judgement matches two pages of ${results} (match by "requirement" with "model_a" and "model_b")`);
+  return {
+    judgements: judgementsFromPairs(match.pairs, pop.samples),
+    data: { file: flags.pairs!, rows: pf.pairs.length, matched: match.pairs.length, unmatched: match.unmatched.length, raters: pf.raters },
+  };
+}
+
 export function weightsCommand(): Command {
   const weights = new Command('weights').description('weights learned from people\'s judgements of pages');
   weights
@@ -94,23 +115,8 @@ export function weightsCommand(): Command {
         const base = presetWeights(DEFAULT_PERSONA, { suite, reference });
         const survey = chosen.persona === base.persona && chosen.source === base.source ? [base] : [base, chosen];
         const pop = populationFromRows(rows, new Set(suiteMetrics(suite).map((m) => m.id)));
-        const pages = pop.samples.map((s) => ({ model: s.model, requirement: s.requirement, ...(s.artifact ? { artifact: s.artifact } : {}) }));
-        let judgements: Judgements;
-        let data: DataSummary;
-        const file = (flags.ratings ?? flags.pairs)!;
-        if (flags.ratings) {
-          const rf = loadRatings(flags.ratings);
-          const match = matchRatings(rf.ratings, pages);
-          if (match.byPage.size === 0) throw new InputError(`${flags.ratings}: no rating matches a page of ${results} (match by "artifact" path, or by "model" and "requirement")`);
-          judgements = judgementsFromRatings(match.byPage, pop.samples);
-          data = { file, rows: rf.ratings.length, matched: match.matched, unmatched: match.unmatched.length, ambiguous: match.ambiguous.length, unrated: rf.unrated };
-        } else {
-          const pf = loadPairs(flags.pairs!);
-          const match = matchPairs(pf.pairs, pages);
-          if (match.pairs.length === 0) throw new InputError(`${flags.pairs}: no judgement matches two pages of ${results} (match by "requirement" with "model_a" and "model_b")`);
-          judgements = judgementsFromPairs(match.pairs, pop.samples);
-          data = { file, rows: pf.pairs.length, matched: match.pairs.length, unmatched: match.unmatched.length, raters: pf.raters };
-        }
+        const { judgements, data } = readJudgements(flags, pop, results);
+        const file = data.file;
         if (judgements.groups.length < 2) throw new InputError(`${file}: judgements on ${judgements.groups.length} requirement only: cross-validation by requirement needs at least 2`);
         const norms = flags.norms ? loadNorms(flags.norms) : loadDefaultNorms();
         const { doc, weights: fitted } = fitWeights(pop, judgements, { ...data, sha256: fileSha256(file) }, results, {
@@ -129,6 +135,7 @@ export function weightsCommand(): Command {
         if (data.ambiguous) doc.notes.push(`${data.ambiguous} ratings match more than one page by their path's end: left out`);
         if (flags.noiseGuard === false) doc.notes.push('fitted without the noise guard: rank with `leaderboard --no-noise-guard` for the same z');
         if (read.badLines.length) doc.notes.push(`unreadable lines of the results skipped: ${read.badLines.join(', ')}`);
+        if (valid.rejected) doc.notes.push(`${valid.rejected} result ${valid.rejected === 1 ? 'row' : 'rows'} left out: a metric score outside 0–100 or not a finite number, as the leaderboard leaves them out`);
         if (!fitted) throw new InputError(`${file}: the fit gives no metric a positive weight (no page order the metrics explain): no weights file written`);
         const weightsDoc = { personas: { [FITTED_PERSONA]: fittedPersona(fitted, weightedPerspectives(suite, { reference }), suite, provenanceOf(doc)) } };
         try {
