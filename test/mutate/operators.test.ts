@@ -180,6 +180,20 @@ test('accessibility operators: alt, labels and lang removed, faint text', async 
 test('wide-block widens the first block of <body>; unsupported-css joins the body rule', async () => {
   const wide = await html('wide-block', RICH);
   assert.ok(wide.after.includes('<main style="min-width: 600px;">') || wide.after.includes('<header style="min-width: 600px;">'));
+  // no viewport meta: Chrome lays the page out 980 px wide, so the block must pass that, not the phone's 390 px
+  const noViewport = await html('wide-block', fixture('mutate', 'no-viewport'));
+  assert.ok(noViewport.after.includes('<main style="min-width: 1200px;">'), noViewport.after);
+  for (const [meta, min] of [
+    ['<meta name="viewport" content="width=device-width, initial-scale=1">', 600],
+    ['<meta name="viewport" content="initial-scale=1">', 600],
+    ['<meta name="viewport" content="width=1024">', 1244],
+    ['<meta name="viewport" content="user-scalable=no">', 1200],
+    ['', 1200],
+  ] as const) {
+    const page = writeArtifact({ 'index.html': `<html><head>${meta}</head><body><div>x</div></body></html>` });
+    const w = await html('wide-block', page);
+    assert.ok(w.after.includes(`<div style="min-width: ${min}px;">`), `${meta || 'no meta'}: ${w.after}`);
+  }
   const css = await html('unsupported-css', RICH);
   const d = diff(css.before, css.after);
   assert.equal(d.inserted, 'field-sizing: content;');
