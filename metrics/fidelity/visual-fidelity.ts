@@ -1,6 +1,6 @@
 /**
  * `visual-fidelity` (extended suite, perspective `fidelity`): UI2App's judge-free visual fidelity against a
- * reference, on desktop, tablet and phone (Vision2Web's viewports; `--viewports`).
+ * reference, on desktop, tablet and phone (core/fidelity.ts's default viewports, our choice; `--viewports`).
  *
  * Per viewport, from the text blocks of both rendered pages (runner/gather/fidelity/collect.ts: every visible text
  * parent, with its text, box, computed colour and tag), prepared and matched as fidelity-tools.ts says (filters:
