@@ -178,6 +178,44 @@ export function positionSimilarity(a: NormBox, b: NormBox): number {
   return clamp01(1 - centreDistance(a, b));
 }
 
+/**
+ * CANVAS's position similarity: 1 − the Euclidean distance of the two centres in CSS px over the viewport's
+ * diagonal (boxes are normalised, so the distance is scaled back by the viewport's width and height), at least 0.
+ */
+export function euclideanPositionSimilarity(a: NormBox, b: NormBox, v: ViewportSpec): number {
+  const dx = (a.x + a.w / 2 - (b.x + b.w / 2)) * v.width;
+  const dy = (a.y + a.h / 2 - (b.y + b.h / 2)) * v.height;
+  return clamp01(1 - Math.hypot(dx, dy) / Math.hypot(v.width, v.height));
+}
+
+/** CANVAS's colour similarity: 1 − the Euclidean RGB distance over its largest value √3·255 (alpha ignored). */
+export function rgbColourSimilarity(a: Rgba, b: Rgba): number {
+  return clamp01(1 - Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]) / (Math.sqrt(3) * 255));
+}
+
+/**
+ * The F1 of two strings over their words (lower-case letter/digit runs, as multisets: the SQuAD-style token F1
+ * that "string F1" names); null when neither has a word, 0 when only one has.
+ */
+export function stringF1(a: string, b: string): number | null {
+  const words = (x: string) => x.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const wa = words(a);
+  const wb = words(b);
+  if (wa.length === 0 && wb.length === 0) return null;
+  if (wa.length === 0 || wb.length === 0) return 0;
+  const count = new Map<string, number>();
+  for (const w of wa) count.set(w, (count.get(w) ?? 0) + 1);
+  let common = 0;
+  for (const w of wb) {
+    const n = count.get(w) ?? 0;
+    if (n > 0) {
+      common++;
+      count.set(w, n - 1);
+    }
+  }
+  return (2 * common) / (wa.length + wb.length);
+}
+
 export function colourSimilarity(a: Rgba, b: Rgba): number {
   const de = differenceCiede2000()({ mode: 'rgb', r: a[0] / 255, g: a[1] / 255, b: a[2] / 255 }, { mode: 'rgb', r: b[0] / 255, g: b[1] / 255, b: b[2] / 255 });
   return clamp01(1 - de / 100);
