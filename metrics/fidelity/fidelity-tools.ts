@@ -74,24 +74,39 @@ export interface PairsOutcome {
   pairs: UsablePair[];
   /** Viewports left out, with why. */
   skipped: Record<string, string>;
+  /**
+   * Viewports where the reference rendered and the page did not respond (its view timed out: a busy main thread,
+   * an endless loop), with why: the page's own failure, not the tool's. Filled only when asked (`didNotRun`).
+   */
+  didNotRun: Record<string, string>;
   reference?: string;
 }
 
-/** The viewport pairs with both views rendered; or why there is nothing to compare. */
-export function viewPairs(evidence: Evidence): PairsOutcome | { unscorable: string } {
+/** A candidate view missing because the page itself did not respond (render.ts), not because of the tool or the budget. */
+export const PAGE_DID_NOT_RUN = /page did not respond|view timed out/;
+
+/**
+ * The viewport pairs with both views rendered; or why there is nothing to compare. With `didNotRun`, viewports
+ * where the page did not respond are returned apart (UI2App scores a build that does not run 0) instead of being
+ * skipped.
+ */
+export function viewPairs(evidence: Evidence, opts: { didNotRun?: boolean } = {}): PairsOutcome | { unscorable: string } {
   if (!evidence.reference && !evidence.fidelity) return { unscorable: NO_REFERENCE };
   const f = evidence.fidelity;
   if (!f) return { unscorable: 'the page and its reference were not rendered (fidelity evidence not gathered)' };
   if (!f.ok) return { unscorable: f.reason };
   const pairs: UsablePair[] = [];
   const skipped: Record<string, string> = {};
+  const didNotRun: Record<string, string> = {};
   for (const p of f.value.pairs) {
     if (!p.reference.ok) skipped[p.viewport.name] = `reference: ${p.reference.reason}`;
-    else if (!p.candidate.ok) skipped[p.viewport.name] = `page: ${p.candidate.reason}`;
-    else pairs.push({ viewport: p.viewport, candidate: p.candidate.value, reference: p.reference.value });
+    else if (!p.candidate.ok) {
+      if (opts.didNotRun && PAGE_DID_NOT_RUN.test(p.candidate.reason)) didNotRun[p.viewport.name] = p.candidate.reason;
+      else skipped[p.viewport.name] = `page: ${p.candidate.reason}`;
+    } else pairs.push({ viewport: p.viewport, candidate: p.candidate.value, reference: p.reference.value });
   }
-  if (pairs.length === 0) return { unscorable: `no viewport could be rendered on both sides (${Object.entries(skipped).map(([k, v]) => `${k}: ${v}`).join('; ')})` };
-  return { pairs, skipped, reference: f.value.reference.input };
+  if (pairs.length === 0 && Object.keys(didNotRun).length === 0) return { unscorable: `no viewport could be rendered on both sides (${Object.entries(skipped).map(([k, v]) => `${k}: ${v}`).join('; ')})` };
+  return { pairs, skipped, didNotRun, reference: f.value.reference.input };
 }
 
 export const clamp01 = (x: number) => Math.min(1, Math.max(0, x));

@@ -11,6 +11,7 @@ import componentFidelity, { wordF1 } from '../../../metrics/fidelity/component-f
 import { CUT_CHARS, matchBlocks, prepareBlocks, ratio, screenshotSsim, type PreparedBlock } from '../../../metrics/fidelity/fidelity-tools.js';
 import { parseViewports, type RenderedView, type Rgba, type TextBlock, type UiComponent } from '../../../core/fidelity.js';
 import { asPicture, fidelityEvidence, recordedViews } from './recorded.js';
+import { writeArtifact } from '../../helpers.js';
 
 const HTML = '<!DOCTYPE html><title>t</title><p>x</p>';
 type Subs = Record<string, number | null>;
@@ -76,10 +77,30 @@ testMetric(visualFidelity, [
     unscorable: /neither page shows text/,
   },
   {
-    name: 'the page could not be rendered: unscorable with the render failure',
+    name: 'the page did not run (its views timed out): 0 at every viewport, as UI2App scores a build that does not run',
     html: HTML,
     evidence: fidelityEvidence(recordedViews('landing'), 'page did not respond (desktop view timed out)'),
-    unscorable: /page did not respond/,
+    score: 0,
+    details: (d) => everyViewport(d, (s, v) => {
+      assert.deepEqual(s, { size: 0, text: 0, position: 0, colour: 0 });
+      assert.match(String((v as unknown as { reason: string }).reason), /the page did not run/);
+    }),
+  },
+  {
+    name: 'a failure that is not the page\'s (the browser): unscorable with the reason, not 0',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), 'rendering failed: Target closed'),
+    unscorable: /rendering failed/,
+  },
+  {
+    name: 'a multi-page reference: the coverage factor is reported as not applied (only the entry pages are rendered)',
+    html: HTML,
+    evidence: {
+      ...fidelityEvidence(recordedViews('landing'), recordedViews('landing')),
+      reference: { path: writeArtifact({ 'index.html': '<a href="about.html">About</a>', 'about.html': '<p>About</p>' }), kind: 'artifact' },
+    },
+    score: 100,
+    details: (d) => assert.deepEqual(d.coverage && { ...(d.coverage as object), note: undefined }, { applied: false, referenceRoutes: ['/', '/about'], compared: ['/'], note: undefined }),
   },
   {
     name: 'a picture reference: text not computed, size/position from edge boxes and colour from palettes',
