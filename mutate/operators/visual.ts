@@ -201,7 +201,8 @@ function alignedPair(page: PageModel): [Element, Element] | undefined {
 export const shiftBlock: MutationOperator = {
   id: 'shift-block',
   targets: ['layout-consistency'],
-  collateral: others('layout-consistency'),
+  // the shifted block may be a child of a repeated component: its new inline property departs from its siblings'
+  collateral: [...others('layout-consistency'), 'component-consistency'],
   description: 'of the first two neighbouring blocks of one parent (paragraphs, headings, list items, sections), the second shifted 4 px right (translate: 4px 0)',
   apply(page, edit) {
     const pair = alignedPair(page);
