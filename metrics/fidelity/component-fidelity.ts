@@ -37,8 +37,9 @@
  * SSIM is reported by visual-fidelity (details), not here.
  *
  * A picture reference (PNG) has no DOM: components are element boxes detected from the edges of both screenshots
- * (layout-consistency's detection, one class), matched by IoU ≥ 0.5; colour compares the mean colour of each
- * matched pair's two regions; text is not computed (no OCR: see visual-fidelity.ts and bench/fidelity-ocr.ts). The score is the mean of match,
+ * (layout-consistency's detection, one class), matched by IoU ≥ 0.5; match is their recall, position as above,
+ * colour compares the mean colour of each matched pair's two regions (RGB distance; ΔE2000 in ours); text is not
+ * computed (no OCR: see visual-fidelity.ts and bench/fidelity-ocr.ts). The score is the mean of match,
  * position and colour, and the details say which sub-score was not computed.
  */
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
