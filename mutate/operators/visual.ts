@@ -2,6 +2,7 @@
  * Operators for the visual perspective (layout-consistency, layout-sparsity, color-harmony,
  * component-consistency, icon-consistency) and performance.
  */
+import { findGroups } from '../../metrics/visual/component-consistency.js';
 import { iconGroups, repeatedGroups } from '../find.js';
 import { applied, notApplicable, type MutationOperator } from '../operator.js';
 import type { PageModel } from '../page.js';
@@ -107,7 +108,9 @@ export const insertOddCard: MutationOperator = {
   collateral: [...SCREEN, 'copywriting', 'accessibility'],
   description: 'on a page without repeated components: three <article> cards (a title and a line each) at the end of <body>, the third title restyled',
   apply(page, edit) {
-    if (cardGroup(page)) return notApplicable('the page has repeated components (restyle-card edits those)');
+    // asked of component-consistency's own grouping (it drops variant classes first), not of find.ts's stricter one
+    const groups = findGroups(page.dom).length;
+    if (groups > 0) return notApplicable(`the page has ${groups} group${groups === 1 ? '' : 's'} of repeated components (restyle-card edits those)`);
     edit.insertAtBodyEnd(ODD_CARDS);
     return applied('inserted three <article> cards before </body>, the third with its own title styling');
   },
