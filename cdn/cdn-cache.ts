@@ -27,7 +27,7 @@ import { familyCss, fontSlug, parseGoogleFontsUrl, type FontsourceData } from '.
 import { cdnOf, type CdnId } from './hosts.js';
 import { CSS_TYPE, contentType, IMMUTABLE, JS_TYPE, ONE_DAY, ONE_WEEK, responseHeaders } from './mime.js';
 import { exactVersion, findFile, Packages, type Pkg } from './packages.js';
-import { configuredRegistry, NotFoundError, RegistryClient, UnavailableError, validPackageName } from './registry.js';
+import { configuredRegistry, DEFAULT_MAX_INFLATED_BYTES, NotFoundError, RegistryClient, UnavailableError, validPackageName } from './registry.js';
 import { CacheStore, defaultCacheDir } from './store.js';
 
 export interface CdnOptions {
@@ -43,6 +43,11 @@ export interface CdnOptions {
   timeoutMs?: number;
   /** Per package: tarball bytes and unpacked total. Default 128 MiB (pyodide's core ~ 30 MiB, @ffmpeg/core ~ 32 MiB). */
   maxPackageBytes?: number;
+  /**
+   * Per tarball: every inflated byte read, kept or skipped. Default 256 MiB (twice the per-package cap: a gzip
+   * stream inflates up to ~1000:1, so without it a 2 MB tarball could take gigabytes to read).
+   */
+  maxInflatedBytes?: number;
   /** Blobs younger than this are never evicted (tests shorten it). Default 60 s. */
   evictionGraceMs?: number;
 }
@@ -153,6 +158,7 @@ export class CdnCache {
       registry: this.registryUrl,
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxPackageBytes: opts.maxPackageBytes ?? DEFAULT_MAX_PACKAGE_BYTES,
+      maxInflatedBytes: opts.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES,
     });
     this.packages = new Packages(this.store, this.registry, this.registryAccess);
   }

@@ -14,5 +14,5 @@ export {
   type CdnRequest,
 } from './cdn-cache.js';
 export { defaultCacheDir } from './store.js';
-export { configuredRegistry } from './registry.js';
+export { configuredRegistry, DEFAULT_MAX_INFLATED_BYTES } from './registry.js';
 export { findPages, scanPage, prefetchUrls, referencedUrls, type PageScan, type UrlResult } from './prefetch.js';

@@ -133,7 +133,7 @@ export class Packages {
     if (!meta) throw new NotFoundError(`${name}@${version} was never published`);
     const dist = meta.dist ?? {};
     const data = await this.registry.tarball(name, version, dist);
-    const { files, refused } = await readTarball(data, this.registry.maxPackageBytes, `${name}@${version}`);
+    const { files, refused } = await readTarball(data, this.registry.maxPackageBytes, `${name}@${version}`, this.registry.maxInflatedBytes);
     const manifest: PackageManifest = {
       name,
       version,

@@ -18,6 +18,9 @@ import semver from 'semver';
 import ssri from 'ssri';
 import validateName from 'validate-npm-package-name';
 
+/** See cdn/tarball.ts (defined here, where the other limits of a download live, to avoid an import cycle). */
+export const DEFAULT_MAX_INFLATED_BYTES = 256 * 1024 ** 2;
+
 export const NPMJS_REGISTRY = 'https://registry.npmjs.org/';
 
 /** Our limitation (registry unreachable, over a cap, refused URL): the CDN answer is `unavailable`. */
@@ -77,6 +80,8 @@ export interface RegistryOptions {
   registry: string;
   timeoutMs: number;
   maxPackageBytes: number;
+  /** Inflated bytes read from one tarball at most (cdn/tarball.ts); default DEFAULT_MAX_INFLATED_BYTES. */
+  maxInflatedBytes?: number;
 }
 
 export class RegistryClient {
@@ -84,6 +89,7 @@ export class RegistryClient {
   private readonly origin: string;
   private readonly timeoutMs: number;
   readonly maxPackageBytes: number;
+  readonly maxInflatedBytes: number;
   /** Packuments fetched by this process (resolutions are pinned on disk, so this only saves repeated requests). */
   private packuments = new Map<string, Promise<Packument | null>>();
   /** Requests made (for tests and the benchmark). */
@@ -94,6 +100,7 @@ export class RegistryClient {
     this.origin = new URL(this.registry).origin;
     this.timeoutMs = opts.timeoutMs;
     this.maxPackageBytes = opts.maxPackageBytes;
+    this.maxInflatedBytes = opts.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES;
   }
 
   private fetchOpts(): npmFetch.Options {

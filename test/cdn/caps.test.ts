@@ -1,0 +1,48 @@
+/**
+ * Issue 28: the npm-backed CDN cache trusts nothing from the registry or a page. Each case brings its hostile
+ * input: a zip-bomb-like tarball, a page asking for more packages than its budget, a future version named before
+ * it is published, a cache folder reached through a symbolic link, a copied cache whose manifest points outside.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { readTarball } from '../../cdn/tarball.js';
+import { setup, type Env } from './fixtures.js';
+import { bombTarball } from './registry-server.js';
+
+let env: Env;
+let bomb: Buffer;
+const MiB = 1024 ** 2;
+
+before(async () => {
+  bomb = await bombTarball(600 * MiB);
+  env = await setup([{ name: 'bomb', version: '1.0.0', tarball: bomb }]);
+});
+after(async () => {
+  await env.close();
+});
+
+describe('a tarball that inflates to far more than it weighs', () => {
+  // first in the file: the peak RSS of this process is what the read may add
+  it('is read up to the inflated cap and no further, in bounded memory', async () => {
+    assert.ok(bomb.length < 2 * MiB, `the bomb is small (${bomb.length} bytes)`);
+    const peakBefore = process.resourceUsage().maxRSS * 1024;
+    const t = Date.now();
+    await assert.rejects(readTarball(bomb, 128 * MiB, 'bomb@1.0.0', 32 * MiB), /bomb@1\.0\.0 inflates to more than the per-tarball cap of 32 MiB/);
+    // with the default cap (256 MiB) too: the stream is inflated a slice at a time, never held whole
+    await assert.rejects(readTarball(bomb, 128 * MiB, 'bomb@1.0.0'), /inflates to more than the per-tarball cap of 256 MiB/);
+    const grown = process.resourceUsage().maxRSS * 1024 - peakBefore;
+    assert.ok(grown < 96 * MiB, `peak memory grew by ${(grown / MiB).toFixed(0)} MiB reading a 600 MiB stream`);
+    assert.ok(Date.now() - t < 20_000);
+  });
+
+  it('is unavailable through the cache (our cap, not the page’s defect)', async () => {
+    const a = await env.cdn({ maxInflatedBytes: 16 * MiB }).answer(new URL('https://cdn.jsdelivr.net/npm/bomb@1.0.0/index.js'));
+    assert.equal(a.kind, 'unavailable');
+    assert.match((a as { reason: string }).reason, /inflates to more than the per-tarball cap of 16 MiB/);
+  });
+
+  it('refuses a tarball compressed twice (the inner layer would be inflated uncounted)', async () => {
+    const { gzipSync } = await import('node:zlib');
+    await assert.rejects(readTarball(gzipSync(bomb), 128 * MiB, 'twice@1.0.0'), /compressed twice/);
+  });
+});
