@@ -150,10 +150,10 @@ export class CdnCache {
   private github: Record<string, { npm: string; strip?: string }> | null = null;
 
   constructor(opts: CdnOptions = {}) {
-    this.dir = opts.dir ?? defaultCacheDir();
     this.registryUrl = opts.registry ?? configuredRegistry();
     this.registryAccess = opts.registryAccess ?? true;
-    this.store = new CacheStore(this.dir, opts.maxBytes ?? DEFAULT_MAX_BYTES, opts.evictionGraceMs);
+    this.store = new CacheStore(opts.dir ?? defaultCacheDir(), opts.maxBytes ?? DEFAULT_MAX_BYTES, opts.evictionGraceMs);
+    this.dir = this.store.dir; // its real path (see CacheStore)
     this.registry = new RegistryClient({
       registry: this.registryUrl,
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,

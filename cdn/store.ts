@@ -35,6 +35,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -122,7 +123,11 @@ export class CacheStore {
   private readonly graceMs: number;
 
   constructor(dir: string, maxBytes: number, graceMs = BLOB_GRACE_MS) {
-    this.dir = dir;
+    // The real path, once: esbuild and realpath-resolving tools report real paths, and every containment check
+    // compares against this (a linked ~/.cache or macOS's /tmp would otherwise put every path "outside").
+    mkdirSync(dir, { recursive: true });
+    this.dir = realpathSync(dir);
+    dir = this.dir;
     this.maxBytes = maxBytes;
     this.graceMs = graceMs;
     for (const sub of ['blobs', 'packages', 'builds', 'pins', 'tmp', 'locks']) mkdirSync(join(dir, sub), { recursive: true });

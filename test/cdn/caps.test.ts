@@ -4,9 +4,13 @@
  * it is published, a cache folder reached through a symbolic link, a copied cache whose manifest points outside.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { CdnCache } from '../../cdn/index.js';
 import { readTarball } from '../../cdn/tarball.js';
-import { setup, type Env } from './fixtures.js';
+import { served, setup, type Env } from './fixtures.js';
 import { bombTarball } from './registry-server.js';
 
 let env: Env;
@@ -44,5 +48,23 @@ describe('a tarball that inflates to far more than it weighs', () => {
   it('refuses a tarball compressed twice (the inner layer would be inflated uncounted)', async () => {
     const { gzipSync } = await import('node:zlib');
     await assert.rejects(readTarball(gzipSync(bomb), 128 * MiB, 'twice@1.0.0'), /compressed twice/);
+  });
+});
+
+describe('a cache folder reached through a symbolic link', () => {
+  it('builds ES modules (esbuild resolves real paths; the cache compares real paths)', async () => {
+    const real = mkdtempSync(join(tmpdir(), 'webgrade-cdn-real-'));
+    const link = join(tmpdir(), `webgrade-cdn-link-${process.pid}`);
+    symlinkSync(real, link);
+    try {
+      const cdn = new CdnCache({ dir: link, registry: env.registry.url, timeoutMs: 5000 });
+      assert.equal(cdn.dir, realpathSync(real));
+      assert.match(served(await cdn.answer(new URL('https://cdn.jsdelivr.net/npm/esm-pkg@1.0.0/+esm'))).body.toString(), /browser/);
+      assert.match(served(await cdn.answer(new URL('https://esm.sh/cjs-lib@1.0.0/es2022/cjs-lib.mjs'))).body.toString(), /prod/);
+      served(await cdn.answer(new URL('https://cdn.jsdelivr.net/npm/tiny@1.0.0/dist/tiny.js')));
+    } finally {
+      rmSync(link, { force: true });
+      rmSync(real, { recursive: true, force: true });
+    }
   });
 });
