@@ -50,6 +50,8 @@ export interface CdnOptions {
   maxInflatedBytes?: number;
   /** Blobs younger than this are never evicted (tests shorten it). Default 60 s. */
   evictionGraceMs?: number;
+  /** How long a "not found" resolution is pinned before the registry is asked again. Default 24 h. */
+  notFoundPinMs?: number;
 }
 
 export const DEFAULT_MAX_BYTES = 4 * 1024 ** 3;
@@ -152,7 +154,7 @@ export class CdnCache {
   constructor(opts: CdnOptions = {}) {
     this.registryUrl = opts.registry ?? configuredRegistry();
     this.registryAccess = opts.registryAccess ?? true;
-    this.store = new CacheStore(opts.dir ?? defaultCacheDir(), opts.maxBytes ?? DEFAULT_MAX_BYTES, opts.evictionGraceMs);
+    this.store = new CacheStore(opts.dir ?? defaultCacheDir(), opts.maxBytes ?? DEFAULT_MAX_BYTES, opts.evictionGraceMs, opts.notFoundPinMs);
     this.dir = this.store.dir; // its real path (see CacheStore)
     this.registry = new RegistryClient({
       registry: this.registryUrl,

@@ -6,8 +6,8 @@
  * (`next`, `beta`) → its version; an exact version → itself when published; a range (`18`, `^1.2`, `1.x`,
  * `v2.1.0`) → the highest published version matching it (`semver.maxSatisfying`, prereleases only when the range
  * names one). The first resolution of a (package, range) is pinned on disk — a later publish never changes it —
- * and so is a "no such package/version" answer, so that reruns on one cache are byte-identical and a copied
- * cache answers offline exactly as it did online.
+ * so that reruns on one cache are byte-identical and a copied cache answers offline exactly as it did online. A
+ * "no such package/version" answer is pinned for a day (store.ts NOT_FOUND_PIN_MS), then asked again.
  */
 import semver from 'semver';
 import { NotFoundError, RegistryClient, UnavailableError, validPackageName, type Packument } from './registry.js';
@@ -87,7 +87,8 @@ export class Packages {
     const exact = exactVersion(range);
     if (exact && this.store.getManifest(name, exact)) return exact;
     const pin = this.store.getPin(name, range);
-    if (pin) {
+    // an expired "not found" is asked again when the registry can be reached (store.ts NOT_FOUND_PIN_MS)
+    if (pin && !(this.registryAccess && this.store.pinExpired(pin))) {
       if ('version' in pin) return pin.version;
       throw new NotFoundError(pin.notFound);
     }

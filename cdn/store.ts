@@ -9,7 +9,8 @@
  *                                            refused: [entries skipped at extraction]}; evictable
  *     builds/<aa>/<sha256(key)>.json         a generated response (ES module build, stub, font CSS, minified file):
  *                                            {key, blob, size, meta}; evictable
- *     pins/<enc(name)>/<enc(range)>.json     a resolution (package, range) → version or "not found"; never evicted
+ *     pins/<enc(name)>/<enc(range)>.json     a resolution (package, range) → version (kept for good) or "not found"
+ *                                            (asked again after {@link NOT_FOUND_PIN_MS}); never evicted
  *     tmp/                                   temp files, renamed into place (same file system, so rename is atomic)
  *     locks/evict.lock                       held by the one process that is evicting
  *
@@ -62,6 +63,13 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
   return join(base, 'webgrade', 'cdn');
 }
+
+/**
+ * A "not found" pin (no such package, or no version matching) holds for a day, then the registry is asked
+ * again: reruns within the day stay byte-identical, and a version named before its release is served once it is
+ * out. Version pins are kept for good. Without registry access an older "not found" still answers.
+ */
+export const NOT_FOUND_PIN_MS = 24 * 3600_000;
 
 export const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 
@@ -122,7 +130,11 @@ export class CacheStore {
   /** Blobs younger than this are never collected (tests shorten it). */
   private readonly graceMs: number;
 
-  constructor(dir: string, maxBytes: number, graceMs = BLOB_GRACE_MS) {
+  /** How long a "not found" pin holds (see {@link NOT_FOUND_PIN_MS}). */
+  readonly notFoundMs: number;
+
+  constructor(dir: string, maxBytes: number, graceMs = BLOB_GRACE_MS, notFoundMs = NOT_FOUND_PIN_MS) {
+    this.notFoundMs = notFoundMs;
     // The real path, once: esbuild and realpath-resolving tools report real paths, and every containment check
     // compares against this (a linked ~/.cache or macOS's /tmp would otherwise put every path "outside").
     mkdirSync(dir, { recursive: true });
@@ -266,6 +278,16 @@ export class CacheStore {
     return join(this.dir, 'pins', encName(name), `${encName(range)}.json`);
   }
 
+  /**
+   * Is this a "not found" pin past its time (or dated in the future, as a copied or hand-made pin may be)? A
+   * version named before it is published must not stay a 404 for every later page.
+   */
+  pinExpired(pin: Pin, now = Date.now()): boolean {
+    if (!('notFound' in pin)) return false;
+    const at = Date.parse(pin.at);
+    return !Number.isFinite(at) || now - at > this.notFoundMs || at > now + 60_000;
+  }
+
   getPin(name: string, range: string): Pin | null {
     try {
       const pin = JSON.parse(readFileSync(this.pinPath(name, range), 'utf8')) as Pin;
@@ -282,11 +304,21 @@ export class CacheStore {
    */
   putPin(pin: Pin): Pin {
     const existing = this.getPin(pin.name, pin.range);
-    if (existing) return existing;
+    if (existing && !this.pinExpired(existing)) return existing;
     const p = this.pinPath(pin.name, pin.range);
     mkdirSync(join(p, '..'), { recursive: true });
     const tmp = this.tmpPath();
     writeFileSync(tmp, JSON.stringify(pin) + '\n');
+    if (existing) {
+      // an expired "not found": replaced in one rename (two processes replacing it at once agree on the last)
+      try {
+        renameSync(tmp, p);
+      } catch (err) {
+        rmSync(tmp, { force: true });
+        throw err;
+      }
+      return this.getPin(pin.name, pin.range) ?? pin;
+    }
     try {
       linkSync(tmp, p);
       return pin;

@@ -68,3 +68,34 @@ describe('a cache folder reached through a symbolic link', () => {
     }
   });
 });
+
+describe('a version named before it is published', () => {
+  it('is a 404 for a bounded time, then served once published', async () => {
+    const url = new URL('https://cdn.jsdelivr.net/npm/tiny@7.0.0/index.js');
+    const short = () => env.cdn({ notFoundPinMs: 300 });
+    assert.equal((await short().answer(url)).kind, 'not-found');
+    await env.registry.publish({ name: 'tiny', version: '7.0.0', json: { main: 'index.js' }, files: { 'index.js': '/* tiny 7 */' } });
+    // within the time the answer stands (reruns are byte-identical)...
+    assert.equal((await short().answer(url)).kind, 'not-found');
+    await new Promise((r) => setTimeout(r, 400));
+    // ...then the registry is asked again (a new CdnCache: a later run) and the new answer is pinned
+    assert.match(served(await short().answer(url)).body.toString(), /tiny 7/);
+    assert.deepEqual({ ...env.cdn().store.getPin('tiny', '7.0.0'), at: '' }, { name: 'tiny', range: '7.0.0', version: '7.0.0', at: '' });
+  });
+
+  it('expires after a day by default; a pin dated in the future (copied or hand-made) is not trusted', async () => {
+    const store = env.cdn().store;
+    const day = 24 * 3600_000;
+    await env.registry.publish({ name: 'tiny', version: '8.0.0', json: { main: 'index.js' }, files: { 'index.js': '/* tiny 8 */' } });
+    store.putPin({ name: 'tiny', range: '8.0.0', notFound: 'tiny@8.0.0 was never published', at: new Date(Date.now() - day - 60_000).toISOString() });
+    store.putPin({ name: 'tiny', range: '^8.0.0', notFound: 'no match', at: new Date(Date.now() + 100 * day).toISOString() });
+    store.putPin({ name: 'tiny', range: '~8.0.0', notFound: 'no match', at: new Date(Date.now() - day + 600_000).toISOString() });
+    assert.match(served(await env.cdn().answer(new URL('https://cdn.jsdelivr.net/npm/tiny@8.0.0/index.js'))).body.toString(), /tiny 8/);
+    assert.match(served(await env.cdn().answer(new URL('https://cdn.jsdelivr.net/npm/tiny@^8.0.0/index.js'))).body.toString(), /tiny 8/);
+    // younger than a day: still the page's 404
+    assert.equal((await env.cdn().answer(new URL('https://cdn.jsdelivr.net/npm/tiny@~8.0.0/index.js'))).kind, 'not-found');
+    // without registry access an expired "not found" still answers (nothing newer can be known)
+    store.putPin({ name: 'tiny', range: '9.0.0', notFound: 'tiny@9.0.0 was never published', at: new Date(Date.now() - 2 * day).toISOString() });
+    assert.equal((await env.cdn({ registryAccess: false }).answer(new URL('https://cdn.jsdelivr.net/npm/tiny@9.0.0/index.js'))).kind, 'not-found');
+  });
+});
