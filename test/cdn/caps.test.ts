@@ -4,7 +4,8 @@
  * it is published, a cache folder reached through a symbolic link, a copied cache whose manifest points outside.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -97,5 +98,92 @@ describe('a version named before it is published', () => {
     // without registry access an expired "not found" still answers (nothing newer can be known)
     store.putPin({ name: 'tiny', range: '9.0.0', notFound: 'tiny@9.0.0 was never published', at: new Date(Date.now() - 2 * day).toISOString() });
     assert.equal((await env.cdn({ registryAccess: false }).answer(new URL('https://cdn.jsdelivr.net/npm/tiny@9.0.0/index.js'))).kind, 'not-found');
+  });
+});
+
+describe('a copied cache folder', () => {
+  it('serves and deletes nothing a manifest, build record or blob name points outside the cache', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'webgrade-cdn-copied-'));
+    const dir = join(root, 'cache');
+    const outside = join(root, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(root, 'secret'), 'SECRET-1');
+    writeFileSync(join(outside, 'precious'), 'SECRET-2');
+    try {
+      const sha = (b: string) => createHash('sha256').update(b).digest('hex');
+      const write = (rel: string, data: string) => {
+        mkdirSync(join(dir, rel, '..'), { recursive: true });
+        writeFileSync(join(dir, rel), data);
+      };
+      const ok = '/* ok */';
+      write(`blobs/${sha(ok).slice(0, 2)}/${sha(ok)}`, ok);
+      // a blob whose bytes do not hash to its name (planted or corrupted)
+      const planted = sha('/* the real bytes */');
+      write(`blobs/${planted.slice(0, 2)}/${planted}`, '/* planted */');
+      write('blobs/ab/not-a-blob-name', 'keep me');
+      write(
+        'packages/copied/1.0.0.json',
+        JSON.stringify({
+          name: 'copied',
+          version: '1.0.0',
+          integrity: 'sha512-x',
+          files: {
+            'package.json': [sha(ok), ok.length],
+            'index.js': ['../../secret', 8],
+            'up.js': ['../../../secret', 8],
+            '../escape.js': [sha(ok), ok.length],
+            'planted.js': [planted, 13],
+            'ok.js': [sha(ok), ok.length],
+          },
+          refused: [],
+        }),
+      );
+      write('packages/copied/2.0.0.json', JSON.stringify({ name: 'other', version: '9.9.9', files: { 'ok.js': [sha(ok), ok.length] }, refused: [] }));
+      write('pins/copied/%5E1.json', JSON.stringify({ name: 'copied', range: '^1', version: '../../secret', at: new Date().toISOString() }));
+      write('layout.json', JSON.stringify({ layout: 1 }));
+      symlinkSync(outside, join(dir, 'blobs', 'zz'));
+      const cdn = new CdnCache({ dir, registryAccess: false, maxBytes: 1, evictionGraceMs: 0 });
+      const ask = (p: string) => cdn.answer(new URL(`https://cdn.jsdelivr.net/npm/${p}`));
+
+      assert.equal(served(await ask('copied@1.0.0/ok.js')).body.toString(), ok);
+      assert.deepEqual(Object.keys(cdn.store.getManifest('copied', '1.0.0')!.files).sort(), ['ok.js', 'package.json', 'planted.js']);
+      for (const f of ['index.js', 'up.js', 'planted.js', '../escape.js', '%2E%2E/escape.js']) {
+        const a = await ask(`copied@1.0.0/${f}`);
+        assert.notEqual(a.kind, 'served', f);
+        assert.doesNotMatch(JSON.stringify(a), /SECRET|planted/, f);
+      }
+      // (the manifest with a planted blob was dropped: online, the package is fetched again, byte-identical)
+      assert.equal((await ask('copied@2.0.0/ok.js')).kind, 'unavailable'); // its manifest names another package
+      assert.equal((await ask('copied@^1/ok.js')).kind, 'unavailable'); // its pin names no valid version
+      assert.ok(cdn.store.warnings.some((w) => /3 invalid file entries dropped/.test(w)), cdn.store.warnings.join('\n'));
+      assert.ok(cdn.store.warnings.some((w) => /does not hash to its name/.test(w)));
+
+      // a build record pointing outside is ignored
+      const key = 'k';
+      const h = sha(key);
+      write(`builds/${h.slice(0, 2)}/${h}.json`, JSON.stringify({ key, blob: '../../secret', size: 8, meta: {} }));
+      assert.equal(cdn.store.getBuild(key), null);
+
+      // eviction (the cache is over its 1-byte cap) deletes only what it can name as its own
+      cdn.store.maybeEvict();
+      assert.equal(readFileSync(join(root, 'secret'), 'utf8'), 'SECRET-1');
+      assert.equal(readFileSync(join(outside, 'precious'), 'utf8'), 'SECRET-2');
+      assert.ok(existsSync(join(dir, 'blobs/ab/not-a-blob-name')));
+      assert.doesNotThrow(() => cdn.store.stats());
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a cache whose subfolder is a link (reads, writes and deletions would land outside)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'webgrade-cdn-linked-sub-'));
+    try {
+      mkdirSync(join(root, 'cache'));
+      mkdirSync(join(root, 'elsewhere'));
+      symlinkSync(join(root, 'elsewhere'), join(root, 'cache', 'blobs'));
+      assert.throws(() => new CdnCache({ dir: join(root, 'cache'), registryAccess: false }), /not a folder of the CDN cache/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
