@@ -62,6 +62,8 @@ export const LAYOUT_VERSION = 1;
 /** A blob younger than this is never collected (a concurrent writer may be about to reference it). */
 export const BLOB_GRACE_MS = 60_000;
 const TOUCH_EVERY_MS = 60_000;
+/** Eviction frees at most this much beyond what is over the cap (see evictLocked). */
+export const EVICTION_SLACK_BYTES = 64 * 1024 ** 2;
 const STALE_LOCK_MS = 10 * 60_000;
 
 /**
@@ -441,6 +443,7 @@ export class CacheStore {
   private touch(path: string): void {
     const now = Date.now();
     if ((this.touched.get(path) ?? 0) > now - TOUCH_EVERY_MS) return;
+    if (this.touched.size >= 10_000) this.touched.clear(); // bounded: forgetting only costs an extra utimes
     this.touched.set(path, now);
     try {
       const t = new Date(now);
@@ -559,7 +562,8 @@ export class CacheStore {
   }
 
   /**
-   * Evict least-recently-used packages and builds until the cache is at most 90% of `maxBytes`, when it is over
+   * Evict least-recently-used packages and builds until the cache is at most 90% of `maxBytes` (and at most
+ * {@link EVICTION_SLACK_BYTES} below it), when it is over
    * `maxBytes`. Cheap when this process has written little since its last scan. `keep` (manifest or build
    * paths just written) is never evicted in this call. Returns the number of bytes removed.
    */
@@ -655,7 +659,9 @@ export class CacheStore {
     // unreferenced blobs (left by an interrupted write or an earlier eviction) go first
     if (total > this.maxBytes) for (const sha of [...blobInfo.keys()]) if (!refs.has(sha)) removeBlob(sha);
     if (total > this.maxBytes) {
-      const target = this.maxBytes * 0.9;
+      // down to 90% of the cap, but never more than EVICTION_SLACK_BYTES below it: what one writer (one page,
+      // whose additions are capped by its budget) can push out is what it added plus this slack
+      const target = this.maxBytes - Math.min(this.maxBytes * 0.1, EVICTION_SLACK_BYTES);
       items.sort((a, b) => a.time - b.time);
       for (const it of items) {
         if (total <= target) break;

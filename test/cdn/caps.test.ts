@@ -9,7 +9,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CdnCache } from '../../cdn/index.js';
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import { CdnCache, isCdnHost } from '../../cdn/index.js';
+import { loadArtifact } from '../../core/artifact.js';
+import { checkCdnUrls } from '../../runner/gather/remote-check.js';
+import { Sandbox } from '../../runner/gather/sandbox/sandbox.js';
+import { servedArtifact } from '../../runner/gather/server.js';
+import { writeArtifact } from '../helpers.js';
 import { readTarball } from '../../cdn/tarball.js';
 import { served, setup, type Env } from './fixtures.js';
 import { bombTarball } from './registry-server.js';
@@ -20,7 +27,16 @@ const MiB = 1024 ** 2;
 
 before(async () => {
   bomb = await bombTarball(600 * MiB);
-  env = await setup([{ name: 'bomb', version: '1.0.0', tarball: bomb }]);
+  env = await setup([
+    { name: 'bomb', version: '1.0.0', tarball: bomb },
+    ...Array.from({ length: 12 }, (_, i) => ({ name: `many-${i}`, version: '1.0.0', files: { 'index.js': `/* many ${i} */` } })),
+    // incompressible: its tarball is about its size
+    { name: 'heavy', version: '1.0.0', files: { 'blob.bin': randomBytes(300_000) } },
+    // compresses to almost nothing, unpacks to 1 MB
+    { name: 'airy', version: '1.0.0', files: { 'a.js': 'x'.repeat(1_000_000) } },
+    { name: 'slow', version: '1.0.0', files: { 'index.js': '/* slow */', 'pad.bin': randomBytes(200_000) } },
+    ...Array.from({ length: 8 }, (_, i) => ({ name: `fill-${i}`, version: '1.0.0', files: { 'pad.bin': randomBytes(150_000) } })),
+  ]);
 });
 after(async () => {
   await env.close();
@@ -182,6 +198,154 @@ describe('a copied cache folder', () => {
       mkdirSync(join(root, 'elsewhere'));
       symlinkSync(join(root, 'elsewhere'), join(root, 'cache', 'blobs'));
       assert.throws(() => new CdnCache({ dir: join(root, 'cache'), registryAccess: false }), /not a folder of the CDN cache/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('what one page may make the cache download', () => {
+  const url = (p: string) => new URL(`https://cdn.jsdelivr.net/npm/${p}`);
+  const tarballs = () => env.registry.log.filter((l) => l.endsWith('.tgz'));
+
+  it('downloads at most its budget of packages; the rest is unavailable with the reason, and served to the next page from what is cached', async () => {
+    const cdn = env.cdn();
+    const before = tarballs().length;
+    const budget = cdn.pageBudget(undefined, { packages: 5 });
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => cdn.answer(url(`many-${i}@1.0.0/index.js`), { method: 'GET', headers: {}, budget })));
+    assert.equal(answers.filter((a) => a.kind === 'served').length, 5);
+    const refused = answers.filter((a) => a.kind !== 'served');
+    assert.equal(refused.length, 5);
+    for (const a of refused) {
+      assert.equal(a.kind, 'unavailable'); // withheld, never the page's 404
+      assert.match((a as { reason: string }).reason, /over the page's budget of 5 package downloads/);
+    }
+    assert.equal(tarballs().length - before, 5);
+    assert.equal(budget.used().packages, 5);
+    // another page: what is cached costs nothing, even with a budget of one download
+    const next = cdn.pageBudget(undefined, { packages: 1 });
+    const again = await Promise.all(Array.from({ length: 10 }, (_, i) => cdn.answer(url(`many-${i}@1.0.0/index.js`), { method: 'GET', headers: {}, budget: next })));
+    assert.equal(again.filter((a) => a.kind === 'served').length, 6);
+  });
+
+  it('stops a download past its budget of registry bytes', async () => {
+    const cdn = env.cdn();
+    const budget = cdn.pageBudget(undefined, { registryBytes: 200_000 });
+    const a = await cdn.answer(url('heavy@1.0.0/blob.bin'), { method: 'GET', headers: {}, budget });
+    assert.equal(a.kind, 'unavailable');
+    assert.match((a as { reason: string }).reason, /budget of 196 KiB from the registry/);
+    assert.equal(cdn.store.getManifest('heavy', '1.0.0'), null);
+    assert.ok(budget.used().registryBytes <= 200_000);
+  });
+
+  it('adds at most its budget of bytes to the cache, so it cannot evict more than that of other pages’ libraries', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'webgrade-cdn-evict-'));
+    try {
+      const opts = { dir: root, registry: env.registry.url, timeoutMs: 5000, maxBytes: 1_200_000, evictionGraceMs: 0 };
+      // another page's libraries: 6 × 150 kB
+      const first = new CdnCache(opts);
+      for (let i = 0; i < 6; i++) served(await first.answer(url(`fill-${i}@1.0.0/pad.bin`)));
+      const cdn = new CdnCache(opts);
+      const budget = cdn.pageBudget(undefined, { storedBytes: 400_000 });
+      const a = await cdn.answer(url('airy@1.0.0/a.js'), { method: 'GET', headers: {}, budget });
+      assert.equal(a.kind, 'unavailable');
+      assert.match((a as { reason: string }).reason, /budget of 391 KiB added to the cache/);
+      served(await cdn.answer(url('fill-6@1.0.0/pad.bin'), { method: 'GET', headers: {}, budget }));
+      served(await cdn.answer(url('fill-7@1.0.0/pad.bin'), { method: 'GET', headers: {}, budget }));
+      assert.ok(budget.used().storedBytes <= 400_000);
+      // what it added (2 × 150 kB) pushed out at most that plus eviction's slack (10% of 1.2 MB)
+      const left = [0, 1, 2, 3, 4, 5].filter((i) => cdn.store.getManifest(`fill-${i}`, '1.0.0') !== null).length;
+      assert.ok(left >= 3, `${left} of the first page's 6 packages left`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('stops its downloads when its page closes; another page waiting for the same package still gets it', async () => {
+    env.registry.slow('/slow/-/slow-1.0.0.tgz', 1500);
+    const cdn = env.cdn();
+    const closing = new AbortController();
+    const t = Date.now();
+    const gone = cdn.answer(url('slow@1.0.0/index.js'), { method: 'GET', headers: {}, budget: cdn.pageBudget(closing.signal) });
+    const other = cdn.answer(url('slow@1.0.0/index.js'), { method: 'GET', headers: {}, budget: cdn.pageBudget() });
+    setTimeout(() => closing.abort(), 200);
+    const a = await gone;
+    assert.equal(a.kind, 'unavailable');
+    assert.match((a as { reason: string }).reason, /stopped, the page closed/);
+    assert.ok(Date.now() - t < 1200, `answered after ${Date.now() - t} ms`);
+    served(await other);
+    // a page already closed downloads nothing
+    const before = env.registry.log.length;
+    const closed = AbortSignal.abort();
+    assert.equal((await cdn.answer(url('many-11@1.0.0/index.js'), { method: 'GET', headers: {}, budget: cdn.pageBudget(closed) })).kind, 'unavailable');
+    assert.equal(env.registry.log.length, before);
+  });
+
+  it('the run has a cap of its own', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'webgrade-cdn-run-'));
+    try {
+      const cdn = new CdnCache({ dir: root, registry: env.registry.url, timeoutMs: 5000, maxRunBytes: 250_000 });
+      served(await cdn.answer(url('many-0@1.0.0/index.js'), { method: 'GET', headers: {}, budget: cdn.pageBudget() }));
+      const a = await cdn.answer(url('heavy@1.0.0/blob.bin'), { method: 'GET', headers: {}, budget: cdn.pageBudget() });
+      assert.match((a as { reason: string }).reason, /the run's budget of 245 KiB from the registry/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('bounds the URL check of resource-validity the same way: over budget is unverified, not invalid', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'webgrade-cdn-check-'));
+    try {
+      const cdn = new CdnCache({ dir: root, registry: env.registry.url, timeoutMs: 5000, pageLimits: { packages: 3 } });
+      const urls = Array.from({ length: 8 }, (_, i) => `https://cdn.jsdelivr.net/npm/many-${i}@1.0.0/index.js`);
+      const checks = await checkCdnUrls(urls, cdn, 10_000);
+      const all = Object.values(checks);
+      assert.equal(all.filter((c) => c.ok).length, 3);
+      const over = all.filter((c) => !c.ok);
+      assert.equal(over.length, 5);
+      for (const c of over) {
+        assert.equal(c.error, undefined);
+        assert.match(c.unverified ?? '', /over the page's budget of 3 package downloads/);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('the sandbox gives each site one budget and withholds what is over it; closing the site aborts it', async (t) => {
+    const root = mkdtempSync(join(tmpdir(), 'webgrade-cdn-sandbox-'));
+    try {
+      const cdn = new CdnCache({ dir: root, registry: env.registry.url, timeoutMs: 5000 });
+      const sandbox = new Sandbox({
+        network: { mode: 'cdn' },
+        cdn: { isCdnHost, answer: (u, r) => cdn.answer(u, r), budget: (signal) => cdn.pageBudget(signal, { packages: 2 }) },
+      });
+      const site = await sandbox.open(servedArtifact(loadArtifact(writeArtifact({ 'index.html': '<p>hi</p>' }))));
+      t.after(() => site.close());
+      const proxy = new URL(await site.endpoint('visit'));
+      // the status line read off a raw socket: the proxy repeats the cache's Content-Length header (Chrome accepts
+      // that; Node's HTTP parser does not), which is not this test's business
+      const get = (u: string) =>
+        new Promise<number>((resolve, reject) => {
+          const sock = connect(Number(proxy.port), proxy.hostname, () => sock.write(`GET ${u} HTTP/1.1\r\nHost: ${new URL(u).host}\r\nConnection: close\r\n\r\n`));
+          let raw = '';
+          sock.on('data', (d: Buffer) => (raw += d.toString('latin1')));
+          sock.on('end', () => resolve(Number(raw.split(' ')[1])));
+          sock.on('error', reject);
+        });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push(await get(`http://cdn.jsdelivr.net/npm/many-${i}@1.0.0/index.js`));
+      assert.deepEqual(statuses, [200, 200, 403, 403]);
+      const withheld = site.log.filter((e) => e.status === 403);
+      assert.equal(withheld.length, 2);
+      for (const e of withheld) {
+        assert.equal(e.withheld, true);
+        assert.match(e.reason ?? '', /budget of 2 package downloads/);
+      }
+      const budget = site.cdnBudget!;
+      assert.equal(budget.aborted, false);
+      await site.close();
+      assert.equal(budget.aborted, true);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

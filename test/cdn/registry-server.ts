@@ -32,6 +32,8 @@ export interface TestRegistry {
   log: string[];
   publish(p: FixturePackage): Promise<void>;
   setTag(name: string, tag: string, version: string): void;
+  /** Answer this path's headers and first half at once, the rest after `ms` (a slow download). */
+  slow(path: string, ms: number): void;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,7 @@ export async function startTestRegistry(initial: FixturePackage[] = []): Promise
   const docs = new Map<string, { name: string; 'dist-tags': Record<string, string>; versions: Record<string, unknown> }>();
   const tarballs = new Map<string, Buffer>();
   const log: string[] = [];
+  const delays = new Map<string, number>();
   let base = '';
 
   const server: Server = createServer((req, res) => {
@@ -127,6 +130,14 @@ export async function startTestRegistry(initial: FixturePackage[] = []): Promise
     const tgz = tarballs.get(path);
     if (tgz) {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': tgz.length });
+      const delay = delays.get(path);
+      if (delay) {
+        const half = tgz.length >> 1;
+        res.write(tgz.subarray(0, half));
+        const t = setTimeout(() => res.end(tgz.subarray(half)), delay);
+        res.on('close', () => clearTimeout(t));
+        return;
+      }
       res.end(tgz);
       return;
     }
@@ -174,6 +185,9 @@ export async function startTestRegistry(initial: FixturePackage[] = []): Promise
     publish,
     setTag(name, tag, version) {
       docs.get(name)!['dist-tags'][tag] = version;
+    },
+    slow(path, ms) {
+      delays.set(path, ms);
     },
     close: () =>
       new Promise<void>((r) => {
