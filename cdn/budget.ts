@@ -21,7 +21,7 @@ import { UnavailableError } from './errors.js';
 const MiB = 1024 ** 2;
 /** Registry bytes one page may cause: room for one of the largest packages pages load (pyodide's core, @ffmpeg/core: ~30 MiB) and the usual libraries beside it. */
 export const DEFAULT_PAGE_REGISTRY_BYTES = 64 * MiB;
-/** Package downloads per page: d3 as ES modules (`d3@7/+esm`) loads d3 and its 30 d3-* packages; 48 leaves room beside it. */
+/** Package downloads per page: d3 as ES modules (`d3@7/+esm`) loads about 34 (d3, its 30 d3-* packages, what they import); 48 leaves room beside it. */
 export const DEFAULT_PAGE_PACKAGES = 48;
 /** Bytes one page may add to the cache: twice the per-package cap, 1/16 of the default 4 GiB cache. */
 export const DEFAULT_PAGE_STORED_BYTES = 256 * MiB;
