@@ -77,7 +77,7 @@ export class CdnBudget {
 
   /** Throws when the page is gone (checked before every download and between its chunks). */
   check(what: string): void {
-    if (this.aborted) throw new AbortedError(`${what}: stopped, ${this.who} closed`);
+    if (this.aborted) throw new AbortedError(`${what}: stopped, ${this.who} is closed or out of time`);
   }
 
   /** A tarball download of `key` (name@version): counted once; over the count it is refused before any byte. */

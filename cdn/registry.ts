@@ -127,6 +127,11 @@ export class RegistryClient {
     } as npmFetch.Options;
   }
 
+  /** Packuments held in memory now (for tests). */
+  get cachedPackuments(): number {
+    return this.packuments.size;
+  }
+
   /** The packument, or null when the registry says the package does not exist (404). */
   async packument(name: string, budget: CdnBudget = this.unpaged): Promise<Packument | null> {
     if (!validPackageName(name)) throw new NotFoundError(`"${name}" is not a valid npm package name`);
@@ -151,7 +156,7 @@ export class RegistryClient {
         headers: { accept: 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8, */*' },
       });
     } catch (err) {
-      if (budget.aborted) throw new AbortedError(`${what}: stopped, ${budget.who} closed`);
+      if (budget.aborted) throw new AbortedError(`${what}: stopped, ${budget.who} is closed or out of time`);
       const e = err as { statusCode?: number; code?: string; message?: string };
       if (e.statusCode === 404 || e.code === 'E404') return { doc: null, bytes: 0 };
       throw new UnavailableError(`registry unreachable for ${name} (${e.code ?? e.statusCode ?? e.message ?? 'error'})`);
@@ -194,7 +199,7 @@ export class RegistryClient {
     } catch (err) {
       stop();
       if (err instanceof UnavailableError) throw err;
-      if (budget.aborted) throw new AbortedError(`${what}: stopped, ${budget.who} closed`);
+      if (budget.aborted) throw new AbortedError(`${what}: stopped, ${budget.who} is closed or out of time`);
       throw new UnavailableError(`registry: download of ${what} failed (${(err as Error).message})`);
     }
     return Buffer.concat(chunks);
@@ -230,7 +235,7 @@ export class RegistryClient {
     try {
       res = await npmFetch(url, { ...this.fetchOpts(budget) });
     } catch (err) {
-      if (budget.aborted) throw new AbortedError(`the tarball of ${name}@${version}: stopped, ${budget.who} closed`);
+      if (budget.aborted) throw new AbortedError(`the tarball of ${name}@${version}: stopped, ${budget.who} is closed or out of time`);
       const e = err as { statusCode?: number; code?: string; message?: string };
       if (e.statusCode === 404) throw new NotFoundError(`registry: tarball of ${name}@${version} is missing (404)`);
       throw new UnavailableError(`registry unreachable for the tarball of ${name}@${version} (${e.code ?? e.statusCode ?? e.message})`);

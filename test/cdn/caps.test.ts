@@ -271,7 +271,7 @@ describe('what one page may make the cache download', () => {
     setTimeout(() => closing.abort(), 200);
     const a = await gone;
     assert.equal(a.kind, 'unavailable');
-    assert.match((a as { reason: string }).reason, /stopped, the page closed/);
+    assert.match((a as { reason: string }).reason, /stopped, the page is closed or out of time/);
     assert.ok(Date.now() - t < 1200, `answered after ${Date.now() - t} ms`);
     served(await other);
     // a page already closed downloads nothing
@@ -279,6 +279,22 @@ describe('what one page may make the cache download', () => {
     const closed = AbortSignal.abort();
     assert.equal((await cdn.answer(url('many-11@1.0.0/index.js'), { method: 'GET', headers: {}, budget: cdn.pageBudget(closed) })).kind, 'unavailable');
     assert.equal(env.registry.log.length, before);
+  });
+
+  it('keeps a bounded number of packuments in memory', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'webgrade-cdn-lru-'));
+    try {
+      const cdn = new CdnCache({ dir: root, registry: env.registry.url, timeoutMs: 5000 });
+      // 300 names the registry does not have: each a request, each remembered (a 404 is an answer too)
+      for (let i = 0; i < 300; i++) assert.equal(await cdn.registry.packument(`absent-${i}`), null);
+      assert.equal(cdn.registry.cachedPackuments, 256);
+      const before = cdn.registry.requests;
+      await cdn.registry.packument('absent-299'); // recent: still held
+      await cdn.registry.packument('absent-0'); // least recently used: asked again
+      assert.equal(cdn.registry.requests - before, 1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('the run has a cap of its own', async () => {
