@@ -16,7 +16,12 @@
  * Answers: `served` (status 200, or 304 for a matching If-None-Match; HEAD has an empty body but the full
  * Content-Length), `not-found` (404: the registry says the package, version or file does not exist — a defect
  * of the page), `unavailable` (501 for a URL form we do not support, 503 for everything else we could not do:
- * registry unreachable, over a size cap, not in the cache with registry access off).
+ * registry unreachable, over a size cap, over the asking page's or the run's download budget, the page closed,
+ * not in the cache with registry access off).
+ *
+ * Budgets (cdn/budget.ts): every request may carry its page's {@link CdnBudget}; it is threaded through every
+ * resolution, download and build made for that request, so what one page makes the cache fetch is bounded and
+ * stops when the page's site closes.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
