@@ -93,6 +93,9 @@ export function validFilePath(p: unknown): p is string {
   return p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
 }
 
+/** What a manifest's `integrity` may be: SRI hashes (base64), or `sha1:<hex>` from a packument with a shasum only. */
+const INTEGRITY_RE = /^(?:sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2}(?: sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2})*|sha1:[0-9a-f]{40})$/;
+
 const isSize = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 const isString = (v: unknown): v is string => typeof v === 'string';
 
@@ -227,7 +230,10 @@ export class CacheStore {
       else bad.push(path);
     }
     if (bad.length) this.warn(where, `${where}: ${bad.length} invalid file entr${bad.length === 1 ? 'y' : 'ies'} dropped (${bad.slice(0, 3).map((b) => JSON.stringify(b).slice(0, 80)).join(', ')})`);
-    return { name: m.name, version: m.version, integrity: isString(m.integrity) ? m.integrity : '', files, refused: Array.isArray(m.refused) ? m.refused.filter(isString) : [] };
+    let integrity = '';
+    if (isString(m.integrity) && INTEGRITY_RE.test(m.integrity)) integrity = m.integrity;
+    else this.warn(`${where}#integrity`, `${where}: malformed integrity dropped`);
+    return { name: m.name, version: m.version, integrity, files, refused: Array.isArray(m.refused) ? m.refused.filter(isString) : [] };
   }
 
   /** A build record as read from disk, validated (null when invalid, with a warning). */

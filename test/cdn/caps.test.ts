@@ -142,7 +142,7 @@ describe('a copied cache folder', () => {
         JSON.stringify({
           name: 'copied',
           version: '1.0.0',
-          integrity: 'sha512-x',
+          integrity: '../../x',
           files: {
             'package.json': [sha(ok), ok.length],
             'index.js': ['../../secret', 8],
@@ -173,6 +173,7 @@ describe('a copied cache folder', () => {
       assert.equal((await ask('copied@^1/ok.js')).kind, 'unavailable'); // its pin names no valid version
       assert.ok(cdn.store.warnings.some((w) => /3 invalid file entries dropped/.test(w)), cdn.store.warnings.join('\n'));
       assert.ok(cdn.store.warnings.some((w) => /does not hash to its name/.test(w)));
+      assert.ok(cdn.store.warnings.some((w) => /malformed integrity dropped/.test(w)));
 
       // a build record pointing outside is ignored
       const key = 'k';
