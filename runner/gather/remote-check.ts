@@ -108,7 +108,7 @@ export async function checkCdnUrls(urls: readonly string[], cache: CdnCache, bud
   const deadline = Date.now() + budgetMs;
   // the same per-page budget as the visit's (cdn/budget.ts), and downloads stop when the time is up: what is over
   // it is unverified with the reason, never counted against the page
-  const budget = cache.pageBudget(AbortSignal.timeout(Math.min(Math.max(1, budgetMs), 2 ** 31 - 1))); // (Node's timer limit)
+  const budget = cache.pageBudget(AbortSignal.timeout(Math.min(Math.max(1, Math.ceil(budgetMs)), 2 ** 31 - 1))); // (an integer within Node's timer limit)
   const out: Record<string, RemoteCheck> = {};
   const queue = new PQueue({ concurrency: CONCURRENCY });
   await Promise.all(
