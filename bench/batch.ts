@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { corpusDir, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'bin', 'webgrade.js');
@@ -23,7 +24,7 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const count = Number(opt('--pages') ?? 60);
-const dir = opt('--dir') ?? join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
+const dir = inputDir(opt('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
 const LH = ['performance', 'accessibility', 'best-practices'];
 
 interface Row {

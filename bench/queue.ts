@@ -22,6 +22,7 @@ import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redisServerBinary, startRedis } from '../test/queue/redis-server.js';
 import { workerName } from '../runner/queue.js';
+import { cannotRun, corpusDir, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'bin', 'webgrade.js');
@@ -31,7 +32,7 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const count = Number(opt('--pages') ?? 10);
-const dir = opt('--dir') ?? join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
+const dir = inputDir(opt('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
 const only = opt('--only') ?? 'comment-rate,lint,console-errors,mobile-compat';
 const stall = opt('--stall-timeout') ?? '30';
 
@@ -42,10 +43,7 @@ const pages = readdirSync(dir).filter((n) => n.endsWith('.html')).sort().slice(0
 for (const p of pages) symlinkSync(join(dir, p), join(runs, 'corpus', p));
 
 const bin = redisServerBinary();
-if ('skip' in bin) {
-  console.error(bin.skip);
-  process.exit(1);
-}
+if ('skip' in bin) cannotRun(bin.skip);
 const redis = await startRedis(bin.path);
 const client = new Redis(redis.url, { maxRetriesPerRequest: null });
 const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
