@@ -4,7 +4,7 @@
  * (test/bench/smoke.test.ts) report as skipped with the reason instead of as a failure.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The exit code of a benchmark that could not run here; 3 because 1 is a crash and 2 a usage error. */
@@ -19,8 +19,11 @@ export function cannotRun(reason: string): never {
   process.exit(CANNOT_RUN);
 }
 
-/** `dir` when it exists; otherwise exit with CANNOT_RUN naming it (the corpus is not in the repository). */
+/**
+ * `dir` as an absolute path (batch and queue symlink its pages into a temp folder, where a relative target would
+ * dangle) when it exists; otherwise exit with CANNOT_RUN naming it (the corpus is not in the repository).
+ */
 export function inputDir(dir: string, what = 'pages folder'): string {
   if (!existsSync(dir)) cannotRun(`${what} ${dir} is absent (the shared corpus lives beside the repository; give another with --dir)`);
-  return dir;
+  return resolve(dir);
 }
