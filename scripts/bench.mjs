@@ -4,7 +4,7 @@
 // figures. A benchmark that cannot run here (its corpus or a tool it needs is absent: exit code 3, see
 // bench/common.ts) is reported as skipped with its reason; the others' failures make the run fail at the end.
 // Usage: node scripts/bench.mjs [name ...]   (only those benchmarks, in this order)
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,6 +41,19 @@ if (unknown.length) {
   console.error(`unknown benchmark ${unknown.join(', ')} (known: ${BENCHMARKS.map(([n]) => n).join(', ')})`);
   process.exit(2);
 }
+/** Run one benchmark; its stderr is passed through as it comes (progress) and its last line kept (why it could not run). */
+function run(script, args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
+    let tail = '';
+    child.stderr.on('data', (d) => {
+      process.stderr.write(d);
+      tail = (tail + d).slice(-4000);
+    });
+    child.on('close', (code, signal) => resolve({ code, signal, lastError: tail.trim().split('\n').pop() ?? '' }));
+  });
+}
+
 const outcomes = [];
 try {
   for (const [name, args] of BENCHMARKS) {
@@ -51,13 +64,11 @@ try {
     }
     console.log(`\n=== ${name}: node dist/bench/${name}.js ${args.join(' ')}`);
     const t = Date.now();
-    // stderr is kept to say why a benchmark could not run, and passed through so that its progress shows.
-    const r = spawnSync(process.execPath, [join(root, 'dist', 'bench', `${name}.js`), ...args], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
-    process.stderr.write(r.stderr ?? '');
+    const r = await run(join(root, 'dist', 'bench', `${name}.js`), args);
     const minutes = ((Date.now() - t) / 60_000).toFixed(1);
-    if (r.status === 0) outcomes.push([name, 'ok', `${minutes} min`]);
-    else if (r.status === CANNOT_RUN) outcomes.push([name, 'skipped', (r.stderr ?? '').trim().split('\n').pop() ?? '']);
-    else outcomes.push([name, 'FAILED', `exit ${r.status ?? r.signal} after ${minutes} min`]);
+    if (r.code === 0) outcomes.push([name, 'ok', `${minutes} min`]);
+    else if (r.code === CANNOT_RUN) outcomes.push([name, 'skipped', r.lastError]);
+    else outcomes.push([name, 'FAILED', `exit ${r.code ?? r.signal} after ${minutes} min`]);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
