@@ -23,19 +23,18 @@
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Scorer } from '../runner/score.js';
 import type { ScoreDocument } from '../core/results.js';
 import type { ReferenceInput } from '../core/fidelity.js';
+import { corpusDir, inputDir } from './common.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
 const opt = (name: string) => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const dir = opt('--dir') ?? join(here, '..', '..', '..', 'shared', 'corpus', 'design2code');
+const dir = opt('--dir') ?? join(corpusDir, 'design2code');
 const checks = argv.includes('--checks');
 
 /** The study's published averages for the same prediction folders (final, size, text, position, color, clip). */
@@ -136,10 +135,7 @@ const metric = (doc: ScoreDocument, id: string) => doc.metrics.find((m) => m.id 
 
 async function main(): Promise<void> {
   const refDir = join(dir, 'references');
-  if (!existsSync(refDir)) {
-    process.stdout.write(`no Design2Code corpus at ${dir}: nothing to do\n`);
-    return;
-  }
+  inputDir(refDir, 'Design2Code references folder');
   const ids = readdirSync(refDir)
     .filter((f) => f.endsWith('.html'))
     .map((f) => f.replace(/\.html$/, ''))
