@@ -2,7 +2,7 @@
  * navigation-reachability (extended suite, interaction; SPEC "Suites"): UI2App's navigation reachability (the
  * study counted it by hand). score = 100 × in-app links that lead to a view / in-app links.
  *
- * Interpretations (the search is runner/gather/interaction/probe.ts `navigate`):
+ * Interpretations (the search is runner/gather/interaction/probe/navigation.ts):
  * - In-app links: links to other files of the artifact, links to fragments of the page (anchors), hash routes
  *   (`#/…`, `#!…`), and, as navigation, tabs (`role=tab`, elements in a `role=tablist`, or with a `data-tab`,
  *   `data-page`, `data-view`, `data-route`, `data-section`, `data-screen` or `data-panel` attribute, or a
