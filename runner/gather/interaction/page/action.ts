@@ -3,13 +3,12 @@
  * the "before" snapshot; `post` compares the state after the action with it and lists what the action did.
  */
 import { advance } from './clock.js';
-import { isTextField, selectorOf } from './dom.js';
+import { fnv, isTextField, selectorOf } from './dom.js';
 import { events } from './effects.js';
 import { fill } from './fill.js';
 import { N } from './natives.js';
 import { tagging, taggedEl } from './reads.js';
 import { describe, normUrl, records, SEP, snapshot, stored } from './snapshots.js';
-import { fnv } from './dom.js';
 import { view } from './view.js';
 
 /** What was true just before the action (to tell what the action moved). */
