@@ -58,7 +58,7 @@ import type {
 } from '../../../core/browser-evidence.js';
 import { errorMessage } from '../../../core/errors.js';
 import { requestPath } from '../server.js';
-import { TimeoutError, withTimeout } from '../session.js';
+import { TimeoutError, withTimeout } from '../time.js';
 import { ProbeDriver, type RecordedError, type Window } from './driver.js';
 import type { ProbeConfig } from './page-script.js';
 
