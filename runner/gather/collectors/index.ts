@@ -38,7 +38,7 @@ export const PAGE_COLLECTORS: PageCollector[] = [mediaCollector, iconsCollector]
 export function inPage(c: PageCollector): VisitCollector {
   const key = String(c.key);
   return {
-    field: key,
+    field: c.key,
     name: `collector ${key}`,
     limit: COLLECTOR_TIMEOUT_MS,
     collect: ({ page }: VisitContext) => page.evaluate(c.fn, c.arg),

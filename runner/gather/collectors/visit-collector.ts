@@ -37,7 +37,7 @@ export interface VisitContext {
 /** One piece of browser evidence. Phases run in this order, each for every collector in index.ts's order. */
 export interface VisitCollector<T = unknown> {
   /** The BrowserEvidence field it fills; named in `unavailable` when its step fails or is skipped. */
-  readonly field: string;
+  readonly field: keyof BrowserEvidence;
   /** The step's name in faults and timings. */
   readonly name: string;
   /** The step's time limit (default STEP_TIMEOUT_MS). */
