@@ -28,7 +28,7 @@ export interface PageError {
 }
 
 
-/** A font family that rendered some of the page's text (see runner/gather/session.ts `usedFonts`). */
+/** A font family that rendered some of the page's text (see runner/gather/collectors/fonts.ts). */
 export interface FontUse {
   family: string;
   /** Glyphs it drew in the sampled elements. */
@@ -134,7 +134,7 @@ export interface BrowserEvidence {
   coverage?: { js: CoverageEntry[]; css: CoverageEntry[] };
   /** The font families that rendered the text, most glyphs first. */
   fonts?: FontUse[];
-  /** CSS/Web animations stopped before the screenshots (runner/gather/session.ts `freezeAnimations`). */
+  /** CSS/Web animations stopped before the screenshots (runner/gather/collectors/screenshots.ts `freezeAnimations`). */
   frozenAnimations?: number;
   icons?: IconInfo[];
   media?: MediaInfo[];
@@ -152,7 +152,7 @@ export interface BrowserEvidence {
   unavailable?: Record<string, string>;
   /** Dialogs (alert/confirm/prompt/beforeunload) the page opened; all were dismissed. */
   dialogs?: number;
-  /** `domHtml` was cut at the cap (see runner/gather/session.ts). */
+  /** `domHtml` was cut at the cap (see runner/gather/collectors/dom.ts). */
   domTruncated?: boolean;
   /** The load event fired within the load timeout. */
   loaded?: boolean;

@@ -1,7 +1,7 @@
 /**
  * The browser gatherer: provides the evidence needs 'browser', 'screenshot', 'mobile' and 'lighthouse' from one
  * Chrome kept alive across artifacts. Per artifact: a loopback server rooted at the artifact, one visit in a
- * fresh browser context (session.ts) and — only when a selected metric needs it — one Lighthouse run on the
+ * fresh browser context (visit.ts) and — only when a selected metric needs it — one Lighthouse run on the
  * same Chrome (lighthouse.ts), in a worker thread (lighthouse-thread.ts). The iPhone 12 Pro measurement
  * (mobile-compat) is taken inside that Lighthouse run, which loads the page under the same emulation
  * (lighthouse-mobile.ts); when Lighthouse is not needed, or its run did not yield the measurement, the session
@@ -45,7 +45,9 @@ import { LighthouseTimeout, type LighthouseRun } from './lighthouse.js';
 import { LighthouseThread } from './lighthouse-thread.js';
 import { MEASURE_TIMINGS, copyMeasureStats, type HoldVerdict, type MeasureStats } from './lighthouse-mobile.js';
 import { mobileResult } from './mobile-measure.js';
-import { PageFaults, mobileScreenshot, visitArtifact, visitMobile } from './session.js';
+import { PageFaults } from './collectors/visit-collector.js';
+import { mobileScreenshot, visitMobile } from './collectors/mobile-visit.js';
+import { visitArtifact } from './visit.js';
 import { ChromeProcess, sandboxContext } from './chrome-process.js';
 import { SandboxThread, type SiteHandle } from './sandbox/sandbox-thread.js';
 import { servedArtifact } from './server.js';
@@ -279,7 +281,7 @@ export class BrowserGatherer implements Gatherer {
       try {
         const browser = await this.chrome.browser();
         context = await sandboxContext(browser, await site.endpoint('mobile'), this.requestsOf(site, 'mobile'));
-        const mob = await visitMobile(context, site.origin, site.entryUrl, faults, left, screenshots);
+        const mob = await visitMobile(context, site.entryUrl, faults, left, screenshots);
         b.mobile = mob.result;
         if (mob.screenshot) b.screenshots.mobile = mob.screenshot;
       } catch (err) {

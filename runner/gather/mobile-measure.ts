@@ -4,7 +4,7 @@
  *
  * Where it is measured: inside the artifact's one Lighthouse run when Lighthouse runs (lighthouse-mobile.ts;
  * Lighthouse emulates the same device, so the page is not loaded a second time), otherwise in a mobile visit of
- * the session (session.ts `visitMobile`). Both run `measureOverflow` after load and a short quiet period.
+ * the visit (collectors/mobile-visit.ts `visitMobile`). Both run `measureOverflow` after load and a short quiet period.
  */
 import { KnownDevices } from 'puppeteer-core';
 import type { MobileResult } from '../../core/browser-evidence.js';

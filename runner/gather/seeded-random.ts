@@ -2,7 +2,7 @@
  * Seeded randomness in a page: `Math.random` (mulberry32 from `seed`) and `crypto.getRandomValues`/`randomUUID`
  * (from the same generator) are replaced before any page script runs, so that a page that draws something at
  * random (an id in its header, a shuffled list, a generated palette) shows the same thing in two runs. Used by
- * the visit (session.ts: the screenshots and DOM the visual metrics read; broadcast-channel-chat's random tab id
+ * the visit (visit.ts: the screenshots and DOM the visual metrics read; broadcast-channel-chat's random tab id
  * in its header moved layout-consistency by 19 points between two runs) and by the interaction probe
  * (page-script.ts, ahead of its bundle). Self-contained: it is sent to the page as source text.
  */

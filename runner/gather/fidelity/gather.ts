@@ -31,7 +31,7 @@ import { ChromeProcess, sandboxContext } from '../chrome-process.js';
 import { attributeRequests } from '../page-requests.js';
 import type { SandboxThread, SiteHandle } from '../sandbox/sandbox-thread.js';
 import { servedArtifact } from '../server.js';
-import { SETTLE_MS } from '../session.js';
+import { SETTLE_MS } from '../time.js';
 import { renderViews, type RenderOutcome } from './render.js';
 import { RENDER_VERSION, ReferenceCache, sha256, type CachedReference } from './reference-cache.js';
 

@@ -9,14 +9,14 @@
  * page settles SETTLE_MS, the visit's settle. Then for each viewport in order: the window is resized to it (the
  * first needs no resize), the page gets two animation frames (resize handlers, media queries and layout run),
  * every CSS/Web animation is stopped at a fixed point (finite ones at their end, infinite ones at their start:
- * session.ts `freezeAnimations`), the page is scrolled to the top, and the collector (collect.ts) reads text blocks
+ * collectors/screenshots.ts `freezeAnimations`), the page is scrolled to the top, and the collector (collect.ts) reads text blocks
  * and components; then the top of the page, at most FIDELITY_SCREENS viewport heights, is captured at half scale
  * (SHOT_SCALE).
  * Media queries and resize handlers follow the resize; a script that reads the width only once at load keeps its
  * desktop decision (bench/fidelity.ts compares resized views with views loaded fresh at each size). Resizing
  * costs one load instead of three.
  *
- * Dialogs are answered as dismissed and `window.close` is a no-op (session.ts `dialogGuard`). An in-page step
+ * Dialogs are answered as dismissed and `window.close` is a no-op (collectors/dialogs.ts `dialogGuard`). An in-page step
  * that times out marks the page unresponsive: the remaining viewports are missing with that reason. Never throws
  * for page faults.
  */
@@ -25,7 +25,9 @@ import type { Screenshot } from '../../../core/browser-evidence.js';
 import { errorMessage } from '../../../core/errors.js';
 import { gathered, missing, type Gathered } from '../../../core/evidence.js';
 import { FIDELITY_SCREENS, TEXT_KEEP_CHARS, type RenderedView, type ViewportSpec } from '../../../core/fidelity.js';
-import { LOAD_TIMEOUT_MS, SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, dialogGuard, freezeAnimations, withTimeout } from '../session.js';
+import { dialogGuard } from '../collectors/dialogs.js';
+import { freezeAnimations } from '../collectors/screenshots.js';
+import { LOAD_TIMEOUT_MS, SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, sleep, withTimeout } from '../time.js';
 import { PAGE_SEED, seedRandomness } from '../seeded-random.js';
 import { COLLECT_ARGS, collectView, type CollectedView } from './collect.js';
 
@@ -53,8 +55,6 @@ export interface RenderOutcome {
   loaded: boolean;
   timings: Record<string, number>;
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
 /** Runs in the page: resolves after two animation frames (at most 300 ms, for a page whose frames are held). */
 function twoFrames(): Promise<void> {

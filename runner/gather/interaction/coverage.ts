@@ -3,7 +3,7 @@
  * coverage (`Profiler.startPreciseCoverage`, detailed) and takes it before each reload and at the end; each take
  * is turned into the byte ranges that ran (nested block ranges resolved: the innermost range decides, as
  * puppeteer's coverage does) and unioned per script, a script being its URL and content hash (every load parses
- * the same scripts again). Names follow the visit's (session.ts): the artifact-relative file, or
+ * the same scripts again). Names follow the visit's (collectors/coverage.ts): the artifact-relative file, or
  * `<file>#inline-<n>` for the n-th inline script of an HTML file in document order.
  */
 import type { CoverageEntry } from '../../../core/browser-evidence.js';

@@ -6,7 +6,7 @@
 import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { InteractionError } from '../../../core/browser-evidence.js';
 import { errorMessage } from '../../../core/errors.js';
-import { TimeoutError, withTimeout } from '../session.js';
+import { TimeoutError, withTimeout } from '../time.js';
 import { CoverageUnion } from './coverage.js';
 import { probeScript, type ProbeConfig } from './page-script.js';
 

@@ -1,12 +1,12 @@
 /**
- * withTimeout (runner/gather/session.ts) bounds every browser step. Since the scorer scores static metrics while
+ * withTimeout (runner/gather/time.ts) bounds every browser step. Since the scorer scores static metrics while
  * the page settles, our own CPU work can hold the event loop past a step's deadline while Chrome's answer is
  * already waiting: that must not become a false timeout. A real timeout must still fire.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { TimeoutError, withTimeout } from '../../../runner/gather/session.js';
+import { TimeoutError, withTimeout } from '../../../runner/gather/time.js';
 
 function busyWait(ms: number): void {
   const end = performance.now() + ms;

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import type { InteractionControl, Screenshot } from '../../../../core/browser-evidence.js';
 import { errorMessage } from '../../../../core/errors.js';
 import { requestPath } from '../../server.js';
-import { withTimeout } from '../../session.js';
+import { withTimeout } from '../../time.js';
 import { EVAL_MS, FINISH_RESERVE_MS } from './limits.js';
 import type { ProbeRun } from './run.js';
 

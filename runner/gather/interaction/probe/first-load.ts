@@ -4,7 +4,7 @@
  */
 import type { FirstView } from '../../../../core/browser-evidence.js';
 import { errorMessage } from '../../../../core/errors.js';
-import { TimeoutError } from '../../session.js';
+import { TimeoutError } from '../../time.js';
 import type { ProbeDriver } from '../driver.js';
 import { plain } from './effects.js';
 import { FIRST_LOAD_TIMEOUT_MS } from './limits.js';

@@ -6,7 +6,7 @@
  */
 import type { InteractionControl, InteractionView, NavigationResult } from '../../../../core/browser-evidence.js';
 import { errorMessage } from '../../../../core/errors.js';
-import { TimeoutError, withTimeout } from '../../session.js';
+import { TimeoutError, withTimeout } from '../../time.js';
 import { act } from './act.js';
 import { observe } from './actions.js';
 import { EVAL_MS } from './limits.js';

@@ -6,7 +6,7 @@
 import type { BrowserContext } from 'puppeteer-core';
 import type { Artifact } from '../../../../core/artifact.js';
 import type { InteractionControl, InteractionEvidence, InteractionSettings, InteractionView } from '../../../../core/browser-evidence.js';
-import { withTimeout } from '../../session.js';
+import { withTimeout } from '../../time.js';
 import { ProbeDriver, type Window } from '../driver.js';
 import { EVAL_MS, FINISH_RESERVE_MS, INTERACTION_DEFAULTS, NETWORK_QUIET_CAP_MS, PROBE_CONFIG, RELOAD_TIMEOUT_MS, RESTORE } from './limits.js';
 import type { Baseline, Navigated } from './page-answers.js';

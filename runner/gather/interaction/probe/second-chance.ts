@@ -6,7 +6,7 @@
  */
 import type { InteractionAction, InteractionControl, InteractionEffect, InteractionError } from '../../../../core/browser-evidence.js';
 import { errorMessage } from '../../../../core/errors.js';
-import { withTimeout } from '../../session.js';
+import { withTimeout } from '../../time.js';
 import { act } from './act.js';
 import { OWN_STATE, observe } from './actions.js';
 import { actionErrors, describeControl, effectsOf, topmost } from './effects.js';

@@ -1,0 +1,31 @@
+/**
+ * How busy the page's main thread is after load (BrowserEvidence.busyAfterLoad): Chrome's task time
+ * (`Performance.getMetrics` TaskDuration) over the settle, against the wall time. The runner owns the settle;
+ * this only reads the task time on both sides of it.
+ */
+import type { Page } from 'puppeteer-core';
+import { TimeoutError, withTimeout } from '../time.js';
+
+/** The metrics are answered by the page's main thread: one that does not answer within this is busy. */
+const METRICS_TIMEOUT_MS = 1000;
+
+/** Chrome's task seconds so far; 'busy' when the page did not answer, undefined when the call failed. */
+function taskSeconds(page: Page): Promise<number | 'busy' | undefined> {
+  return withTimeout(page.metrics(), METRICS_TIMEOUT_MS, 'metrics').then(
+    (m) => m.TaskDuration,
+    (err) => (err instanceof TimeoutError ? ('busy' as const) : undefined),
+  );
+}
+
+/** The main thread's busy share (0–1, rounded to 3 places) while `settle` runs; undefined when not measured. */
+export async function busyAfterLoad(page: Page, settle: () => Promise<unknown>): Promise<number | undefined> {
+  const task0 = await taskSeconds(page);
+  const w0 = performance.now();
+  await settle();
+  const task1 = task0 === 'busy' ? 'busy' : await taskSeconds(page);
+  const wall = (performance.now() - w0) / 1000;
+  let busy: number | undefined;
+  if (task0 === 'busy' || task1 === 'busy') busy = 1;
+  else if (task0 !== undefined && task1 !== undefined && wall > 0) busy = Math.min(1, Math.max(0, (task1 - task0) / wall));
+  return busy === undefined ? undefined : Math.round(busy * 1000) / 1000;
+}
