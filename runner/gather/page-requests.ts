@@ -12,7 +12,8 @@
  * 2. **Its initiator.** A request that carries an initiator, a `Sec-Fetch-Site` other than `none` (Fetch
  *    Metadata: a document or worker of some origin asked for it), an `Origin` or a `Referer`, was made by a page
  *    (a service worker's own script, which no target reports, is one). So is every request to the artifact's own
- *    origin (the browser's services do not call it), except the favicon probe.
+ *    origin (the browser's services do not call it), except the favicon probe. A tunnel whose request the sandbox
+ *    never read is the page's when the page's targets asked its host and port.
  * 3. **Everything else is the browser's**: no target of the page made it and nothing initiated it (components,
  *    safe browsing, "folae", variations), and so is the favicon probe the browser sends for every document.
  *
@@ -51,11 +52,30 @@ export function attributeRequests(log: readonly NetworkEntry[], seen: SeenReques
       browser.push({ ...e, browserReason: e.browserReason ?? FAVICON_REASON });
       continue;
     }
-    const own = e.destination === 'tunnel' || e.url.startsWith(origin + '/') || initiated(e) || seen.get(e.phase)?.has(requestKey(e.method, e.url)) === true;
+    const keys = seen.get(e.phase);
+    const own = e.destination === 'tunnel' ? tunnelOfPage(e.url, keys) : e.url.startsWith(origin + '/') || initiated(e) || keys?.has(requestKey(e.method, e.url)) === true;
     if (own) page.push(e);
     else browser.push({ ...e, browserMade: true, browserReason: BROWSER_MADE_REASON });
   }
   return { page, browser };
+}
+
+/**
+ * A tunnel the sandbox could not look inside (`host:port`; its request was never read) is the page's when one of
+ * the page's targets asked that host and port in the same phase; the browser's own (an aborted "folae") otherwise.
+ */
+function tunnelOfPage(target: string, keys: ReadonlySet<string> | undefined): boolean {
+  if (!keys) return false;
+  for (const k of keys) {
+    try {
+      const u = new URL(k.slice(k.indexOf(' ') + 1));
+      const port = u.port || (u.protocol === 'https:' || u.protocol === 'wss:' ? '443' : '80');
+      if (`${u.hostname}:${port}` === target || `[${u.hostname}]:${port}` === target) return true;
+    } catch {
+      // Not a URL with an authority (data:, blob:): not a tunnel's.
+    }
+  }
+  return false;
 }
 
 /** Request keys in a Lighthouse DevTools log (every target of its tab). */

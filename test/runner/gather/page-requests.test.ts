@@ -25,7 +25,9 @@ describe('attributeRequests: whose request is it', () => {
     { name: 'a request with only a Referer (plain http from the page)', entry: entry({ url: 'http://img.example/a.png', referred: true }), browser: false },
     { name: 'our own navigation to the entry page (Sec-Fetch-Site none, to the artifact)', entry: entry({ url: `${ORIGIN}/index.html`, fetchSite: 'none', destination: 'document', disposition: 'artifact', status: 200 }), browser: false },
     { name: 'the favicon probe', entry: entry({ url: `${ORIGIN}/favicon.ico`, disposition: 'artifact', status: 404, browserMade: true }), browser: FAVICON_REASON },
-    { name: 'a tunnel the sandbox could not look inside', entry: entry({ method: 'CONNECT', url: 'ws.example:8443', destination: 'tunnel' }), browser: false },
+    { name: 'a tunnel the sandbox could not look inside, to a host and port the page asked', entry: entry({ method: 'CONNECT', url: 'ws.example:8443', destination: 'tunnel' }), seen: [['visit', ['GET wss://ws.example:8443/live']]], browser: false },
+    { name: 'an aborted tunnel to a host no target of the page asked (Chromium\'s "folae" cut short)', entry: entry({ method: 'CONNECT', url: 'www.google.com:443', destination: 'tunnel' }), seen: [['visit', ['GET https://cdn.example/x.js']]], browser: BROWSER_MADE_REASON },
+    { name: 'a tunnel to the host of a page\'s https request (default port)', entry: entry({ method: 'CONNECT', url: 'cdn.example:443', destination: 'tunnel' }), seen: [['visit', ['GET https://cdn.example/x.js']]], browser: false },
   ];
   for (const c of cases) {
     it(`${c.browser ? 'the browser\'s' : 'the page\'s'}: ${c.name}`, () => {
