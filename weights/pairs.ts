@@ -12,7 +12,7 @@
  * reported, not fatal; none matching at all is bad input (the caller says so).
  */
 import { InputError, readInputText } from '../core/errors.js';
-import { CsvError, parseCsv } from './csv.js';
+import { readTableFile, tableRows } from './csv.js';
 
 export type Winner = 'a' | 'b' | 'tie';
 
@@ -59,47 +59,17 @@ function preferenceOf(o: Record<string, unknown>, line: number, path: string): P
 }
 
 export function parsePairs(text: string, path: string, format: 'csv' | 'jsonl'): PairsFile {
-  const pairs: Preference[] = [];
-  if (format === 'jsonl') {
-    text.split('\n').forEach((raw, i) => {
-      const line = i + 1;
-      if (raw.trim() === '') return;
-      let o: unknown;
-      try {
-        o = JSON.parse(raw);
-      } catch {
-        throw new InputError(`${path}: line ${line}: not valid JSON`);
-      }
-      if (!o || typeof o !== 'object' || Array.isArray(o)) throw new InputError(`${path}: line ${line}: expected a JSON object`);
-      pairs.push(preferenceOf(o as Record<string, unknown>, line, path));
-    });
-  } else {
-    let records;
-    try {
-      records = parseCsv(text);
-    } catch (err) {
-      if (err instanceof CsvError) throw new InputError(`${path}: ${err.message}`);
-      throw err;
-    }
-    if (records.length === 0) throw new InputError(`${path}: empty pairs file`);
-    const head = records[0]!.fields.map((h) => h.trim().toLowerCase());
+  const checkHead = (head: string[]) => {
     const missing = ['requirement', 'model_a', 'model_b', 'winner'].filter((c) => !head.includes(c));
     if (missing.length) throw new InputError(`${path}: line 1: no ${missing.map((c) => `"${c}"`).join(', ')} column${missing.length > 1 ? 's' : ''} (columns: ${head.join(', ')})`);
-    for (const rec of records.slice(1)) {
-      if (rec.fields.length !== head.length) throw new InputError(`${path}: line ${rec.line}: ${rec.fields.length} fields, the header has ${head.length}`);
-      pairs.push(preferenceOf(Object.fromEntries(head.map((h, i) => [h, rec.fields[i]!])), rec.line, path));
-    }
-  }
+  };
+  const pairs = tableRows(text, path, format, 'pairs', { checkHead }).map(({ line, row }) => preferenceOf(row, line, path));
   if (pairs.length === 0) throw new InputError(`${path}: no judgements`);
   return { path, pairs, raters: new Set(pairs.map((p) => p.rater).filter((r) => r !== undefined)).size };
 }
 
 export function loadPairs(path: string): PairsFile {
-  const text = readInputText(path);
-  if (text.includes('\u0000')) throw new InputError(`${path}: a binary file, not CSV or JSONL pairs`);
-  if (text.trim() === '') throw new InputError(`${path}: empty pairs file`);
-  const lower = path.toLowerCase();
-  const format = lower.endsWith('.csv') ? 'csv' : lower.endsWith('.jsonl') || lower.endsWith('.json') ? 'jsonl' : text.trimStart().startsWith('{') ? 'jsonl' : 'csv';
+  const { text, format } = readTableFile(path, 'pairs');
   return parsePairs(text, path, format);
 }
 

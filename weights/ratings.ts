@@ -16,7 +16,7 @@
  */
 import { resolve, sep } from 'node:path';
 import { InputError, readInputText } from '../core/errors.js';
-import { CsvError, parseCsv } from './csv.js';
+import { readTableFile, tableRows } from './csv.js';
 
 export interface Rating {
   line: number;
@@ -58,57 +58,25 @@ function ratingOf(v: unknown, line: number, path: string): number | null {
 export function parseRatings(text: string, path: string, format: 'csv' | 'jsonl'): RatingsFile {
   const ratings: Rating[] = [];
   let unrated = 0;
-  if (format === 'jsonl') {
-    text.split('\n').forEach((raw, i) => {
-      const line = i + 1;
-      if (raw.trim() === '') return;
-      let o: unknown;
-      try {
-        o = JSON.parse(raw);
-      } catch {
-        throw new InputError(`${path}: line ${line}: not valid JSON`);
-      }
-      if (!o || typeof o !== 'object' || Array.isArray(o)) throw new InputError(`${path}: line ${line}: expected a JSON object`);
-      const rec = o as Record<string, unknown>;
-      if (!('rating' in rec)) throw new InputError(`${path}: line ${line}: no "rating"`);
-      const key = keyOf(rec, 'the row', line, path);
-      const r = ratingOf(rec.rating, line, path);
-      if (r === null) unrated++;
-      else ratings.push({ line, ...key, rating: r });
-    });
-  } else {
-    let records;
-    try {
-      records = parseCsv(text);
-    } catch (err) {
-      if (err instanceof CsvError) throw new InputError(`${path}: ${err.message}`);
-      throw err;
-    }
-    if (records.length === 0) throw new InputError(`${path}: empty ratings file`);
-    const head = records[0]!.fields.map((h) => h.trim().toLowerCase());
+  const checkHead = (head: string[]) => {
     if (!head.includes('rating')) throw new InputError(`${path}: line 1: no "rating" column (columns: ${head.join(', ')})`);
     if (!head.includes('artifact') && !(head.includes('model') && head.includes('requirement'))) {
       throw new InputError(`${path}: line 1: needs an "artifact" column, or "model" and "requirement" columns`);
     }
-    for (const rec of records.slice(1)) {
-      if (rec.fields.length !== head.length) throw new InputError(`${path}: line ${rec.line}: ${rec.fields.length} fields, the header has ${head.length}`);
-      const o = Object.fromEntries(head.map((h, i) => [h, rec.fields[i]!.trim()]));
-      const key = keyOf(o, 'the row', rec.line, path);
-      const r = ratingOf(o.rating, rec.line, path);
-      if (r === null) unrated++;
-      else ratings.push({ line: rec.line, ...key, rating: r });
-    }
+  };
+  for (const { line, row } of tableRows(text, path, format, 'ratings', { trim: true, checkHead })) {
+    if (!('rating' in row)) throw new InputError(`${path}: line ${line}: no "rating"`);
+    const key = keyOf(row, 'the row', line, path);
+    const r = ratingOf(row.rating, line, path);
+    if (r === null) unrated++;
+    else ratings.push({ line, ...key, rating: r });
   }
   if (ratings.length === 0) throw new InputError(`${path}: no ratings (every row is empty or unrated)`);
   return { path, ratings, unrated };
 }
 
 export function loadRatings(path: string): RatingsFile {
-  const text = readInputText(path);
-  if (text.includes('\u0000')) throw new InputError(`${path}: a binary file, not CSV or JSONL ratings`);
-  if (text.trim() === '') throw new InputError(`${path}: empty ratings file`);
-  const lower = path.toLowerCase();
-  const format = lower.endsWith('.csv') ? 'csv' : lower.endsWith('.jsonl') || lower.endsWith('.json') ? 'jsonl' : text.trimStart().startsWith('{') ? 'jsonl' : 'csv';
+  const { text, format } = readTableFile(path, 'ratings');
   return parseRatings(text, path, format);
 }
 
