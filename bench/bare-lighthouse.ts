@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { loadArtifact } from '../core/artifact.js';
+import { loadArtifact } from '../core/artifact/load.js';
 import type { NetworkSettings } from '../core/network.js';
 import { CdnCache, isCdnHost } from '../cdn/index.js';
 import { chromeBinary, sandboxContext, scoringChromeFlags } from '../runner/gather/chrome-process.js';

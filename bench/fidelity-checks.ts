@@ -4,7 +4,7 @@
  * component-fidelity of the resized view against the fresh one say how much resizing changes (100 = nothing).
  * Uses the product's Chrome and sandbox, like the scorer.
  */
-import { loadArtifact } from '../core/artifact.js';
+import { loadArtifact } from '../core/artifact/load.js';
 import { DEFAULT_VIEWPORTS } from '../core/fidelity.js';
 import { ChromeProcess, sandboxContext } from '../runner/gather/chrome-process.js';
 import { SandboxThread } from '../runner/gather/sandbox/sandbox-thread.js';

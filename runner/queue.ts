@@ -31,7 +31,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { InputError, errorMessage } from '../core/errors.js';
-import { listArtifact, readArtifactFile } from '../core/artifact.js';
+import { listArtifact, readArtifactFile } from '../core/artifact/load.js';
 import type { Requirement } from '../core/requirements.js';
 import type { ResultRow, ScoringSettings } from '../core/results.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
@@ -148,7 +148,7 @@ export async function storeQueueSettings(redis: Redis, queue: string, settings: 
 
 /** Every file of an artifact, relative path → bytes, in path order. */
 export function artifactFiles(path: string): Array<[string, Buffer]> {
-  // The artifact's files by the same rule as loading it (core/artifact.ts): links that leave the folder, devices
+  // The artifact's files by the same rule as loading it (core/artifact/load.ts): links that leave the folder, devices
   // and FIFOs are never read, so a job carries nothing a page could not be served.
   return listArtifact(path).files.map((f) => [f.rel, readArtifactFile({ absPath: f.real })] as [string, Buffer]);
 }

@@ -62,7 +62,7 @@
  */
 import * as walk from 'acorn-walk';
 import type * as acorn from 'acorn';
-import type { SourceBlock } from '../../core/artifact.js';
+import type { SourceBlock } from '../../core/artifact/model.js';
 import { fileLine, parseJs } from '../../core/js-parse.js';
 import { errorMessage } from '../../core/errors.js';
 import { logPenalty, round2 } from '../formula.js';

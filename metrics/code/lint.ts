@@ -49,7 +49,7 @@ import type { Linter } from 'eslint';
 import * as walk from 'acorn-walk';
 import { parse as acornParse } from 'acorn';
 import type * as acorn from 'acorn';
-import type { Artifact, SourceBlock } from '../../core/artifact.js';
+import type { Artifact, SourceBlock } from '../../core/artifact/model.js';
 import { parseJs } from '../../core/js-parse.js';
 import { errorMessage } from '../../core/errors.js';
 import { densityPenalty, round2 } from '../formula.js';

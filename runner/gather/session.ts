@@ -36,7 +36,7 @@
  * renderer; if even that hangs, the caller restarts Chrome.
  */
 import { type BrowserContext, type CDPSession, type Page } from 'puppeteer-core';
-import type { Artifact } from '../../core/artifact.js';
+import type { Artifact } from '../../core/artifact/model.js';
 import type { BrowserEvidence, ConsoleEntry, CoverageEntry, FontUse, MobileResult, PageError, Screenshot } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import { PAGE_COLLECTORS } from './collectors/index.js';

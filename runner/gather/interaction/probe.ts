@@ -40,7 +40,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { BrowserContext } from 'puppeteer-core';
-import type { Artifact } from '../../../core/artifact.js';
+import type { Artifact } from '../../../core/artifact/model.js';
 import type {
   ControlKind,
   FirstView,
