@@ -5,10 +5,15 @@
  * Lighthouse run with the same settings and categories, and nothing else: no visit, no collectors, no
  * screenshots, no mobile gatherer, no worker thread. Used by the benchmark (suite cost / bare Lighthouse cost) and
  * by the test that our Lighthouse-based metrics equal Lighthouse's own category scores.
+ *
+ * Run on its own, it times one bare run per page and prints its category scores (default: fixtures/example):
+ *
+ *   node dist/bench/bare-lighthouse.js [PAGE ...]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { loadArtifact } from '../core/artifact/load.js';
@@ -68,4 +73,30 @@ export async function bareLighthouse(input: string, chrome: BareChrome, timeoutM
     await context.close().catch(() => undefined);
     await site.close();
   }
+}
+
+/** Seconds and category scores of one bare run per page: a reference figure without the suite. */
+async function main(pages: string[]): Promise<void> {
+  const chrome = await launchBareChrome();
+  try {
+    for (const page of pages) {
+      const t = performance.now();
+      const lh = await bareLighthouse(page, chrome);
+      const seconds = (performance.now() - t) / 1000;
+      const cats = Object.entries(lh.categories).map(([id, c]) => `${id} ${c.score === null ? 'n/a' : Math.round(c.score * 100)}`);
+      console.log(`${page}: bare Lighthouse ${seconds.toFixed(2)} s; ${cats.join(', ')}${lh.runtimeError ? `; runtime error ${lh.runtimeError}` : ''}`);
+    }
+  } finally {
+    await chrome.close();
+  }
+}
+
+// Imported by browser-suite and a test; run directly, it measures the pages it is given.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  const pages = args.length ? args : [join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'example')];
+  main(pages).catch((err) => {
+    console.error(err instanceof Error ? err.stack : err);
+    process.exit(1);
+  });
 }

@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { corpusDir, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'bin', 'webgrade.js');
@@ -23,7 +24,7 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const count = Number(opt('--pages') ?? 60);
-const dir = opt('--dir') ?? join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
+const dir = inputDir(opt('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
 const LH = ['performance', 'accessibility', 'best-practices'];
 
 interface Row {
@@ -39,6 +40,8 @@ function run(runs: string, concurrency: number): { seconds: number; rows: Row[] 
   const seconds = (performance.now() - t) / 1000;
   if (r.status !== 0) throw new Error(`batch --concurrency ${concurrency} exited ${r.status}`);
   const rows = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row);
+  // batch records a page it could not score as a failed row and goes on: pages per minute would then mean nothing.
+  if (!rows.some((row) => row.status === 'ok')) throw new Error(`batch --concurrency ${concurrency} scored no page (see its messages above)`);
   return { seconds, rows };
 }
 
@@ -55,8 +58,9 @@ function main(): void {
     const a = byReq(one.rows);
     const b = byReq(two.rows);
     console.log(`${pages.length} pages; ${cpus().length} cores; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-    console.log(`--concurrency 1: ${one.seconds.toFixed(1)} s, ${((60 * pages.length) / one.seconds).toFixed(1)} pages/min`);
-    console.log(`--concurrency 2: ${two.seconds.toFixed(1)} s, ${((60 * pages.length) / two.seconds).toFixed(1)} pages/min`);
+    const failed = (rows: Row[]) => rows.filter((r) => r.status !== 'ok').length;
+    console.log(`--concurrency 1: ${one.seconds.toFixed(1)} s, ${((60 * pages.length) / one.seconds).toFixed(1)} pages/min (${failed(one.rows)} failed)`);
+    console.log(`--concurrency 2: ${two.seconds.toFixed(1)} s, ${((60 * pages.length) / two.seconds).toFixed(1)} pages/min (${failed(two.rows)} failed)`);
     for (const id of LH) {
       const diffs: Array<{ page: string; d: number }> = [];
       for (const [req, ra] of a) {

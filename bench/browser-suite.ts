@@ -15,24 +15,34 @@
  * 4. score stability: the first `--repeat-pages` pages scored `--repeats` more times; standard deviation of
  *    each metric's score across the runs (mean over those pages, and the largest).
  *
- *   node dist/bench/browser-suite.js [--pages 30] [--repeats 5] [--repeat-pages 3] [--dir DIR]
+ *   node dist/bench/browser-suite.js [--pages 30] [--repeats 5] [--repeat-pages 3] [--dir DIR] [--suite study|extended]
+ *
+ * The suite is the study suite's rule metrics by default (README's figure: its 19 rule metrics); `--suite extended`
+ * measures every rule metric of the extended suite instead.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { standardDeviation } from 'simple-statistics';
-import { METRICS } from '../metrics/registry.js';
+import { SUITES, type SuiteId } from '../core/metric.js';
+import { suiteMetrics } from '../metrics/registry.js';
 import { Scorer } from '../runner/score.js';
 import { bareLighthouse, launchBareChrome } from './bare-lighthouse.js';
+import { corpusDir, inputDir } from './common.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
-const here = dirname(fileURLToPath(import.meta.url));
 const dirIdx = process.argv.indexOf('--dir');
-const dir = dirIdx > 0 ? process.argv[dirIdx + 1]! : join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
+const dir = inputDir(dirIdx > 0 ? process.argv[dirIdx + 1]! : join(corpusDir, 'llm-tools', 'pages'));
+const suiteIdx = process.argv.indexOf('--suite');
+const suiteArg = suiteIdx > 0 ? process.argv[suiteIdx + 1]! : 'study';
+if (!(SUITES as readonly string[]).includes(suiteArg)) {
+  console.error(`--suite must be one of ${SUITES.join(', ')}`);
+  process.exit(2);
+}
+const suiteId = suiteArg as SuiteId;
 
 /** RSS and PSS (bytes) of a process and all its descendants, from /proc. */
 function treeMemory(root: number): { rss: number; pss: number } {
@@ -81,7 +91,8 @@ async function main(): Promise<void> {
   const repeats = arg('--repeats', 5);
   const repeatPages = arg('--repeat-pages', 3);
   const pages = readdirSync(dir).filter((f) => /\.html?$/i.test(f)).sort().slice(0, count);
-  const ruleIds = METRICS.filter((m) => m.kind === 'rule').map((m) => m.id);
+  // The Scorer refuses metrics outside its suite, so the ids come from the same suite it is given.
+  const ruleIds = suiteMetrics(suiteId).filter((m) => m.kind === 'rule').map((m) => m.id);
   const peak = { rss: 0, pss: 0 };
   const sampler = setInterval(() => {
     const m = treeMemory(process.pid);
@@ -95,7 +106,7 @@ async function main(): Promise<void> {
   const suite: number[] = [];
   const bare: number[] = [];
   const runs = new Map<string, Map<string, number[]>>();
-  const scorer = new Scorer({ only: ruleIds });
+  const scorer = new Scorer({ suite: suiteId, only: ruleIds });
   const chrome = await launchBareChrome();
   try {
     for (const page of pages) {
@@ -139,7 +150,7 @@ async function main(): Promise<void> {
   }
   const ms = median(suite);
   const mb = median(bare);
-  console.log(`${pages.length} pages from ${dir}; ${ruleIds.length} rule metrics; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`${pages.length} pages from ${dir}; ${ruleIds.length} rule metrics of the ${suiteId} suite; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`median seconds per page: full rule suite ${f2(ms)}, bare Lighthouse ${f2(mb)}; ratio ${f2(ms / mb)} (goal ≤ 1.3)`);
   const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
   console.log(`peak memory (node + both Chromes): ${mib(peak.pss)} PSS (${mib(peak.rss)} RSS, shared pages counted per process)`);

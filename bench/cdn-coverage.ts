@@ -12,19 +12,18 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join } from 'node:path';
 import { CdnCache } from '../cdn/index.js';
 import { findPages, prefetchUrls, scanPage, type UrlResult } from '../cdn/prefetch.js';
+import { corpusDir, inputDir } from './common.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
 const opt = (name: string) => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const positional = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1]!.startsWith('--')));
-const dir = positional[0] ?? join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
+const dir = inputDir(positional[0] ?? join(corpusDir, 'llm-tools', 'pages'));
 const given = opt('--cache');
 const concurrency = Number(opt('--concurrency') ?? 4);
 

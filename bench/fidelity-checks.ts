@@ -2,8 +2,14 @@
  * The check behind rendering by resizing (runner/gather/fidelity/render.ts): each page is rendered once at every
  * viewport by resizing one loaded page, and once more loaded fresh at each smaller viewport; visual-fidelity and
  * component-fidelity of the resized view against the fresh one say how much resizing changes (100 = nothing).
- * Uses the product's Chrome and sandbox, like the scorer.
+ * Uses the product's Chrome and sandbox, like the scorer. Used by `fidelity.js --checks`; run on its own it checks
+ * the pages it is given (default: the Design2Code references of the shared corpus):
+ *
+ *   node dist/bench/fidelity-checks.js [PAGE ...]
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadArtifact } from '../core/artifact/load.js';
 import { DEFAULT_VIEWPORTS } from '../core/fidelity.js';
 import { ChromeProcess, sandboxContext } from '../runner/gather/chrome-process.js';
@@ -12,6 +18,7 @@ import { servedArtifact } from '../runner/gather/server.js';
 import { renderViews } from '../runner/gather/fidelity/render.js';
 import { compareBlocks } from '../metrics/fidelity/visual-fidelity.js';
 import { compareComponents } from '../metrics/fidelity/component-fidelity.js';
+import { corpusDir, inputDir } from './common.js';
 
 export async function renderFreshVsResized(paths: string[]): Promise<string> {
   const sandbox = new SandboxThread({ network: { mode: 'cdn' } });
@@ -51,4 +58,19 @@ export async function renderFreshVsResized(paths: string[]): Promise<string> {
   return Object.entries(per)
     .map(([vp, x]) => `${vp}: visual mean ${mean(x.visual).toFixed(2)} (min ${Math.min(...x.visual).toFixed(1)}, ${x.visual.filter((s) => s < 99.5).length} of ${x.visual.length} below 99.5), component mean ${mean(x.component).toFixed(2)} (min ${Math.min(...x.component).toFixed(1)})`)
     .join('; ');
+}
+
+// Imported by fidelity.ts; run directly, it checks the pages it is given.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  let pages = process.argv.slice(2);
+  if (!pages.length) {
+    const refs = inputDir(join(corpusDir, 'design2code', 'references'), 'Design2Code references folder');
+    pages = readdirSync(refs).filter((f) => f.endsWith('.html')).sort().map((f) => join(refs, f));
+  }
+  renderFreshVsResized(pages)
+    .then((out) => console.log(`resized views vs views loaded fresh at that size, ${pages.length} pages: ${out}`))
+    .catch((err) => {
+      console.error(err instanceof Error ? err.stack : err);
+      process.exit(1);
+    });
 }

@@ -11,6 +11,9 @@
  *
  *   npm install --prefix /tmp/ocr tesseract.js@7 @tesseract.js-data/eng
  *   node dist/bench/fidelity-ocr.js --modules /tmp/ocr/node_modules [--dir ../shared/corpus/design2code] [--pages N]
+ *
+ * Without --modules it looks in webgrade's own node_modules; when tesseract.js is in neither, it says so and exits
+ * with CANNOT_RUN (bench/common.ts), as it does when the Design2Code corpus is absent.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,23 +26,29 @@ import { SandboxThread } from '../runner/gather/sandbox/sandbox-thread.js';
 import { servedArtifact } from '../runner/gather/server.js';
 import { renderViews } from '../runner/gather/fidelity/render.js';
 import { prepareBlocks, ratio } from '../metrics/fidelity/fidelity-tools.js';
+import { cannotRun, corpusDir, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
 const opt = (n: string) => (argv.includes(n) ? argv[argv.indexOf(n) + 1] : undefined);
-const dir = opt('--dir') ?? join(here, '..', '..', '..', 'shared', 'corpus', 'design2code');
-const modules = opt('--modules');
+const dir = opt('--dir') ?? join(corpusDir, 'design2code');
+const modules = opt('--modules') ?? join(here, '..', '..', 'node_modules');
 
 interface OcrLine {
   text: string;
 }
 
 async function main(): Promise<void> {
-  if (!modules) throw new Error('--modules <node_modules with tesseract.js and @tesseract.js-data/eng> is required');
+  // Both packages are needed: the engine, and the English data it reads offline.
+  for (const pkg of ['tesseract.js', '@tesseract.js-data/eng']) {
+    if (!existsSync(join(modules, pkg, 'package.json'))) {
+      cannotRun(`${pkg} is not installed in ${modules} (it is not a dependency of webgrade): npm install --prefix /tmp/ocr tesseract.js@7 @tesseract.js-data/eng, then pass --modules /tmp/ocr/node_modules`);
+    }
+  }
   const require = createRequire(join(modules, 'noop.js'));
   const { createWorker } = require('tesseract.js') as { createWorker: (lang: string, oem: number, opts: Record<string, unknown>) => Promise<{ recognize: (img: Buffer, o?: object, out?: object) => Promise<{ data: { blocks: Array<{ paragraphs: Array<{ text: string; lines: OcrLine[] }> }> | null } }>; terminate: () => Promise<void> }> };
   const langPath = join(modules, '@tesseract.js-data', 'eng', '4.0.0_best_int');
-  const refs = readdirSync(join(dir, 'references')).filter((f) => f.endsWith('.html')).sort().slice(0, Number(opt('--pages') ?? 100));
+  const refs = readdirSync(inputDir(join(dir, 'references'), 'Design2Code references folder')).filter((f) => f.endsWith('.html')).sort().slice(0, Number(opt('--pages') ?? 100));
   const sandbox = new SandboxThread({ network: { mode: 'cdn' } });
   const chrome = new ChromeProcess({ spki: () => sandbox.certificates() });
   const tStart = performance.now();

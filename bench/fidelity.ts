@@ -23,19 +23,18 @@
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Scorer } from '../runner/score.js';
 import type { ScoreDocument } from '../core/results.js';
 import type { ReferenceInput } from '../core/fidelity.js';
+import { corpusDir, inputDir } from './common.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
 const opt = (name: string) => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const dir = opt('--dir') ?? join(here, '..', '..', '..', 'shared', 'corpus', 'design2code');
+const dir = opt('--dir') ?? join(corpusDir, 'design2code');
 const checks = argv.includes('--checks');
 
 /** The study's published averages for the same prediction folders (final, size, text, position, color, clip). */
@@ -136,10 +135,7 @@ const metric = (doc: ScoreDocument, id: string) => doc.metrics.find((m) => m.id 
 
 async function main(): Promise<void> {
   const refDir = join(dir, 'references');
-  if (!existsSync(refDir)) {
-    process.stdout.write(`no Design2Code corpus at ${dir}: nothing to do\n`);
-    return;
-  }
+  inputDir(refDir, 'Design2Code references folder');
   const ids = readdirSync(refDir)
     .filter((f) => f.endsWith('.html'))
     .map((f) => f.replace(/\.html$/, ''))
@@ -218,11 +214,21 @@ function report(rows: Row[], methods: string[], costs: Record<string, number[]>,
     const rs = rows.filter((r) => r.method === m);
     const vf = rs.map((r) => metric(r.doc, 'visual-fidelity')?.score ?? 0);
     const cf = rs.map((r) => metric(r.doc, 'component-fidelity')?.score ?? 0);
+    // our component variant (F1, Chebyshev, ΔE2000, page word F1), reported beside CANVAS's: viewport mean of its computed sub-scores
+    const cfOurs = rs.map((r) => {
+      const vps = ((metric(r.doc, 'component-fidelity')?.details.viewports as Array<{ score: number | null; webgrade?: Record<string, number | null> }> | undefined) ?? []).filter((v) => v.score !== null && v.webgrade);
+      const per = vps.map((v) => {
+        const xs = Object.values(v.webgrade!).filter((x): x is number => x !== null);
+        return xs.length ? (100 * xs.reduce((a, b) => a + b, 0)) / xs.length : 0;
+      });
+      return per.length ? mean(per) : 0;
+    });
+    const cfSub = (k: string) => rs.map((r) => ((metric(r.doc, 'component-fidelity')?.details.subScores as Record<string, number | null> | undefined)?.[k] ?? 0) * 100);
     const sub = (k: string) => rs.map((r) => ((metric(r.doc, 'visual-fidelity')?.details.subScores as Record<string, number> | undefined)?.[k] ?? 0) * 100);
     const ssim = rs.map((r) => ((metric(r.doc, 'visual-fidelity')?.details.ssim as { mean: number | null } | undefined)?.mean ?? 0) * 100);
     const perVp = (vp: string) => rs.map((r) => ((metric(r.doc, 'visual-fidelity')?.details.viewports as Array<{ viewport: string; score: number | null }> | undefined)?.find((v) => v.viewport === vp)?.score ?? 0));
     const unscorable = rs.filter((r) => metric(r.doc, 'visual-fidelity')?.score === null).length;
-    return { m, n: rs.length, vf, cf, size: sub('size'), text: sub('text'), position: sub('position'), colour: sub('colour'), ssim, desktop: perVp('desktop'), tablet: perVp('tablet'), phone: perVp('phone'), unscorable };
+    return { m, n: rs.length, vf, cf, cfOurs, cfMatch: cfSub('match'), cfPosition: cfSub('position'), cfColour: cfSub('colour'), cfText: cfSub('text'), size: sub('size'), text: sub('text'), position: sub('position'), colour: sub('colour'), ssim, desktop: perVp('desktop'), tablet: perVp('tablet'), phone: perVp('phone'), unscorable };
   });
   const vfRank = ranks(stats.map((s) => mean(s.vf)));
   const cfRank = ranks(stats.map((s) => mean(s.cf)));
@@ -238,10 +244,15 @@ function report(rows: Row[], methods: string[], costs: Record<string, number[]>,
       `| ${s.m} | ${s.n} | ${f(mean(s.vf))} | ${f(a)}–${f(b)} | ${vfRank[i]} | ${f(mean(s.cf))} | ${f(c)}–${f(d)} | ${cfRank[i]} | ${f(mean(s.size))} | ${f(mean(s.text))} | ${f(mean(s.position))} | ${f(mean(s.colour))} | ${f(mean(s.ssim))} | ${f(mean(s.desktop))} / ${f(mean(s.tablet))} / ${f(mean(s.phone))} | ${pub ? `${f(pub.final * 100)} (${pubRank})` : '—'} |`,
     );
   });
+  lines.push('', "component-fidelity: CANVAS's sub-scores (the score) and our variant (reported in the details)", '');
+  lines.push('| method | component-fidelity (CANVAS) | match recall | position (Euclidean) | colour (RGB) | text (string F1) | ours (F1, Chebyshev, ΔE2000, word F1) | rank ours |');
+  lines.push('|---|---|---|---|---|---|---|---|');
+  const oursRank = ranks(stats.map((s) => mean(s.cfOurs)));
+  stats.forEach((s, i) => lines.push(`| ${s.m} | ${f(mean(s.cf))} | ${f(mean(s.cfMatch))} | ${f(mean(s.cfPosition))} | ${f(mean(s.cfColour))} | ${f(mean(s.cfText))} | ${f(mean(s.cfOurs))} | ${oursRank[i]} |`));
   const common = stats.filter((s) => PUBLISHED[s.m]);
   if (common.length >= 3) {
     const pub = common.map((s) => PUBLISHED[s.m]!.final);
-    lines.push('', `Spearman ρ with the published final score over the ${common.length} methods it covers: visual-fidelity ${f(spearman(common.map((s) => mean(s.vf)), pub), 2)}, component-fidelity ${f(spearman(common.map((s) => mean(s.cf)), pub), 2)}; with the published block-match (size): ${f(spearman(common.map((s) => mean(s.size)), common.map((s) => PUBLISHED[s.m]!.size)), 2)}`);
+    lines.push('', `Spearman ρ with the published final score over the ${common.length} methods it covers: visual-fidelity ${f(spearman(common.map((s) => mean(s.vf)), pub), 2)}, component-fidelity ${f(spearman(common.map((s) => mean(s.cf)), pub), 2)} (ours ${f(spearman(common.map((s) => mean(s.cfOurs)), pub), 2)}); with the published block-match (size): ${f(spearman(common.map((s) => mean(s.size)), common.map((s) => PUBLISHED[s.m]!.size)), 2)}`);
     lines.push(`our ranking (visual-fidelity): ${[...stats].sort((a, b) => mean(b.vf) - mean(a.vf)).map((s) => s.m).join(' > ')}`);
     lines.push(`published ranking (final): ${Object.entries(PUBLISHED).sort((a, b) => b[1].final - a[1].final).map(([m]) => m).join(' > ')}`);
   }

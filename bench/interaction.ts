@@ -18,8 +18,7 @@
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { loadArtifact } from '../core/artifact/load.js';
 import type { Evidence } from '../core/evidence.js';
 import { BrowserGatherer } from '../runner/gather/browser-gatherer.js';
@@ -27,6 +26,7 @@ import { INTERACTION_DEFAULTS } from '../runner/gather/interaction/probe.js';
 import { METRICS } from '../metrics/registry.js';
 import { runMetric, Scorer } from '../runner/score.js';
 import { tallyLiveness } from '../metrics/interaction/control-liveness.js';
+import { corpusDir, inputDir } from './common.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -36,8 +36,7 @@ function sarg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
 }
-const here = dirname(fileURLToPath(import.meta.url));
-const dir = sarg('--dir') ?? join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
+const dir = inputDir(sarg('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
 const out = sarg('--out');
 const only = sarg('--only')?.split(',');
 

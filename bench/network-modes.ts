@@ -11,35 +11,48 @@
  *    in two long-lived scorers, so that the machine's noise falls on both alike; the cold pass runs first.
  * 4. `--out DIR` writes both modes' results (results.jsonl rows, like `batch`) for `norms build` and `analyse`.
  *
- * `--cold N` limits the cold pass to the first N pages (default all); the cache is then filled for the other pages
+ * `--cold N` limits the cold pass to the first N pages (default 5); the cache is then filled for the other pages
  * by `cdn prefetch`'s static scan (no browser), so that their paired runs start warm.
+ *
+ * Pages: without `--pages`, README's sample of 35: the first 30 by SHA-1 of the file name among the pages whose
+ * static scan finds CDN URLs, then the first 5 among the others (about 20 minutes; all 226 corpus pages, three
+ * runs each, would take hours). `--pages N` takes the first N in name order instead.
  *
  *   node dist/bench/network-modes.js [--pages N] [--cold N] [--dir DIR] [--out DIR] [--only ids] [--suite study|extended]
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { CdnCache, isCdnHost } from '../cdn/index.js';
 import { prefetchUrls, scanPage } from '../cdn/prefetch.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkEntry } from '../core/network.js';
 import type { ResultRow } from '../core/results.js';
 import { Scorer } from '../runner/score.js';
+import { corpusDir, inputDir } from './common.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
 }
-const here = dirname(fileURLToPath(import.meta.url));
-const dir = arg('--dir') ?? join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
-const limit = Number(arg('--pages') ?? Infinity);
+const dir = inputDir(arg('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
+const limit = arg('--pages') === undefined ? undefined : Number(arg('--pages'));
 const out = arg('--out');
 const only = arg('--only')?.split(',');
 const suite = (arg('--suite') ?? 'study') as SuiteId;
-const coldLimit = Number(arg('--cold') ?? Infinity);
+const coldLimit = Number(arg('--cold') ?? 5);
 
-const pages = readdirSync(dir).filter((f) => f.endsWith('.html')).sort().slice(0, limit).map((f) => join(dir, f));
+const names = readdirSync(dir).filter((f) => f.endsWith('.html')).sort();
+const sha = (s: string) => createHash('sha1').update(s).digest('hex');
+/** README's sample (see above): CDN pages first, so that the cold pass runs on pages that fill the cache. */
+function defaultSample(): string[] {
+  const bySha = [...names].sort((a, b) => sha(a).localeCompare(sha(b)));
+  const withCdn = bySha.filter((f) => scanPage(join(dir, f)).urls.length > 0);
+  const others = bySha.filter((f) => !withCdn.includes(f));
+  return [...withCdn.slice(0, 30).sort(), ...others.slice(0, 5).sort()];
+}
+const pages = (limit === undefined ? defaultSample() : names.slice(0, limit)).map((f) => join(dir, f));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2) : NaN;

@@ -22,6 +22,7 @@ import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redisServerBinary, startRedis } from '../test/queue/redis-server.js';
 import { workerName } from '../runner/queue-worker.js';
+import { cannotRun, corpusDir, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'bin', 'webgrade.js');
@@ -31,21 +32,25 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const count = Number(opt('--pages') ?? 10);
-const dir = opt('--dir') ?? join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
+const dir = inputDir(opt('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
 const only = opt('--only') ?? 'comment-rate,lint,console-errors,mobile-compat';
 const stall = opt('--stall-timeout') ?? '30';
+
+const bin = redisServerBinary();
+if ('skip' in bin) cannotRun(bin.skip);
 
 const work = mkdtempSync(join(tmpdir(), 'webgrade-bench-queue-'));
 const runs = join(work, 'runs');
 mkdirSync(join(runs, 'corpus'), { recursive: true });
 const pages = readdirSync(dir).filter((n) => n.endsWith('.html')).sort().slice(0, count);
 for (const p of pages) symlinkSync(join(dir, p), join(runs, 'corpus', p));
-
-const bin = redisServerBinary();
-if ('skip' in bin) {
-  console.error(bin.skip);
-  process.exit(1);
+// The recovery measurement waits for one job done while the worker it kills holds another: with one page it never ends.
+if (pages.length < 2) {
+  console.error(`queue needs at least 2 pages (found ${pages.length} in ${dir})`);
+  rmSync(work, { recursive: true, force: true });
+  process.exit(2);
 }
+
 const redis = await startRedis(bin.path);
 const client = new Redis(redis.url, { maxRetriesPerRequest: null });
 const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');

@@ -22,8 +22,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { quantile, sampleStandardDeviation } from 'simple-statistics';
 import { runBatch, type BatchJob } from '../runner/batch.js';
 import { readResults } from '../runner/results-file.js';
@@ -31,13 +30,13 @@ import type { ResultRow } from '../core/results.js';
 import { populationFromRows } from '../weights/aggregate.js';
 import { leaderboardFromPopulation } from '../weights/leaderboard.js';
 import { presetWeights } from '../weights/personas.js';
+import { corpusDir, inputDir } from './common.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
 }
-const here = dirname(fileURLToPath(import.meta.url));
-const dir = arg('--dir') ?? join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
+const dir = inputDir(arg('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
 const n = Number(arg('--pages') ?? 60);
 const models = Number(arg('--models') ?? 6);
 const out = arg('--out') ?? mkdtempSync(join(tmpdir(), 'webgrade-stability-'));

@@ -10,11 +10,11 @@
  * DIR defaults to the shared corpus (../shared/corpus/llm-tools/pages, beside the repository).
  */
 import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Scorer, type MetricResult } from '../runner/score.js';
 import { METRICS } from '../metrics/registry.js';
 import { errorMessage } from '../core/errors.js';
+import { corpusDir, inputDir } from './common.js';
 
 // `network` is only gathered with --check-network; without it resource-validity reads the source alone.
 const STATIC_NEEDS = new Set(['source', 'dom', 'network']);
@@ -27,8 +27,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const args: Args = { dir: join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages'), extremes: 0, json: false };
+  const args: Args = { dir: join(corpusDir, 'llm-tools', 'pages'), extremes: 0, json: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -76,7 +75,7 @@ async function main(): Promise<void> {
   const ids = args.only ?? METRICS.filter((m) => m.needs.every((n) => STATIC_NEEDS.has(n))).map((m) => m.id);
   if (ids.length === 0) throw new Error('no static metric is registered');
   const scorer = new Scorer({ only: ids, gatherers: [] });
-  const pages = readdirSync(args.dir).filter((f) => /\.html?$/i.test(f)).sort();
+  const pages = readdirSync(inputDir(args.dir)).filter((f) => /\.html?$/i.test(f)).sort();
   const results = new Map<string, Array<{ page: string; r: MetricResult }>>(ids.map((id) => [id, []]));
   const loadMs: number[] = [];
   const started = performance.now();

@@ -10,12 +10,12 @@
  * Prints per metric and for the five together: median and p90 ms per page, and the score spread.
  */
 import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { findMetric } from '../metrics/registry.js';
 import type { MetricDefinition } from '../core/metric.js';
 import { Scorer } from '../runner/score.js';
+import { corpusDir, inputDir } from './common.js';
 
 const IDS = ['layout-consistency', 'layout-sparsity', 'color-harmony', 'media-quality', 'placeholder-quality'];
 
@@ -30,8 +30,7 @@ const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const here = dirname(fileURLToPath(import.meta.url));
-  let dir = join(here, '..', '..', '..', 'shared', 'corpus', 'llm-tools', 'pages');
+  let dir = join(corpusDir, 'llm-tools', 'pages');
   let count = 30;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--pages') count = Number(argv[++i]);
@@ -39,7 +38,7 @@ async function main(): Promise<void> {
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   const metrics = IDS.map((id) => findMetric(id)).filter((m): m is MetricDefinition => !!m);
-  const pages = readdirSync(dir).filter((f) => /\.html?$/i.test(f)).sort().slice(0, count);
+  const pages = readdirSync(inputDir(dir)).filter((f) => /\.html?$/i.test(f)).sort().slice(0, count);
   const scorer = new Scorer({ only: metrics.map((m) => m.id) });
   const perMetric = new Map<string, number[]>(metrics.map((m) => [m.id, []]));
   const scores = new Map<string, number[]>(metrics.map((m) => [m.id, []]));

@@ -16,7 +16,12 @@
  * Answers: `served` (status 200, or 304 for a matching If-None-Match; HEAD has an empty body but the full
  * Content-Length), `not-found` (404: the registry says the package, version or file does not exist — a defect
  * of the page), `unavailable` (501 for a URL form we do not support, 503 for everything else we could not do:
- * registry unreachable, over a size cap, not in the cache with registry access off).
+ * registry unreachable, over a size cap, over the asking page's or the run's download budget, the page closed,
+ * not in the cache with registry access off).
+ *
+ * Budgets (cdn/budget.ts): every request may carry its page's {@link CdnBudget}; it is threaded through every
+ * resolution, download and build made for that request, so what one page makes the cache fetch is bounded and
+ * stops when the page's site closes.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +32,8 @@ import { familyCss, fontSlug, parseGoogleFontsUrl, type FontsourceData } from '.
 import { cdnOf, type CdnId } from './hosts.js';
 import { CSS_TYPE, contentType, IMMUTABLE, JS_TYPE, ONE_DAY, ONE_WEEK, responseHeaders } from './mime.js';
 import { exactVersion, findFile, Packages, type Pkg } from './packages.js';
-import { configuredRegistry, NotFoundError, RegistryClient, UnavailableError, validPackageName } from './registry.js';
+import { AbortedError, BudgetError, CdnBudget, PAGE_LIMITS, shared, type BudgetLimits } from './budget.js';
+import { configuredRegistry, DEFAULT_MAX_INFLATED_BYTES, NotFoundError, RegistryClient, UnavailableError, validPackageName } from './registry.js';
 import { CacheStore, defaultCacheDir } from './store.js';
 
 export interface CdnOptions {
@@ -43,8 +49,19 @@ export interface CdnOptions {
   timeoutMs?: number;
   /** Per package: tarball bytes and unpacked total. Default 128 MiB (pyodide's core ~ 30 MiB, @ffmpeg/core ~ 32 MiB). */
   maxPackageBytes?: number;
+  /**
+   * Per tarball: every inflated byte read, kept or skipped. Default 256 MiB (twice the per-package cap: a gzip
+   * stream inflates up to ~1000:1, so without it a 2 MB tarball could take gigabytes to read).
+   */
+  maxInflatedBytes?: number;
   /** Blobs younger than this are never evicted (tests shorten it). Default 60 s. */
   evictionGraceMs?: number;
+  /** How long a "not found" resolution is pinned before the registry is asked again. Default 24 h. */
+  notFoundPinMs?: number;
+  /** Limits of each page's budget ({@link CdnCache.pageBudget}); defaults in cdn/budget.ts (64 MiB, 48 packages, 256 MiB stored). */
+  pageLimits?: Partial<BudgetLimits>;
+  /** Registry bytes this cache may download in its life (a run). Default 1 GiB (cdn/budget.ts). */
+  maxRunBytes?: number;
 }
 
 export const DEFAULT_MAX_BYTES = 4 * 1024 ** 3;
@@ -70,6 +87,11 @@ export type CdnAnswer =
 export interface CdnRequest {
   method: 'GET' | 'HEAD';
   headers: Record<string, string | undefined>;
+  /**
+   * What the page that asks may still make the cache download, and its AbortSignal (one budget per page: see
+   * cdn/budget.ts and {@link CdnCache.pageBudget}). Without one, only the run's cap applies.
+   */
+  budget?: CdnBudget;
 }
 
 /** An intermediate answer of a handler. */
@@ -140,21 +162,33 @@ export class CdnCache {
   readonly registry: RegistryClient;
   readonly packages: Packages;
   private readonly registryAccess: boolean;
+  private readonly pageLimits: BudgetLimits;
   private readonly builds = new Map<string, Promise<{ body: Buffer; exports: string[] }>>();
   private cdnjs: Record<string, CdnjsEntry | CdnjsEntry[]> | null = null;
   private github: Record<string, { npm: string; strip?: string }> | null = null;
 
   constructor(opts: CdnOptions = {}) {
-    this.dir = opts.dir ?? defaultCacheDir();
     this.registryUrl = opts.registry ?? configuredRegistry();
     this.registryAccess = opts.registryAccess ?? true;
-    this.store = new CacheStore(this.dir, opts.maxBytes ?? DEFAULT_MAX_BYTES, opts.evictionGraceMs);
+    this.store = new CacheStore(opts.dir ?? defaultCacheDir(), opts.maxBytes ?? DEFAULT_MAX_BYTES, opts.evictionGraceMs, opts.notFoundPinMs);
+    this.dir = this.store.dir; // its real path (see CacheStore)
     this.registry = new RegistryClient({
       registry: this.registryUrl,
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxPackageBytes: opts.maxPackageBytes ?? DEFAULT_MAX_PACKAGE_BYTES,
+      maxInflatedBytes: opts.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES,
+      ...(opts.maxRunBytes !== undefined ? { maxRunBytes: opts.maxRunBytes } : {}),
     });
+    this.pageLimits = { ...PAGE_LIMITS, ...opts.pageLimits };
     this.packages = new Packages(this.store, this.registry, this.registryAccess);
+  }
+
+  /**
+   * A new budget for one page (one artifact): pass it with every request of that page. `signal` aborts the
+   * page's downloads when its site closes.
+   */
+  pageBudget(signal?: AbortSignal, limits: Partial<BudgetLimits> = {}): CdnBudget {
+    return new CdnBudget({ ...this.pageLimits, ...limits }, signal, 'the page', this.registry.run);
   }
 
   /** Answer a request for `url` (any host; non-CDN hosts get `unavailable`, but the proxy should ask isCdnHost first). */
@@ -164,7 +198,7 @@ export class CdnCache {
     if (req.method !== 'GET' && req.method !== 'HEAD') return { kind: 'unavailable', status: 501, reason: `${cdn}: method ${String(req.method)} is not served` };
     let b: Body;
     try {
-      b = await this.dispatch(cdn, url);
+      b = await this.dispatch(cdn, url, req.budget ?? this.registry.unpaged);
     } catch (err) {
       if (err instanceof NotFoundError) return { kind: 'not-found', status: 404, reason: `${cdn}: ${err.message}` };
       if (err instanceof UnsupportedError) return { kind: 'unavailable', status: 501, reason: `${cdn}: ${err.message}` };
@@ -187,30 +221,30 @@ export class CdnCache {
     return answer;
   }
 
-  private dispatch(cdn: CdnId, url: URL): Promise<Body> {
+  private dispatch(cdn: CdnId, url: URL, budget: CdnBudget): Promise<Body> {
     switch (cdn) {
       case 'jsdelivr':
-        return this.jsdelivr(url);
+        return this.jsdelivr(url, budget);
       case 'esm.run':
-        return this.esmRun(url);
+        return this.esmRun(url, budget);
       case 'unpkg':
-        return this.unpkg(url);
+        return this.unpkg(url, budget);
       case 'cdnjs':
-        return this.cdnjsAnswer(url);
+        return this.cdnjsAnswer(url, budget);
       case 'esm.sh':
-        return this.esmSh(url);
+        return this.esmSh(url, budget);
       case 'skypack':
-        return this.skypack(url);
+        return this.skypack(url, budget);
       case 'google-fonts':
-        return this.googleFonts(url);
+        return this.googleFonts(url, budget);
       case 'google-fonts-files':
         throw new UnsupportedError('font files on fonts.gstatic.com are named by Google’s hashes and cannot be mapped; the CSS from fonts.googleapis.com points at files this cache serves');
       case 'tailwind':
-        return this.tailwind(url);
+        return this.tailwind(url, budget);
       case 'fontawesome':
-        return this.fontAwesomeUse(url);
+        return this.fontAwesomeUse(url, budget);
       case 'fontawesome-kit':
-        return this.fontAwesomeKit(url);
+        return this.fontAwesomeKit(url, budget);
     }
   }
 
@@ -223,9 +257,9 @@ export class CdnCache {
    * A missing `x.min.js`/`x.min.css` whose unminified file exists is minified with esbuild (jsDelivr does the
    * same with its own minifier; the bytes differ from jsDelivr's, the behaviour does not).
    */
-  private async packageFile(cdn: 'jsdelivr' | 'unpkg', name: string, range: string | null, file: string | null): Promise<Body> {
-    const version = await this.packages.resolve(name, range);
-    const pkg = await this.packages.open(name, version);
+  private async packageFile(cdn: 'jsdelivr' | 'unpkg', name: string, range: string | null, file: string | null, budget: CdnBudget): Promise<Body> {
+    const version = await this.packages.resolve(name, range, budget);
+    const pkg = await this.packages.open(name, version, budget);
     const cache = cacheFor(range, version);
     let path: string | null;
     if (file === null || file === '') {
@@ -299,7 +333,7 @@ export class CdnCache {
    * file; the Python packages of the full distribution are not on npm and are `unavailable`).
    * Directory listings and `/combine/` are `unavailable`.
    */
-  private async jsdelivr(url: URL): Promise<Body> {
+  private async jsdelivr(url: URL, budget: CdnBudget): Promise<Body> {
     const path = url.pathname;
     if (path.startsWith('/npm/')) {
       const rest = path.slice(5);
@@ -307,24 +341,24 @@ export class CdnCache {
       if (esm) {
         const sp = splitPackagePath(esm[1]!);
         if (!sp) throw new UnsupportedError(`unsupported jsdelivr URL form ${path}`);
-        return this.esmEntry('jsdelivr', sp.name, sp.range, sp.rest, {}, url);
+        return this.esmEntry('jsdelivr', sp.name, sp.range, sp.rest, {}, url, budget);
       }
       const sp = splitPackagePath(rest);
       if (!sp) throw new UnsupportedError(`unsupported jsdelivr URL form ${path}`);
       if (sp.rest !== null && (sp.rest === '' || sp.rest.endsWith('/'))) {
         // a base URL (a library's baseURL/indexURL): the package is still fetched, so its files are cached
-        const version = await this.packages.resolve(sp.name, sp.range);
-        await this.packages.open(sp.name, version);
+        const version = await this.packages.resolve(sp.name, sp.range, budget);
+        await this.packages.open(sp.name, version, budget);
         throw new UnsupportedError(`directory listings are not served (${sp.name}@${version}/${sp.rest})`);
       }
-      return this.packageFile('jsdelivr', sp.name, sp.range, sp.rest);
+      return this.packageFile('jsdelivr', sp.name, sp.range, sp.rest, budget);
     }
-    if (path.startsWith('/gh/')) return this.jsdelivrGithub(path.slice(4));
+    if (path.startsWith('/gh/')) return this.jsdelivrGithub(path.slice(4), budget);
     const py = /^\/pyodide\/v([^/]+)\/(full|debug|pyc)\/(.*)$/.exec(path);
     if (py) {
       const [, ver, , file] = py as unknown as [string, string, string, string];
-      const version = await this.packages.resolve('pyodide', ver);
-      const pkg = await this.packages.open('pyodide', version);
+      const version = await this.packages.resolve('pyodide', ver, budget);
+      const pkg = await this.packages.open('pyodide', version, budget);
       // the indexURL itself: not a file, but the package (pyodide's core) is now in the cache
       if (file === '') throw new UnsupportedError(`directory listings are not served (pyodide v${ver})`);
       const f = decodePath(file);
@@ -334,7 +368,7 @@ export class CdnCache {
     throw new UnsupportedError(`unsupported jsdelivr URL form ${path}`);
   }
 
-  private async jsdelivrGithub(rest: string): Promise<Body> {
+  private async jsdelivrGithub(rest: string, budget: CdnBudget): Promise<Body> {
     const m = /^([^/]+)\/([^/@]+)(?:@([^/]*))?(?:\/(.*))?$/.exec(rest);
     if (!m) throw new UnsupportedError(`unsupported jsdelivr URL form /gh/${rest}`);
     const [, user, repo, ref, file] = m as unknown as [string, string, string, string | undefined, string | undefined];
@@ -344,8 +378,8 @@ export class CdnCache {
     if (!entry) throw new UnavailableError(`GitHub repository ${key} has no npm mapping (files from GitHub are not served)`);
     const r = ref === undefined || ref === '' || /^(master|main|latest|HEAD|gh-pages)$/.test(ref) ? 'latest' : ref.replace(/^v(?=\d)/, '');
     if (!file) throw new UnsupportedError(`directory listings are not served (/gh/${rest})`);
-    const version = await this.packages.resolve(entry.npm, r);
-    const pkg = await this.packages.open(entry.npm, version);
+    const version = await this.packages.resolve(entry.npm, r, budget);
+    const pkg = await this.packages.open(entry.npm, version, budget);
     const f = decodePath(file);
     const stripped = entry.strip && f.startsWith(entry.strip) ? f.slice(entry.strip.length) : f;
     const path = this.lookupMapped(pkg, '', stripped);
@@ -353,23 +387,23 @@ export class CdnCache {
     return this.fileBody(pkg, path, exactVersion(r) ? IMMUTABLE : ONE_WEEK);
   }
 
-  private esmRun(url: URL): Promise<Body> {
+  private esmRun(url: URL, budget: CdnBudget): Promise<Body> {
     const sp = splitPackagePath(url.pathname.slice(1));
     if (!sp || !sp.name) throw new UnsupportedError(`unsupported esm.run URL form ${url.pathname}`);
-    return this.esmEntry('esm.run', sp.name, sp.range, sp.rest || null, {}, url);
+    return this.esmEntry('esm.run', sp.name, sp.range, sp.rest || null, {}, url, budget);
   }
 
   // ---- unpkg -------------------------------------------------------------------------------------------
 
   /** `/<pkg>@<range>[/<file>]`, `@v1.2.3` tolerated; `?module` → an ES module build with `?module` imports. */
-  private unpkg(url: URL): Promise<Body> {
+  private unpkg(url: URL, budget: CdnBudget): Promise<Body> {
     const sp = splitPackagePath(url.pathname.slice(1));
     if (!sp || !sp.name) throw new UnsupportedError(`unsupported unpkg URL form ${url.pathname}`);
     if (url.searchParams.has('meta')) throw new UnsupportedError('?meta listings are not served');
     if (sp.rest !== null && sp.rest.endsWith('/')) throw new UnsupportedError(`directory listings are not served (${url.pathname})`);
     const range = sp.range === null ? null : sp.range.replace(/^v(?=\d+\.\d+\.\d+)/, '');
-    if (url.searchParams.has('module')) return this.esmEntry('unpkg', sp.name, range, sp.rest || null, {}, url);
-    return this.packageFile('unpkg', sp.name, range, sp.rest);
+    if (url.searchParams.has('module')) return this.esmEntry('unpkg', sp.name, range, sp.rest || null, {}, url, budget);
+    return this.packageFile('unpkg', sp.name, range, sp.rest, budget);
   }
 
   // ---- cdnjs -------------------------------------------------------------------------------------------
@@ -383,7 +417,7 @@ export class CdnCache {
    * (lower-cased) with the same lookup. A version the npm package never published is `not-found`; a file not
    * found by this lookup is `unavailable` (cdnjs may hold files npm does not).
    */
-  private async cdnjsAnswer(url: URL): Promise<Body> {
+  private async cdnjsAnswer(url: URL, budget: CdnBudget): Promise<Body> {
     const m = /^\/ajax\/libs\/([^/]+)\/([^/]+)\/(.+)$/.exec(url.pathname);
     if (!m) throw new UnsupportedError(`unsupported cdnjs URL form ${url.pathname}`);
     const lib = decodePath(m[1]!);
@@ -406,8 +440,8 @@ export class CdnCache {
       const r = /^r(\d+)$/.exec(ver);
       if (r) npmVer = `0.${r[1]}.0`;
     }
-    const version = await this.packages.resolve(entry.npm, npmVer);
-    const pkg = await this.packages.open(entry.npm, version);
+    const version = await this.packages.resolve(entry.npm, npmVer, budget);
+    const pkg = await this.packages.open(entry.npm, version, budget);
     const cache = exactVersion(npmVer) ? IMMUTABLE : ONE_WEEK;
     const path = this.lookupMapped(pkg, entry.prefix ?? '', file);
     if (path) return this.fileBody(pkg, path, cache);
@@ -455,61 +489,59 @@ export class CdnCache {
    * `export * from "<canonical>"` (+ `export { default }` when the build has one), so every import of the
    * same package version — by the page or by another build — is one module instance.
    */
-  private async esmEntry(flavour: EsmFlavour, name: string, range: string | null, subpath: string | null, deps: Record<string, string>, url: URL): Promise<Body> {
-    const version = await this.packages.resolve(name, range);
+  private async esmEntry(flavour: EsmFlavour, name: string, range: string | null, subpath: string | null, deps: Record<string, string>, url: URL, budget: CdnBudget): Promise<Body> {
+    const version = await this.packages.resolve(name, range, budget);
     let sub = subpath ? decodePath(subpath).replace(/^\/+|\/+$/g, '') || null : null;
     // esm.sh and Skypack name builds without the .js of a subpath: one build for `x/y` and `x/y.js`
     if (sub && (flavour === 'esm.sh' || flavour === 'skypack')) sub = sub.replace(/\.(m?js|cjs)$/, '');
     const depsKey = Object.keys(deps).length ? Object.entries(deps).sort().map(([k, v]) => `${k}@${v}`).join(',') : '';
     const exact = range !== null && exactVersion(range) === version;
-    if (exact && (flavour === 'jsdelivr' || flavour === 'unpkg')) return this.esmBuild(flavour, name, version, sub, deps, IMMUTABLE);
+    if (exact && (flavour === 'jsdelivr' || flavour === 'unpkg')) return this.esmBuild(flavour, name, version, sub, deps, IMMUTABLE, budget);
     const target = this.moduleUrl(flavour, name, version, sub, depsKey);
-    const built = await this.buildFor(flavour, name, version, sub, deps);
+    const built = await this.buildFor(flavour, name, version, sub, deps, budget);
     const lines = [`/* ${url.host}${url.pathname}${url.search} → ${name}@${version}${sub ? '/' + sub : ''} */`, `export * from ${JSON.stringify(target)};`];
     if (built.exports.includes('default')) lines.push(`export { default } from ${JSON.stringify(target)};`);
     const body = Buffer.from(lines.join('\n') + '\n');
     return { body, type: JS_TYPE, cache: exact ? IMMUTABLE : ONE_WEEK, package: name, version, file: `${flavour}-stub:${sub ?? '.'}` };
   }
 
-  private async esmBuild(flavour: EsmFlavour, name: string, version: string, sub: string | null, deps: Record<string, string>, cache: string): Promise<Body> {
-    const built = await this.buildFor(flavour, name, version, sub, deps);
+  private async esmBuild(flavour: EsmFlavour, name: string, version: string, sub: string | null, deps: Record<string, string>, cache: string, budget: CdnBudget): Promise<Body> {
+    const built = await this.buildFor(flavour, name, version, sub, deps, budget);
     return { body: built.body, type: JS_TYPE, cache, package: name, version, file: `${flavour === 'jsdelivr' ? '+esm' : flavour + '-module'}:${sub ?? '.'}` };
   }
 
   /** The (cached) build of name@version[/sub] for a flavour. */
-  private buildFor(flavour: EsmFlavour, name: string, version: string, sub: string | null, deps: Record<string, string>): Promise<{ body: Buffer; exports: string[] }> {
+  private buildFor(flavour: EsmFlavour, name: string, version: string, sub: string | null, deps: Record<string, string>, budget: CdnBudget): Promise<{ body: Buffer; exports: string[] }> {
     const depFlavour = flavour === 'esm.run' ? 'jsdelivr' : flavour; // builds live on cdn.jsdelivr.net
     const key = JSON.stringify({ kind: 'esm', b: BUILDER_VERSION, esbuild: ESBUILD_VERSION, flavour: depFlavour, name, version, sub, deps: Object.entries(deps).sort() });
     const hit = this.store.getBuild(key);
     if (hit) return Promise.resolve({ body: hit.body, exports: (hit.record.meta.exports as string[]) ?? [] });
-    let p = this.builds.get(key);
-    if (!p) {
-      p = (async () => {
-        const pkg = await this.packages.open(name, version);
-        const tmpRoot = join(this.dir, 'tmp');
-        mkdirSync(tmpRoot, { recursive: true });
-        const r = await buildEsm({
-          pkg,
-          subpath: sub,
-          deps,
-          tmpRoot,
-          depUrl: (n, v, s) => this.moduleUrl(depFlavour, n, v, s),
-          resolveDep: async (n, range) => {
-            const rr = /^(?:[\^~<>=*xX\d]|latest$|next$|[a-z]+$)/.test(range) && !range.includes(':') ? range : 'latest';
-            try {
-              return await this.packages.resolve(n, rr);
-            } catch {
-              return null;
-            }
-          },
-        });
-        this.store.putBuild(key, r.code, { exports: r.exports, entry: r.entry, format: r.format });
-        this.store.maybeEvict({ builds: [key] });
-        return { body: r.code, exports: r.exports };
-      })().finally(() => this.builds.delete(key));
-      this.builds.set(key, p);
-    }
-    return p;
+    return shared(this.builds, key, budget, async () => {
+      const pkg = await this.packages.open(name, version, budget);
+      const tmpRoot = join(this.dir, 'tmp');
+      mkdirSync(tmpRoot, { recursive: true });
+      const r = await buildEsm({
+        pkg,
+        subpath: sub,
+        deps,
+        tmpRoot,
+        depUrl: (n, v, s) => this.moduleUrl(depFlavour, n, v, s),
+        resolveDep: async (n, range) => {
+          const rr = /^(?:[\^~<>=*xX\d]|latest$|next$|[a-z]+$)/.test(range) && !range.includes(':') ? range : 'latest';
+          try {
+            return await this.packages.resolve(n, rr, budget);
+          } catch (err) {
+            // over the page's budget or the page gone: no build at all, rather than one cached for good without its dependency's version
+            if (err instanceof BudgetError || err instanceof AbortedError) throw err;
+            return null;
+          }
+        },
+      });
+      budget.addStored(`the ES module build of ${name}@${version}`, r.code.length);
+      this.store.putBuild(key, r.code, { exports: r.exports, entry: r.entry, format: r.format });
+      this.store.maybeEvict({ builds: [key] });
+      return { body: r.code, exports: r.exports };
+    });
   }
 
   /**
@@ -518,7 +550,7 @@ export class CdnCache {
    * `/v<n>/` and `/stable/` are ignored, as is a `*` before the name (all dependencies are external anyway).
    * Query parameters other than `deps` (`target`, `dev`, `bundle`, `external`, `alias`…) are ignored (a note).
    */
-  private async esmSh(url: URL): Promise<Body> {
+  private async esmSh(url: URL, budget: CdnBudget): Promise<Body> {
     let p = url.pathname.replace(/^\/(?:v\d+|stable)(?=\/)/, '').slice(1);
     if (p.startsWith('*')) p = p.slice(1);
     if (p === '' || p.startsWith('gh/') || p.startsWith('jsr/') || p.startsWith('pr/')) throw new UnsupportedError(`unsupported esm.sh URL form ${url.pathname}`);
@@ -528,50 +560,50 @@ export class CdnCache {
     const notes = [...url.searchParams.keys()].filter((k) => k !== 'deps').map((k) => `?${k} is ignored`);
     const canon = sp.rest ? /^(?:X-([A-Za-z0-9_-]+)\/)?es2022\/(.+)\.mjs$/.exec(sp.rest) : null;
     if (canon && sp.range && exactVersion(sp.range)) {
-      const version = await this.packages.resolve(sp.name, sp.range);
+      const version = await this.packages.resolve(sp.name, sp.range, budget);
       const d = canon[1] ? parseDeps(Buffer.from(canon[1], 'base64url').toString('utf8')) : {};
       const file = canon[2]!;
       const sub = file === lastSegment(sp.name) ? null : file;
-      const b = await this.esmBuild('esm.sh', sp.name, version, sub, d, IMMUTABLE);
+      const b = await this.esmBuild('esm.sh', sp.name, version, sub, d, IMMUTABLE, budget);
       return { ...b, notes };
     }
     const rest = sp.rest ? decodePath(sp.rest) : null;
     if (rest && (url.searchParams.has('raw') || /\.(css|json|wasm|woff2?|ttf|otf|png|jpe?g|gif|svg|webp|txt|md|map|data|zip)$/i.test(rest))) {
-      const b = await this.packageFile('unpkg', sp.name, sp.range, rest);
+      const b = await this.packageFile('unpkg', sp.name, sp.range, rest, budget);
       return { ...b, notes };
     }
-    const b = await this.esmEntry('esm.sh', sp.name, sp.range, rest, deps, url);
+    const b = await this.esmEntry('esm.sh', sp.name, sp.range, rest, deps, url, budget);
     return notes.length ? { ...b, notes } : b;
   }
 
   /** Skypack: `/<pkg>@<range>[/<subpath>]` → stub; `/-/<pkg>@v<ver>/dist=…/optimized/<file>.js` → the build. */
-  private async skypack(url: URL): Promise<Body> {
+  private async skypack(url: URL, budget: CdnBudget): Promise<Body> {
     const p = url.pathname.slice(1);
     const canon = /^-\/((?:@[^/]+\/)?[^/@]+)@v([^/]+)\/dist=[^/]+\/optimized\/(.+)\.js$/.exec(p);
     if (canon) {
       const name = decodePath(canon[1]!);
-      const version = await this.packages.resolve(name, canon[2]!);
+      const version = await this.packages.resolve(name, canon[2]!, budget);
       const file = canon[3]!;
       const sub = file === lastSegment(name) ? null : file;
-      return this.esmBuild('skypack', name, version, sub, {}, IMMUTABLE);
+      return this.esmBuild('skypack', name, version, sub, {}, IMMUTABLE, budget);
     }
     if (p.startsWith('-/') || p === '') throw new UnsupportedError(`unsupported skypack URL form ${url.pathname}`);
     const sp = splitPackagePath(p);
     if (!sp) throw new UnsupportedError(`unsupported skypack URL form ${url.pathname}`);
-    return this.esmEntry('skypack', sp.name, sp.range, sp.rest || null, {}, url);
+    return this.esmEntry('skypack', sp.name, sp.range, sp.rest || null, {}, url, budget);
   }
 
   // ---- Google Fonts ------------------------------------------------------------------------------------
 
-  private async fontsource(name: string): Promise<FontsourceData | null> {
+  private async fontsource(name: string, budget: CdnBudget): Promise<FontsourceData | null> {
     let version: string;
     try {
-      version = await this.packages.resolve(name, 'latest');
+      version = await this.packages.resolve(name, 'latest', budget);
     } catch (err) {
       if (err instanceof NotFoundError) return null;
       throw err;
     }
-    const pkg = await this.packages.open(name, version);
+    const pkg = await this.packages.open(name, version, budget);
     const metaRaw = await pkg.read('metadata.json');
     const uniRaw = await pkg.read('unicode.json');
     if (!metaRaw || !uniRaw) return null;
@@ -592,7 +624,7 @@ export class CdnCache {
   }
 
   /** Google Fonts CSS from Fontsource (see cdn/fonts.ts for the rules). */
-  private async googleFonts(url: URL): Promise<Body> {
+  private async googleFonts(url: URL, budget: CdnBudget): Promise<Body> {
     const api = url.pathname.replace(/\/+$/, '');
     if (api !== '/css' && api !== '/css2') throw new UnsupportedError(`unsupported google-fonts URL form ${url.pathname}`);
     let q;
@@ -609,9 +641,9 @@ export class CdnCache {
     for (const fam of q.families) {
       const slug = fontSlug(fam.family);
       // the variable package only when the static one cannot serve every requested style (fewer downloads)
-      const stat = await this.fontsource(`@fontsource/${slug}`);
+      const stat = await this.fontsource(`@fontsource/${slug}`, budget);
       const needsVariable = !stat || fam.styles.some((s) => Array.isArray(s.wght) || !stat.weights.includes(s.wght) || !stat.styles.includes(s.ital ? 'italic' : 'normal'));
-      const variable = needsVariable ? await this.fontsource(`@fontsource-variable/${slug}`) : null;
+      const variable = needsVariable ? await this.fontsource(`@fontsource-variable/${slug}`, budget) : null;
       if (!stat && !variable) {
         notes.push(`not-found: family "${fam.family}": no @fontsource/${slug} package`);
         continue;
@@ -634,17 +666,17 @@ export class CdnCache {
   // ---- Font Awesome --------------------------------------------------------------------------------
 
   /** `use.fontawesome.com/releases/v<ver>/<file>` → `@fortawesome/fontawesome-free@<ver>/<file>` (css, js, webfonts, svgs). */
-  private async fontAwesomeUse(url: URL): Promise<Body> {
+  private async fontAwesomeUse(url: URL, budget: CdnBudget): Promise<Body> {
     const m = /^\/releases\/v([^/]+)\/(.+)$/.exec(url.pathname);
     if (!m) {
-      if (/^\/[0-9a-f]{6,}\.(js|css)$/i.test(url.pathname)) return this.fontAwesomeKit(url);
+      if (/^\/[0-9a-f]{6,}\.(js|css)$/i.test(url.pathname)) return this.fontAwesomeKit(url, budget);
       throw new UnsupportedError(`unsupported fontawesome URL form ${url.pathname}`);
     }
     const ver = m[1]!;
     const file = decodePath(m[2]!);
     const name = semver.coerce(ver) && semver.major(semver.coerce(ver)!) < 5 ? 'font-awesome' : '@fortawesome/fontawesome-free';
-    const version = await this.packages.resolve(name, ver);
-    const pkg = await this.packages.open(name, version);
+    const version = await this.packages.resolve(name, ver, budget);
+    const pkg = await this.packages.open(name, version, budget);
     if (!pkg.has(file)) throw new NotFoundError(`${name}@${version} has no file ${file}`);
     return this.fileBody(pkg, file, exactVersion(ver) ? IMMUTABLE : ONE_WEEK);
   }
@@ -654,11 +686,11 @@ export class CdnCache {
    * is the free SVG+JS bundle `js/all.min.js` of the newest `@fortawesome/fontawesome-free` (pinned like any
    * resolution), which renders the free icons a kit would (Pro icons do not render).
    */
-  private async fontAwesomeKit(url: URL): Promise<Body> {
+  private async fontAwesomeKit(url: URL, budget: CdnBudget): Promise<Body> {
     if (!/^\/[A-Za-z0-9]+\.(js|css)$/.test(url.pathname)) throw new UnsupportedError(`unsupported fontawesome-kit URL form ${url.pathname}`);
     const name = '@fortawesome/fontawesome-free';
-    const version = await this.packages.resolve(name, 'latest');
-    const pkg = await this.packages.open(name, version);
+    const version = await this.packages.resolve(name, 'latest', budget);
+    const pkg = await this.packages.open(name, version, budget);
     const file = url.pathname.endsWith('.css') ? 'css/all.min.css' : 'js/all.min.js';
     const b = await this.fileBody(pkg, file, ONE_WEEK);
     return { ...b, notes: [`Font Awesome kit ${url.pathname.slice(1)} served as the free ${file} of ${name}@${version} (kits are per account)`] };
@@ -676,14 +708,14 @@ export class CdnCache {
    * line-clamp build. The page's `tailwind.config = {...}` is read by the Play
    * CDN script itself at run time, so it keeps working.
    */
-  private async tailwind(url: URL): Promise<Body> {
+  private async tailwind(url: URL, budget: CdnBudget): Promise<Body> {
     const m = /^\/(?:([^/]+)\/?)?$/.exec(url.pathname);
     if (!m) throw new UnsupportedError(`unsupported tailwind URL form ${url.pathname}`);
     const asked = m[1] ? decodePath(m[1]).replace(/^v(?=\d)/, '') : null;
     if (asked !== null && !semver.validRange(asked)) throw new NotFoundError(`"${asked}" is not a Tailwind version`);
     const name = 'tailwindcss-cdn';
-    const latest = await this.packages.resolve(name, 'latest');
-    let pkg = await this.packages.open(name, latest);
+    const latest = await this.packages.resolve(name, 'latest', budget);
+    let pkg = await this.packages.open(name, latest, budget);
     let folder = '';
     let twVersion = pkg.json.version ?? latest;
     if (asked !== null) {
@@ -695,12 +727,12 @@ export class CdnCache {
       } else {
         let v: string | null = null;
         try {
-          v = await this.packages.resolve(name, asked);
+          v = await this.packages.resolve(name, asked, budget);
         } catch {
           v = null;
         }
         if (!v) throw new UnavailableError(`no Play CDN build of Tailwind ${asked} in ${name}@${latest} (it has ${folders.sort(semver.compare).join(', ')})`);
-        pkg = await this.packages.open(name, v);
+        pkg = await this.packages.open(name, v, budget);
         twVersion = v;
       }
     }

@@ -21,7 +21,7 @@
  *   esbuild's version and {@link BUILDER_VERSION}).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -106,7 +106,8 @@ async function cjsExportNames(pkg: Pkg, file: string, seen = new Set<string>()):
 
 export async function buildEsm(opts: EsmBuildOptions): Promise<EsmBuildResult> {
   const { pkg } = opts;
-  const root = join(opts.tmpRoot, `build-${process.pid}-${randomBytes(6).toString('hex')}`);
+  // real path: esbuild reports resolved paths as real paths, and `inside` compares them with this one
+  const root = join(realpathSync(opts.tmpRoot), `build-${process.pid}-${randomBytes(6).toString('hex')}`);
   const pkgDir = join(root, 'node_modules', ...pkg.name.split('/'));
   try {
     for (const path of Object.keys(pkg.manifest.files)) {

@@ -13,6 +13,14 @@ export {
   type CdnOptions,
   type CdnRequest,
 } from './cdn-cache.js';
-export { defaultCacheDir } from './store.js';
-export { configuredRegistry } from './registry.js';
+export { defaultCacheDir, NOT_FOUND_PIN_MS } from './store.js';
+export {
+  CdnBudget,
+  DEFAULT_PAGE_PACKAGES,
+  DEFAULT_PAGE_REGISTRY_BYTES,
+  DEFAULT_PAGE_STORED_BYTES,
+  DEFAULT_RUN_REGISTRY_BYTES,
+  type BudgetLimits,
+} from './budget.js';
+export { configuredRegistry, DEFAULT_MAX_INFLATED_BYTES } from './registry.js';
 export { findPages, scanPage, prefetchUrls, referencedUrls, type PageScan, type UrlResult } from './prefetch.js';

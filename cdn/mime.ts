@@ -10,59 +10,41 @@
  *   `X-Content-Type-Options: nosniff`.
  */
 import { createHash } from 'node:crypto';
+import mime from 'mime-types';
 
-const TYPES: Record<string, string> = {
+/**
+ * Where the CDNs answer otherwise than the registry of media types (mime-types): scripts as
+ * `application/javascript` (jsDelivr and unpkg), pages and sources as plain text (a package cannot host a page on
+ * a CDN origin), Python wheels as zip (Pyodide), and the extensions mime-types does not know.
+ */
+const CDN_TYPES: Record<string, string> = {
   js: 'application/javascript; charset=utf-8',
   mjs: 'application/javascript; charset=utf-8',
   cjs: 'application/javascript; charset=utf-8',
   jsx: 'application/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  json: 'application/json; charset=utf-8',
   map: 'application/json; charset=utf-8',
-  webmanifest: 'application/manifest+json; charset=utf-8',
-  wasm: 'application/wasm',
-  woff2: 'font/woff2',
-  woff: 'font/woff',
-  ttf: 'font/ttf',
-  otf: 'font/otf',
-  eot: 'application/vnd.ms-fontobject',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  ico: 'image/x-icon',
-  bmp: 'image/bmp',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  ogg: 'audio/ogg',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  txt: 'text/plain; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
   html: 'text/plain; charset=utf-8',
   htm: 'text/plain; charset=utf-8',
-  xml: 'application/xml; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
   ts: 'text/plain; charset=utf-8',
-  zip: 'application/zip',
-  gz: 'application/gzip',
+  whl: 'application/zip',
   tgz: 'application/gzip',
   data: 'application/octet-stream',
-  bin: 'application/octet-stream',
-  whl: 'application/zip',
+  ico: 'image/x-icon',
+  wav: 'audio/wav',
+  xml: 'application/xml; charset=utf-8',
 };
 
-export const JS_TYPE = TYPES.js!;
-export const CSS_TYPE = TYPES.css!;
+export const JS_TYPE = CDN_TYPES.js!;
+export const CSS_TYPE = 'text/css; charset=utf-8';
 
+/** The Content-Type a CDN sends for `path` (a name without an extension: plain text, as jsDelivr answers). */
 export function contentType(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
   const dot = base.lastIndexOf('.');
   if (dot < 0) return 'text/plain; charset=utf-8';
-  return TYPES[base.slice(dot + 1).toLowerCase()] ?? 'application/octet-stream';
+  const ext = base.slice(dot + 1).toLowerCase();
+  return CDN_TYPES[ext] ?? (mime.contentType(ext) || 'application/octet-stream').replace('; charset=UTF-8', '; charset=utf-8');
 }
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -6,10 +6,11 @@
  * (`next`, `beta`) → its version; an exact version → itself when published; a range (`18`, `^1.2`, `1.x`,
  * `v2.1.0`) → the highest published version matching it (`semver.maxSatisfying`, prereleases only when the range
  * names one). The first resolution of a (package, range) is pinned on disk — a later publish never changes it —
- * and so is a "no such package/version" answer, so that reruns on one cache are byte-identical and a copied
- * cache answers offline exactly as it did online.
+ * so that reruns on one cache are byte-identical and a copied cache answers offline exactly as it did online. A
+ * "no such package/version" answer is pinned for a day (store.ts NOT_FOUND_PIN_MS), then asked again.
  */
 import semver from 'semver';
+import { shared, type CdnBudget } from './budget.js';
 import { NotFoundError, RegistryClient, UnavailableError, validPackageName, type Packument } from './registry.js';
 import { CacheStore, type PackageManifest } from './store.js';
 import { readTarball } from './tarball.js';
@@ -81,18 +82,19 @@ export class Packages {
    * The exact version `range` resolves to (pinned). Throws NotFoundError (no such package, or no matching
    * version: the page's defect) or UnavailableError (registry unreachable, or not cached with registry access off).
    */
-  async resolve(name: string, rangeIn: string | undefined | null): Promise<string> {
+  async resolve(name: string, rangeIn: string | undefined | null, budget: CdnBudget = this.registry.unpaged): Promise<string> {
     if (!validPackageName(name)) throw new NotFoundError(`"${name}" is not a valid npm package name`);
     const range = normalizeRange(rangeIn);
     const exact = exactVersion(range);
     if (exact && this.store.getManifest(name, exact)) return exact;
     const pin = this.store.getPin(name, range);
-    if (pin) {
+    // an expired "not found" is asked again when the registry can be reached (store.ts NOT_FOUND_PIN_MS)
+    if (pin && !(this.registryAccess && this.store.pinExpired(pin))) {
       if ('version' in pin) return pin.version;
       throw new NotFoundError(pin.notFound);
     }
     if (!this.registryAccess) throw new UnavailableError(`${name}@${range} is not in the cache (registry access is off)`);
-    const doc = await this.registry.packument(name);
+    const doc = await this.registry.packument(name, budget);
     const at = new Date().toISOString();
     if (!doc) {
       const p = this.store.putPin({ name, range, notFound: `${name} does not exist on the npm registry`, at });
@@ -112,28 +114,27 @@ export class Packages {
     throw new NotFoundError(p.notFound);
   }
 
-  /** The manifest of an exact version, fetched and stored when absent. */
-  manifest(name: string, version: string): Promise<PackageManifest> {
+  /** The manifest of an exact version, fetched (charged to `budget`) and stored when absent. */
+  manifest(name: string, version: string, budget: CdnBudget = this.registry.unpaged): Promise<PackageManifest> {
     const cached = this.store.getManifest(name, version);
     if (cached) return Promise.resolve(cached);
-    const key = `${name}@${version}`;
-    let p = this.pending.get(key);
-    if (!p) {
-      p = this.download(name, version).finally(() => this.pending.delete(key));
-      this.pending.set(key, p);
-    }
-    return p;
+    return shared(this.pending, `${name}@${version}`, budget, () => this.download(name, version, budget));
   }
 
-  private async download(name: string, version: string): Promise<PackageManifest> {
+  private async download(name: string, version: string, budget: CdnBudget): Promise<PackageManifest> {
     if (!this.registryAccess) throw new UnavailableError(`${name}@${version} is not in the cache (registry access is off)`);
-    const doc = await this.registry.packument(name);
+    const doc = await this.registry.packument(name, budget);
     if (!doc) throw new NotFoundError(`${name} does not exist on the npm registry`);
     const meta = doc.versions[version];
     if (!meta) throw new NotFoundError(`${name}@${version} was never published`);
     const dist = meta.dist ?? {};
-    const data = await this.registry.tarball(name, version, dist);
-    const { files, refused } = await readTarball(data, this.registry.maxPackageBytes, `${name}@${version}`);
+    const data = await this.registry.tarball(name, version, dist, budget);
+    const { files, refused } = await readTarball(data, this.registry.maxPackageBytes, `${name}@${version}`, this.registry.maxInflatedBytes);
+    budget.check(`${name}@${version}`);
+    // what a page adds to the cache is bounded, so that it cannot evict more than that of other pages' libraries
+    let unpacked = 0;
+    for (const bytes of files.values()) unpacked += bytes.length;
+    budget.addStored(`${name}@${version}`, unpacked);
     const manifest: PackageManifest = {
       name,
       version,
@@ -148,8 +149,8 @@ export class Packages {
   }
 
   /** A package version with a file reader; a blob evicted by another process brings the package back. */
-  async open(name: string, version: string): Promise<Pkg> {
-    let manifest = await this.manifest(name, version);
+  async open(name: string, version: string, budget: CdnBudget = this.registry.unpaged): Promise<Pkg> {
+    let manifest = await this.manifest(name, version, budget);
     const key = `${name}@${version}`;
     let json = this.jsonCache.get(key);
     const readRaw = async (path: string): Promise<Buffer | null> => {
@@ -159,7 +160,7 @@ export class Packages {
       if (b) return b;
       // evicted under us: fetch the package again (byte-identical) and retry once
       this.store.dropManifest(name, version);
-      manifest = await this.manifest(name, version);
+      manifest = await this.manifest(name, version, budget);
       const e2 = manifest.files[path];
       b = e2 ? this.store.getBlob(e2[0]) : null;
       if (!b) throw new UnavailableError(`${key}: ${path} vanished from the cache while being read`);

@@ -9,7 +9,8 @@
  *                                            refused: [entries skipped at extraction]}; evictable
  *     builds/<aa>/<sha256(key)>.json         a generated response (ES module build, stub, font CSS, minified file):
  *                                            {key, blob, size, meta}; evictable
- *     pins/<enc(name)>/<enc(range)>.json     a resolution (package, range) → version or "not found"; never evicted
+ *     pins/<enc(name)>/<enc(range)>.json     a resolution (package, range) → version (kept for good) or "not found"
+ *                                            (asked again after {@link NOT_FOUND_PIN_MS}); never evicted
  *     tmp/                                   temp files, renamed into place (same file system, so rename is atomic)
  *     locks/evict.lock                       held by the one process that is evicting
  *
@@ -23,18 +24,28 @@
  *   reader that finds a blob missing treats its package or build as not cached and fetches or builds it again
  *   (the result is byte-identical).
  *
+ * Nothing read back is trusted (a cache folder may be copied from elsewhere, or tampered with): every manifest,
+ * build record and pin is validated as strictly as a URL before use — blob names exactly 64 lower-case hex digits,
+ * file paths relative without `..`, NUL, backslashes or drive letters, name and version those asked for. An invalid
+ * entry is dropped with a warning (never served, and never a path to delete); a blob is served only when it is a
+ * regular file (not a link) whose bytes hash to its name; folders and files that are links are never walked.
+ *
  * LRU: the modification time of a manifest or build record is its last use (touched at most once a minute per
  * process). Size = the bytes of all blobs plus manifests and build records; pins are tiny and not counted.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
+  constants as fsConstants,
   existsSync,
+  fstatSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -45,11 +56,14 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import semver from 'semver';
 
 export const LAYOUT_VERSION = 1;
 /** A blob younger than this is never collected (a concurrent writer may be about to reference it). */
 export const BLOB_GRACE_MS = 60_000;
 const TOUCH_EVERY_MS = 60_000;
+/** Eviction frees at most this much beyond what is over the cap (see evictLocked). */
+export const EVICTION_SLACK_BYTES = 64 * 1024 ** 2;
 const STALE_LOCK_MS = 10 * 60_000;
 
 /**
@@ -60,6 +74,43 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.WEBGRADE_CDN_CACHE) return env.WEBGRADE_CDN_CACHE;
   const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
   return join(base, 'webgrade', 'cdn');
+}
+
+/**
+ * A "not found" pin (no such package, or no version matching) holds for a day, then the registry is asked
+ * again: reruns within the day stay byte-identical, and a version named before its release is served once it is
+ * out. Version pins are kept for good. Without registry access an older "not found" still answers.
+ */
+export const NOT_FOUND_PIN_MS = 24 * 3600_000;
+
+/** A blob name: the SHA-256 of its bytes, lower-case hex, exactly. */
+const SHA_RE = /^[0-9a-f]{64}$/;
+export const isSha = (s: unknown): s is string => typeof s === 'string' && SHA_RE.test(s);
+
+/** A file path inside a package as a manifest may hold it (what tarball.ts safeEntryPath can produce). */
+export function validFilePath(p: unknown): p is string {
+  if (typeof p !== 'string' || p === '' || p.length > 4096 || /[\0\\]/.test(p) || p.startsWith('/') || /^[a-zA-Z]:/.test(p)) return false;
+  return p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
+}
+
+/** What a manifest's `integrity` may be: SRI hashes (base64), or `sha1:<hex>` from a packument with a shasum only. */
+const INTEGRITY_RE = /^(?:sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2}(?: sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2})*|sha1:[0-9a-f]{40})$/;
+
+const isSize = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/** The blob name of a path under blobs/ (`<aa>/<sha>` with aa its first two digits), else null. */
+function blobName(rel: string): string | null {
+  const m = /^([0-9a-f]{2})\/([0-9a-f]{64})$/.exec(rel);
+  return m && m[2]!.startsWith(m[1]!) ? m[2]! : null;
+}
+
+/** A pin as read from disk: well-formed, and a version pin names a valid exact version. */
+function validPin(p: unknown): p is Pin {
+  const pin = p as Record<string, unknown> | null;
+  if (!pin || typeof pin !== 'object' || !isString(pin.name) || !isString(pin.range) || !isString(pin.at)) return false;
+  if ('version' in pin) return isString(pin.version) && semver.valid(pin.version) === pin.version;
+  return isString(pin.notFound);
 }
 
 export const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
@@ -121,17 +172,78 @@ export class CacheStore {
   /** Blobs younger than this are never collected (tests shorten it). */
   private readonly graceMs: number;
 
-  constructor(dir: string, maxBytes: number, graceMs = BLOB_GRACE_MS) {
-    this.dir = dir;
+  /** Invalid entries met (the first 100), also emitted once each as process warnings. */
+  readonly warnings: string[] = [];
+  private warned = new Set<string>();
+
+  /** How long a "not found" pin holds (see {@link NOT_FOUND_PIN_MS}). */
+  readonly notFoundMs: number;
+
+  constructor(dir: string, maxBytes: number, graceMs = BLOB_GRACE_MS, notFoundMs = NOT_FOUND_PIN_MS) {
+    this.notFoundMs = notFoundMs;
+    // The real path, once: esbuild and realpath-resolving tools report real paths, and every containment check
+    // compares against this (a linked ~/.cache or macOS's /tmp would otherwise put every path "outside").
+    mkdirSync(dir, { recursive: true });
+    this.dir = realpathSync(dir);
+    dir = this.dir;
     this.maxBytes = maxBytes;
     this.graceMs = graceMs;
-    for (const sub of ['blobs', 'packages', 'builds', 'pins', 'tmp', 'locks']) mkdirSync(join(dir, sub), { recursive: true });
+    for (const sub of ['blobs', 'packages', 'builds', 'pins', 'tmp', 'locks']) {
+      mkdirSync(join(dir, sub), { recursive: true });
+      // a linked subfolder would make reads, writes and eviction's deletions land outside the cache
+      if (!lstatSync(join(dir, sub)).isDirectory()) throw new Error(`${join(dir, sub)}: not a folder of the CDN cache (a link?); delete it or use another cache folder`);
+    }
     const layout = join(dir, 'layout.json');
     if (!existsSync(layout)) this.atomicWrite(layout, JSON.stringify({ layout: LAYOUT_VERSION }) + '\n');
     else {
       const v = (JSON.parse(readFileSync(layout, 'utf8')) as { layout?: number }).layout;
       if (v !== LAYOUT_VERSION) throw new Error(`${dir}: CDN cache layout ${v} is not ${LAYOUT_VERSION} (delete the folder or use another)`);
     }
+  }
+
+  /** Note an invalid entry of the cache (once per key per process). */
+  private warn(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    if (this.warned.size < 10_000) this.warned.add(key);
+    if (this.warnings.length < 100) this.warnings.push(message);
+    process.emitWarning(`webgrade CDN cache ${this.dir}: ${message}`, { code: 'WEBGRADE_CDN_CACHE' });
+  }
+
+  /**
+   * A manifest as read from disk, validated: null when it is not one of `name@version` (when given); file
+   * entries with an unsafe path or a malformed blob name or size are dropped with a warning.
+   */
+  private validManifest(raw: unknown, where: string, name?: string, version?: string): PackageManifest | null {
+    const m = raw as Partial<PackageManifest> | null;
+    if (!m || typeof m !== 'object' || !isString(m.name) || !isString(m.version) || !m.files || typeof m.files !== 'object' || Array.isArray(m.files)) {
+      this.warn(where, `${where}: not a package manifest; ignored`);
+      return null;
+    }
+    if ((name !== undefined && m.name !== name) || (version !== undefined && m.version !== version)) {
+      this.warn(where, `${where}: names ${m.name}@${m.version}, not ${name}@${version}; ignored`);
+      return null;
+    }
+    const files: Record<string, FileEntry> = {};
+    const bad: string[] = [];
+    for (const [path, e] of Object.entries(m.files as Record<string, unknown>)) {
+      if (validFilePath(path) && Array.isArray(e) && e.length === 2 && isSha(e[0]) && isSize(e[1])) files[path] = [e[0], e[1]];
+      else bad.push(path);
+    }
+    if (bad.length) this.warn(where, `${where}: ${bad.length} invalid file entr${bad.length === 1 ? 'y' : 'ies'} dropped (${bad.slice(0, 3).map((b) => JSON.stringify(b).slice(0, 80)).join(', ')})`);
+    let integrity = '';
+    if (isString(m.integrity) && INTEGRITY_RE.test(m.integrity)) integrity = m.integrity;
+    else this.warn(`${where}#integrity`, `${where}: malformed integrity dropped`);
+    return { name: m.name, version: m.version, integrity, files, refused: Array.isArray(m.refused) ? m.refused.filter(isString) : [] };
+  }
+
+  /** A build record as read from disk, validated (null when invalid, with a warning). */
+  private validBuild(raw: unknown, where: string): BuildRecord | null {
+    const r = raw as Partial<BuildRecord> | null;
+    if (!r || typeof r !== 'object' || !isString(r.key) || !isSha(r.blob) || !isSize(r.size) || !r.meta || typeof r.meta !== 'object') {
+      this.warn(where, `${where}: not a valid build record; ignored`);
+      return null;
+    }
+    return { key: r.key, blob: r.blob, size: r.size, meta: r.meta };
   }
 
   private tmpPath(): string {
@@ -153,6 +265,7 @@ export class CacheStore {
   // ---- blobs -------------------------------------------------------------------------------------------
 
   private blobPath(sha: string): string {
+    if (!isSha(sha)) throw new Error(`not a blob name: ${JSON.stringify(sha).slice(0, 80)}`);
     return join(this.dir, 'blobs', sha.slice(0, 2), sha);
   }
 
@@ -176,17 +289,33 @@ export class CacheStore {
     return sha;
   }
 
-  /** The bytes of a blob, or null when it is missing (evicted by another process). */
+  /**
+   * The bytes of a blob, or null when it is missing (evicted by another process), not a regular file (a link is
+   * not followed), or its bytes do not hash to its name (corrupted or planted in a copied folder).
+   */
   getBlob(sha: string): Buffer | null {
+    if (!isSha(sha)) return null;
+    let data: Buffer;
     try {
-      return readFileSync(this.blobPath(sha));
+      const fd = openSync(this.blobPath(sha), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+      try {
+        if (!fstatSync(fd).isFile()) return null;
+        data = readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       return null;
     }
+    if (sha256(data) !== sha) {
+      this.warn(`blob:${sha}`, `blob ${sha} does not hash to its name; not served`);
+      return null;
+    }
+    return data;
   }
 
   hasBlob(sha: string): boolean {
-    return existsSync(this.blobPath(sha));
+    return isSha(sha) && existsSync(this.blobPath(sha));
   }
 
   // ---- package manifests -------------------------------------------------------------------------------
@@ -198,12 +327,14 @@ export class CacheStore {
   /** The manifest of a cached package, or null (absent, or one of its blobs is gone). Marks it used. */
   getManifest(name: string, version: string): PackageManifest | null {
     const p = this.manifestPath(name, version);
-    let m: PackageManifest;
+    let raw: unknown;
     try {
-      m = JSON.parse(readFileSync(p, 'utf8')) as PackageManifest;
+      raw = JSON.parse(readFileSync(p, 'utf8'));
     } catch {
       return null;
     }
+    const m = this.validManifest(raw, `packages/${encName(name)}/${encName(version)}.json`, name, version);
+    if (!m) return null;
     this.touch(p);
     return m;
   }
@@ -231,13 +362,13 @@ export class CacheStore {
   /** A cached build and its bytes, or null (absent or its blob was evicted). Marks it used. */
   getBuild(key: string): { record: BuildRecord; body: Buffer } | null {
     const p = this.buildPath(key);
-    let record: BuildRecord;
+    let record: BuildRecord | null;
     try {
-      record = JSON.parse(readFileSync(p, 'utf8')) as BuildRecord;
+      record = this.validBuild(JSON.parse(readFileSync(p, 'utf8')), p.slice(this.dir.length + 1));
     } catch {
       return null;
     }
-    if (record.key !== key) return null;
+    if (!record || record.key !== key) return null;
     const body = this.getBlob(record.blob);
     if (!body) return null;
     this.touch(p);
@@ -261,10 +392,20 @@ export class CacheStore {
     return join(this.dir, 'pins', encName(name), `${encName(range)}.json`);
   }
 
+  /**
+   * Is this a "not found" pin past its time (or dated in the future, as a copied or hand-made pin may be)? A
+   * version named before it is published must not stay a 404 for every later page.
+   */
+  pinExpired(pin: Pin, now = Date.now()): boolean {
+    if (!('notFound' in pin)) return false;
+    const at = Date.parse(pin.at);
+    return !Number.isFinite(at) || now - at > this.notFoundMs || at > now + 60_000;
+  }
+
   getPin(name: string, range: string): Pin | null {
     try {
       const pin = JSON.parse(readFileSync(this.pinPath(name, range), 'utf8')) as Pin;
-      return pin.name === name && pin.range === range ? pin : null;
+      return pin.name === name && pin.range === range && validPin(pin) ? pin : null;
     } catch {
       return null;
     }
@@ -277,11 +418,21 @@ export class CacheStore {
    */
   putPin(pin: Pin): Pin {
     const existing = this.getPin(pin.name, pin.range);
-    if (existing) return existing;
+    if (existing && !this.pinExpired(existing)) return existing;
     const p = this.pinPath(pin.name, pin.range);
     mkdirSync(join(p, '..'), { recursive: true });
     const tmp = this.tmpPath();
     writeFileSync(tmp, JSON.stringify(pin) + '\n');
+    if (existing) {
+      // an expired "not found": replaced in one rename (two processes replacing it at once agree on the last)
+      try {
+        renameSync(tmp, p);
+      } catch (err) {
+        rmSync(tmp, { force: true });
+        throw err;
+      }
+      return this.getPin(pin.name, pin.range) ?? pin;
+    }
     try {
       linkSync(tmp, p);
       return pin;
@@ -298,6 +449,7 @@ export class CacheStore {
   private touch(path: string): void {
     const now = Date.now();
     if ((this.touched.get(path) ?? 0) > now - TOUCH_EVERY_MS) return;
+    if (this.touched.size >= 10_000) this.touched.clear(); // bounded: forgetting only costs an extra utimes
     this.touched.set(path, now);
     try {
       const t = new Date(now);
@@ -323,14 +475,36 @@ export class CacheStore {
         const p = join(root, r);
         let st;
         try {
-          st = statSync(p);
+          st = lstatSync(p); // a link is neither followed nor listed
         } catch {
           continue;
         }
         if (st.isDirectory()) stack.push(r);
-        else yield { path: p, rel: r };
+        else if (st.isFile()) yield { path: p, rel: r };
       }
     }
+  }
+
+  /** The valid manifest at a path under packages/ (it must sit where its name and version put it), or null. */
+  private manifestAt(path: string): PackageManifest | null {
+    const where = path.slice(this.dir.length + 1);
+    const m = this.validManifest(JSON.parse(readFileSync(path, 'utf8')), where);
+    if (m && this.manifestPath(m.name, m.version) !== path) {
+      this.warn(where, `${where}: names ${m.name}@${m.version}, which belongs elsewhere; ignored`);
+      return null;
+    }
+    return m;
+  }
+
+  /** The valid build record at a path under builds/ (where its key puts it), or null. */
+  private buildAt(path: string): BuildRecord | null {
+    const where = path.slice(this.dir.length + 1);
+    const r = this.validBuild(JSON.parse(readFileSync(path, 'utf8')), where);
+    if (r && this.buildPath(r.key) !== path) {
+      this.warn(where, `${where}: its key belongs elsewhere; ignored`);
+      return null;
+    }
+    return r;
   }
 
   /** Everything in the cache, for `webgrade cdn info` and eviction. */
@@ -340,8 +514,10 @@ export class CacheStore {
     const blobSize = new Map<string, number>();
     for (const f of this.walk('blobs')) {
       try {
+        const sha = blobName(f.rel);
+        if (!sha) continue;
         const s = statSync(f.path).size;
-        blobSize.set(f.rel.slice(f.rel.indexOf('/') + 1), s);
+        blobSize.set(sha, s);
         bytes += s;
         blobs++;
       } catch {
@@ -353,7 +529,8 @@ export class CacheStore {
       try {
         const st = statSync(f.path);
         bytes += st.size;
-        const m = JSON.parse(readFileSync(f.path, 'utf8')) as PackageManifest;
+        const m = this.manifestAt(f.path);
+        if (!m) continue;
         let b = 0;
         for (const [sha] of Object.values(m.files)) b += blobSize.get(sha) ?? 0;
         packages.push({ name: m.name, version: m.version, bytes: b, lastUsed: st.mtimeMs });
@@ -381,7 +558,8 @@ export class CacheStore {
     const out: Pin[] = [];
     for (const f of this.walk('pins')) {
       try {
-        out.push(JSON.parse(readFileSync(f.path, 'utf8')) as Pin);
+        const pin = JSON.parse(readFileSync(f.path, 'utf8')) as Pin;
+        if (validPin(pin)) out.push(pin);
       } catch {
         /* partial */
       }
@@ -390,7 +568,8 @@ export class CacheStore {
   }
 
   /**
-   * Evict least-recently-used packages and builds until the cache is at most 90% of `maxBytes`, when it is over
+   * Evict least-recently-used packages and builds until the cache is at most 90% of `maxBytes` (and at most
+ * {@link EVICTION_SLACK_BYTES} below it), when it is over
    * `maxBytes`. Cheap when this process has written little since its last scan. `keep` (manifest or build
    * paths just written) is never evicted in this call. Returns the number of bytes removed.
    */
@@ -436,7 +615,9 @@ export class CacheStore {
     for (const f of this.walk('packages')) {
       try {
         const st = statSync(f.path);
-        const m = JSON.parse(readFileSync(f.path, 'utf8')) as PackageManifest;
+        const m = this.manifestAt(f.path);
+        // an invalid manifest is left alone: no blob it names is trusted, so none is freed or deleted through it
+        if (!m) continue;
         const blobs = Object.values(m.files).map((e) => e[0]);
         items.push({ path: f.path, time: st.mtimeMs, size: st.size, blobs });
         addRefs(blobs);
@@ -447,7 +628,8 @@ export class CacheStore {
     for (const f of this.walk('builds')) {
       try {
         const st = statSync(f.path);
-        const r = JSON.parse(readFileSync(f.path, 'utf8')) as BuildRecord;
+        const r = this.buildAt(f.path);
+        if (!r) continue;
         items.push({ path: f.path, time: st.mtimeMs, size: st.size, blobs: [r.blob] });
         addRefs([r.blob]);
       } catch {
@@ -458,8 +640,10 @@ export class CacheStore {
     let total = items.reduce((s, i) => s + i.size, 0);
     for (const f of this.walk('blobs')) {
       try {
+        const sha = blobName(f.rel);
+        if (!sha) continue; // not a blob's name: never deleted
         const st = statSync(f.path);
-        blobInfo.set(f.rel.slice(f.rel.indexOf('/') + 1), { size: st.size, mtime: st.mtimeMs });
+        blobInfo.set(sha, { size: st.size, mtime: st.mtimeMs });
         total += st.size;
       } catch {
         /* gone */
@@ -481,7 +665,9 @@ export class CacheStore {
     // unreferenced blobs (left by an interrupted write or an earlier eviction) go first
     if (total > this.maxBytes) for (const sha of [...blobInfo.keys()]) if (!refs.has(sha)) removeBlob(sha);
     if (total > this.maxBytes) {
-      const target = this.maxBytes * 0.9;
+      // down to 90% of the cap, but never more than EVICTION_SLACK_BYTES below it: what one writer (one page,
+      // whose additions are capped by its budget) can push out is what it added plus this slack
+      const target = this.maxBytes - Math.min(this.maxBytes * 0.1, EVICTION_SLACK_BYTES);
       items.sort((a, b) => a.time - b.time);
       for (const it of items) {
         if (total <= target) break;

@@ -19,7 +19,7 @@ export interface ViewportSpec {
   height: number;
 }
 
-/** The named viewports (Vision2Web's desktop, tablet and phone sizes). */
+/** The named viewports (our choice of common desktop, tablet and phone sizes: 1440×900, the iPad portrait 768×1024 and the iPhone 12 Pro 390×844 that mobile-compat emulates; Vision2Web gives resolutions per task, e.g. 1920×1080, not a fixed set). */
 export const NAMED_VIEWPORTS: Readonly<Record<string, ViewportSpec>> = {
   desktop: { name: 'desktop', width: 1440, height: 900 },
   tablet: { name: 'tablet', width: 768, height: 1024 },

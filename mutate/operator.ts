@@ -15,6 +15,10 @@
  *   (a console error also fails Lighthouse's errors-in-console audit) or they read exactly what the edit
  *   changes (a stretched image is also resized for media-quality). A move there is reported but marked
  *   expected; every other non-target move is a false move.
+ * - `inserts`: the edit adds the feature its targets measure together with its defect (an image, a risky call,
+ *   icons), so it applies to a page that lacks the feature; there the target goes from unscorable (nothing to
+ *   measure) to a score, and it detects when that score is below 100, since the seeded defect is then all it
+ *   measures (mutate/run.ts).
  * - Targets may name metrics this build does not have (the interaction probe's metrics): the runner then skips
  *   the operator with "target metric not in this build".
  */
@@ -29,6 +33,8 @@ export interface MutationOperator {
   targets: readonly string[];
   /** Metric ids that may rightly move as well (see module comment). */
   collateral?: readonly string[];
+  /** The edit adds the measured feature with its defect (module comment): judged on a page without the feature too. */
+  inserts?: boolean;
   /** One line: the defect and the edit. */
   description: string;
   apply(page: PageModel, edit: Mutation): ApplyResult | Promise<ApplyResult>;

@@ -8,7 +8,9 @@
  * are scorable and `base − mutant > noise`: it dropped by more than the original's own run-to-run spread. With
  * one repeat the noise is 0 and any drop counts (the output says so); use `--repeats 3` for the noisy
  * Lighthouse metrics. A target that cannot drop is not counted as a miss but reported why (`notes`): unscorable
- * on the original, or already at 0 (the floor). A target unscorable on the mutant does not detect.
+ * on the original, or already at 0 (the floor). A target unscorable on the mutant does not detect. An operator
+ * that `inserts` the measured feature with its defect (mutate/operator.ts) is also judged where the target was
+ * unscorable on every score of the original (nothing to measure): it detects when the mutant scores below 100.
  * A metric **moved** when `|mutant − base| > noise`, or when it became scorable or unscorable; moves of
  * non-target metrics are listed, each marked `expected` when the operator names that metric as collateral
  * (mutate/operator.ts), otherwise a false move.
@@ -153,7 +155,7 @@ export function baseStats(docs: readonly ScoreDocument[]): Record<string, BaseSt
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** Compare a mutant's scores with the base: detection of targets, moves of the rest. */
-export function compare(op: Pick<MutationOperator, 'targets' | 'collateral'>, base: Record<string, BaseStats>, mutant: ScoreDocument, targets: readonly string[]): Pick<OperatorResult, 'detected' | 'scores' | 'moved' | 'notes'> {
+export function compare(op: Pick<MutationOperator, 'targets' | 'collateral' | 'inserts'>, base: Record<string, BaseStats>, mutant: ScoreDocument, targets: readonly string[]): Pick<OperatorResult, 'detected' | 'scores' | 'moved' | 'notes'> {
   const detected: Record<string, boolean> = {};
   const notes: Record<string, string> = {};
   const scores: OperatorResult['scores'] = {};
@@ -165,6 +167,12 @@ export function compare(op: Pick<MutationOperator, 'targets' | 'collateral'>, ba
     if (!m || !b) continue;
     scores[id] = { base: b.base, mutant: m.score };
     if (targets.includes(id)) {
+      if (op.inserts && b.values.every((v) => v === null) && m.score !== null) {
+        // the page lacked the feature: the inserted one, with its defect, is all the target measures
+        detected[id] = m.score < 100;
+        notes[id] = `${INSERTED_NOTE} (the original: ${b.reason ?? 'no score'}); scored on the inserted feature alone`;
+        continue;
+      }
       detected[id] = b.base !== null && m.score !== null && b.base - m.score > b.noise;
       if (b.base === null) notes[id] = `unscorable on the original: ${b.reason ?? 'no score'}`;
       else if (b.base === 0) notes[id] = 'at the floor (0) on the original: cannot drop';
@@ -178,7 +186,10 @@ export function compare(op: Pick<MutationOperator, 'targets' | 'collateral'>, ba
   return { detected, scores, moved, ...(Object.keys(notes).length ? { notes } : {}) };
 }
 
-/** Can a target be judged on this base (scorable and above the floor)? */
+/** The note of a target judged on an inserted feature alone (the original had nothing to measure). */
+export const INSERTED_NOTE = 'nothing to measure on the original';
+
+/** Can a target be judged on this base (scorable and above the floor, or judged on an inserted feature)? */
 export function judgeable(result: OperatorResult, target: string): boolean {
   return result.applied && target in result.detected && !result.notes?.[target]?.startsWith('unscorable on the original') && !result.notes?.[target]?.startsWith('at the floor');
 }

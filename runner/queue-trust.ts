@@ -226,7 +226,7 @@ export interface QueuePoolSettings {
 /** The most Lighthouse runs a queue may ask for (as `--lighthouse-runs` allows). */
 const MAX_LIGHTHOUSE_RUNS = 9;
 const POOL_KEYS = ['suite', 'only', 'network', 'lighthouseRuns', 'budgetMs', 'checkNetwork', 'alignment', 'viewports', 'hardLimitMs'] as const;
-const SCORING_KEYS = ['webgrade', 'suite', 'metrics', 'network', 'lighthouseRuns', 'budgetSeconds', 'checkNetwork', 'alignment', 'viewports'] as const;
+const SCORING_KEYS = ['webgrade', 'suite', 'metrics', 'network', 'lighthouseRuns', 'budgetSeconds', 'checkNetwork', 'alignment', 'viewports', 'browser'] as const;
 const DAY_MS = 24 * 3600 * 1000;
 
 function idList(v: unknown, where: string): string[] {
@@ -290,6 +290,8 @@ function validateScoring(raw: unknown): ScoringSettings {
     if (!Array.isArray(raw.viewports) || raw.viewports.length > 10) throw new RefusedPayload(`${w('viewports')}: expected a list of at most 10`);
     out.viewports = raw.viewports.map((v: unknown, i) => boundedString(v, 64, `${w('viewports')}[${i}]`));
   }
+  // The adding machine's browser, for information only: rows record the browser of the worker that scored them.
+  if (raw.browser !== undefined) out.browser = boundedString(raw.browser, 128, w('browser'));
   return out;
 }
 

@@ -67,8 +67,14 @@ export function withoutSandboxWarning(stderr: string): string {
 
 /** Run the built CLI (dist/bin/webgrade.js) with arguments; resolves when it exits. */
 export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {}): Promise<CliResult> {
+  return runScript(cliPath, args, opts);
+}
+
+/** Run a built script (e.g. dist/bench/<name>.js) with Node and arguments; resolves when it exits. */
+export function runScript(script: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {}): Promise<CliResult> {
+  const name = script === cliPath ? 'webgrade' : script;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
+    const child = spawn(process.execPath, [script, ...args], {
       cwd: opts.cwd ?? repoRoot,
       env: { ...process.env, ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -79,7 +85,7 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`webgrade ${args.join(' ')} timed out`));
+      reject(new Error(`${name} ${args.join(' ')} timed out`));
     }, opts.timeoutMs ?? 120_000);
     child.on('error', reject);
     child.on('close', (code) => {

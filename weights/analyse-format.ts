@@ -3,6 +3,7 @@ import Table from 'cli-table3';
 import type { AnalysisDoc, Correlation, MetricAnalysis } from './analyse.js';
 import { csvCell, pctOfSd } from './leaderboard-format.js';
 import { describeChange, guardSummary } from './noise.js';
+import { estimateText } from './judgements.js';
 
 function table(head: string[]): Table.Table {
   return new Table({ head, style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
@@ -59,6 +60,19 @@ export function analysisTable(doc: AnalysisDoc): string {
     out.push(a.toString());
     out.push(`across pages: all rated pages pooled; within: per requirement with ≥ ${r.minGroup} rated pages (not all tied), averaged over those requirements (how many: "within: reqs")`);
   }
+  const pr = doc.pairs;
+  if (pr) {
+    out.push('');
+    const boot = pr.bootstrap ? `95% CI: ${pr.bootstrap.iterations} bootstrap resamples of the requirements (seed ${pr.bootstrap.seed})` : 'no bootstrap';
+    out.push(`Agreement with pairwise preferences (${pr.file}: ${pr.matched} judgements of ${pr.requirements} requirements, ${pr.ties} ties${pr.raters ? `, ${pr.raters} raters` : ''}; ${boot})`);
+    const a = table(['metric', 'judgements', 'accuracy [95% CI]', 'requirements']);
+    for (const m of [...doc.metrics, doc.overall]) {
+      const e = m.pairs!.accuracy;
+      a.push([m.id, String(e.n), estimateText(e), String(e.groups)]);
+    }
+    out.push(a.toString());
+    out.push('accuracy: share of decisive judgements (ties left out) whose winner scores higher, a score tie counting ½ (chance 0.50); judgements with an unscorable page are left out for that metric');
+  }
   if (doc.notes.length) {
     out.push('');
     out.push('Notes:');
@@ -73,7 +87,7 @@ const corrCells = (c: { spearman: Correlation; kendall: Correlation } | undefine
 
 /**
  * One row per metric, then one for the overall (`metric` = "overall", values in SD units). Rating columns are
- * empty without --ratings; `within_*` are the within-requirement averages over `within_groups` requirements.
+ * empty without --ratings, `pair_*` without --pairs; `within_*` are the within-requirement averages over `within_groups` requirements.
  * `noise_guard`: the guard's change for that metric (metric, σ, retest sd, k), empty when it changed nothing.
  */
 export function analysisCsv(doc: AnalysisDoc): string {
@@ -81,6 +95,7 @@ export function analysisCsv(doc: AnalysisDoc): string {
     'metric', 'perspective', 'weight', 'artifacts', 'scorable', 'scorable_share', 'mean', 'sd', 'mode_score', 'mode_share',
     'retest_sd', 'retest_pairs', 'retest_ratio', 'effective_sd', 'noise_guard',
     'pages', ...CORR_COLUMNS, 'within_groups', 'within_pages', ...CORR_COLUMNS.map((c) => `within_${c}`),
+    'pair_judgements', 'pair_accuracy', 'pair_accuracy_low', 'pair_accuracy_high',
   ];
   const lines = [head.map(csvCell).join(',')];
   for (const m of [...doc.metrics, doc.overall]) {
@@ -89,6 +104,7 @@ export function analysisCsv(doc: AnalysisDoc): string {
       m.id, m.perspective ?? '', m.weight, m.artifacts, m.scorable, m.scorableShare, m.mean, m.sd, m.mode?.score, m.mode?.share,
       m.retest?.sd, m.retest?.pairs, m.retest?.ratio, m.effectiveSd, change ? describeChange(change) : '',
       m.ratings?.across.pages, ...corrCells(m.ratings?.across), m.ratings?.within.groups, m.ratings?.within.pages, ...corrCells(m.ratings?.within),
+      m.pairs?.accuracy.n, m.pairs?.accuracy.value, m.pairs?.accuracy.ci?.[0], m.pairs?.accuracy.ci?.[1],
     ].map(csvCell).join(','));
   }
   return lines.join('\n') + '\n';

@@ -38,10 +38,11 @@ import { pooledWithinSd, type NoiseGuardReport, type NoiseGuardSettings } from '
 import { describeWeights, type ResolvedWeights } from './personas.js';
 import { kendallTauB, spearman } from './rank-correlation.js';
 import { matchRatings, type RatingsFile } from './ratings.js';
+import { estimates, groupAgreement, judgementsFromPairs, MIN_GROUP, type Estimate } from './judgements.js';
+import { matchPairs, type PairsFile } from './pairs.js';
 import type { MetricNorm } from './zscore.js';
 
-/** Fewest rated pages a requirement needs to count in the within-requirement correlations. */
-export const MIN_GROUP = 3;
+export { MIN_GROUP };
 /** The id of the overall's row. */
 export const OVERALL_ID = 'overall';
 
@@ -78,6 +79,8 @@ export interface MetricAnalysis {
   effectiveSd?: number;
   /** Agreement with the ratings (only with --ratings). */
   ratings?: Agreement;
+  /** Pairwise accuracy against the judgements (only with --pairs; judgements.ts). */
+  pairs?: { accuracy: Estimate };
 }
 
 export interface AnalysisDoc {
@@ -106,12 +109,25 @@ export interface AnalysisDoc {
     minGroup: number;
     bootstrap: { iterations: number; seed: number; unit: 'requirement' } | null;
   };
+  pairs: null | {
+    file: string;
+    /** Judgements read, matched to two pages, matched none; ties among the matched; distinct raters named. */
+    rows: number;
+    matched: number;
+    unmatched: number;
+    ties: number;
+    raters: number;
+    /** Requirements with a matched judgement. */
+    requirements: number;
+    bootstrap: { iterations: number; seed: number; unit: 'requirement' } | null;
+  };
   notes: string[];
 }
 
 export interface AnalyseOptions {
   results: string;
   ratings?: RatingsFile;
+  pairs?: PairsFile;
   iterations?: number;
   seed?: number;
   noiseGuard?: NoiseGuardSettings;
@@ -294,6 +310,29 @@ export function analyse(pop: Population, weights: ResolvedWeights, opts: Analyse
     const multi = [...match.byPage.values()].filter((r) => r.raters > 1).length;
     if (multi) notes.push(`${multi} pages have several ratings: their mean is used`);
   }
+  let pairs: AnalysisDoc['pairs'] = null;
+  if (opts.pairs) {
+    const match = matchPairs(opts.pairs.pairs, samples);
+    const j = judgementsFromPairs(match.pairs, samples);
+    const iterations = opts.iterations ?? DEFAULT_ITERATIONS;
+    const seed = opts.seed ?? DEFAULT_SEED;
+    // Raw scores order pages as their z does; an unscorable page leaves the judgements it is in out, as --ratings does.
+    const sets = [...metrics.map((m) => samples.map((s) => s.scores[m.id] ?? null)), overallValues.map((v) => v.value)];
+    const ests = estimates('pairs', sets.map((scores) => j.groups.map((g) => groupAgreement('pairs', g, scores))), iterations, seed);
+    metrics.forEach((m, i) => (m.pairs = { accuracy: ests[i]! }));
+    overall.pairs = { accuracy: ests[ests.length - 1]! };
+    pairs = {
+      file: opts.pairs.path,
+      rows: opts.pairs.pairs.length,
+      matched: match.pairs.length,
+      unmatched: match.unmatched.length,
+      ties: match.pairs.filter((p) => p.winner === 'tie').length,
+      raters: opts.pairs.raters,
+      requirements: j.groups.length,
+      bootstrap: iterations > 0 ? { iterations, seed, unit: 'requirement' } : null,
+    };
+    if (match.unmatched.length) notes.push(`${match.unmatched.length} judgements name a page the results do not have (lines ${match.unmatched.slice(0, 5).map((p) => p.line).join(', ')}${match.unmatched.length > 5 ? ', …' : ''})`);
+  }
   if (pop.maxRepeats < 2) notes.push('no repeats in the results: the within-page (test–retest) sd needs `webgrade batch --repeats 2` or more');
   if (pop.failedRepeats) notes.push(`${pop.failedRepeats} failed repeats left out of their artifacts' means`);
   return {
@@ -316,6 +355,7 @@ export function analyse(pop: Population, weights: ResolvedWeights, opts: Analyse
     metrics,
     overall,
     ratings,
+    pairs,
     notes,
   };
 }

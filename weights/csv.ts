@@ -1,9 +1,10 @@
 /**
- * A small CSV reader (RFC 4180): fields separated by commas, records by LF or CRLF; a field in double quotes may
- * hold commas, line breaks and doubled quotes (`""`). A UTF-8 byte-order mark is dropped; a last empty line is not a
- * record. What it does not do: other separators, trimming, type conversion. `line` is the 1-based line on which
- * each record starts, for error messages.
+ * CSV records (RFC 4180) for the ratings and pairwise-preference files, read with csv-parse: fields separated by
+ * commas, records by LF or CRLF, quoted fields with commas, line breaks and doubled quotes; a byte-order mark
+ * dropped; blank lines are not records; records may differ in length (the readers check the columns they need).
+ * `line` is the 1-based line on which each record starts, for error messages.
  */
+import { parse } from 'csv-parse/sync';
 
 export interface CsvRecord {
   line: number;
@@ -13,62 +14,15 @@ export interface CsvRecord {
 export class CsvError extends Error {}
 
 export function parseCsv(text: string): CsvRecord[] {
-  const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const out: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  let i = 0;
-  let sawAny = false;
-  const endRecord = () => {
-    fields.push(field);
-    if (!(fields.length === 1 && fields[0] === '' && !sawAny)) out.push({ line: start, fields });
-    fields = [];
-    field = '';
-    sawAny = false;
-  };
-  while (i < s.length) {
-    const c = s[i]!;
-    if (quoted) {
-      if (c === '"') {
-        if (s[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        i++;
-        continue;
-      }
-      if (c === '\n') line++;
-      field += c;
-      i++;
-      continue;
-    }
-    if (c === '"') {
-      if (field !== '') throw new CsvError(`line ${line}: a quote inside an unquoted field`);
-      quoted = true;
-      sawAny = true;
-      i++;
-    } else if (c === ',') {
-      fields.push(field);
-      field = '';
-      sawAny = true;
-      i++;
-    } else if (c === '\n' || c === '\r') {
-      endRecord();
-      i += c === '\r' && s[i + 1] === '\n' ? 2 : 1;
-      line++;
-      start = line;
-    } else {
-      field += c;
-      sawAny = true;
-      i++;
-    }
+  try {
+    const rows = parse(text, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as Array<{ record: string[]; info: { lines: number; raw?: string } }>;
+    // info.lines is the line the record ends on; a record starts as many line breaks earlier as it holds.
+    return rows.map(({ record, info }) => ({ line: info.lines - (record.join(',').match(/\n/g)?.length ?? 0), fields: record }));
+  } catch (err) {
+    const e = err as { code?: string; lines?: number; message?: string };
+    const line = e.lines ?? 0;
+    if (e.code === 'CSV_QUOTE_NOT_CLOSED') throw new CsvError(`line ${line}: a quoted field is never closed`);
+    if (e.code === 'INVALID_OPENING_QUOTE') throw new CsvError(`line ${line}: a quote inside an unquoted field`);
+    throw new CsvError(`line ${line}: ${e.message ?? String(err)}`);
   }
-  if (quoted) throw new CsvError(`line ${start}: a quoted field is never closed`);
-  if (field !== '' || fields.length || sawAny) endRecord();
-  return out;
 }

@@ -36,6 +36,7 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
     `Leaderboard (suite ${doc.suite}): ${p.models} models, ${p.artifacts} artifacts (${p.failed} failed)${repeats}, ${p.requirements} requirements, ${p.metrics} metrics with results`,
   );
   out.push(doc.weights.description);
+  if (doc.weights.provenanceLine) out.push(doc.weights.provenanceLine);
   out.push('');
   out.push('Model scores (Table 4): weighted z per perspective and overall, in % of one standard deviation');
   const withExec = doc.models.some((m) => m.executable);

@@ -18,6 +18,7 @@ import { bootstrap, ONE_REQUIREMENT, type BootstrapResult } from './bootstrap.js
 import { guardNorms, NOISE_GUARD_DEFAULT, retestSources, sdFloors, type NoiseGuardReport, type NoiseGuardSettings } from './noise.js';
 import { describeWeights, type ResolvedWeights } from './personas.js';
 import type { MetricNorm } from './zscore.js';
+import { provenanceLine, type FitProvenance } from './weights-file.js';
 
 export interface LeaderboardModel extends ModelScore {
   /** 95% bootstrap interval of the overall (resampling requirements); null when it would say nothing (`ciReason`). */
@@ -97,6 +98,9 @@ export interface LeaderboardDoc {
     perspectives: Partial<Record<PerspectiveId, number>>;
     metrics: Record<string, number>;
     equalShareIn: PerspectiveId[];
+    /** Fitted weights (`webgrade weights fit`): where they came from, and that as one line. */
+    provenance?: FitProvenance;
+    provenanceLine?: string;
   };
   /**
    * artifacts: (model, requirement) pairs, each counted once; rows: result rows behind them (more with repeats);
@@ -160,6 +164,9 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
     for (const na of boot!.notApart) {
       notes.push(`${na.upper} and ${na.lower} are not clearly apart: ${na.upper} is ahead in ${(na.pAhead * 100).toFixed(0)}% of ${boot!.iterations} resamples (< 95%)`);
     }
+  }
+  if (weights.fit && (weights.fit.noiseGuard ?? true) !== noiseGuard.enabled) {
+    notes.push(`the weights were fitted on z ${weights.fit.noiseGuard ?? true ? 'with' : 'without'} the noise guard and this ranking is ${noiseGuard.enabled ? 'with' : 'without'} it: ${noiseGuard.enabled ? 'add' : 'drop'} --no-noise-guard for the z they were fitted on`);
   }
   const executable = executableShares(pop);
   const models: LeaderboardModel[] = scores.map((s) => {
@@ -233,6 +240,7 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
       perspectives: weights.perspectives,
       metrics: weights.metrics,
       equalShareIn: weights.equalShareIn,
+      ...(weights.fit ? { provenance: weights.fit, provenanceLine: provenanceLine(weights.fit) } : {}),
     },
     population: {
       artifacts: pop.samples.length,

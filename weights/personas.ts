@@ -16,7 +16,7 @@
 import { DEFAULT_SUITE, STUDY_PERSPECTIVES, type PerspectiveId, type SuiteId } from '../core/metric.js';
 import { InputError } from '../core/errors.js';
 import { metricsOf, suitePerspectives } from '../metrics/registry.js';
-import { metricWeights, type WeightsFile } from './weights-file.js';
+import { metricWeights, type FitProvenance, type WeightsFile } from './weights-file.js';
 
 export const PERSONA_IDS = ['dev', 'qa', 'ds', 'pm', 'ops', 'legal', 'designer', 'all'] as const;
 export type PersonaId = (typeof PERSONA_IDS)[number];
@@ -112,6 +112,8 @@ export interface ResolvedWeights {
   equalShareIn: PerspectiveId[];
   /** Added perspectives whose weight is the functional-alignment rule (no survey weight for them). */
   ruled: PerspectiveId[];
+  /** Fitted weights (`webgrade weights fit`): where they came from. */
+  fit?: FitProvenance;
 }
 
 /** Options every weights resolution takes: the suite, and whether a reference was given (fidelity). */
@@ -138,7 +140,9 @@ export function fileWeights(file: WeightsFile, path: string, persona?: string, o
   if (!chosen) throw new InputError(`${path}: holds personas ${names.join(', ')}; choose one with --persona`);
   const pw = file.personas[chosen];
   if (!pw) throw new InputError(`${path}: no persona ${JSON.stringify(chosen)} (has ${names.join(', ')})`);
-  return resolved(chosen, path, pw.perspectives as Partial<Record<PerspectiveId, number>>, pw.shares ?? pw.metrics, opts);
+  const out = resolved(chosen, path, pw.perspectives as Partial<Record<PerspectiveId, number>>, pw.shares ?? pw.metrics, opts);
+  if (pw.fit) out.fit = pw.fit;
+  return out;
 }
 
 /** `--persona` / `--weights` / `--suite` as the CLI takes them. */
@@ -156,5 +160,6 @@ export function describeWeights(w: ResolvedWeights): string {
     ? `; metric shares inside ${w.equalShareIn.length === multi.length ? 'every perspective' : w.equalShareIn.join(', ')} are equal by default (no survey shares given)`
     : '';
   const ruled = w.ruled.length ? `; ${w.ruled.join(', ')} weigh${w.ruled.length === 1 ? 's' : ''} what the persona gives functional-alignment (no survey weight), all scaled to sum to 1` : '';
-  return `weights: suite ${w.suite}, persona ${w.persona} from ${w.source}${eq}${ruled}`;
+  // Fitted weights set every share themselves, so the equal-share remark would be wrong for them.
+  return `weights: suite ${w.suite}, persona ${w.persona} from ${w.source}${w.fit ? '' : eq}${ruled}${w.fit ? ' (fitted to people\'s judgements: see the provenance)' : ''}`;
 }

@@ -15,6 +15,10 @@
  * use the file say so. Interpretation for files without `shares` (written before it existed, when `metrics` held
  * the shares): the shares are read off `metrics` normalised inside each perspective, which gives the shares
  * whichever of the two meanings `metrics` had.
+ *
+ * Fitted weights (`webgrade weights fit`, fit.ts) use the same format, metric-level weights expressed exactly as
+ * perspective sums and shares, plus `"fit": {...}` (`FitProvenance`: where they came from); `respondents` is 0
+ * there (nobody was surveyed). Files without `fit` read as before.
  */
 import { readFileSync } from 'node:fs';
 import { PERSPECTIVES, STUDY_PERSPECTIVES, isSuiteId, type PerspectiveId, type SuiteId } from '../core/metric.js';
@@ -30,6 +34,34 @@ export interface PersonaWeights {
   metrics: Record<string, number>;
   /** Shares inside each perspective. */
   shares?: Record<string, number>;
+  /** Present when the weights were learned from people's judgements (`webgrade weights fit`): where they came from. */
+  fit?: FitProvenance;
+}
+
+/** An agreement estimate with its 95% bootstrap interval (judgements.ts `Estimate`, without counts). */
+export interface FitAgreement {
+  value: number | null;
+  ci: [number, number] | null;
+}
+
+/**
+ * Where fitted weights came from (fit.ts `provenanceOf`): the judgements file and its SHA-256, the results the z
+ * came from, the cross-validation folds and seed, the held-out agreement of the fitted and the survey weights
+ * (`measure`: spearman-within-requirement or pairwise-accuracy), whether the fit beat the survey, and the date.
+ */
+export interface FitProvenance {
+  method: string;
+  data: { kind: 'ratings' | 'pairs'; file: string; sha256: string; rows: number; requirements: number; comparisons: number };
+  results: string;
+  folds: number;
+  seed: number;
+  bootstrap: number;
+  measure: string;
+  agreement: { fitted: FitAgreement; survey: Record<string, FitAgreement> };
+  beatsSurvey: boolean;
+  date: string;
+  /** Whether the z the fit learned on had the noise guard (absent in files that do not say: on, the default). */
+  noiseGuard?: boolean;
 }
 
 export interface WeightsFile {
@@ -84,6 +116,7 @@ export function validateWeightsFile(value: unknown, name: string): WeightsFile {
     }
     const respondents = typeof p.respondents === 'number' ? p.respondents : 0;
     const pw: PersonaWeights = { respondents, perspectives, metrics, shares };
+    if (p.fit !== undefined) pw.fit = validateFit(p.fit, (msg) => bad(`persona ${persona}: "fit": ${msg}`));
     if (typeof p.suite === 'string') {
       if (!isSuiteId(p.suite)) bad(`persona ${persona}: unknown suite ${p.suite}`);
       pw.suite = p.suite as SuiteId;
@@ -94,6 +127,28 @@ export function validateWeightsFile(value: unknown, name: string): WeightsFile {
   const dropped = (value as { dropped?: { too_fast?: unknown; invalid?: unknown } }).dropped;
   if (dropped) out.dropped = { too_fast: Number(dropped.too_fast ?? 0), invalid: Number(dropped.invalid ?? 0) };
   return out;
+}
+
+/** Check the fields of a fit provenance that outputs print (the rest is kept as written). */
+function validateFit(raw: unknown, bad: (msg: string) => never): FitProvenance {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) bad('must be an object');
+  const f = raw as Record<string, unknown>;
+  const data = f.data as Record<string, unknown> | undefined;
+  if (!data || typeof data !== 'object' || typeof data.file !== 'string' || (data.kind !== 'ratings' && data.kind !== 'pairs')) bad('"data" needs "kind" (ratings or pairs) and "file"');
+  if (typeof f.date !== 'string') bad('needs a "date"');
+  if (typeof f.measure !== 'string') bad('needs a "measure"');
+  const ag = f.agreement as { fitted?: { value?: unknown } } | undefined;
+  if (!ag || typeof ag !== 'object' || !ag.fitted || typeof ag.fitted !== 'object') bad('needs "agreement": {"fitted": {"value", "ci"}, ...}');
+  return f as unknown as FitProvenance;
+}
+
+/** One line saying where fitted weights came from and how well they agree with people held out. */
+export function provenanceLine(fit: FitProvenance): string {
+  const est = (e: FitAgreement | undefined) => (!e || e.value === null ? 'n/a' : e.ci ? `${e.value.toFixed(2)} [${e.ci[0].toFixed(2)}, ${e.ci[1].toFixed(2)}]` : e.value.toFixed(2));
+  const measure = fit.measure === 'pairwise-accuracy' ? 'pairwise accuracy' : fit.measure === 'spearman-within-requirement' ? 'Spearman within requirement' : fit.measure;
+  const survey = Object.entries(fit.agreement.survey ?? {}).map(([p, e]) => `survey ${p} ${est(e)}`).join(', ');
+  const sha = typeof fit.data.sha256 === 'string' ? ` (sha256 ${fit.data.sha256.slice(0, 12)})` : '';
+  return `weights fitted to ${fit.data.kind} ${fit.data.file}${sha} on ${fit.date.slice(0, 10)}: held-out ${measure} ${est(fit.agreement.fitted)} (${fit.folds}-fold by requirement, seed ${fit.seed})${survey ? ` vs ${survey}` : ''}${fit.beatsSurvey ? '' : '; not shown to beat the survey weights'}`;
 }
 
 /** Shares inside each perspective read off per-metric weights (final weights or shares alike). */

@@ -1,7 +1,7 @@
 /**
  * `webgrade analyse <results.jsonl>`: per metric and for the overall, the scorable share, mean, sd, the share of
  * pages at the most common score, the test–retest noise from repeats and, with `--ratings`, Spearman and Kendall
- * agreement with human ratings (weights/analyse.ts).
+ * agreement with human ratings, and with `--pairs` the pairwise accuracy against people's preferences (weights/analyse.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
@@ -17,6 +17,7 @@ import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
 import { DEFAULT_PERSONA, PERSONA_IDS, resolveWeights } from '../../weights/personas.js';
 import { loadRatings } from '../../weights/ratings.js';
+import { loadPairs } from '../../weights/pairs.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
 import { action, choiceParser, parseNonNegativeInt, parsePositiveInt, parseSuite, SUITE_HELP, say, warn } from '../cli-support.js';
 import { rowsSuite } from './leaderboard.js';
@@ -26,6 +27,7 @@ type Format = (typeof FORMATS)[number];
 
 interface AnalyseFlags {
   ratings?: string;
+  pairs?: string;
   suite?: SuiteId;
   persona?: string;
   weights?: string;
@@ -45,6 +47,7 @@ export function analyseCommand(): Command {
     .description('per metric: scorable share, mean, sd, most common score, test–retest noise (from repeats) and agreement with human ratings')
     .argument('<results.jsonl>', 'results file written by `webgrade batch` (with --repeats for the noise columns)')
     .option('--ratings <file>', `human ratings, CSV or JSONL: "rating" plus "artifact" or "model" and "requirement"; Spearman and Kendall across pages and within requirements (≥ ${MIN_GROUP} rated pages)`)
+    .option('--pairs <file>', 'pairwise preferences, CSV or JSONL: "requirement", "model_a", "model_b", "winner" (a, b or tie), optional "rater"; pairwise accuracy of every metric and the overall')
     .option('--suite <suite>', `${SUITE_HELP}; default: the suite the results were scored with`, parseSuite)
     .option('--persona <id>', `weights of the overall (${PERSONA_IDS.join(', ')}; default ${DEFAULT_PERSONA}), or a persona of --weights`)
     .option('--weights <weights.json>', 'weights file (`webgrade survey weights --out`)')
@@ -63,6 +66,7 @@ export function analyseCommand(): Command {
         const { rows, duplicates } = dedupeRows(read.rows);
         if (rows.length === 0) throw new InputError(`${results}: no result rows`);
         const ratings = flags.ratings ? loadRatings(flags.ratings) : undefined;
+        const pairs = flags.pairs ? loadPairs(flags.pairs) : undefined;
         const wopts: Parameters<typeof resolveWeights>[0] = {};
         if (flags.persona) wopts.persona = flags.persona;
         if (flags.weights) {
@@ -83,9 +87,13 @@ export function analyseCommand(): Command {
           normsMetrics: norms?.metrics ?? null,
         };
         if (ratings) opts.ratings = ratings;
+        if (pairs) opts.pairs = pairs;
         const doc = analyse(pop, weights, opts);
         if (ratings && doc.ratings!.pages === 0) {
           throw new InputError(`${flags.ratings}: no rating matches a page of ${results} (match by "artifact" path, or by "model" and "requirement")`);
+        }
+        if (pairs && doc.pairs!.matched === 0) {
+          throw new InputError(`${flags.pairs}: no judgement matches two pages of ${results} (match by "requirement" with "model_a" and "model_b")`);
         }
         if (read.tornTail) doc.notes.push('the results file ends with a torn line (a batch still running or killed): ignored');
         if (read.badLines.length) doc.notes.push(`unreadable lines skipped: ${read.badLines.join(', ')}`);

@@ -7,6 +7,11 @@
  * - Mobile Chrome widens the layout viewport to fit content wider than the device and rounds that width up
  *   (420 px of content reports scrollWidth 421); the session therefore caps scrollWidth at the right edge of
  *   the content (body scroll width and element boxes), so a 420 px block overflows by exactly 30 px.
+ * - A page without `<meta name="viewport">` (or one setting neither width nor initial-scale) is measured as the
+ *   phone shows it: Chrome lays it out in the 980 px desktop layout viewport and zooms out to fit, so clientWidth
+ *   is 980 and only content wider than 980 px overflows; a desktop-width page shrunk to unreadable text on the
+ *   phone still scores 100 (the study measures sideways scrolling, not legibility; Lighthouse's `viewport` audit
+ *   in `best-practices` is what flags the missing meta). `width=N` lays it out N px wide likewise.
  * - Overflow hidden by `overflow-x: hidden` on html/body is not overflow (the document cannot scroll
  *   sideways); content cut off that way is not detected.
  * - Details list the outermost elements sticking out to the right, widest first (at most 10).

@@ -74,24 +74,39 @@ export interface PairsOutcome {
   pairs: UsablePair[];
   /** Viewports left out, with why. */
   skipped: Record<string, string>;
+  /**
+   * Viewports where the reference rendered and the page did not respond (its view timed out: a busy main thread,
+   * an endless loop), with why: the page's own failure, not the tool's. Filled only when asked (`didNotRun`).
+   */
+  didNotRun: Record<string, string>;
   reference?: string;
 }
 
-/** The viewport pairs with both views rendered; or why there is nothing to compare. */
-export function viewPairs(evidence: Evidence): PairsOutcome | { unscorable: string } {
+/** A candidate view missing because the page itself did not respond (render.ts), not because of the tool or the budget. */
+export const PAGE_DID_NOT_RUN = /page did not respond|view timed out/;
+
+/**
+ * The viewport pairs with both views rendered; or why there is nothing to compare. With `didNotRun`, viewports
+ * where the page did not respond are returned apart (UI2App scores a build that does not run 0) instead of being
+ * skipped.
+ */
+export function viewPairs(evidence: Evidence, opts: { didNotRun?: boolean } = {}): PairsOutcome | { unscorable: string } {
   if (!evidence.reference && !evidence.fidelity) return { unscorable: NO_REFERENCE };
   const f = evidence.fidelity;
   if (!f) return { unscorable: 'the page and its reference were not rendered (fidelity evidence not gathered)' };
   if (!f.ok) return { unscorable: f.reason };
   const pairs: UsablePair[] = [];
   const skipped: Record<string, string> = {};
+  const didNotRun: Record<string, string> = {};
   for (const p of f.value.pairs) {
     if (!p.reference.ok) skipped[p.viewport.name] = `reference: ${p.reference.reason}`;
-    else if (!p.candidate.ok) skipped[p.viewport.name] = `page: ${p.candidate.reason}`;
-    else pairs.push({ viewport: p.viewport, candidate: p.candidate.value, reference: p.reference.value });
+    else if (!p.candidate.ok) {
+      if (opts.didNotRun && PAGE_DID_NOT_RUN.test(p.candidate.reason)) didNotRun[p.viewport.name] = p.candidate.reason;
+      else skipped[p.viewport.name] = `page: ${p.candidate.reason}`;
+    } else pairs.push({ viewport: p.viewport, candidate: p.candidate.value, reference: p.reference.value });
   }
-  if (pairs.length === 0) return { unscorable: `no viewport could be rendered on both sides (${Object.entries(skipped).map(([k, v]) => `${k}: ${v}`).join('; ')})` };
-  return { pairs, skipped, reference: f.value.reference.input };
+  if (pairs.length === 0 && Object.keys(didNotRun).length === 0) return { unscorable: `no viewport could be rendered on both sides (${Object.entries(skipped).map(([k, v]) => `${k}: ${v}`).join('; ')})` };
+  return { pairs, skipped, didNotRun, reference: f.value.reference.input };
 }
 
 export const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
@@ -176,6 +191,44 @@ export function centreDistance(a: NormBox, b: NormBox): number {
 
 export function positionSimilarity(a: NormBox, b: NormBox): number {
   return clamp01(1 - centreDistance(a, b));
+}
+
+/**
+ * CANVAS's position similarity: 1 − the Euclidean distance of the two centres in CSS px over the viewport's
+ * diagonal (boxes are normalised, so the distance is scaled back by the viewport's width and height), at least 0.
+ */
+export function euclideanPositionSimilarity(a: NormBox, b: NormBox, v: ViewportSpec): number {
+  const dx = (a.x + a.w / 2 - (b.x + b.w / 2)) * v.width;
+  const dy = (a.y + a.h / 2 - (b.y + b.h / 2)) * v.height;
+  return clamp01(1 - Math.hypot(dx, dy) / Math.hypot(v.width, v.height));
+}
+
+/** CANVAS's colour similarity: 1 − the Euclidean RGB distance over its largest value √3·255 (alpha ignored). */
+export function rgbColourSimilarity(a: Rgba, b: Rgba): number {
+  return clamp01(1 - Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]) / (Math.sqrt(3) * 255));
+}
+
+/**
+ * The F1 of two strings over their words (lower-case letter/digit runs, as multisets: the SQuAD-style token F1
+ * that "string F1" names); null when neither has a word, 0 when only one has.
+ */
+export function stringF1(a: string, b: string): number | null {
+  const words = (x: string) => x.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const wa = words(a);
+  const wb = words(b);
+  if (wa.length === 0 && wb.length === 0) return null;
+  if (wa.length === 0 || wb.length === 0) return 0;
+  const count = new Map<string, number>();
+  for (const w of wa) count.set(w, (count.get(w) ?? 0) + 1);
+  let common = 0;
+  for (const w of wb) {
+    const n = count.get(w) ?? 0;
+    if (n > 0) {
+      common++;
+      count.set(w, n - 1);
+    }
+  }
+  return (2 * common) / (wa.length + wb.length);
 }
 
 export function colourSimilarity(a: Rgba, b: Rgba): number {

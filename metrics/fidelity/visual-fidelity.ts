@@ -1,6 +1,6 @@
 /**
  * `visual-fidelity` (extended suite, perspective `fidelity`): UI2App's judge-free visual fidelity against a
- * reference, on desktop, tablet and phone (Vision2Web's viewports; `--viewports`).
+ * reference, on desktop, tablet and phone (core/fidelity.ts's default viewports, our choice; `--viewports`).
  *
  * Per viewport, from the text blocks of both rendered pages (runner/gather/fidelity/collect.ts: every visible text
  * parent, with its text, box, computed colour and tag), prepared and matched as fidelity-tools.ts says (filters:
@@ -29,8 +29,20 @@
  * nearest of the other palette, 1 − ΔE2000/100 weighted by share, both ways). The score is then 100 × the mean of
  * the three computed sub-scores, and the details list the sub-scores that could not be computed.
  *
+ * UI2App's other two rules (issue 36):
+ * - A build that does not run scores 0: a viewport where the reference rendered and the page did not respond (its
+ *   view timed out: an endless loop, a busy main thread; runner/gather/fidelity/render.ts) scores 0 and is
+ *   averaged in, instead of being left out. A page that loads but shows nothing already scores 0 (nothing
+ *   matches). Failures that are not the page's (no time left in the budget, the browser failing) still leave the
+ *   viewport out, and the metric unscorable when no viewport is left.
+ * - The coverage factor (× matched routes / all routes of a multi-page reference) is **not applied**: the
+ *   fidelity renderer renders and compares only the entry page of each side, so a score of the other routes does
+ *   not exist to be weighted. When the reference links to other routes (metrics/reference-routes.ts), the details
+ *   say so (`coverage`: the reference's routes, the one compared, `applied: false`); navigation-reachability,
+ *   with a reference, scores the share of those routes the page reaches.
+ *
  * Unscorable: "no reference given (--reference)" without a reference; the render failure when neither page could
- * be rendered at any viewport.
+ * be rendered at any viewport for a reason that is not the page's own.
  */
 import { scored, unscorable, type MetricDefinition, type MetricOutcome, type MetricPicture } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
@@ -57,6 +69,7 @@ import {
   type UsablePair,
 } from './fidelity-tools.js';
 import { drawPair } from './fidelity-picture.js';
+import { referenceRoutes } from '../reference-routes.js';
 
 export interface VisualSubScores {
   size: number | null;
@@ -169,10 +182,14 @@ function roundSubs(s: VisualSubScores): VisualSubScores {
 }
 
 async function score(evidence: Evidence): Promise<MetricOutcome> {
-  const got = viewPairs(evidence);
+  const got = viewPairs(evidence, { didNotRun: true });
   if ('unscorable' in got) return unscorable(got.unscorable);
   const perViewport: ViewportVisual[] = [];
   for (const pair of got.pairs) perViewport.push(await viewportOutcome(pair));
+  // UI2App: a build that does not run scores 0 (the reference rendered; the page did not respond)
+  for (const [name, why] of Object.entries(got.didNotRun)) {
+    perViewport.push({ viewport: name, basis: 'text blocks', score: 0, reason: `the page did not run: ${why}`, subScores: { size: 0, text: 0, position: 0, colour: 0 }, counts: { reference: 0, page: 0, matched: 0 } });
+  }
   const scoredViews = perViewport.filter((v) => v.score !== null);
   const details: Record<string, unknown> = {
     reference: got.reference,
@@ -180,6 +197,15 @@ async function score(evidence: Evidence): Promise<MetricOutcome> {
     ssim: { window: 'uniform 7×7', mean: meanOrNull(perViewport.map((v) => v.ssim)), note: 'reported only, not part of the score' },
   };
   if (Object.keys(got.skipped).length) details.skippedViewports = got.skipped;
+  const routes = evidence.reference ? referenceRoutes(evidence.reference) : null;
+  if (routes && routes.routes.length > 1) {
+    details.coverage = {
+      applied: false,
+      referenceRoutes: routes.routes.map((r) => `/${r}`),
+      compared: ['/'],
+      note: "UI2App multiplies by matched routes / all routes; only the entry pages are rendered and compared, so the factor is not applied (navigation-reachability reports the routes the page reaches)",
+    };
+  }
   if (scoredViews.length === 0) return unscorable(`nothing to compare at any viewport (${perViewport.map((v) => `${v.viewport}: ${v.reason ?? 'no score'}`).join('; ')})`, details);
   const s = mean(scoredViews.map((v) => v.score!));
   const meanSubs: Record<string, number | null> = {};

@@ -6,7 +6,8 @@
  * - Screenshot: the whole first screen (desktop, 1280×800 CSS px), every pixel. Documented choice: the first
  *   screen is the impression the palette makes. (Before 2026-11 it was downscaled to 128×80 with Lanczos, which
  *   blends text into greys that are not in the design.)
- * - k-means (k = 8, our own weighted Lloyd iteration, k-means++ start from a seeded generator, **seed 42**, at
+ * - k-means (k = 8, our own weighted Lloyd iteration, since ml-kmeans and the other maintained packages take no
+ *   point weights and the histogram's bins must count by their pixels; k-means++ start from a seeded generator, **seed 42**, at
  *   most 50 iterations, squared RGB distance) on the screen's colour histogram: 5 bits per channel, each bin
  *   weighted by its pixel count and placed at the mean colour of its pixels. Deterministic; about 20 ms.
  * - Centroids closer than CIEDE2000 ΔE = 10 (culori) are merged (shares added, the bigger one's colour kept).

@@ -3,6 +3,7 @@
  */
 import { firstBodyBlock, firstTextElement } from '../find.js';
 import { applied, notApplicable, type MutationOperator } from '../operator.js';
+import type { PageModel } from '../page.js';
 
 export const removeAlt: MutationOperator = {
   id: 'remove-alt',
@@ -77,16 +78,51 @@ export const lowContrast: MutationOperator = {
   },
 };
 
+/** The emulated phone's width (mobile-compat: iPhone 12 Pro) and Chrome's layout width for a page without a viewport. */
+export const PHONE_WIDTH = 390;
+export const DESKTOP_LAYOUT_WIDTH = 980;
+
+/**
+ * The width mobile Chrome lays the page out at: a page without `<meta name="viewport">` (or one that sets neither
+ * width nor initial-scale) gets the 980 px desktop layout viewport, zoomed out to fit the phone, so a block
+ * narrower than that overflows nothing; `width=device-width` or an initial-scale alone gives the phone's width;
+ * `width=N` gives N (Chrome clamps it to 1–10000). Read from the last viewport meta, as Chrome does.
+ */
+export function layoutViewportWidth(page: PageModel): { width: number; why: string } {
+  const metas = Array.from(page.doc.querySelectorAll('meta[name]')).filter((m) => (m.getAttribute('name') ?? '').trim().toLowerCase() === 'viewport');
+  const meta = metas[metas.length - 1];
+  if (!meta) return { width: DESKTOP_LAYOUT_WIDTH, why: 'no viewport meta: laid out 980 px wide' };
+  const content = (meta.getAttribute('content') ?? '').toLowerCase();
+  const props = new Map<string, string>();
+  for (const part of content.split(/[,;]/)) {
+    const [k, v] = part.split('=').map((x) => x.trim());
+    if (k) props.set(k, v ?? '');
+  }
+  const width = props.get('width');
+  if (width === 'device-width') return { width: PHONE_WIDTH, why: 'viewport width=device-width' };
+  const n = width !== undefined ? parseFloat(width) : NaN;
+  if (Number.isFinite(n) && n >= 1) return { width: Math.min(10000, Math.round(n)), why: `viewport width=${Math.round(n)}` };
+  if (props.has('initial-scale')) return { width: PHONE_WIDTH, why: 'viewport initial-scale without a width: the device width' };
+  return { width: DESKTOP_LAYOUT_WIDTH, why: 'viewport meta without width or initial-scale: laid out 980 px wide' };
+}
+
+/** How far past the layout viewport the widened block reaches: enough to floor mobile-compat from any score. */
+export const WIDE_MARGIN = 220;
+
 export const wideBlock: MutationOperator = {
   id: 'wide-block',
   targets: ['mobile-compat'],
   collateral: ['layout-consistency', 'layout-sparsity', 'color-harmony', 'visual-experience', 'accessibility'],
-  description: 'the first block-level child of <body> given min-width: 600px (wider than a 390 px phone)',
+  description: `the first block-level child of <body> given a min-width ${WIDE_MARGIN} px wider than the page's layout viewport on a phone (600 px with width=device-width; 1200 px without a viewport meta, where Chrome lays the page out 980 px wide)`,
   apply(page, edit) {
     const el = firstBodyBlock(page);
     if (!el) return notApplicable('<body> has no block-level child in the source');
-    edit.addInlineStyle(el, 'min-width: 600px;');
-    return applied(`<${el.localName}${el.id ? `#${el.id}` : ''}> given min-width: 600px`);
+    const layout = layoutViewportWidth(page);
+    // a 390 px phone keeps the long-standing 600 px (the fixtures' and earlier runs' edit)
+    const min = layout.width === PHONE_WIDTH ? 600 : layout.width + WIDE_MARGIN;
+    if (min > 10000) return notApplicable(`the page's layout viewport is ${layout.width} px wide (${layout.why}): no block can overflow it`);
+    edit.addInlineStyle(el, `min-width: ${min}px;`);
+    return applied(`<${el.localName}${el.id ? `#${el.id}` : ''}> given min-width: ${min}px (${layout.why})`);
   },
 };
 

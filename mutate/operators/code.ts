@@ -227,4 +227,24 @@ export const deprecatedApi: MutationOperator = {
   },
 };
 
-export const CODE_OPERATORS: readonly MutationOperator[] = [consoleError, throwAtLoad, jsSyntaxError, duplicateAttribute, invalidCssValue, unprotect, deprecatedApi];
+/** Storage read and parsed with nothing to catch a failure (storage blocked, a corrupt saved value). */
+export const UNPROTECTED_SCRIPT = "<script>(function () { var saved = localStorage.getItem('webgrade-mutant'); if (saved) window.webgradeMutant = JSON.parse(saved); })();</script>";
+
+/**
+ * An unprotected risky function inserted, for pages where `unprotect` has nothing to unwrap (most pages do not
+ * guard their storage or fetch calls with try/catch at all): N and R both grow by one, so the score drops unless
+ * it was already 0; on a page without risky code it is the only function that needs protection.
+ */
+export const unprotectedStorage: MutationOperator = {
+  id: 'unprotected-storage',
+  targets: ['error-handling'],
+  inserts: true,
+  collateral: ['dead-code'],
+  description: 'a script at the end of <body> whose function reads localStorage and JSON.parses it with no try/catch',
+  apply(_page, edit) {
+    edit.insertAtBodyEnd(UNPROTECTED_SCRIPT);
+    return applied('inserted <script>(function () { ... JSON.parse(localStorage.getItem(...)) ... })();</script> before </body>');
+  },
+};
+
+export const CODE_OPERATORS: readonly MutationOperator[] = [consoleError, throwAtLoad, jsSyntaxError, duplicateAttribute, invalidCssValue, unprotect, unprotectedStorage, deprecatedApi];

@@ -2,6 +2,7 @@
  * Operators for the content perspective: copywriting, placeholder-quality, media-quality, resource-validity.
  */
 import { blurred, encodeDataUri, isRaster, naturalSize, pageImages, type PageImage } from '../images.js';
+import sharp from 'sharp';
 import { applied, notApplicable, type MutationOperator } from '../operator.js';
 import type { Mutation, PageModel } from '../page.js';
 
@@ -47,6 +48,39 @@ export const placeholderImage: MutationOperator = {
     if (!img) return notApplicable('the page has no <img> with a src');
     repoint(page, edit, img.el, PLACEHOLDER_URL);
     return applied(`<img src="${short(img.src)}"> → src="${PLACEHOLDER_URL}"`);
+  },
+};
+
+export const PLACEHOLDER_IMG = `<img src="${PLACEHOLDER_URL}" alt="Product photo" width="300" height="200">`;
+
+/** A placeholder-service image added, for pages with no <img> to repoint (placeholder-image's case). */
+export const insertPlaceholder: MutationOperator = {
+  id: 'insert-placeholder',
+  targets: ['placeholder-quality'],
+  inserts: true,
+  collateral: ['media-quality', 'resource-validity', 'best-practices', 'console-errors', 'performance', 'accessibility', ...SCREEN],
+  description: `an <img> of a placeholder service (${PLACEHOLDER_URL}, 300×200) at the end of <body>`,
+  apply(_page, edit) {
+    edit.insertAtBodyEnd(PLACEHOLDER_IMG);
+    return applied(`inserted <img src="${PLACEHOLDER_URL}"> before </body>`);
+  },
+};
+
+/** A flat grey PNG, 240×160: no edge anywhere, so the variance of its Laplacian (media-quality's sharpness) is 0. */
+export async function flatPng(): Promise<Buffer> {
+  return sharp({ create: { width: 240, height: 160, channels: 3, background: { r: 150, g: 156, b: 165 } } }).png().toBuffer();
+}
+
+/** A blurry image without alt text added, for pages with no raster image of their own to blur (blur-image's case). */
+export const insertBlurryImage: MutationOperator = {
+  id: 'insert-blurry-image',
+  targets: ['media-quality'],
+  inserts: true,
+  collateral: ['placeholder-quality', 'accessibility', 'performance', 'best-practices', ...SCREEN],
+  description: 'an <img> without alt, a flat grey 240×160 PNG (data: URI, no detail at all), at the end of <body>',
+  async apply(_page, edit) {
+    edit.insertAtBodyEnd(`<img src="${encodeDataUri('image/png', await flatPng())}" width="240" height="160">`);
+    return applied('inserted a flat grey 240×160 <img> without alt before </body>');
   },
 };
 
@@ -121,4 +155,4 @@ function short(s: string): string {
   return s.length > 60 ? s.slice(0, 57) + '...' : s;
 }
 
-export const CONTENT_OPERATORS: readonly MutationOperator[] = [loremIpsum, placeholderImage, stretchImage, blurImage, missingImage, missingScript];
+export const CONTENT_OPERATORS: readonly MutationOperator[] = [loremIpsum, placeholderImage, insertPlaceholder, stretchImage, blurImage, insertBlurryImage, missingImage, missingScript];

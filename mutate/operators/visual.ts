@@ -2,6 +2,7 @@
  * Operators for the visual perspective (layout-consistency, layout-sparsity, color-harmony,
  * component-consistency, icon-consistency) and performance.
  */
+import { findGroups } from '../../metrics/visual/component-consistency.js';
 import { iconGroups, repeatedGroups } from '../find.js';
 import { applied, notApplicable, type MutationOperator } from '../operator.js';
 import type { PageModel } from '../page.js';
@@ -89,6 +90,32 @@ export const restyleCard: MutationOperator = {
   },
 };
 
+/** Three cards of one shape, the third's title in its own typography (restyle-card's defect, brought along). */
+export const ODD_CARDS = `<section>${['One', 'Two', 'Three']
+  .map((t, i) => `<article><h3${i === 2 ? ` style="${RESTYLE}"` : ''}>${t}</h3><p>Card ${t.toLowerCase()}.</p></article>`)
+  .join('')}</section>`;
+
+/**
+ * A group of three repeated components, one inconsistent, added to a page that has none (component-consistency
+ * is unscorable there, and restyle-card has nothing to edit). Not applied where the page has a group: there
+ * restyle-card edits the page's own cards, and adding a group with one odd card of three could even raise the
+ * score of a page whose own groups are worse than that.
+ */
+export const insertOddCard: MutationOperator = {
+  id: 'insert-odd-card',
+  targets: ['component-consistency'],
+  inserts: true,
+  collateral: [...SCREEN, 'copywriting', 'accessibility'],
+  description: 'on a page without repeated components: three <article> cards (a title and a line each) at the end of <body>, the third title restyled',
+  apply(page, edit) {
+    // asked of component-consistency's own grouping (it drops variant classes first), not of find.ts's stricter one
+    const groups = findGroups(page.dom).length;
+    if (groups > 0) return notApplicable(`the page has ${groups} group${groups === 1 ? '' : 's'} of repeated components (restyle-card edits those)`);
+    edit.insertAtBodyEnd(ODD_CARDS);
+    return applied('inserted three <article> cards before </body>, the third with its own title styling');
+  },
+};
+
 export const mixIconSize: MutationOperator = {
   id: 'mix-icon-size',
   targets: ['icon-consistency'],
@@ -126,6 +153,68 @@ export const mixIconSet: MutationOperator = {
   },
 };
 
+/** Two icons of different sets and sizes side by side: an inline SVG circle and an emoji at twice the size. */
+export const MIXED_ICONS = `<p aria-hidden="true">${SVG_ICON} <span style="font-size: 2em;">⭐</span></p>`;
+
+/** A group of two inconsistent icons added, for pages without an icon group to edit (mix-icon-*'s case). */
+export const insertMixedIcons: MutationOperator = {
+  id: 'insert-mixed-icons',
+  targets: ['icon-consistency'],
+  inserts: true,
+  collateral: [...SCREEN, 'component-consistency'],
+  description: 'a <p> with two icons of different sets and sizes (a 20 px inline SVG and a 2em emoji) at the end of <body>',
+  apply(_page, edit) {
+    edit.insertAtBodyEnd(MIXED_ICONS);
+    return applied('inserted an SVG icon and a larger emoji icon side by side before </body>');
+  },
+};
+
+const TEXT_BLOCKS = new Set(['header', 'main', 'nav', 'footer', 'aside', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'div', 'section', 'article', 'form', 'ul', 'ol', 'table', 'img', 'button', 'blockquote', 'figure']);
+
+const LEAF_TEXT = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li']);
+
+/**
+ * Two neighbouring blocks of one parent whose left edges line up in the source's flow: consecutive located,
+ * rendered block children that both show something (text or an image), the second being the one shifted. A pair
+ * of text blocks (paragraphs, headings, list items) is preferred, the first in document order: shifting it moves
+ * one line of text out of its column; else the first pair of any blocks (shifting a whole section moves all its
+ * content together, which misaligns it only against its neighbour). Children with inline positioning or floats
+ * are skipped.
+ */
+function alignedPair(page: PageModel): [Element, Element] | undefined {
+  const body = page.doc.body;
+  if (!body) return undefined;
+  const shows = (el: Element) => (el.textContent ?? '').trim().length > 1 || el.localName === 'img' || !!el.querySelector('img, svg');
+  const plain = (el: Element) => !/(position\s*:\s*(absolute|fixed)|float\s*:|display\s*:\s*none)/i.test(el.getAttribute('style') ?? '') && !el.hasAttribute('hidden');
+  let fallback: [Element, Element] | undefined;
+  for (const parent of [body, ...Array.from(body.querySelectorAll('*'))]) {
+    if (parent !== body && !page.rendered(parent)) continue;
+    const kids = Array.from(parent.children).filter((c) => TEXT_BLOCKS.has(c.localName) && page.located(c) && page.rendered(c) && plain(c) && shows(c));
+    for (let i = 1; i < kids.length; i++) {
+      const a = kids[i - 1]!;
+      const b = kids[i]!;
+      if (a.nextElementSibling !== b) continue;
+      if (LEAF_TEXT.has(a.localName) && LEAF_TEXT.has(b.localName)) return [a, b];
+      fallback ??= [a, b];
+    }
+  }
+  return fallback;
+}
+
+export const shiftBlock: MutationOperator = {
+  id: 'shift-block',
+  targets: ['layout-consistency'],
+  // the shifted block may be a child of a repeated component: its new inline property departs from its siblings'
+  collateral: [...others('layout-consistency'), 'component-consistency'],
+  description: 'of the first two neighbouring blocks of one parent (paragraphs, headings, list items, sections), the second shifted 4 px right (translate: 4px 0)',
+  apply(page, edit) {
+    const pair = alignedPair(page);
+    if (!pair) return notApplicable('no two neighbouring blocks with content under one parent in the static DOM');
+    edit.addInlineStyle(pair[1], 'translate: 4px 0;');
+    return applied(`${describe(pair[1])} (after ${describe(pair[0])}) shifted 4 px right`);
+  },
+};
+
 export const syncLoop: MutationOperator = {
   id: 'sync-loop',
   targets: ['performance'],
@@ -137,5 +226,5 @@ export const syncLoop: MutationOperator = {
   },
 };
 
-export const VISUAL_OPERATORS: readonly MutationOperator[] = [shiftCard, emptyBlock, clashingPalette, restyleCard, mixIconSize, mixIconSet];
+export const VISUAL_OPERATORS: readonly MutationOperator[] = [shiftCard, shiftBlock, emptyBlock, clashingPalette, restyleCard, insertOddCard, mixIconSize, mixIconSet, insertMixedIcons];
 export const PERFORMANCE_OPERATORS: readonly MutationOperator[] = [syncLoop];

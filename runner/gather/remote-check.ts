@@ -6,8 +6,9 @@
  * - In network mode `cdn` (the default), URLs of well-known CDN hosts are checked through the CDN cache (cdn/):
  *   a URL whose package, version or file exists is valid (`via: 'cdn cache'`), one the registry says was never
  *   published is invalid (the page's defect: on the real CDN it is a 404 too), one the cache cannot serve (an
- *   unsupported URL form, the registry out of reach) is unverified with that reason. The same HEAD answer the
- *   sandbox gives the page; after the visit the cache is warm for everything the page requested.
+ *   unsupported URL form, the registry out of reach, over the page's download budget of cdn/budget.ts) is
+ *   unverified with that reason. The same HEAD answer the sandbox gives the page; after the visit the cache is
+ *   warm for everything the page requested.
  * - With `--check-network`, every other remote URL is requested over the internet (below).
  *
  * `--check-network` choices:
@@ -161,6 +162,9 @@ export async function checkUrls(urls: readonly string[], settings: RemoteCheckSe
 /** Check CDN URLs through the CDN cache (HEAD; see the module comment). */
 export async function checkCdnUrls(urls: readonly string[], cache: CdnCache, budgetMs: number): Promise<Record<string, RemoteCheck>> {
   const deadline = Date.now() + budgetMs;
+  // the same per-page budget as the visit's (cdn/budget.ts), and downloads stop when the time is up: what is over
+  // it is unverified with the reason, never counted against the page
+  const budget = cache.pageBudget(AbortSignal.timeout(Math.min(Math.max(1, Math.ceil(budgetMs)), 2 ** 31 - 1))); // (an integer within Node's timer limit)
   const out: Record<string, RemoteCheck> = {};
   const queue = new PQueue({ concurrency: CONCURRENCY });
   await Promise.all(
@@ -178,7 +182,7 @@ export async function checkCdnUrls(urls: readonly string[], cache: CdnCache, bud
           return;
         }
         try {
-          const a = await cache.answer(u, { method: 'HEAD', headers: {} });
+          const a = await cache.answer(u, { method: 'HEAD', headers: {}, budget });
           if (a.kind === 'served') out[url] = { url, ok: true, status: a.status, via: 'cdn cache' };
           else if (a.kind === 'not-found') out[url] = { url, ok: false, status: 404, error: a.reason, via: 'cdn cache' };
           else out[url] = { url, ok: false, via: 'cdn cache', unverified: a.reason };

@@ -4,7 +4,7 @@
  * random (an id in its header, a shuffled list, a generated palette) shows the same thing in two runs. Used by
  * the visit (session.ts: the screenshots and DOM the visual metrics read; broadcast-channel-chat's random tab id
  * in its header moved layout-consistency by 19 points between two runs) and by the interaction probe
- * (page-script.ts). Self-contained: it is sent to the page as source text.
+ * (page-script.ts, ahead of its bundle). Self-contained: it is sent to the page as source text.
  */
 export const PAGE_SEED = 20260115;
 

@@ -9,7 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { once } from 'node:events';
+import { createGzip, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
 
 export interface FixturePackage {
@@ -31,6 +32,8 @@ export interface TestRegistry {
   log: string[];
   publish(p: FixturePackage): Promise<void>;
   setTag(name: string, tag: string, version: string): void;
+  /** Answer this path's headers and first half at once, the rest after `ms` (a slow download). */
+  slow(path: string, ms: number): void;
   close(): Promise<void>;
 }
 
@@ -82,12 +85,43 @@ export function rawTarball(entries: Array<{ path: string; type?: 'File' | 'Symbo
   return gzipSync(Buffer.concat(blocks));
 }
 
+/**
+ * A zip-bomb-like tarball: a small package, then one entry of `bytes` zeros at `path` (by default a path that is
+ * refused, so no per-file cap applies to it), gzipped at level 9 (about 1000:1). Streamed, so making it holds
+ * only the compressed output.
+ */
+export async function bombTarball(bytes: number, path = 'package/../skipped.bin'): Promise<Buffer> {
+  const header = (p: string, size: number) => {
+    const block = Buffer.alloc(512);
+    new tar.Header({ path: p, mode: 0o644, size, type: 'File', mtime: new Date('1985-10-26T08:15:00Z'), uid: 0, gid: 0 } as never).encode(block, 0);
+    return block;
+  };
+  const gz = createGzip({ level: 9 });
+  const out: Buffer[] = [];
+  gz.on('data', (c: Buffer) => out.push(c));
+  const ended = once(gz, 'end');
+  const write = async (b: Buffer) => {
+    if (!gz.write(b)) await once(gz, 'drain');
+  };
+  const json = Buffer.from('{"name":"bomb","version":"1.0.0","main":"index.js"}');
+  await write(header('package/package.json', json.length));
+  await write(Buffer.concat([json, Buffer.alloc(512 - json.length)]));
+  await write(header(path, bytes));
+  const zeros = Buffer.alloc(1024 * 1024);
+  for (let left = bytes; left > 0; left -= zeros.length) await write(left >= zeros.length ? zeros : zeros.subarray(0, left));
+  await write(Buffer.alloc((512 - (bytes % 512)) % 512 + 1024));
+  gz.end();
+  await ended;
+  return Buffer.concat(out);
+}
+
 const integrityOf = (b: Buffer) => `sha512-${createHash('sha512').update(b).digest('base64')}`;
 
 export async function startTestRegistry(initial: FixturePackage[] = []): Promise<TestRegistry> {
   const docs = new Map<string, { name: string; 'dist-tags': Record<string, string>; versions: Record<string, unknown> }>();
   const tarballs = new Map<string, Buffer>();
   const log: string[] = [];
+  const delays = new Map<string, number>();
   let base = '';
 
   const server: Server = createServer((req, res) => {
@@ -96,6 +130,14 @@ export async function startTestRegistry(initial: FixturePackage[] = []): Promise
     const tgz = tarballs.get(path);
     if (tgz) {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': tgz.length });
+      const delay = delays.get(path);
+      if (delay) {
+        const half = tgz.length >> 1;
+        res.write(tgz.subarray(0, half));
+        const t = setTimeout(() => res.end(tgz.subarray(half)), delay);
+        res.on('close', () => clearTimeout(t));
+        return;
+      }
       res.end(tgz);
       return;
     }
@@ -143,6 +185,9 @@ export async function startTestRegistry(initial: FixturePackage[] = []): Promise
     publish,
     setTag(name, tag, version) {
       docs.get(name)!['dist-tags'][tag] = version;
+    },
+    slow(path, ms) {
+      delays.set(path, ms);
     },
     close: () =>
       new Promise<void>((r) => {

@@ -11,6 +11,8 @@ import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import { fixture, writeArtifact } from '../helpers.js';
 
 const RICH = fixture('mutate', 'rich');
+/** A page without images, icons, cards or risky code, and without a viewport meta (fixtures/mutate/no-viewport). */
+const PLAIN = fixture('mutate', 'no-viewport');
 
 async function mutate(id: string, input: string): Promise<{ result: Awaited<ReturnType<(typeof OPERATORS)[number]['apply']>>; files: Map<string, string | Buffer>; page: PageModel }> {
   const page = PageModel.load(input);
@@ -54,7 +56,8 @@ test('every rule metric of the extended suite but the reference-based ones is th
 test('operator ids are unique and every operator applies to the fixture page without adding a line', async () => {
   assert.equal(new Set(OPERATORS.map((o) => o.id)).size, OPERATORS.length);
   for (const op of OPERATORS) {
-    const { result, files, page } = await mutate(op.id, RICH);
+    // insert-odd-card is for pages without repeated components: the rich fixture has cards (restyle-card's page)
+    const { result, files, page } = await mutate(op.id, op.id === 'insert-odd-card' ? PLAIN : RICH);
     assert.equal(result.applied, true, `${op.id}: ${'reason' in result ? result.reason : ''}`);
     assert.ok(files.size > 0, `${op.id} changed a file`);
     const after = files.get(page.entry);
@@ -180,6 +183,20 @@ test('accessibility operators: alt, labels and lang removed, faint text', async 
 test('wide-block widens the first block of <body>; unsupported-css joins the body rule', async () => {
   const wide = await html('wide-block', RICH);
   assert.ok(wide.after.includes('<main style="min-width: 600px;">') || wide.after.includes('<header style="min-width: 600px;">'));
+  // no viewport meta: Chrome lays the page out 980 px wide, so the block must pass that, not the phone's 390 px
+  const noViewport = await html('wide-block', fixture('mutate', 'no-viewport'));
+  assert.ok(noViewport.after.includes('<main style="min-width: 1200px;">'), noViewport.after);
+  for (const [meta, min] of [
+    ['<meta name="viewport" content="width=device-width, initial-scale=1">', 600],
+    ['<meta name="viewport" content="initial-scale=1">', 600],
+    ['<meta name="viewport" content="width=1024">', 1244],
+    ['<meta name="viewport" content="user-scalable=no">', 1200],
+    ['', 1200],
+  ] as const) {
+    const page = writeArtifact({ 'index.html': `<html><head>${meta}</head><body><div>x</div></body></html>` });
+    const w = await html('wide-block', page);
+    assert.ok(w.after.includes(`<div style="min-width: ${min}px;">`), `${meta || 'no meta'}: ${w.after}`);
+  }
   const css = await html('unsupported-css', RICH);
   const d = diff(css.before, css.after);
   assert.equal(d.inserted, 'field-sizing: content;');
@@ -204,4 +221,40 @@ test('dead code operators add unused CSS and JS above Lighthouse thresholds on o
   const js = await html('dead-js', RICH);
   const dj = diff(js.before, js.after);
   assert.ok(dj.inserted.length > 24 * 1024 && !dj.inserted.includes('\n'));
+});
+
+// Operators that insert the measured feature with its defect (issue 36): they apply to pages that lack it, and the
+// static targets see the defect on such a page (unscorable → below 100) and on a page that has the feature (a drop).
+test('inserting operators: the static targets see the inserted defect, with and without the feature on the original', async () => {
+  const score = async (id: string, input: string, files?: Map<string, string | Buffer>) => {
+    const { buildEvidence } = await import('../metric-tester.js');
+    const html = files ? (files.get('index.html') as string) : readFileSync(`${input}/index.html`, 'utf8');
+    const extra: Record<string, string | Buffer> = {};
+    if (!files) return (await findMetric(id)!.score(buildEvidence({ files: { 'index.html': html } }))).score;
+    for (const f of ['data.json', 'forest.jpg', 'lake.jpg']) if (input === RICH) extra[f] = readFileSync(`${input}/${f}`);
+    return (await findMetric(id)!.score(buildEvidence({ files: { ...extra, 'index.html': html } }))).score;
+  };
+  for (const [op, metric] of [['unprotected-storage', 'error-handling'], ['insert-odd-card', 'component-consistency']] as const) {
+    const { result, files } = await mutate(op, PLAIN);
+    assert.equal(result.applied, true);
+    assert.equal(await score(metric, PLAIN), null, `${metric} unscorable on the plain page`);
+    const after = await score(metric, PLAIN, files);
+    assert.ok(after !== null && after < 100, `${op}: ${metric} ${after}`);
+    // lint does not mind the inserted code (a false move there would blur the mutant)
+    assert.equal(await score('lint', PLAIN, files), await score('lint', PLAIN));
+  }
+  const { files } = await mutate('unprotected-storage', RICH);
+  const before = await score('error-handling', RICH);
+  const after = await score('error-handling', RICH, files);
+  assert.ok(before !== null && after !== null && after < before, `error-handling ${before} → ${after}`);
+  assert.equal((await mutate('insert-odd-card', RICH)).result.applied, false, 'insert-odd-card leaves a page with cards to restyle-card');
+});
+
+test('shift-block shifts the second of two neighbouring text blocks; a flat grey PNG for insert-blurry-image', async () => {
+  const shifted = await html('shift-block', PLAIN);
+  assert.ok(shifted.after.includes('<p style="translate: 4px 0;">Books to read'), shifted.after);
+  const page = writeArtifact({ 'index.html': '<body><header><b>Logo</b></header><main><div>one</div><div style="float: left">two</div></main></body>' });
+  assert.ok((await html('shift-block', page)).after.includes('<main style="translate: 4px 0;">'));
+  const blurry = await html('insert-blurry-image', PLAIN);
+  assert.match(blurry.after, /<img src="data:image\/png;base64,[^"]+" width="240" height="160"><\/body>/);
 });

@@ -20,6 +20,10 @@ const sandbox = new Sandbox({
       cache ??= new CdnCache(init.cdn ?? {});
       return cache.answer(url, req);
     },
+    budget: (signal) => {
+      cache ??= new CdnCache(init.cdn ?? {});
+      return cache.pageBudget(signal);
+    },
   },
 });
 const sites = new Map<number, SandboxSite>();

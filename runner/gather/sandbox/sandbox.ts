@@ -31,7 +31,7 @@ import type { Duplex } from 'node:stream';
 import { errorMessage } from '../../../core/errors.js';
 import { DEFAULT_NETWORK_MODE, describeNetwork, type NetworkEntry, type NetworkSettings, type SandboxPhase } from '../../../core/network.js';
 import { artifactResponse, startArtifactServer, type ArtifactServer, type ServedArtifact } from '../server.js';
-import type { CdnAnswer, CdnRequest } from '../../../cdn/index.js';
+import type { CdnAnswer, CdnBudget, CdnRequest } from '../../../cdn/index.js';
 import { ResponseArchive } from './archive.js';
 import { SandboxCertificates } from './certificates.js';
 
@@ -39,6 +39,8 @@ import { SandboxCertificates } from './certificates.js';
 export interface CdnAnswerer {
   isCdnHost(host: string): boolean;
   answer(url: URL, req: CdnRequest): Promise<CdnAnswer>;
+  /** A budget for one artifact's downloads (cdn/budget.ts), stopped by `signal` when its site closes. */
+  budget?(signal: AbortSignal): CdnBudget;
 }
 
 export type { CdnAnswer };
@@ -144,7 +146,10 @@ export class Sandbox {
       if (!this.options.cdn) return block('no CDN cache configured', true);
       let a: CdnAnswer;
       try {
-        a = await this.options.cdn.answer(url, { method, headers: { accept: header(req, 'accept'), origin: header(req, 'origin'), 'user-agent': header(req, 'user-agent') } });
+        // one budget per artifact, shared by its phases: what the page may make the cache download
+        site.cdnBudget ??= this.options.cdn.budget?.(site.closing);
+        const budget = site.cdnBudget ? { budget: site.cdnBudget } : {};
+        a = await this.options.cdn.answer(url, { method, headers: { accept: header(req, 'accept'), origin: header(req, 'origin'), 'user-agent': header(req, 'user-agent') }, ...budget });
       } catch (err) {
         return block(`the CDN cache failed: ${errorMessage(err)}`, true);
       }
@@ -204,6 +209,11 @@ export class SandboxSite {
   private readonly endpoints = new Map<SandboxPhase, { server: Server; inner: Server; url: string }>();
   private readonly sockets = new Set<Duplex>();
   private closed = false;
+  private readonly closer = new AbortController();
+  /** Aborted when the site closes: the CDN cache's downloads for this artifact stop then. */
+  readonly closing: AbortSignal = this.closer.signal;
+  /** What this artifact may still make the CDN cache download (set with its first CDN request). */
+  cdnBudget?: CdnBudget;
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -348,6 +358,7 @@ export class SandboxSite {
   /** Stop every listener and connection of this artifact (its log stays readable). */
   async close(): Promise<void> {
     this.closed = true;
+    this.closer.abort();
     for (const s of this.sockets) s.destroy();
     await Promise.all(
       [...this.endpoints.values()].map(

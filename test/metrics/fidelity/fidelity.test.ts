@@ -9,8 +9,9 @@ import { testMetric } from '../../metric-tester.js';
 import visualFidelity from '../../../metrics/fidelity/visual-fidelity.js';
 import componentFidelity, { wordF1 } from '../../../metrics/fidelity/component-fidelity.js';
 import { CUT_CHARS, matchBlocks, prepareBlocks, ratio, screenshotSsim, type PreparedBlock } from '../../../metrics/fidelity/fidelity-tools.js';
-import { parseViewports, type TextBlock } from '../../../core/fidelity.js';
+import { parseViewports, type RenderedView, type Rgba, type TextBlock, type UiComponent } from '../../../core/fidelity.js';
 import { asPicture, fidelityEvidence, recordedViews } from './recorded.js';
+import { writeArtifact } from '../../helpers.js';
 
 const HTML = '<!DOCTYPE html><title>t</title><p>x</p>';
 type Subs = Record<string, number | null>;
@@ -76,10 +77,30 @@ testMetric(visualFidelity, [
     unscorable: /neither page shows text/,
   },
   {
-    name: 'the page could not be rendered: unscorable with the render failure',
+    name: 'the page did not run (its views timed out): 0 at every viewport, as UI2App scores a build that does not run',
     html: HTML,
     evidence: fidelityEvidence(recordedViews('landing'), 'page did not respond (desktop view timed out)'),
-    unscorable: /page did not respond/,
+    score: 0,
+    details: (d) => everyViewport(d, (s, v) => {
+      assert.deepEqual(s, { size: 0, text: 0, position: 0, colour: 0 });
+      assert.match(String((v as unknown as { reason: string }).reason), /the page did not run/);
+    }),
+  },
+  {
+    name: 'a failure that is not the page\'s (the browser): unscorable with the reason, not 0',
+    html: HTML,
+    evidence: fidelityEvidence(recordedViews('landing'), 'rendering failed: Target closed'),
+    unscorable: /rendering failed/,
+  },
+  {
+    name: 'a multi-page reference: the coverage factor is reported as not applied (only the entry pages are rendered)',
+    html: HTML,
+    evidence: {
+      ...fidelityEvidence(recordedViews('landing'), recordedViews('landing')),
+      reference: { path: writeArtifact({ 'index.html': '<a href="about.html">About</a>', 'about.html': '<p>About</p>' }), kind: 'artifact' },
+    },
+    score: 100,
+    details: (d) => assert.deepEqual(d.coverage && { ...(d.coverage as object), note: undefined }, { applied: false, referenceRoutes: ['/', '/about'], compared: ['/'], note: undefined }),
   },
   {
     name: 'a picture reference: text not computed, size/position from edge boxes and colour from palettes',
@@ -114,14 +135,16 @@ testMetric(componentFidelity, [
     details: (d) => everyViewport(d, (s) => assert.deepEqual(s, { match: 1, position: 1, colour: 1, text: 1 })),
   },
   {
-    name: 'blocks reordered: the words are all there (text 1), components no longer match in place',
+    name: 'blocks reordered: the words are all there (our page word F1 1), components no longer match in place',
     html: HTML,
     evidence: fidelityEvidence(recordedViews('landing'), recordedViews('landing-shuffled')),
     between: [30, 90],
     details: (d) =>
       everyViewport(d, (s, v) => {
-        assert.equal(s.text, 1);
+        const ours = (v as unknown as { webgrade: Subs }).webgrade;
+        assert.equal(ours.words, 1);
         assert.ok(s.match! < 0.8, `match ${s.match} at ${v.viewport}`);
+        assert.ok(ours.matchF1! < 0.8, `matchF1 ${ours.matchF1} at ${v.viewport}`);
       }),
   },
   {
@@ -150,6 +173,58 @@ testMetric(componentFidelity, [
     evidence: fidelityEvidence(asPicture(recordedViews('landing')), [recordedViews('landing')[0]!]),
     between: [95, 100],
     details: (d) => assert.match(viewports(d)[0]!.notComputed!.join(' '), /text/),
+  },
+]);
+
+/**
+ * CANVAS's component-wise similarity on one synthetic desktop view (1440×900, diagonal 1698.06 px): the reference
+ * has a black box, an image and the text "hello world"; the page moves the box 10 px right and paints it blue,
+ * keeps the text's place but says "hello there", and puts its image elsewhere (unmatched).
+ */
+const DIAG = Math.hypot(1440, 900);
+const comp = (kind: UiComponent['kind'], x: number, y: number, w: number, h: number, color?: Rgba): UiComponent => ({ kind, tag: kind === 'image' ? 'img' : 'div', x, y, w, h, ...(color ? { color } : {}) });
+const view = (components: UiComponent[], blocks: TextBlock[]): RenderedView => ({ viewport: parseViewports('desktop')[0]!, source: 'dom', scrollWidth: 1440, scrollHeight: 900, components, blocks });
+const tb = (text: string, x: number, y: number, color: Rgba): TextBlock => ({ text, length: text.length, x, y, w: 100, h: 20, color, tag: 'p' });
+const SYN_REF = view([comp('box', 0, 0, 100, 100, [0, 0, 0, 1]), comp('image', 500, 500, 50, 50)], [tb('hello world', 200, 0, [0, 0, 0, 1])]);
+const SYN_PAGE = view([comp('box', 10, 0, 100, 100, [0, 0, 255, 1]), comp('image', 1000, 800, 50, 50)], [tb('hello there', 200, 0, [0, 0, 0, 1])]);
+const canvas = {
+  match: 2 / 3, // recall: box and text of 3 reference components
+  position: (1 - 10 / DIAG + 1) / 2, // Euclidean centre distance over the diagonal: box 10 px, text 0
+  colour: (1 - 255 / (Math.sqrt(3) * 255) + 1) / 2, // RGB distance over √3·255: black → blue, black → black
+  text: 0.5, // string F1 of the matched texts: "hello" of 2 + 2 words
+};
+const ours = { matchF1: (2 * 2) / (3 + 3), position: (1 - 10 / 1440 + 1) / 2, words: 0.5 };
+
+testMetric(componentFidelity, [
+  {
+    name: "synthetic view: the score is CANVAS's definition (recall, Euclidean/diagonal, RGB/√3·255, string F1)",
+    html: HTML,
+    evidence: fidelityEvidence([SYN_REF], [SYN_PAGE]),
+    near: [100 * ((canvas.match + canvas.position + canvas.colour + canvas.text) / 4), 0.01],
+    details: (d) => {
+      const [v] = viewports(d);
+      for (const [k, want] of Object.entries(canvas)) assert.ok(Math.abs(v!.subScores[k]! - want) < 1e-4, `${k}: ${v!.subScores[k]} vs ${want}`);
+      const w = (v as unknown as { webgrade: Subs }).webgrade;
+      for (const [k, want] of Object.entries(ours)) assert.ok(Math.abs(w[k]! - want) < 1e-4, `ours ${k}: ${w[k]} vs ${want}`);
+      assert.ok(w.colour! < 1 && w.colour! !== v!.subScores.colour, 'our colour is ΔE2000, not RGB distance');
+    },
+  },
+  {
+    name: 'extra components on the page do not lower CANVAS match (recall); they lower our F1',
+    html: HTML,
+    evidence: fidelityEvidence([SYN_REF], [view([...SYN_REF.components!, comp('box', 900, 100, 80, 80, [9, 9, 9, 1]), comp('icon', 50, 700, 20, 20, [0, 0, 0, 1])], SYN_REF.blocks!)]),
+    score: 100,
+    details: (d) => {
+      const [v] = viewports(d);
+      assert.equal(v!.subScores.match, 1);
+      assert.ok(Math.abs((v as unknown as { webgrade: Subs }).webgrade.matchF1! - 6 / 8) < 1e-4);
+    },
+  },
+  {
+    name: 'a reference without components: not scored (recall has no denominator)',
+    html: HTML,
+    evidence: fidelityEvidence([view([], [])], [SYN_PAGE]),
+    unscorable: /reference has no component/,
   },
 ]);
 

@@ -110,15 +110,21 @@ describe('fidelity in the real browser', { timeout: 240_000 }, () => {
     }
   });
 
-  it('a page that loops forever costs at most its budget and leaves the fidelity metrics unscorable with why', async () => {
+  it('a page that loops forever costs at most its budget: visual-fidelity 0 (UI2App: a build that does not run), or unscorable when the budget ran out first', async () => {
     const hostile = new Scorer({ suite: 'extended', only: ONLY, network: { mode: 'offline' }, fidelityCache: cache, budgetMs: 20_000 });
     try {
       const t = performance.now();
       const doc = await hostile.score(fixture('hostile', 'endless-loop.html'), { reference: ref('landing') });
       assert.ok(performance.now() - t < 30_000, `took ${Math.round(performance.now() - t)} ms`);
       const vf = metric(doc, 'visual-fidelity');
-      assert.equal(vf.score, null);
-      assert.match(vf.reason!, /respond|timed out|time left|load timeout/);
+      if (vf.score === null) assert.match(vf.reason!, /time left|load timeout|rendering failed/);
+      else {
+        assert.equal(vf.score, 0);
+        assert.match(JSON.stringify(vf.details), /the page did not run/);
+      }
+      const cf = metric(doc, 'component-fidelity');
+      assert.equal(cf.score, null);
+      assert.match(cf.reason!, /respond|timed out|time left|load timeout/);
       // the browser is still usable
       const next = await hostile.score(page('landing'), { reference: ref('landing') });
       assert.equal(metric(next, 'visual-fidelity').score, 100);

@@ -1,0 +1,47 @@
+/** The probe's defaults and limits (README "Interaction probe" has the measurements behind them). */
+import type { ProbeConfig } from '../page-script.js';
+
+/** The probe's defaults (README "Interaction probe" has the measurements behind them). */
+export const INTERACTION_DEFAULTS = {
+  /** Controls acted on at most (the keyboard counts as one). */
+  maxControls: 40,
+  /** Real milliseconds one action may take, its reload included. */
+  actionTimeoutMs: 4000,
+  /** Real milliseconds the whole probe may take (less when the artifact's budget is shorter). */
+  budgetMs: 15_000,
+  /** Virtual milliseconds (page clock) after load, before each action, after each action. */
+  settleMs: 1000,
+  prepMs: 300,
+  observeMs: 1000,
+  /** Navigation: steps from the start view, distinct views, tries beyond the control actions. */
+  navDepth: 2,
+  maxViews: 12,
+  maxNavActions: 24,
+} as const;
+
+export const FIRST_LOAD_TIMEOUT_MS = 15_000;
+export const RELOAD_TIMEOUT_MS = 5_000;
+export const NETWORK_QUIET_CAP_MS = 1500;
+export const SCREENSHOT_CAP_PX = 4000;
+/** A page that hangs this many times during actions is given up. */
+export const MAX_HANGS = 2;
+/** Real milliseconds one call into the page may take. */
+export const EVAL_MS = 3000;
+/**
+ * Real milliseconds kept from the probe's budget for finishing: the last coverage read, closing the page, the
+ * crops and closing the context. The steps run against the budget minus this, so the whole probe, its browser
+ * context included, stays within its budget.
+ */
+export const FINISH_RESERVE_MS = 1500;
+
+export const PROBE_CONFIG: ProbeConfig = {
+  epochMs: Date.UTC(2026, 0, 15, 9, 0, 0),
+  seed: 20260115,
+  frameMs: 16,
+  maxFires: 5000,
+  maxAdvanceRealMs: 1500,
+  maxElements: 4000,
+};
+
+/** How the start state is restored before each action (recorded in the settings). */
+export const RESTORE = 'reload of the entry page with the origin\'s storage and cookies cleared';

@@ -1,0 +1,152 @@
+/**
+ * Every benchmark of bench/ runs: each compiled script on a tiny input (one or two of the repository's fixture
+ * pages; the Design2Code corpus for fidelity and fidelity-ocr, which have no fixture of that shape) must exit 0 and
+ * print its figure lines. The figures' values are not checked: they depend on the machine, and README's come from a
+ * quiet one. A benchmark that cannot run here (exit code 3: its corpus, redis-server or tesseract.js is absent) is
+ * skipped with the reason it printed.
+ */
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
+import { CANNOT_RUN } from '../../bench/common.js';
+import { corpusDir, fixture, repoRoot, runScript, tempDir } from '../helpers.js';
+import { redisServerBinary } from '../queue/redis-server.js';
+
+interface Smoke {
+  name: string;
+  args: string[];
+  /** Lines the benchmark prints on stdout, one pattern each, all of which must be there. */
+  figures: RegExp[];
+  /** Why it cannot run here, when that is known before starting it. */
+  skip?: () => string | undefined;
+}
+
+const d2c = join(corpusDir, 'design2code');
+const needsD2c = () => (existsSync(join(d2c, 'references')) ? undefined : `the Design2Code corpus (${d2c}) is absent`);
+const stabilityOut = join(tempDir('webgrade-bench-smoke-'), 'stability');
+/** Two small, still pages of fixtures/browser, for the benchmarks that take the first pages of a folder. */
+const pagesDir = tempDir('webgrade-bench-pages-');
+for (const page of ['icons-consistent.html', 'no-dead-css.html']) copyFileSync(fixture('browser', page), join(pagesDir, page));
+const num = String.raw`-?[\d.]+|NaN|n/a`;
+
+const SMOKES: Smoke[] = [
+  {
+    name: 'static-metrics',
+    args: ['--dir', fixture('cdn')],
+    figures: [/^\d+ pages from .*; wall [\d.]+ s, median load/m, /^metric\s+min\s+median\s+max\s+scored/m, /^lint\s/m, /^comment-rate\s/m],
+  },
+  {
+    // The cold pass asks the real npm registry (one package here), as the benchmark is meant to.
+    name: 'cdn-coverage',
+    args: [fixture('cdn', 'chartjs.html')],
+    figures: [/^pages: 1 scanned/m, /^pages whose CDN URLs were all served: \d+\/\d+ = /m, /^time: cold [\d.]+ s .* warm [\d.]+ s .* offline [\d.]+ s; answers identical across passes: (true|false)$/m, /^cache: [\d.]+ MiB/m],
+  },
+  {
+    name: 'vision',
+    args: ['--pages', '1', '--dir', pagesDir],
+    figures: [/^1 pages from /m, /^layout-consistency\s/m, /^placeholder-quality\s/m, /^all five together\s+[\d.]+/m],
+  },
+  {
+    name: 'bare-lighthouse',
+    args: [fixture('example')],
+    figures: [/example: bare Lighthouse [\d.]+ s; performance (\d+|n\/a), accessibility/],
+  },
+  {
+    name: 'browser-suite',
+    args: ['--pages', '1', '--repeats', '1', '--dir', pagesDir],
+    figures: [
+      /^1 pages from .*; \d+ rule metrics of the study suite;/m,
+      new RegExp(String.raw`^median seconds per page: full rule suite (${num}), bare Lighthouse (${num}); ratio (${num}) \(goal ≤ 1\.3\)$`, 'm'),
+      /^peak memory \(node \+ both Chromes\): \d+ MiB PSS/m,
+      /^where the suite's time goes/m,
+      /^score stability: 1 runs of each of 1 pages/m,
+    ],
+  },
+  {
+    name: 'hostile',
+    args: ['--pages', 'window-close.html'],
+    figures: [/^\d+ metrics \(.*\), budget 20 s per page$/m, /window-close\.html/],
+  },
+  {
+    name: 'interaction',
+    args: ['--pages', '1', '--dir', fixture('interaction')],
+    figures: [/^probe alone, 1 pages/m, /^ {2}seconds per page: median [\d.]+, p90/m, /^ {2}controls \d+, actions \d+/m, /^ {2}pages with at least one inert control:/m],
+  },
+  {
+    name: 'fidelity',
+    args: ['--pages', '1', '--methods', 'websight'],
+    skip: needsD2c,
+    figures: [/^Design2Code outputs vs their references \(1 pages per method/m, /^\| websight \| 1 \|/m, /^- reference rendered now: /m, /^- scoring both metrics: median/m],
+  },
+  {
+    name: 'fidelity-checks',
+    args: [fixture('fidelity', 'landing.html')],
+    figures: [/^resized views vs views loaded fresh at that size, 1 pages: .*visual mean [\d.]+/m],
+  },
+  {
+    name: 'fidelity-ocr',
+    args: ['--pages', '1'],
+    skip: needsD2c,
+    figures: [/^OCR \(tesseract\.js, eng best_int\) on 1 Design2Code references .* per image median [\d.]+ s/m],
+  },
+  {
+    name: 'batch',
+    args: ['--pages', '1', '--dir', pagesDir],
+    figures: [/^--concurrency 1: [\d.]+ s, [\d.]+ pages\/min \(0 failed\)$/m, /^--concurrency 2: [\d.]+ s, [\d.]+ pages\/min \(0 failed\)$/m, /^performance: /m, /^best-practices: /m],
+  },
+  {
+    name: 'stability',
+    args: ['--pages', '2', '--models', '2', '--dir', pagesDir, '--out', stabilityOut],
+    figures: [/^2 pages \(\d+ animated or canvas\), 2 pseudo-models/m, /^per-page overall A vs B/m, /^pseudo-model order A: /m, /^pages per minute: concurrency 1 [\d.]+ and [\d.]+, concurrency 2 [\d.]+/m],
+  },
+  {
+    // stability's two runs at concurrency 1, as `npm run bench` gives them.
+    name: 'noise-guard',
+    args: [join(stabilityOut, 'a-c1.jsonl'), join(stabilityOut, 'b-c1.jsonl'), '--pseudo-models', '2'],
+    skip: () => (existsSync(join(stabilityOut, 'b-c1.jsonl')) ? undefined : 'stability did not leave its results'),
+    figures: [/^2 runs \(/m, /^k\s+raised\s+page overall move/m, /^default k today: /m],
+  },
+  {
+    // One CDN page; its cold pass fills a fresh cache from the real npm registry.
+    name: 'network-modes',
+    args: ['--pages', '1', '--cold', '1', '--dir', fixture('cdn')],
+    figures: [/^pages: 1; requesting CDN files: [01]$/m, /^all CDN requests served \(mode cdn\): /m, /^metric\s+mean offline\s+mean cdn/m, /^seconds per CDN page \(median\): offline /m],
+  },
+  {
+    // Two pages, so that one is done while the other is held when a worker is killed; a short stall timeout.
+    name: 'queue',
+    args: ['--pages', '2', '--dir', pagesDir, '--stall-timeout', '5'],
+    skip: () => {
+      const bin = redisServerBinary();
+      return 'skip' in bin ? bin.skip : undefined;
+    },
+    figures: [/^batch --concurrency 1: [\d.]+ s/m, /^queue, 1 worker: +[\d.]+ s/m, /^queue, 2 workers: +[\d.]+ s/m, /^queue overhead per job: median \d+ ms/m, /^recovery after SIGKILL \(stall timeout 5 s\)/m],
+  },
+  {
+    // Only the two fixture pages and one static operator: the runner's path without a browser-heavy mutant.
+    name: 'mutate',
+    args: ['--pages', '0', '--operators', 'strip-comments'],
+    figures: [/^webgrade mutate benchmark: 2 pages \(2 fixtures\)/m, /^per target metric/m, /^comment-rate\s+\d+\s+\d+/m, /^per operator/m, /^strip-comments\s/m],
+  },
+];
+
+async function smoke(t: TestContext, s: Smoke): Promise<void> {
+  const why = s.skip?.();
+  if (why) {
+    t.skip(why);
+    return;
+  }
+  // Generous: on a quiet 2-core machine each takes seconds to a minute or two, but a loaded one can be 5× slower.
+  const r = await runScript(join(repoRoot, 'dist', 'bench', `${s.name}.js`), s.args, { timeoutMs: 600_000 });
+  if (r.code === CANNOT_RUN) {
+    t.skip(r.stderr.trim().split('\n').pop() ?? 'cannot run here');
+    return;
+  }
+  assert.equal(r.code, 0, `${s.name} exited ${r.code}\n${r.stderr.slice(-3000)}`);
+  for (const f of s.figures) assert.match(r.stdout, f, `${s.name} printed no line like ${f}\n${r.stdout}`);
+}
+
+describe('bench smoke runs (each benchmark on a tiny input)', () => {
+  for (const s of SMOKES) it(s.name, (t) => smoke(t, s));
+});

@@ -1,0 +1,133 @@
+/**
+ * Pairwise preferences (SPEC "Inputs"), as an arena collects them, for `webgrade analyse --pairs` and
+ * `webgrade weights fit --pairs`.
+ *
+ * Formats, chosen as for ratings (ratings.ts): CSV with a header row, or JSONL. Each row is one judgement:
+ *   - `requirement`, `model_a`, `model_b`: the two pages compared, both answers to the same requirement;
+ *   - `winner`: `a`, `b` or `tie` (case-insensitive);
+ *   - `rater` (optional): who judged; only counted.
+ * A row without one of the required fields, with an unknown winner, or comparing a model with itself, and a
+ * malformed line, are bad input, named by line number. Several judgements of the same two pages all count (an
+ * arena's repeated votes are its evidence). A judgement naming a page the results do not have is counted and
+ * reported, not fatal; none matching at all is bad input (the caller says so).
+ */
+import { InputError, readInputText } from '../core/errors.js';
+import { CsvError, parseCsv } from './csv.js';
+
+export type Winner = 'a' | 'b' | 'tie';
+
+export interface Preference {
+  line: number;
+  requirement: string;
+  modelA: string;
+  modelB: string;
+  winner: Winner;
+  rater?: string;
+}
+
+export interface PairsFile {
+  path: string;
+  pairs: Preference[];
+  /** Distinct raters named (0 when the file has no `rater`). */
+  raters: number;
+}
+
+const WINNERS: readonly Winner[] = ['a', 'b', 'tie'];
+
+function preferenceOf(o: Record<string, unknown>, line: number, path: string): Preference {
+  const text = (k: string): string | undefined => {
+    const v = o[k];
+    if (v === undefined || v === null || v === '') return undefined;
+    if (typeof v !== 'string') throw new InputError(`${path}: line ${line}: "${k}" must be text`);
+    return v.trim() === '' ? undefined : v.trim();
+  };
+  const need = (k: string): string => {
+    const v = text(k);
+    if (v === undefined) throw new InputError(`${path}: line ${line}: no "${k}"`);
+    return v;
+  };
+  const requirement = need('requirement');
+  const modelA = need('model_a');
+  const modelB = need('model_b');
+  const w = need('winner').toLowerCase();
+  if (!(WINNERS as readonly string[]).includes(w)) throw new InputError(`${path}: line ${line}: winner ${JSON.stringify(o.winner)} is not a, b or tie`);
+  if (modelA === modelB) throw new InputError(`${path}: line ${line}: model_a and model_b are both ${JSON.stringify(modelA)}`);
+  const p: Preference = { line, requirement, modelA, modelB, winner: w as Winner };
+  const rater = text('rater');
+  if (rater !== undefined) p.rater = rater;
+  return p;
+}
+
+export function parsePairs(text: string, path: string, format: 'csv' | 'jsonl'): PairsFile {
+  const pairs: Preference[] = [];
+  if (format === 'jsonl') {
+    text.split('\n').forEach((raw, i) => {
+      const line = i + 1;
+      if (raw.trim() === '') return;
+      let o: unknown;
+      try {
+        o = JSON.parse(raw);
+      } catch {
+        throw new InputError(`${path}: line ${line}: not valid JSON`);
+      }
+      if (!o || typeof o !== 'object' || Array.isArray(o)) throw new InputError(`${path}: line ${line}: expected a JSON object`);
+      pairs.push(preferenceOf(o as Record<string, unknown>, line, path));
+    });
+  } else {
+    let records;
+    try {
+      records = parseCsv(text);
+    } catch (err) {
+      if (err instanceof CsvError) throw new InputError(`${path}: ${err.message}`);
+      throw err;
+    }
+    if (records.length === 0) throw new InputError(`${path}: empty pairs file`);
+    const head = records[0]!.fields.map((h) => h.trim().toLowerCase());
+    const missing = ['requirement', 'model_a', 'model_b', 'winner'].filter((c) => !head.includes(c));
+    if (missing.length) throw new InputError(`${path}: line 1: no ${missing.map((c) => `"${c}"`).join(', ')} column${missing.length > 1 ? 's' : ''} (columns: ${head.join(', ')})`);
+    for (const rec of records.slice(1)) {
+      if (rec.fields.length !== head.length) throw new InputError(`${path}: line ${rec.line}: ${rec.fields.length} fields, the header has ${head.length}`);
+      pairs.push(preferenceOf(Object.fromEntries(head.map((h, i) => [h, rec.fields[i]!])), rec.line, path));
+    }
+  }
+  if (pairs.length === 0) throw new InputError(`${path}: no judgements`);
+  return { path, pairs, raters: new Set(pairs.map((p) => p.rater).filter((r) => r !== undefined)).size };
+}
+
+export function loadPairs(path: string): PairsFile {
+  const text = readInputText(path);
+  if (text.includes('\u0000')) throw new InputError(`${path}: a binary file, not CSV or JSONL pairs`);
+  if (text.trim() === '') throw new InputError(`${path}: empty pairs file`);
+  const lower = path.toLowerCase();
+  const format = lower.endsWith('.csv') ? 'csv' : lower.endsWith('.jsonl') || lower.endsWith('.json') ? 'jsonl' : text.trimStart().startsWith('{') ? 'jsonl' : 'csv';
+  return parsePairs(text, path, format);
+}
+
+/** One judgement matched to two pages of the results (indices into the pages given to `matchPairs`). */
+export interface MatchedPair {
+  a: number;
+  b: number;
+  winner: Winner;
+  line: number;
+}
+
+export interface PairMatch {
+  pairs: MatchedPair[];
+  /** Judgements naming a page (model, requirement) the results do not have. */
+  unmatched: Preference[];
+}
+
+/** Match judgements to pages by (model, requirement). */
+export function matchPairs(prefs: readonly Preference[], pages: ReadonlyArray<{ model: string; requirement: string }>): PairMatch {
+  const index = new Map<string, number>();
+  pages.forEach((p, i) => index.set(`${p.model}\u0000${p.requirement}`, i));
+  const pairs: MatchedPair[] = [];
+  const unmatched: Preference[] = [];
+  for (const p of prefs) {
+    const a = index.get(`${p.modelA}\u0000${p.requirement}`);
+    const b = index.get(`${p.modelB}\u0000${p.requirement}`);
+    if (a === undefined || b === undefined) unmatched.push(p);
+    else pairs.push({ a, b, winner: p.winner, line: p.line });
+  }
+  return { pairs, unmatched };
+}
