@@ -3,7 +3,7 @@
  * this object. Each gathered part is either present or carries the reason it is missing, so that a metric can
  * say "unscorable: <reason>" instead of guessing.
  */
-import type { Artifact } from './artifact.js';
+import type { Artifact } from './artifact/model.js';
 import type { BrowserEvidence, InteractionEvidence } from './browser-evidence.js';
 import type { Requirement } from './requirements.js';
 import type { NetworkModeId, NetworkRecord } from './network.js';

@@ -26,7 +26,7 @@
  *     the markup and setup come first and the event wiring/initialisation of generated apps usually comes last.
  */
 import { createHash } from 'node:crypto';
-import type { Artifact } from '../core/artifact.js';
+import type { Artifact } from '../core/artifact/model.js';
 
 export function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 12);

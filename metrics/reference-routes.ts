@@ -15,7 +15,8 @@
  */
 import { posix } from 'node:path';
 import { JSDOM } from 'jsdom';
-import { classifyUrl, loadArtifact } from '../core/artifact.js';
+import { classifyUrl } from '../core/artifact/extract.js';
+import { loadArtifact } from '../core/artifact/load.js';
 import type { ReferenceInput } from '../core/fidelity.js';
 
 /** The route an address (path and fragment) names (module comment). */

@@ -15,7 +15,9 @@ import MagicString from 'magic-string';
 import { JSDOM } from 'jsdom';
 import postcss from 'postcss';
 import safeParser from 'postcss-safe-parser';
-import { isJsScriptType, loadArtifact, type Artifact, type ArtifactFile } from '../core/artifact.js';
+import { isJsScriptType } from '../core/artifact/extract.js';
+import { loadArtifact } from '../core/artifact/load.js';
+import type { Artifact, ArtifactFile } from '../core/artifact/model.js';
 import { parseJsText, type ParsedJs } from '../core/js-parse.js';
 
 /** A parse5 source location as jsdom's `nodeLocation` returns it (offsets in UTF-16 code units). */

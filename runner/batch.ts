@@ -391,7 +391,7 @@ export interface WorkerPool {
 }
 
 /**
- * The worker processes that score artifacts, used by `runBatch` and by the queue's worker (runner/queue.ts), so
+ * The worker processes that score artifacts, used by `runBatch` and by the queue's worker (runner/queue-worker.ts), so
  * that both score every artifact the same way: up to `concurrency` long-lived batch-worker processes, each with
  * its own Scorer and Chrome, started when jobs arrive; the hard limit per artifact; a crashed or killed worker
  * replaced by a fresh one (see the module comment). Rows carry the scoring settings (runner/scoring-settings.ts).

@@ -5,7 +5,7 @@
  * the reason as it stands: the page could not be parsed, or its parse ran out of time, and that is what the
  * user should read.
  */
-import { ArtifactParseError } from '../core/artifact.js';
+import { ArtifactParseError } from '../core/artifact/model.js';
 import { errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
 import type { MetricDefinition } from '../core/metric.js';

@@ -9,7 +9,9 @@
  * only reads the files: the page is parsed in the static thread, whose blocks and references this thread
  * adopts (so a page that cannot be parsed in time is never parsed here either).
  */
-import { adoptArtifactParse, failArtifactDom, failArtifactParse, isLoadedArtifact, loadArtifact, type Artifact } from '../core/artifact.js';
+import { loadArtifact } from '../core/artifact/load.js';
+import { adoptArtifactParse, failArtifactDom, failArtifactParse, isLoadedArtifact } from '../core/artifact/loaded.js';
+import type { Artifact } from '../core/artifact/model.js';
 import { join } from 'node:path';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';

@@ -18,7 +18,7 @@
  * starts with the next job.
  */
 import { Worker } from 'node:worker_threads';
-import type { ResourceRef, SourceBlock } from '../core/artifact.js';
+import type { ResourceRef, SourceBlock } from '../core/artifact/model.js';
 import type { MetricDefinition } from '../core/metric.js';
 import type { MetricResult } from '../core/results.js';
 import { metricBase } from './run-metric.js';

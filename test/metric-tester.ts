@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadArtifact } from '../core/artifact.js';
+import { loadArtifact } from '../core/artifact/load.js';
 import type { Evidence } from '../core/evidence.js';
 import type { MetricDefinition, MetricDetails, MetricOutcome } from '../core/metric.js';
 import { writeArtifact, writeSingleFile } from './helpers.js';

@@ -14,21 +14,10 @@ import { JOB_LIMITS } from '../../runner/queue-trust.js';
 import { addAlignmentOption } from '../../judges/cli-options.js';
 import type { SuiteId } from '../../core/metric.js';
 import type { AlignmentStance } from '../../core/judge-answer.js';
-import {
-  addJobs,
-  collect,
-  connectRedis,
-  DEFAULT_MAX_JOB_BYTES,
-  DEFAULT_QUEUE,
-  DEFAULT_STALL_SECONDS,
-  makeQueueSettings,
-  queueStatus,
-  removeQueue,
-  RedisUnreachable,
-  startQueueWorker,
-  checkSharedRoot,
-  type QueueSettings,
-} from '../../runner/queue.js';
+import { connectRedis, DEFAULT_MAX_JOB_BYTES, DEFAULT_QUEUE, DEFAULT_STALL_SECONDS, makeQueueSettings, type QueueSettings, RedisUnreachable, removeQueue } from '../../runner/queue.js';
+import { collect, queueStatus } from '../../runner/queue-collect.js';
+import { addJobs } from '../../runner/queue-jobs.js';
+import { checkSharedRoot, startQueueWorker } from '../../runner/queue-worker.js';
 
 interface CommonFlags {
   redis: string;

@@ -23,7 +23,7 @@
  * - The checklist is the harness's own text (from the requirements file), so it sits outside the data markers,
  *   but is neutralised like page text in case it was derived from untrusted input.
  */
-import type { Artifact } from '../../core/artifact.js';
+import type { Artifact } from '../../core/artifact/model.js';
 import type { Requirement } from '../../core/requirements.js';
 import { validateVerdicts, type VerdictsAnswer } from '../parse.js';
 import { dataBlock, neutralise, sourceView } from '../untrusted.js';

@@ -8,7 +8,7 @@
  *   10 with the reason "not applicable": the app lacks nothing there. Absent-but-needed behaviour is rated low.
  */
 import { FUNCTIONALITY_CRITERIA } from '../../core/judge-answer.js';
-import type { Artifact } from '../../core/artifact.js';
+import type { Artifact } from '../../core/artifact/model.js';
 import type { Requirement } from '../../core/requirements.js';
 import { validateCriteria, type CriteriaAnswer } from '../parse.js';
 import { dataBlock, sourceView } from '../untrusted.js';

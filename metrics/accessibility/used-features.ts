@@ -30,7 +30,8 @@ import selectorParser from 'postcss-selector-parser';
 import * as walk from 'acorn-walk';
 import { createRequire } from 'node:module';
 import { parse as parseHtml } from 'parse5';
-import { walkP5, type Artifact } from '../../core/artifact.js';
+import type { Artifact } from '../../core/artifact/model.js';
+import { walkP5 } from '../../core/artifact/parse.js';
 import { parseJs } from '../../core/js-parse.js';
 
 export interface FeatureUse {

@@ -6,7 +6,8 @@
  *   through a link that leaves the artifact);
  * - anything else (remote http(s), blob:, generated) has no bytes offline: **unverified**, never bad.
  */
-import { readArtifactFile, type Artifact } from '../../core/artifact.js';
+import { readArtifactFile } from '../../core/artifact/load.js';
+import type { Artifact } from '../../core/artifact/model.js';
 import type { MediaInfo } from '../../core/browser-evidence.js';
 import { dataUriBytes } from '../visual/image-tools.js';
 

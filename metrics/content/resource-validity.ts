@@ -34,7 +34,7 @@
  * - Unscorable when no reference can be verified: "only remote references, unverified (use --check-network)"
  *   when every reference is remote and unchecked, "no referenced resources" when there is none at all.
  */
-import type { ResourceRef } from '../../core/artifact.js';
+import type { ResourceRef } from '../../core/artifact/model.js';
 import type { RemoteCheck } from '../../core/evidence.js';
 import { allReferences, remoteKey, type JsUrlRef } from '../../core/js-urls.js';
 import { logPenalty, round2 } from '../formula.js';

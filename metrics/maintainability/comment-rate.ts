@@ -15,8 +15,9 @@
  *   always scorable; 0 comment lines score 60, the bottom of SPEC's curve.
  */
 import type { JSDOM } from 'jsdom';
-import type { Artifact, SourceBlock } from '../../core/artifact.js';
-import { codeFiles, nodeLocation } from '../../core/artifact.js';
+import type { Artifact, SourceBlock } from '../../core/artifact/model.js';
+import { nodeLocation } from '../../core/artifact/loaded.js';
+import { codeFiles } from '../../core/artifact/model.js';
 import { parseJs } from '../../core/js-parse.js';
 import { LineIndex, splitLines } from '../../core/text.js';
 import { round2 } from '../formula.js';

@@ -54,7 +54,7 @@
  * already inconsistent in structure. Kept as the study defines it.
  */
 import type { JSDOM } from 'jsdom';
-import { nodeLocation } from '../../core/artifact.js';
+import { nodeLocation } from '../../core/artifact/loaded.js';
 import { logPenalty, round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 

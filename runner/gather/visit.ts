@@ -25,7 +25,7 @@
  * renderer; if even that hangs, the caller restarts Chrome.
  */
 import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
-import type { Artifact } from '../../core/artifact.js';
+import type { Artifact } from '../../core/artifact/model.js';
 import type { BrowserEvidence } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import { busyAfterLoad } from './collectors/busy-after-load.js';

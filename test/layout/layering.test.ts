@@ -1,7 +1,9 @@
 /**
  * The import layering of README "Layout": imports run one way, bin/ → runner/ (orchestration) → survey/,
  * weights/ → metrics/, judges/, cdn/ → core/ (the contract), and no file imports itself back through a chain
- * (no cycles). Read with TypeScript's own pre-processor over the sources, so `import type` counts too.
+ * (no cycles). Read with TypeScript's own pre-processor over the sources, so `import type` counts too. Inside
+ * metrics/, a metric module (one that registry.ts lists) is imported by no other metric file: shared code lives
+ * in the library room metrics/lib/, which imports no metric module.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -53,6 +55,23 @@ function importsOf(file: string): string[] {
 
 const layer = (file: string) => file.split('/')[0]!;
 
+/**
+ * Metric files that import a metric module today, each to be moved into metrics/lib/ (the test fails once an
+ * edge is gone, so that the list only shrinks).
+ */
+const METRIC_IMPORTS_TO_MOVE = [
+  'metrics/fidelity/fidelity-tools.ts → metrics/visual/color-harmony.ts',
+  'metrics/fidelity/fidelity-tools.ts → metrics/visual/layout-consistency.ts',
+  'metrics/interaction/interaction-errors.ts → metrics/code/console-errors.ts',
+  'metrics/interaction/render-validity.ts → metrics/code/console-errors.ts',
+];
+
+/** May a file of the metrics library room import `dep`? Core, the room itself and the shared top-level files. */
+function libraryMayImport(dep: string): boolean {
+  if (layer(dep) !== 'metrics') return layer(dep) === 'core';
+  return dep.startsWith('metrics/lib/') || (dep.split('/').length === 2 && dep !== 'metrics/registry.ts');
+}
+
 describe('import layering', () => {
   const files = sources();
   const graph = new Map(files.map((f) => [f, importsOf(f)]));
@@ -71,6 +90,23 @@ describe('import layering', () => {
       }
     }
     assert.deepEqual(wrong, []);
+  });
+
+  it('keeps metric modules apart: only the registry imports them, and metrics/lib/ imports none', () => {
+    const modules = new Set((graph.get('metrics/registry.ts') ?? []).filter((d) => layer(d) === 'metrics'));
+    assert.ok(modules.size >= 24, `registry lists ${modules.size} metric modules`);
+    const crossings: string[] = [];
+    const fromLibrary: string[] = [];
+    for (const [file, deps] of graph) {
+      if (layer(file) !== 'metrics' || file === 'metrics/registry.ts') continue;
+      for (const dep of deps) {
+        if (modules.has(dep)) crossings.push(`${file} → ${dep}`);
+        if (file.startsWith('metrics/lib/') && !libraryMayImport(dep)) fromLibrary.push(`${file} → ${dep}`);
+      }
+    }
+    assert.deepEqual(crossings.sort(), [...METRIC_IMPORTS_TO_MOVE].sort());
+    assert.deepEqual(fromLibrary, []);
+    assert.ok(files.some((f) => f.startsWith('metrics/lib/')), 'the library room exists');
   });
 
   it('has no import cycles', () => {

@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { parseResults } from '../../runner/results-file.js';
 import { cliPath, repoRoot, runCli, tempDir } from '../helpers.js';
 import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
-import { workerName } from '../../runner/queue.js';
+import { workerName } from '../../runner/queue-worker.js';
 
 const binary = redisServerBinary();
 const skip = 'skip' in binary ? binary.skip : false;

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { ArtifactParseError } from '../../core/artifact.js';
+import { ArtifactParseError } from '../../core/artifact/model.js';
 import { Scorer } from '../../runner/score.js';
 import { runMetric } from '../../runner/run-metric.js';
 import { StaticThread } from '../../runner/static-thread.js';

@@ -6,7 +6,7 @@
  * are removed count as `interactionBytes`: used when someone uses the page.
  */
 import type { Page } from 'puppeteer-core';
-import type { Artifact } from '../../../core/artifact.js';
+import type { Artifact } from '../../../core/artifact/model.js';
 import type { BrowserEvidence, CoverageEntry } from '../../../core/browser-evidence.js';
 import { cssStyleRules, ruleCoverage } from '../css-rules.js';
 import { requestPath } from '../server.js';

@@ -5,7 +5,7 @@
  * after the settle (one guarded step), and where the answer goes.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
-import type { Artifact } from '../../../core/artifact.js';
+import type { Artifact } from '../../../core/artifact/model.js';
 import type { BrowserEvidence } from '../../../core/browser-evidence.js';
 
 /** Faults of a visit, and why an optional field of the evidence is absent. */

@@ -39,7 +39,7 @@
  * discover.ts, baselines.ts, actions.ts (with act.ts and second-chance.ts), navigation.ts, finish.ts.
  */
 import type { BrowserContext } from 'puppeteer-core';
-import type { Artifact } from '../../../core/artifact.js';
+import type { Artifact } from '../../../core/artifact/model.js';
 import type { InteractionEvidence } from '../../../core/browser-evidence.js';
 import { errorMessage } from '../../../core/errors.js';
 import { actOnControls } from './probe/actions.js';

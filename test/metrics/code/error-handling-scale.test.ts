@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import errorHandling, { type FunctionReport } from '../../../metrics/code/error-handling.js';
+import errorHandling from '../../../metrics/code/error-handling.js';
+import type { FunctionReport } from '../../../metrics/lib/error-handling/units.js';
 import { buildEvidence } from '../../metric-tester.js';
 
 async function analyse(html: string): Promise<{ functions: FunctionReport[]; ms: number }> {

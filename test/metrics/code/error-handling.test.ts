@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import errorHandling, { isRiskyName, type FunctionReport } from '../../../metrics/code/error-handling.js';
+import errorHandling from '../../../metrics/code/error-handling.js';
+import { isRiskyName, type FunctionReport } from '../../../metrics/lib/error-handling/units.js';
 import type { MetricDetails } from '../../../core/metric.js';
 import { testMetric } from '../../metric-tester.js';
 

@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import lint, { MAX_ESLINT_RUNS, type LintFinding } from '../../../metrics/code/lint.js';
+import lint from '../../../metrics/code/lint.js';
+import { MAX_ESLINT_RUNS } from '../../../metrics/lib/lint/eslint.js';
+import type { LintFinding } from '../../../metrics/lib/lint/findings.js';
 import { buildEvidence } from '../../metric-tester.js';
 
 async function findings(html: string): Promise<{ found: LintFinding[]; details: Record<string, unknown>; ms: number }> {

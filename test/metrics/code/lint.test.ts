@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import lint, { blankRawText, onlyOptionalEndTagsMissing, type LintFinding } from '../../../metrics/code/lint.js';
+import lint from '../../../metrics/code/lint.js';
+import type { LintFinding } from '../../../metrics/lib/lint/findings.js';
+import { blankRawText, onlyOptionalEndTagsMissing } from '../../../metrics/lib/lint/htmlhint.js';
 import type { MetricDetails } from '../../../core/metric.js';
 import { testMetric } from '../../metric-tester.js';
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { JSDOM } from 'jsdom';
 import copywriting, { MAX_TEXT_CHARS, SUB_SCORES, SUB_SCORE_KIND, capBlocks, fleschReadingEase, isEnglish, sentencesOf, type SubScore } from '../../../metrics/content/copywriting.js';
 import { COMPLIANCE_TERMS, OPERATION_GROUPS, TECHNICAL_TERMS } from '../../../metrics/content/copywriting-vocabulary.js';
-import { loadArtifact } from '../../../core/artifact.js';
+import { loadArtifact } from '../../../core/artifact/load.js';
 import { staticEvidence } from '../../../core/evidence.js';
 import { writeSingleFile } from '../../helpers.js';
 import type { MetricDetails } from '../../../core/metric.js';

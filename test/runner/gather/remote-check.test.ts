@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { loadArtifact } from '../../../core/artifact.js';
+import { loadArtifact } from '../../../core/artifact/load.js';
 import { staticEvidence } from '../../../core/evidence.js';
 import { isPublicAddress, PRIVATE_DESTINATION, type DestinationPolicy, type Resolver } from '../../../runner/gather/destination.js';
 import { checkUrl, checkUrls, remoteCheckGathererFactory } from '../../../runner/gather/remote-check.js';

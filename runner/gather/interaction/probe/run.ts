@@ -4,7 +4,7 @@
  * settle, the restore of the start state, reading a document reached by navigation).
  */
 import type { BrowserContext } from 'puppeteer-core';
-import type { Artifact } from '../../../../core/artifact.js';
+import type { Artifact } from '../../../../core/artifact/model.js';
 import type { InteractionControl, InteractionEvidence, InteractionSettings, InteractionView } from '../../../../core/browser-evidence.js';
 import { withTimeout } from '../../time.js';
 import { ProbeDriver, type Window } from '../driver.js';

@@ -8,7 +8,7 @@ import type { Linter } from 'eslint';
 
 /** ESLint (flat config rules). Parsing errors are reported by ESLint itself and count as one error each. */
 export const ESLINT_RULES: Linter.RulesRecord = {
-  // names that do not exist: a ReferenceError at run time (see lint.ts for the globals declared)
+  // names that do not exist: a ReferenceError at run time (see page-globals.ts for the globals declared)
   'no-undef': ['error', { typeof: false }],
   // duplicates that silently drop code
   'no-dupe-keys': 'error',
