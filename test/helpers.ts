@@ -95,3 +95,20 @@ export function runScript(script: string, args: string[], opts: { cwd?: string; 
     child.stdin.end(opts.input ?? '');
   });
 }
+
+const ownChildren = new Set<import('node:child_process').ChildProcess>();
+/**
+ * Registers a long-lived child (a queue worker) to be killed by `killOwnChildren`, which a test file's `after`
+ * calls: a child left running after a failed assertion would keep the file's process, and the whole run, alive.
+ */
+export function ownChild<T extends import('node:child_process').ChildProcess>(child: T): T {
+  ownChildren.add(child);
+  child.once('exit', () => ownChildren.delete(child));
+  return child;
+}
+
+/** SIGKILL every child registered with `ownChild` that is still running. */
+export function killOwnChildren(): void {
+  for (const c of ownChildren) c.kill('SIGKILL');
+  ownChildren.clear();
+}

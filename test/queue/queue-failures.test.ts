@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parseResults } from '../../runner/results-file.js';
-import { cliPath, repoRoot, runCli, tempDir } from '../helpers.js';
+import { cliPath, killOwnChildren, ownChild, repoRoot, runCli, tempDir } from '../helpers.js';
 import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
 import { workerName } from '../../runner/queue-worker.js';
 
@@ -28,6 +28,7 @@ describe('work queue failures (real redis-server)', { skip }, () => {
     client = new Redis(redis.url, { maxRetriesPerRequest: null });
   });
   after(async () => {
+    killOwnChildren();
     client?.disconnect();
     await redis?.stop();
   });
@@ -42,6 +43,7 @@ describe('work queue failures (real redis-server)', { skip }, () => {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, WEBGRADE_QUEUE_WORKER_MODULE: fakeWorker },
     });
+    ownChild(w);
     let err = '';
     w.stderr.on('data', (d) => (err += d));
     const queue = new Queue('f', { connection: client });
@@ -89,6 +91,7 @@ describe('work queue failures (real redis-server)', { skip }, () => {
       let err = '';
       w.stderr.on('data', (d) => (err += d));
       process.once('exit', () => w.kill('SIGKILL'));
+      ownChild(w);
       return { w, err: () => err, exited: new Promise<number | null>((r) => w.once('exit', (c) => r(c))) };
     };
     const waitUntil = async (what: string, cond: () => Promise<boolean>) => {

@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parseResults, type ResultRow } from '../../runner/results-file.js';
-import { cliPath, repoRoot, runCli, tempDir } from '../helpers.js';
+import { cliPath, killOwnChildren, ownChild, repoRoot, runCli, tempDir } from '../helpers.js';
 import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
 
 const binary = redisServerBinary();
@@ -39,6 +39,7 @@ function startWorker(url: string, queue: string, opts: { tmp: string; extra?: st
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   process.once('exit', () => child.kill('SIGKILL'));
+  ownChild(child);
   return { child, stderr: () => err, exited };
 }
 
@@ -73,6 +74,7 @@ describe('a queue\'s Redis cannot run code or write files on workers (real redis
     client = new Redis(redis.url, { maxRetriesPerRequest: null });
   });
   after(async () => {
+    killOwnChildren();
     client?.disconnect();
     await redis?.stop();
   });

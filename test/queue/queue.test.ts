@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parseResults, rowKey, type ResultRow } from '../../runner/results-file.js';
-import { cliPath, repoRoot, runCli, tempDir } from '../helpers.js';
+import { cliPath, killOwnChildren, ownChild, repoRoot, runCli, tempDir } from '../helpers.js';
 import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
 import { workerName } from '../../runner/queue-worker.js';
 
@@ -74,6 +74,7 @@ function startWorker(url: string, queue: string, extra: string[] = [], env: Node
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   process.once('exit', () => child.kill('SIGKILL'));
+  ownChild(child);
   return { child, stderr: () => err, exited };
 }
 
@@ -105,6 +106,7 @@ describe('work queue and shards (real redis-server, real workers)', { skip }, ()
   });
 
   after(async () => {
+    killOwnChildren();
     client?.disconnect();
     await redis?.stop();
   });
