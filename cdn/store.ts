@@ -70,13 +70,14 @@ import {
   type Pin,
   type StoreStats,
 } from './store-records.js';
+import { evict, EVICTION_SLACK_BYTES, type StoreFiles } from './eviction.js';
+
+export { EVICTION_SLACK_BYTES };
 
 export const LAYOUT_VERSION = 1;
 /** A blob younger than this is never collected (a concurrent writer may be about to reference it). */
 export const BLOB_GRACE_MS = 60_000;
 const TOUCH_EVERY_MS = 60_000;
-/** Eviction frees at most this much beyond what is over the cap (see evictLocked). */
-export const EVICTION_SLACK_BYTES = 64 * 1024 ** 2;
 const STALE_LOCK_MS = 10 * 60_000;
 
 /**
@@ -498,96 +499,19 @@ export class CacheStore {
   }
 
   private evictLocked(keep: { packages?: Array<[string, string]>; builds?: string[] }): number {
-    interface Item {
-      path: string;
-      time: number;
-      size: number;
-      blobs: string[];
-    }
     const keepPaths = new Set<string>([
       ...(keep.packages ?? []).map(([n, v]) => this.manifestPath(n, v)),
       ...(keep.builds ?? []).map((k) => this.buildPath(k)),
     ]);
-    const items: Item[] = [];
-    const refs = new Map<string, number>();
-    const addRefs = (shas: string[]) => {
-      for (const s of new Set(shas)) refs.set(s, (refs.get(s) ?? 0) + 1);
+    const files: StoreFiles = {
+      walk: (sub) => this.walk(sub),
+      manifestAt: (path) => this.manifestAt(path),
+      buildAt: (path) => this.buildAt(path),
+      blobPath: (sha) => this.blobPath(sha),
     };
-    for (const f of this.walk('packages')) {
-      try {
-        const st = statSync(f.path);
-        const m = this.manifestAt(f.path);
-        // an invalid manifest is left alone: no blob it names is trusted, so none is freed or deleted through it
-        if (!m) continue;
-        const blobs = Object.values(m.files).map((e) => e[0]);
-        items.push({ path: f.path, time: st.mtimeMs, size: st.size, blobs });
-        addRefs(blobs);
-      } catch {
-        /* partial */
-      }
-    }
-    for (const f of this.walk('builds')) {
-      try {
-        const st = statSync(f.path);
-        const r = this.buildAt(f.path);
-        if (!r) continue;
-        items.push({ path: f.path, time: st.mtimeMs, size: st.size, blobs: [r.blob] });
-        addRefs([r.blob]);
-      } catch {
-        /* partial */
-      }
-    }
-    const blobInfo = new Map<string, { size: number; mtime: number }>();
-    let total = items.reduce((s, i) => s + i.size, 0);
-    for (const f of this.walk('blobs')) {
-      try {
-        const sha = blobName(f.rel);
-        if (!sha) continue; // not a blob's name: never deleted
-        const st = statSync(f.path);
-        blobInfo.set(sha, { size: st.size, mtime: st.mtimeMs });
-        total += st.size;
-      } catch {
-        /* gone */
-      }
-    }
-    const before = total;
-    const now = Date.now();
-    const removeBlob = (sha: string) => {
-      const info = blobInfo.get(sha);
-      if (!info || now - info.mtime < this.graceMs) return;
-      try {
-        unlinkSync(this.blobPath(sha));
-        total -= info.size;
-        blobInfo.delete(sha);
-      } catch {
-        /* gone */
-      }
-    };
-    // unreferenced blobs (left by an interrupted write or an earlier eviction) go first
-    if (total > this.maxBytes) for (const sha of [...blobInfo.keys()]) if (!refs.has(sha)) removeBlob(sha);
-    if (total > this.maxBytes) {
-      // down to 90% of the cap, but never more than EVICTION_SLACK_BYTES below it: what one writer (one page,
-      // whose additions are capped by its budget) can push out is what it added plus this slack
-      const target = this.maxBytes - Math.min(this.maxBytes * 0.1, EVICTION_SLACK_BYTES);
-      items.sort((a, b) => a.time - b.time);
-      for (const it of items) {
-        if (total <= target) break;
-        if (keepPaths.has(it.path)) continue;
-        try {
-          unlinkSync(it.path);
-          total -= it.size;
-        } catch {
-          continue;
-        }
-        for (const sha of new Set(it.blobs)) {
-          const n = (refs.get(sha) ?? 1) - 1;
-          refs.set(sha, n);
-          if (n <= 0) removeBlob(sha);
-        }
-      }
-    }
-    this.lastScanBytes = total;
+    const { before, after } = evict(files, this.maxBytes, this.graceMs, keepPaths);
+    this.lastScanBytes = after;
     this.addedSinceScan = 0;
-    return before - total;
+    return before - after;
   }
 }
