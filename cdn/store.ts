@@ -32,6 +32,8 @@
  *
  * LRU: the modification time of a manifest or build record is its last use (touched at most once a minute per
  * process). Size = the bytes of all blobs plus manifests and build records; pins are tiny and not counted.
+ *
+ * The records and their validation are in store-records.ts, the eviction's scan and removals in eviction.ts.
  */
 import { randomBytes } from 'node:crypto';
 import {
