@@ -1,7 +1,8 @@
 /**
  * The CDN cache and resolver: answers requests for well-known CDN URLs (jsDelivr, unpkg, cdnjs, esm.sh, esm.run,
  * Skypack, Google Fonts, Font Awesome, Tailwind's Play CDN) from a local content-addressed cache filled from the
- * npm registry. See cdn-cache.ts for the URL forms and answers, store.ts for the cache layout and concurrency.
+ * npm registry. See cdn-cache.ts for the URL forms and answers (handlers/ for each host's), store.ts for the cache
+ * layout and concurrency.
  */
 export { isCdnHost, CDN_HOSTS } from './hosts.js';
 export {

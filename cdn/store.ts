@@ -32,8 +32,10 @@
  *
  * LRU: the modification time of a manifest or build record is its last use (touched at most once a minute per
  * process). Size = the bytes of all blobs plus manifests and build records; pins are tiny and not counted.
+ *
+ * The records and their validation are in store-records.ts, the eviction's scan and removals in eviction.ts.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants as fsConstants,
@@ -56,14 +58,28 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import semver from 'semver';
+import {
+  blobName,
+  isSha,
+  sha256,
+  encName,
+  validBuild,
+  validManifest,
+  validPin,
+  type BuildRecord,
+  type FileEntry,
+  type PackageManifest,
+  type Pin,
+  type StoreStats,
+} from './store-records.js';
+import { evict, EVICTION_SLACK_BYTES, type StoreFiles } from './eviction.js';
+
+export { EVICTION_SLACK_BYTES };
 
 export const LAYOUT_VERSION = 1;
 /** A blob younger than this is never collected (a concurrent writer may be about to reference it). */
 export const BLOB_GRACE_MS = 60_000;
 const TOUCH_EVERY_MS = 60_000;
-/** Eviction frees at most this much beyond what is over the cap (see evictLocked). */
-export const EVICTION_SLACK_BYTES = 64 * 1024 ** 2;
 const STALE_LOCK_MS = 10 * 60_000;
 
 /**
@@ -83,83 +99,7 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
  */
 export const NOT_FOUND_PIN_MS = 24 * 3600_000;
 
-/** A blob name: the SHA-256 of its bytes, lower-case hex, exactly. */
-const SHA_RE = /^[0-9a-f]{64}$/;
-export const isSha = (s: unknown): s is string => typeof s === 'string' && SHA_RE.test(s);
-
-/** A file path inside a package as a manifest may hold it (what tarball.ts safeEntryPath can produce). */
-export function validFilePath(p: unknown): p is string {
-  if (typeof p !== 'string' || p === '' || p.length > 4096 || /[\0\\]/.test(p) || p.startsWith('/') || /^[a-zA-Z]:/.test(p)) return false;
-  return p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
-}
-
-/** What a manifest's `integrity` may be: SRI hashes (base64), or `sha1:<hex>` from a packument with a shasum only. */
-const INTEGRITY_RE = /^(?:sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2}(?: sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2})*|sha1:[0-9a-f]{40})$/;
-
-const isSize = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-const isString = (v: unknown): v is string => typeof v === 'string';
-
-/** The blob name of a path under blobs/ (`<aa>/<sha>` with aa its first two digits), else null. */
-function blobName(rel: string): string | null {
-  const m = /^([0-9a-f]{2})\/([0-9a-f]{64})$/.exec(rel);
-  return m && m[2]!.startsWith(m[1]!) ? m[2]! : null;
-}
-
-/** A pin as read from disk: well-formed, and a version pin names a valid exact version. */
-function validPin(p: unknown): p is Pin {
-  const pin = p as Record<string, unknown> | null;
-  if (!pin || typeof pin !== 'object' || !isString(pin.name) || !isString(pin.range) || !isString(pin.at)) return false;
-  if ('version' in pin) return isString(pin.version) && semver.valid(pin.version) === pin.version;
-  return isString(pin.notFound);
-}
-
-export const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
-
-/** A file-name-safe, reversible encoding: every byte outside [A-Za-z0-9._-] (and a leading dot) as %XX. */
-export function encName(s: string): string {
-  const e = Buffer.from(s, 'utf8')
-    .toString('latin1')
-    .replace(/[^A-Za-z0-9._-]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'))
-    .replace(/^\./, '%2E');
-  // very long ranges: keep names short enough for any file system, still unique
-  return e.length > 120 ? `${e.slice(0, 56)}~${sha256(s).slice(0, 32)}` : e;
-}
-
-export function decName(s: string): string {
-  if (s.includes('~')) return s;
-  return Buffer.from(s.replace(/%([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
-}
-
-/** One file of a package: its SHA-256 and size. */
-export type FileEntry = [sha: string, size: number];
-
-export interface PackageManifest {
-  name: string;
-  version: string;
-  integrity: string;
-  /** Path inside the package (first tarball component stripped) → content. Sorted by path. */
-  files: Record<string, FileEntry>;
-  /** Tarball entries that were not extracted, with why (links, traversal, absolute paths, devices). */
-  refused: string[];
-}
-
-export interface BuildRecord {
-  key: string;
-  blob: string;
-  size: number;
-  meta: Record<string, unknown>;
-}
-
-/** A pinned resolution: the version the (package, range) resolved to the first time, or why there is none. */
-export type Pin = { name: string; range: string; version: string; at: string } | { name: string; range: string; notFound: string; at: string };
-
-export interface StoreStats {
-  bytes: number;
-  blobs: number;
-  packages: Array<{ name: string; version: string; bytes: number; lastUsed: number }>;
-  builds: number;
-  pins: number;
-}
+export { decName, encName, isSha, sha256, validFilePath, type BuildRecord, type FileEntry, type PackageManifest, type Pin, type StoreStats } from './store-records.js';
 
 export class CacheStore {
   readonly dir: string;
@@ -209,42 +149,6 @@ export class CacheStore {
     process.emitWarning(`webgrade CDN cache ${this.dir}: ${message}`, { code: 'WEBGRADE_CDN_CACHE' });
   }
 
-  /**
-   * A manifest as read from disk, validated: null when it is not one of `name@version` (when given); file
-   * entries with an unsafe path or a malformed blob name or size are dropped with a warning.
-   */
-  private validManifest(raw: unknown, where: string, name?: string, version?: string): PackageManifest | null {
-    const m = raw as Partial<PackageManifest> | null;
-    if (!m || typeof m !== 'object' || !isString(m.name) || !isString(m.version) || !m.files || typeof m.files !== 'object' || Array.isArray(m.files)) {
-      this.warn(where, `${where}: not a package manifest; ignored`);
-      return null;
-    }
-    if ((name !== undefined && m.name !== name) || (version !== undefined && m.version !== version)) {
-      this.warn(where, `${where}: names ${m.name}@${m.version}, not ${name}@${version}; ignored`);
-      return null;
-    }
-    const files: Record<string, FileEntry> = {};
-    const bad: string[] = [];
-    for (const [path, e] of Object.entries(m.files as Record<string, unknown>)) {
-      if (validFilePath(path) && Array.isArray(e) && e.length === 2 && isSha(e[0]) && isSize(e[1])) files[path] = [e[0], e[1]];
-      else bad.push(path);
-    }
-    if (bad.length) this.warn(where, `${where}: ${bad.length} invalid file entr${bad.length === 1 ? 'y' : 'ies'} dropped (${bad.slice(0, 3).map((b) => JSON.stringify(b).slice(0, 80)).join(', ')})`);
-    let integrity = '';
-    if (isString(m.integrity) && INTEGRITY_RE.test(m.integrity)) integrity = m.integrity;
-    else this.warn(`${where}#integrity`, `${where}: malformed integrity dropped`);
-    return { name: m.name, version: m.version, integrity, files, refused: Array.isArray(m.refused) ? m.refused.filter(isString) : [] };
-  }
-
-  /** A build record as read from disk, validated (null when invalid, with a warning). */
-  private validBuild(raw: unknown, where: string): BuildRecord | null {
-    const r = raw as Partial<BuildRecord> | null;
-    if (!r || typeof r !== 'object' || !isString(r.key) || !isSha(r.blob) || !isSize(r.size) || !r.meta || typeof r.meta !== 'object') {
-      this.warn(where, `${where}: not a valid build record; ignored`);
-      return null;
-    }
-    return { key: r.key, blob: r.blob, size: r.size, meta: r.meta };
-  }
 
   private tmpPath(): string {
     return join(this.dir, 'tmp', `${process.pid}-${randomBytes(6).toString('hex')}`);
@@ -333,7 +237,7 @@ export class CacheStore {
     } catch {
       return null;
     }
-    const m = this.validManifest(raw, `packages/${encName(name)}/${encName(version)}.json`, name, version);
+    const m = validManifest(raw, `packages/${encName(name)}/${encName(version)}.json`, this.warn.bind(this), name, version);
     if (!m) return null;
     this.touch(p);
     return m;
@@ -364,7 +268,7 @@ export class CacheStore {
     const p = this.buildPath(key);
     let record: BuildRecord | null;
     try {
-      record = this.validBuild(JSON.parse(readFileSync(p, 'utf8')), p.slice(this.dir.length + 1));
+      record = validBuild(JSON.parse(readFileSync(p, 'utf8')), p.slice(this.dir.length + 1), this.warn.bind(this));
     } catch {
       return null;
     }
@@ -488,7 +392,7 @@ export class CacheStore {
   /** The valid manifest at a path under packages/ (it must sit where its name and version put it), or null. */
   private manifestAt(path: string): PackageManifest | null {
     const where = path.slice(this.dir.length + 1);
-    const m = this.validManifest(JSON.parse(readFileSync(path, 'utf8')), where);
+    const m = validManifest(JSON.parse(readFileSync(path, 'utf8')), where, this.warn.bind(this));
     if (m && this.manifestPath(m.name, m.version) !== path) {
       this.warn(where, `${where}: names ${m.name}@${m.version}, which belongs elsewhere; ignored`);
       return null;
@@ -499,7 +403,7 @@ export class CacheStore {
   /** The valid build record at a path under builds/ (where its key puts it), or null. */
   private buildAt(path: string): BuildRecord | null {
     const where = path.slice(this.dir.length + 1);
-    const r = this.validBuild(JSON.parse(readFileSync(path, 'utf8')), where);
+    const r = validBuild(JSON.parse(readFileSync(path, 'utf8')), where, this.warn.bind(this));
     if (r && this.buildPath(r.key) !== path) {
       this.warn(where, `${where}: its key belongs elsewhere; ignored`);
       return null;
@@ -597,96 +501,19 @@ export class CacheStore {
   }
 
   private evictLocked(keep: { packages?: Array<[string, string]>; builds?: string[] }): number {
-    interface Item {
-      path: string;
-      time: number;
-      size: number;
-      blobs: string[];
-    }
     const keepPaths = new Set<string>([
       ...(keep.packages ?? []).map(([n, v]) => this.manifestPath(n, v)),
       ...(keep.builds ?? []).map((k) => this.buildPath(k)),
     ]);
-    const items: Item[] = [];
-    const refs = new Map<string, number>();
-    const addRefs = (shas: string[]) => {
-      for (const s of new Set(shas)) refs.set(s, (refs.get(s) ?? 0) + 1);
+    const files: StoreFiles = {
+      walk: (sub) => this.walk(sub),
+      manifestAt: (path) => this.manifestAt(path),
+      buildAt: (path) => this.buildAt(path),
+      blobPath: (sha) => this.blobPath(sha),
     };
-    for (const f of this.walk('packages')) {
-      try {
-        const st = statSync(f.path);
-        const m = this.manifestAt(f.path);
-        // an invalid manifest is left alone: no blob it names is trusted, so none is freed or deleted through it
-        if (!m) continue;
-        const blobs = Object.values(m.files).map((e) => e[0]);
-        items.push({ path: f.path, time: st.mtimeMs, size: st.size, blobs });
-        addRefs(blobs);
-      } catch {
-        /* partial */
-      }
-    }
-    for (const f of this.walk('builds')) {
-      try {
-        const st = statSync(f.path);
-        const r = this.buildAt(f.path);
-        if (!r) continue;
-        items.push({ path: f.path, time: st.mtimeMs, size: st.size, blobs: [r.blob] });
-        addRefs([r.blob]);
-      } catch {
-        /* partial */
-      }
-    }
-    const blobInfo = new Map<string, { size: number; mtime: number }>();
-    let total = items.reduce((s, i) => s + i.size, 0);
-    for (const f of this.walk('blobs')) {
-      try {
-        const sha = blobName(f.rel);
-        if (!sha) continue; // not a blob's name: never deleted
-        const st = statSync(f.path);
-        blobInfo.set(sha, { size: st.size, mtime: st.mtimeMs });
-        total += st.size;
-      } catch {
-        /* gone */
-      }
-    }
-    const before = total;
-    const now = Date.now();
-    const removeBlob = (sha: string) => {
-      const info = blobInfo.get(sha);
-      if (!info || now - info.mtime < this.graceMs) return;
-      try {
-        unlinkSync(this.blobPath(sha));
-        total -= info.size;
-        blobInfo.delete(sha);
-      } catch {
-        /* gone */
-      }
-    };
-    // unreferenced blobs (left by an interrupted write or an earlier eviction) go first
-    if (total > this.maxBytes) for (const sha of [...blobInfo.keys()]) if (!refs.has(sha)) removeBlob(sha);
-    if (total > this.maxBytes) {
-      // down to 90% of the cap, but never more than EVICTION_SLACK_BYTES below it: what one writer (one page,
-      // whose additions are capped by its budget) can push out is what it added plus this slack
-      const target = this.maxBytes - Math.min(this.maxBytes * 0.1, EVICTION_SLACK_BYTES);
-      items.sort((a, b) => a.time - b.time);
-      for (const it of items) {
-        if (total <= target) break;
-        if (keepPaths.has(it.path)) continue;
-        try {
-          unlinkSync(it.path);
-          total -= it.size;
-        } catch {
-          continue;
-        }
-        for (const sha of new Set(it.blobs)) {
-          const n = (refs.get(sha) ?? 1) - 1;
-          refs.set(sha, n);
-          if (n <= 0) removeBlob(sha);
-        }
-      }
-    }
-    this.lastScanBytes = total;
+    const { before, after } = evict(files, this.maxBytes, this.graceMs, keepPaths);
+    this.lastScanBytes = after;
     this.addedSinceScan = 0;
-    return before - total;
+    return before - after;
   }
 }

@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CdnCache, configuredRegistry } from '../../cdn/index.js';
-import { cdnjsMapping, githubMapping } from '../../cdn/cdn-cache.js';
+import { cdnjsMapping } from '../../cdn/handlers/cdnjs.js';
+import { githubMapping } from '../../cdn/handlers/jsdelivr.js';
 import { RegistryClient } from '../../cdn/registry.js';
 import { served } from './fixtures.js';
 
