@@ -47,6 +47,14 @@ function profilesOf(pids: number[]): string[] {
   return out;
 }
 
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
 function childrenOf(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -158,7 +166,8 @@ describe('a batch worker killed with SIGKILL', () => {
     writeFileSync(join(runs, 'm', 'b-clean.html'), readFileSync(fixture('browser', 'clean-1000.html')));
     const out = join(tempDir(), 'results.jsonl');
     const run = start(['batch', runs, '--out', out, '--only', 'console-errors,comment-rate', '--budget', '60']);
-    const worker = await until(() => childrenOf(run.child.pid!)[0], 60_000, 'the worker');
+    // The batch worker, not a short-lived child of the parent (it asks the Chrome binary its version).
+    const worker = await until(() => childrenOf(run.child.pid!).find((pid) => cmdline(pid).includes('batch-worker')), 60_000, 'the worker');
     const profiles = await chromeUp(() => [worker]);
     process.kill(worker, 'SIGKILL');
     // The parent reaps the dead worker's Chrome (reparented to PID 1) at once, while the batch goes on.
