@@ -3,19 +3,10 @@ import { readFileSync } from 'node:fs';
 import type { InteractionAction, InteractionControl, InteractionEffect, InteractionEvidence, NavigationResult } from '../../../core/browser-evidence.js';
 import { gathered, type Gathered } from '../../../core/evidence.js';
 import { fixture } from '../../helpers.js';
+import { INTERACTION_DEFAULTS } from '../../../runner/gather/interaction/probe/limits.js';
 
-const SETTINGS: InteractionEvidence['settings'] = {
-  maxControls: 40,
-  actionTimeoutMs: 4000,
-  budgetMs: 15000,
-  settleMs: 1000,
-  prepMs: 300,
-  observeMs: 1000,
-  navDepth: 2,
-  maxViews: 12,
-  maxNavActions: 24,
-  restore: 'reload',
-};
+/** The probe's own defaults, as a real run records them. */
+const SETTINGS: InteractionEvidence['settings'] = { ...INTERACTION_DEFAULTS, restore: 'reload' };
 
 export function interactionEvidence(over: Partial<InteractionEvidence> = {}): Gathered<InteractionEvidence> {
   return gathered({
