@@ -2,6 +2,7 @@
  * Phase 3, the controls: each chosen control is acted on from the restored start state (the other empty
  * fields filled, PREP, the action, the mouse off the page, OBSERVE, the network quiet) and the state compared
  * with the "before" snapshot, what changes by itself with the baseline at the same virtual moment instead.
+ * The keyboard control's keys are played one by one and read after each (play.ts).
  * Each action has its own timeout; a page that stops responding gets a new page, and is given up after
  * MAX_HANGS.
  */
@@ -13,6 +14,7 @@ import { act, actionName } from './act.js';
 import { actionErrors, effectsOf } from './effects.js';
 import { FINISH_RESERVE_MS, MAX_HANGS } from './limits.js';
 import type { Navigated, PostResult, PrepareResult } from './page-answers.js';
+import { playKeys } from './play.js';
 import { OutOfBudget, type ProbeRun } from './run.js';
 
 /** Which kinds keep their own state out of the comparison (what the action does to the control itself is ours). */
@@ -67,11 +69,18 @@ async function runAction(run: ProbeRun, c: InteractionControl): Promise<Interact
   if (prep.covered) a.note = `covered by ${prep.covered}`;
   const since = performance.now();
   const w = run.d.startWindow();
-  a.action = await act(run, c, prep.point ?? null);
-  await observe(run, w, since);
-  const navigated = w.documents.length ? await run.afterNavigation(w) : null;
-  const post = navigated ? null : await run.call<PostResult>('post', [{ exclude, acted: keyboard ? null : c.index, ignore: run.unstable, versus: run.versus(base) }]);
-  a.effects = effectsOf(w, post, navigated, base);
+  let post: PostResult | null;
+  let navigated: Navigated | null;
+  if (keyboard) {
+    const played = await playKeys(run, c, base, w);
+    ({ action: a.action, effects: a.effects, post, navigated } = played);
+  } else {
+    a.action = await act(run, c, prep.point ?? null);
+    await observe(run, w, since);
+    navigated = w.documents.length ? await run.afterNavigation(w) : null;
+    post = navigated ? null : await run.call<PostResult>('post', [{ exclude, acted: c.index, ignore: run.unstable, versus: run.versus(base) }]);
+    a.effects = effectsOf(w, post, navigated, base);
+  }
   await recordView(run, c, a, post, navigated);
   a.errors = actionErrors(w, base);
   if (w.refused.length) a.refused = [...new Set(w.refused)].slice(0, 20);
