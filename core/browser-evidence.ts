@@ -386,6 +386,11 @@ export interface InteractionSettings {
   maxViews: number;
   maxNavActions: number;
   restore: string;
+  /**
+   * Virtual milliseconds between animation frames of the page clock when the page was too heavy for 16 (its
+   * first settle cost more than FRAME_COST_TARGET_MS real ms a virtual second); absent at 16.
+   */
+  frameMs?: number;
 }
 
 export interface InteractionEvidence {

@@ -23,7 +23,7 @@ export const OWN_STATE: ReadonlySet<string> = new Set(['text', 'toggle', 'select
 /** OBSERVE after an action; a navigation during it may cut the advance short (the document went away). */
 export async function observe(run: ProbeRun, w: Window, since: number): Promise<void> {
   try {
-    await run.call('advance', [run.settings.observeMs]);
+    await run.advance(run.settings.observeMs);
   } catch (err) {
     if (!w.documents.length) throw err;
   }
@@ -35,7 +35,7 @@ async function recordView(run: ProbeRun, c: InteractionControl, a: InteractionAc
   if (post && c.nav) {
     // The view a navigation element leads to is read with the mouse off the page (a hover menu is not a view).
     await run.d.mouseOut().catch(() => undefined);
-    await run.call('advance', [0]);
+    await run.advance(0);
     post.view = await run.call<InteractionView>('view', [null, run.ignoreInViews]);
   }
   if (post) {

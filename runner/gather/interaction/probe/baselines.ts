@@ -27,7 +27,7 @@ async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: 
   const at: Record<number, Record<string, string>> = {};
   let now = 0;
   for (const ms of [...new Set([...moments, settings.observeMs])].sort((a, b) => a - b)) {
-    await run.call('advance', [ms - now]);
+    await run.advance(ms - now);
     now = ms;
     await run.quiet();
     at[ms] = await run.call<Record<string, string>>('snapshot', ['B', null, true]);
@@ -53,12 +53,13 @@ export async function baselines(run: ProbeRun): Promise<void> {
   await run.call('tag', [run.selectors]);
   const keyboard = run.chosen.find((c) => c.kind === 'keyboard');
   const moments = keyboard ? keyCheckpoints(playedKeys(keyboard).length) : [];
-  const plainBase = await baseline(run, false, false, moments);
+  const plainBase = await baseline(run, false, run.adaptFrames(), moments);
   const needFill = run.hasTextField && run.chosen.some((c) => c.kind !== 'keyboard');
   const filledBase = needFill ? await baseline(run, true, true) : plainBase;
-  const twin = await baseline(run, needFill, true, needFill ? [] : moments);
+  // Nothing to act on or follow: no comparison needs the second run (a canvas scene alone saves a reload).
+  const twin = run.controls.length ? await baseline(run, needFill, true, needFill ? [] : moments) : null;
   const ref = needFill ? filledBase : plainBase;
-  const unstable = unstableOf(ref, twin);
+  const unstable = twin ? unstableOf(ref, twin) : [];
   if (unstable.length) run.ev.unstable = unstable.slice(0, 50);
   run.ignoreInViews = topmost([...unstable, ...plainBase.spontaneous.filter((p) => !p.startsWith('~')), ...ref.spontaneous.filter((p) => !p.startsWith('~'))]);
   ref.view = await run.call<InteractionView>('view', [null, run.ignoreInViews]);

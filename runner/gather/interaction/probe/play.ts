@@ -45,11 +45,11 @@ export interface Played {
 /** Hold `key` for KEY_HOLD_MS of the page clock, then let its window run out. */
 async function hold(run: ProbeRun, key: string): Promise<void> {
   await run.d.keyDown(key);
-  await run.call('advance', [KEY_HOLD_MS / 2]);
+  await run.advance(KEY_HOLD_MS / 2);
   await run.d.keyDown(key);
-  await run.call('advance', [KEY_HOLD_MS / 2]);
+  await run.advance(KEY_HOLD_MS / 2);
   await run.d.keyUp(key);
-  await run.call('advance', [KEY_WINDOW_MS - KEY_HOLD_MS]);
+  await run.advance(KEY_WINDOW_MS - KEY_HOLD_MS);
 }
 
 /** Play each key in window `w` (PREP already passed); stops at the first key with an effect. */
