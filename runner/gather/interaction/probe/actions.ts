@@ -67,6 +67,7 @@ async function runAction(run: ProbeRun, c: InteractionControl): Promise<Interact
     return a;
   }
   if (prep.covered) a.note = `covered by ${prep.covered}`;
+  if (prep.storm) run.clockBehind('in the PREP before an action');
   const since = performance.now();
   const w = run.d.startWindow();
   let post: PostResult | null;

@@ -21,6 +21,7 @@ async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: 
   const w = run.d.startWindow();
   const prep = await run.call<PrepareResult>('prepare', [{ fill, target: null, exclude: null, prepMs: settings.prepMs, frames: false }]);
   if (fill && prep.filled) ev.filled = prep.filled;
+  if (prep.storm) run.clockBehind('in the PREP of a baseline');
   const fillErrors = w.errors.map(plain);
   const before = await run.call<Record<string, string>>('snapshot', ['A', null, true]);
   const w2 = run.d.startWindow();

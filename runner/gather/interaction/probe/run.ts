@@ -121,11 +121,15 @@ export class ProbeRun {
    */
   async advance(ms: number, note = true): Promise<Advanced> {
     const r = await this.call<Advanced>('advance', [ms]);
-    if ((r.storm || r.slow) && note && !this.clockNoted) {
-      this.clockNoted = true;
-      this.faults.push(`the page clock fell behind (${r.storm ? `over ${PROBE_CONFIG.maxFires} callbacks in one move` : `a move of ${ms} virtual ms took over ${PROBE_CONFIG.maxAdvanceRealMs} real ms`}): states after it depend on real time`);
-    }
+    if ((r.storm || r.slow) && note) this.clockBehind(r.storm ? `over ${PROBE_CONFIG.maxFires} callbacks in one move` : `a move of ${ms} virtual ms took over ${PROBE_CONFIG.maxAdvanceRealMs} real ms`);
     return r;
+  }
+
+  /** Log (once) that the page clock fell behind (`why`), in any move of it, PREP's included. */
+  clockBehind(why: string): void {
+    if (this.clockNoted) return;
+    this.clockNoted = true;
+    this.faults.push(`the page clock fell behind (${why}): states after it depend on real time`);
   }
 
   /** SETTLE virtual ms of the page clock, with the network quiet before and after. */
