@@ -325,7 +325,7 @@ export interface VisualBox {
   y: number;
   width: number;
   height: number;
-  /** Canvases: whether reading the canvas back found a drawing (not one colour throughout). */
+  /** 2D canvases: whether reading the canvas back found a drawing (not one colour throughout); WebGL ones are not read back (absent). */
   drawn?: boolean;
 }
 

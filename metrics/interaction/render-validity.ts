@@ -26,9 +26,10 @@
  *   least 0.5 % of its pixels off its most common colour (a canvas, WebGL included, an image, a video, an svg);
  * - or the viewport as a whole: at least 15 % of it off the background colour, at least 16 colours and at
  *   least 0.5 % edge pixels (a scene built of elements).
- * And within UI2App's rule, a canvas counts as a visual when the canvas reads back blank but its region of the
- * screenshot is not one colour (a WebGL canvas without `preserveDrawingBuffer`, a canvas read before the
- * compositor's frame). A blank first view (one colour, or a border), a view of text only that fails UI2App's
+ * And within UI2App's rule, a canvas counts as a visual when its region of the screenshot is not one colour,
+ * though it read back blank (a canvas read before the compositor's frame) or was not read back (a WebGL canvas:
+ * its read back waits for the GPU to draw every queued frame, and without `preserveDrawingBuffer` it reads
+ * blank; the screenshot is what a person sees). A WebGL canvas whose region is one colour is blank. A blank first view (one colour, or a border), a view of text only that fails UI2App's
  * counts (an error message alone) and a page whose script threw before its first render still score 0.
  *
  * A page that does not answer after load (a busy main thread) did not render: 0, with the reason. Unscorable
@@ -53,31 +54,42 @@ const CANVAS_SHOWN = { colours: 2, content: 0.001 } as const;
 
 const pct = (x: number) => `${(100 * x).toFixed(x < 0.01 ? 2 : 1)} %`;
 
-/** The screenshot's verdict: which visuals show a drawing, canvases that read back blank but show, and why. */
-function onScreen(fv: FirstView): { scene: string | null; shownCanvases: number; reading: string } {
+/**
+ * The screenshot's verdict: which visuals show a drawing, canvases not counted from their read back that show
+ * (`shownCanvases`; `shownBlank` of them had read back blank), WebGL canvases (not read back) that show
+ * nothing (`unreadBlank`), and why.
+ */
+function onScreen(fv: FirstView): { scene: string | null; shownCanvases: number; shownBlank: number; unreadBlank: number; reading: string } {
   const s = fv.screen;
-  if (!s) return { scene: null, shownCanvases: 0, reading: 'no screenshot of the first view' };
+  if (!s) return { scene: null, shownCanvases: 0, shownBlank: 0, unreadBlank: 0, reading: 'no screenshot of the first view' };
   const boxes = fv.visualBoxes ?? [];
   let shownCanvases = 0;
+  let shownBlank = 0;
+  let unreadBlank = 0;
   let scene: string | null = null;
   let largest = -1;
   boxes.forEach((b, i) => {
     const r = s.visuals[i];
     if (!r) return;
-    if (b.kind === 'canvas' && b.drawn === false && r.colours >= CANVAS_SHOWN.colours && r.content >= CANVAS_SHOWN.content) shownCanvases++;
+    if (b.kind === 'canvas' && b.drawn !== true) {
+      const shown = r.colours >= CANVAS_SHOWN.colours && r.content >= CANVAS_SHOWN.content;
+      if (shown) shownCanvases++;
+      if (shown && b.drawn === false) shownBlank++;
+      if (!shown && b.drawn === undefined) unreadBlank++;
+    }
     if (largest < 0 || r.share > s.visuals[largest]!.share) largest = i;
     if (!scene && r.share >= SCENE_VISUAL.share && r.colours >= SCENE_VISUAL.colours && r.content >= SCENE_VISUAL.content) scene = `a ${b.kind} covering ${pct(r.share)} of the viewport shows a drawing (${r.colours} colours, ${pct(r.content)} of it off its main colour)`;
   });
   if (!scene && s.content >= SCENE_VIEW.content && s.colours >= SCENE_VIEW.colours && s.edges >= SCENE_VIEW.edges) scene = `the viewport shows a scene (${pct(s.content)} off its background, ${s.colours} colours, ${pct(s.edges)} edges)`;
   const big = largest >= 0 ? `; largest visual: a ${boxes[largest]!.kind} over ${pct(s.visuals[largest]!.share)} of it, ${s.visuals[largest]!.colours} colours, ${pct(s.visuals[largest]!.content)} off its main colour` : '';
   const reading = `the screen shows no scene: ${pct(s.content)} of the viewport off its background ${s.background}, ${s.colours} colours, ${pct(s.edges)} edges${big}`;
-  return { scene, shownCanvases, reading };
+  return { scene, shownCanvases, shownBlank, unreadBlank, reading };
 }
 
 /** UI2App's counts (a canvas that shows in the screenshot counted as a visual); what they miss. */
-function ui2app(fv: FirstView, shownCanvases: number): { visuals: number; blank: number; failed: string[] } {
-  const visuals = fv.visuals + shownCanvases;
-  const blank = Math.max(0, fv.blankCanvases - shownCanvases);
+function ui2app(fv: FirstView, screen: ReturnType<typeof onScreen>): { visuals: number; blank: number; failed: string[] } {
+  const visuals = fv.visuals + screen.shownCanvases;
+  const blank = Math.max(0, fv.blankCanvases - screen.shownBlank) + screen.unreadBlank;
   const failed: string[] = [];
   if (fv.elements < MIN_ELEMENTS) failed.push(`only ${fv.elements} element${fv.elements === 1 ? '' : 's'} in the body (at least ${MIN_ELEMENTS})`);
   if (fv.textChars < MIN_TEXT_CHARS && visuals < MIN_VISUALS && fv.interactive < MIN_INTERACTIVE) {
@@ -109,7 +121,7 @@ const renderValidity: MetricDefinition = {
     const excused = withheld ? fv.errorsBeforeRender.filter((e) => MISSING_LIBRARY_ERROR.test(e.message)) : [];
     const errors = fv.errorsBeforeRender.filter((e) => !excused.includes(e));
     const screen = onScreen(fv);
-    const ref = ui2app(fv, screen.shownCanvases);
+    const ref = ui2app(fv, screen);
     const failed: string[] = ref.failed.length && !screen.scene ? [...ref.failed, screen.reading] : [];
     if (errors.length) failed.push(`${errors[0]!.kind === 'exception' ? 'uncaught exception' : 'unhandled rejection'} before the first render: ${errors[0]!.message.slice(0, 160)}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`);
     const details = {

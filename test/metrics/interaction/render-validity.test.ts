@@ -72,6 +72,9 @@ testMetric(renderValidity, [
     details: (d) => {
       assert.equal(d.ui2app, false);
       assert.match(String(d.scene), /a canvas covering 100\.0 % of the viewport shows a drawing/);
+      // not read back (a WebGL canvas): counted from the screenshot
+      assert.equal(d.canvasesShownOnScreen, 1);
+      assert.equal(d.visuals, 1);
     },
   },
   { name: 'recorded: a full-screen 2D canvas scene without text renders', html: '<p>x</p>', evidence: { interaction: recorded('canvas-scene') }, score: 100, details: (d) => assert.equal(d.ui2app, false) },
@@ -104,6 +107,13 @@ testMetric(renderValidity, [
     evidence: { interaction: interactionEvidence({ firstView: canvasOnly(false, px(0, 1, 0)) }) },
     score: 0,
     details: (d) => assert.match(String((d.failed as string[]).at(-1)), /the screen shows no scene: 0\.00 % of the viewport off its background #000000, 1 colours/),
+  },
+  {
+    name: 'a WebGL canvas (not read back) whose region of the screenshot is one colour is a blank canvas',
+    html: '<p>x</p>',
+    evidence: { interaction: interactionEvidence({ firstView: { ...canvasOnly(false, px(0, 1, 0)), blankCanvases: 0, visualBoxes: [{ kind: 'canvas', x: 0, y: 0, width: 1280, height: 800 }] } }) },
+    score: 0,
+    details: (d) => assert.equal(d.blankCanvases, 1),
   },
   {
     name: 'a canvas that drew a few faint colours only (under 8) is not a scene',

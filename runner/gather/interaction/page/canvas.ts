@@ -26,6 +26,9 @@ export function installCanvas(): void {
   }
 }
 
+/** The kind of context a canvas was given ('2d', 'webgl'), or undefined when none was. */
+export const canvasKindOf = (c: HTMLCanvasElement): string | undefined => canvasKind.get(c);
+
 /** The canvas the pixels of a WebGL (or bitmap) canvas are copied to for reading; made at install time. */
 export function makeScratch(): void {
   scratch = document.createElement('canvas');

@@ -1,5 +1,5 @@
 /** The first view (render-validity): what shows once the page has loaded and settled, before any action. */
-import { canvasPixels } from './canvas.js';
+import { canvasKindOf, canvasPixels } from './canvas.js';
 import { disabled, rendered, visible } from './dom.js';
 import { errs } from './errors.js';
 
@@ -46,6 +46,12 @@ function visuals(all: Element[]): { byKind: Record<Kind, number>; blank: number;
       keep(el, 'img');
     } else if (tag === 'canvas') {
       if (!visible(el)) continue;
+      // A WebGL canvas is not read back here: the read waits for the software GPU to draw every queued frame
+      // (seconds on a loaded machine); the screenshot tells whether it drew (drawn left unknown).
+      if (canvasKindOf(el as HTMLCanvasElement) === 'webgl') {
+        keep(el, 'canvas');
+        continue;
+      }
       const drawn = canvasPixels(el as HTMLCanvasElement).drawn;
       if (drawn) byKind.canvas++;
       else blank++;
