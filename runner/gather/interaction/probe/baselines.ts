@@ -2,8 +2,8 @@
  * Phase 2, the baselines: runs without an action. The unfilled one (L going on) tells what changes by itself;
  * a filled one (R1) when the page has text fields, since buttons act on a filled form; a second run of the same
  * (R2) tells what is unstable (depends on real time) and never counts as an effect. When the keyboard control
- * is acted on, the unfilled run (and R2 when it is unfilled too) also snapshots the moments its keys are read. The start view is read at
- * the end, leaving out what changes by itself or is unstable.
+ * is acted on, the unfilled run (and R2 when it is unfilled too) also snapshots the moments its keys are read.
+ * The start view is read at the end, leaving out what changes by itself or is unstable.
  */
 import type { InteractionView } from '../../../../core/browser-evidence.js';
 import { differing, plain, topmost } from './effects.js';
@@ -62,7 +62,9 @@ export async function baselines(run: ProbeRun): Promise<void> {
   const ref = needFill ? filledBase : plainBase;
   const unstable = twin ? unstableOf(ref, twin) : [];
   if (unstable.length) run.ev.unstable = unstable.slice(0, 50);
-  run.ignoreInViews = topmost([...unstable, ...plainBase.spontaneous.filter((p) => !p.startsWith('~')), ...ref.spontaneous.filter((p) => !p.startsWith('~'))]);
+  // The start view is read after the last moment snapshotted: what changed by itself by any of them is left out.
+  const drift = Object.values(plainBase.at ?? {}).flatMap((snap) => differing(plainBase.before, snap));
+  run.ignoreInViews = topmost([...unstable, ...[...plainBase.spontaneous, ...ref.spontaneous, ...drift].filter((p) => !p.startsWith('~'))]);
   ref.view = await run.call<InteractionView>('view', [null, run.ignoreInViews]);
   if (plainBase !== ref) plainBase.view = ref.view;
   run.ev.navigation.startView = ref.view;
