@@ -128,6 +128,10 @@ export interface ResultRow {
   timings?: Record<string, number>;
   ms?: number;
   finishedAt?: string;
+  /** The network mode and CDN libraries served (from the ScoreDocument; absent when no browser ran). */
+  network?: NetworkRecord;
+  /** The browser that gathered the evidence (from the ScoreDocument). */
+  browser?: string;
   /** The pictures kept beside the results (absent with `--no-evidence` or in older rows). */
   evidence?: RowEvidence;
 }

@@ -22,7 +22,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   survey: ['core', 'metrics', 'weights'],
   runner: ['core', 'cdn', 'metrics', 'judges', 'weights'],
   mutate: ['core', 'metrics', 'runner'],
-  bin: ['core', 'cdn', 'metrics', 'judges', 'weights', 'survey', 'runner', 'mutate'],
+  report: ['core', 'metrics', 'weights', 'runner'],
+  bin: ['core', 'cdn', 'metrics', 'judges', 'weights', 'survey', 'runner', 'mutate', 'report'],
 };
 
 function sources(): string[] {
