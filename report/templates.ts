@@ -57,7 +57,7 @@ const MODEL = `<% layout('@layout') %>
 <div class="wrap"><table><thead><tr><th scope="col">metric</th><th scope="col" class="n">z</th><th scope="col" class="n">mean score</th><th scope="col" class="n">unscorable</th></tr></thead>
 <tbody><% it.v.metrics.forEach(function(s){ %><tr><td><%= s.title %> <span class="sub">(<%= s.id %>)</span></td><td class="n <%= it.h.cls(s.z) %>"><%= it.h.pct(s.z) %></td><td class="n"><%= it.h.score(s.raw) %></td><td class="n"><%= s.unscorable %></td></tr><% }) %></tbody></table></div>
 <h2>Every artifact</h2>
-<ul><% it.v.artifacts.forEach(function(a){ %><li><a href="<%= it.root + a.href %>">Requirement <%= a.requirement %></a>: <%= a.row.status === 'ok' ? 'page overall ' + it.h.pct(a.overall) : 'failed: ' + (a.row.error || '') %></li><% }) %></ul>
+<ul><% it.v.artifacts.forEach(function(a){ %><li><a href="<%= it.root + a.href %>">Artifact for requirement <%= a.requirement %></a>: <%= a.row.status === 'ok' ? 'page overall ' + it.h.pct(a.overall) : 'failed: ' + (a.row.error || '') %> (<a href="<%= it.h.requirementHref(a.requirement) %>">every model on requirement <%= a.requirement %></a>)</li><% }) %></ul>
 `;
 
 const REQUIREMENT = `<% layout('@layout') %>

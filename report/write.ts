@@ -64,6 +64,7 @@ function helpers(root: string, images: (v: ArtifactView) => ArtifactImages) {
     score: (x: number | null | undefined) => (x === null || x === undefined ? '—' : String(Math.round(x * 10) / 10)),
     signed: (x: number) => `${x > 0 ? '+' : ''}${(Math.round(x * 10) / 10).toFixed(1)}`,
     modelHref: (m: string) => root + pagePath.model(m),
+    requirementHref: (r: string) => root + pagePath.requirement(r),
     details: detailsHtml,
     thumb: (v: ArtifactView) => {
       const img = images(v);
