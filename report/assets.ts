@@ -26,7 +26,7 @@ th{background:#eef1f5;font-weight:600}td.n,th.n{text-align:right;white-space:now
 .card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:10px}
 .card h3{margin:0 0 6px}
 .card img,.shots img,.pics img{max-width:100%;height:auto;border:1px solid var(--line);display:block}
-.noshot{background:#eceef2;color:var(--muted);padding:40px 10px;text-align:center;border:1px dashed var(--line)}
+.noshot{display:block;background:#eceef2;color:var(--muted);padding:40px 10px;text-align:center;border:1px dashed var(--line)}
 .shots{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}.shots figure{margin:0;max-width:100%}
 .shots figure.desk{flex:1 1 640px}.shots figure.phone{flex:0 1 300px}
 .pics{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:14px}.pics figure{margin:0}

@@ -104,7 +104,7 @@ const FAILURES = `<% layout('@layout') %>
 const COMPARE = `<% layout('@layout') %>
 <h1>Compared with the base run</h1>
 <p class="sub"><%= it.c.base %> → <%= it.c.head %>: <%= it.c.regressions.length %> regressions, <%= it.c.improvements.length %> improvements over <%= it.c.requirements %> shared requirements. Named only when the paired bootstrap interval excludes 0 and the change is above the metric's rerun noise.</p>
-<% [['Regressed', it.c.regressions], ['Improved', it.c.improvements]].forEach(function(g){ %><h2><%= g[0] %></h2>
+<% ;[['Regressed', it.c.regressions], ['Improved', it.c.improvements]].forEach(function(g){ %><h2><%= g[0] %></h2>
 <% if (g[1].length) { %><div class="wrap"><table><thead><tr><th scope="col">model</th><th scope="col">metric</th><th scope="col" class="n">base</th><th scope="col" class="n">head</th><th scope="col" class="n">Δ</th><th scope="col">95% CI</th><th scope="col" class="n">requirements</th></tr></thead><tbody>
 <% g[1].forEach(function(c){ %><tr><td><a href="<%= it.h.modelHref(c.model) %>"><%= c.model %></a></td><td><%= c.metric %></td><td class="n"><%= it.h.score(c.baseMean) %></td><td class="n"><%= it.h.score(c.headMean) %></td><td class="n <%= it.h.cls(c.delta) %>"><%= it.h.signed(c.delta) %></td><td><%= c.ci ? it.h.signed(c.ci[0]) + ' … ' + it.h.signed(c.ci[1]) : 'n/a' %></td><td class="n"><%= c.n %></td></tr><% }) %></tbody></table></div><% } else { %><p class="sub">None.</p><% } %><% }) %>
 <% if (it.c.onlyBase.length || it.c.onlyHead.length) { %><p class="sub">Only in base: <%= it.c.onlyBase.join(', ') || 'none' %>; only in head: <%= it.c.onlyHead.join(', ') || 'none' %>.</p><% } %>

@@ -86,7 +86,9 @@ class PictureStore {
     const key = artifactKey(row.model, row.requirement);
     const known = this.done.get(key);
     if (known) return known;
-    const res: ArtifactImages = { pictures: [], why: row.evidence ? 'the batch kept none' : row.status === 'ok' ? 'the results keep no pictures (batch --no-evidence, or an older batch)' : 'the row failed' };
+    const missing = row.evidence?.dropped?.find((d) => d.startsWith('desktop: '));
+    const why = missing ? missing.slice('desktop: '.length) : row.evidence ? 'the batch kept none' : row.status === 'ok' ? 'the results keep no pictures (batch --no-evidence, or an older batch)' : 'the row failed';
+    const res: ArtifactImages = { pictures: [], why };
     for (const p of row.evidence?.pictures ?? []) {
       const img = this.copy(row, p);
       if (!img) {

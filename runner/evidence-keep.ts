@@ -137,6 +137,11 @@ export async function keepEvidence(target: EvidenceTarget, key: EvidenceKey, evi
   } catch (err) {
     return { folder: relative(target.base, folder), pictures, bytes, cap, dropped: [`cannot create the folder (${errorMessage(err)})`] };
   }
+  const b = evidence.browser;
+  if (!b?.ok || !b.value.screenshots.desktop) {
+    const why = !b ? 'no browser ran' : !b.ok ? b.reason : (b.value.unavailable?.screenshots ?? b.value.unavailable?.desktop ?? 'the browser took none');
+    dropped.push(`desktop: ${why}`);
+  }
   for (const c of await expand(candidates(evidence, metrics, results), dropped)) {
     try {
       const png = await c.png();

@@ -170,6 +170,7 @@ describe('report: a batch with evidence, then a walk through the report in Chrom
       const r = await runCli(['score', site, '--only', 'accessibility,best-practices', '--json'], { timeoutMs: 300_000 });
       assert.equal(r.code, 0, r.stderr);
       const doc = JSON.parse(r.stdout) as { metrics: Array<{ id: string; score: number | null; reason?: string; details: unknown }> };
+      process.stderr.write(`[report tests] ${name}: ${doc.metrics.map((m) => `${m.id} ${m.score}`).join(', ')}\n`);
       for (const m of doc.metrics) assert.ok(m.score !== null && m.score >= 90, `${name}: ${m.id} ${m.score} ${m.reason ?? JSON.stringify(m.details).slice(0, 600)}`);
     }
   });
