@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -45,7 +45,8 @@ describe('unpackEvidence: rows from Redis place no file outside the evidence fol
     const out = unpackEvidence(row, { root: join(dir, 'ev'), base: dir });
     assert.equal(out.evidence!.pictures.length, 1);
     const file = out.evidence!.pictures[0]!.file;
-    assert.ok(file.startsWith('ev/') && !file.includes('..'), file);
+    assert.ok(file.startsWith('ev/') && !file.split('/').includes('..'), file);
+    assert.ok(resolve(dir, file).startsWith(join(dir, 'ev') + '/'), file);
     assert.ok(existsSync(join(dir, file)));
     assert.match(out.evidence!.dropped!.join(';'), /not a WebP picture/);
     assert.equal(unpackEvidence(row, undefined).evidence, undefined);
