@@ -19,7 +19,7 @@ import { dedupeRows, rowsWithValidScores } from '../runner/results-file.js';
 import type { ResultRow } from '../core/results.js';
 import { DEFAULT_SUITE, type SuiteId } from '../core/metric.js';
 import { findMetric, metricOrder, suiteMetrics } from '../metrics/registry.js';
-import { aggregate, artifactKey, pageOverall, populationFromRows, repeatOf, type Population } from '../weights/aggregate.js';
+import { artifactKey, pageOverall, populationFromRows, repeatOf, type Population } from '../weights/aggregate.js';
 import { guardedPopulationNorms, leaderboardFromPopulation, type LeaderboardDoc } from '../weights/leaderboard.js';
 import { reportData, type ReportData } from '../weights/report-html.js';
 import { DEFAULT_NOISE_GUARD_K } from '../weights/noise.js';
