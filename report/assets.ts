@@ -37,7 +37,7 @@ details.metric{background:var(--card);border:1px solid var(--line);border-radius
 details.metric summary{cursor:pointer;font-weight:600}
 .pill{display:inline-block;border-radius:10px;padding:0 8px;font-size:13px;background:#eef1f5}
 .pill.regressed{background:#fbe3e0;color:var(--bad)}.pill.improved{background:#dff2e3;color:var(--good)}
-.side{display:grid;grid-template-columns:1fr 1fr;gap:14px}
+.side{display:grid;grid-template-columns:1fr 1fr;gap:14px}.side figure{margin:0;min-width:0}.side img{max-width:100%;height:auto;border:1px solid var(--line);display:block}
 @media (max-width:700px){.side{grid-template-columns:1fr}}
 `;
 

@@ -34,7 +34,7 @@ try {
     await page.goto(pathToFileURL(resolve(file)).href, { waitUntil: 'load' });
     const png = await page.screenshot({ fullPage: true, captureBeyondViewport: true });
     const target = join(out, `${name}.webp`);
-    await sharp(png).extract({ left: 0, top: 0, width: Number(width), height: Math.min(3200, (await sharp(png).metadata()).height) }).resize({ width: 900 }).webp({ quality: 70 }).toFile(target);
+    await sharp(png).extract({ left: 0, top: 0, width: Number(width), height: Math.min(name === 'artifact' ? 5600 : 3200, (await sharp(png).metadata()).height) }).resize({ width: 900 }).webp({ quality: 70 }).toFile(target);
     process.stdout.write(`${target}\n`);
   }
 } finally {
