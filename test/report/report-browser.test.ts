@@ -167,7 +167,7 @@ describe('report: a batch with evidence, then a walk through the report in Chrom
       cpSync(join(report, 'img'), join(site, 'img'), { recursive: true });
       const depth = rel.split('/').length - 1;
       writeFileSync(join(site, 'index.html'), readFileSync(join(report, rel), 'utf8').replaceAll('../'.repeat(depth), ''));
-      const r = await runCli(['score', site, '--only', 'accessibility,best-practices', '--json'], { timeoutMs: 300_000 });
+      const r = await runCli(['score', site, '--only', 'accessibility,best-practices', '--json', '--budget', '240'], { timeoutMs: 600_000 });
       assert.equal(r.code, 0, r.stderr);
       const doc = JSON.parse(r.stdout) as { metrics: Array<{ id: string; score: number | null; reason?: string; details: unknown }> };
       process.stderr.write(`[report tests] ${name}: ${doc.metrics.map((m) => `${m.id} ${m.score}`).join(', ')}\n`);
