@@ -10,7 +10,8 @@ export const REPORT_CSS = `
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:var(--fg);background:var(--bg)}
 a{color:var(--link)}a:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid #f0a000;outline-offset:2px}
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:6px 10px}.skip:focus{left:8px}
-header.top{background:#1d2330;color:#fff;padding:10px 20px}header.top a{color:#fff;margin-right:18px}
+header.top{background:#1d2330;color:#fff;padding:6px 20px}header.top a{color:#fff;margin-right:18px;display:inline-block;padding:6px 0;min-height:24px}
+main li{margin:6px 0}td a{display:inline-block;min-height:24px;padding:2px 0}
 header.top .brand{font-weight:700}
 main{padding:16px 20px 40px;max-width:1400px}
 h1{font-size:24px;margin:8px 0}h2{font-size:19px;margin:26px 0 8px}h3{font-size:16px;margin:18px 0 6px}
@@ -24,7 +25,7 @@ th{background:#eef1f5;font-weight:600}td.n,th.n{text-align:right;white-space:now
 .wrap{overflow-x:auto}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(290px,1fr));gap:14px}
 .card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:10px}
-.card h3{margin:0 0 6px}
+.card h2,.card h3{font-size:16px;margin:0 0 6px}
 .card img,.shots img,.pics img{max-width:100%;height:auto;border:1px solid var(--line);display:block}
 .noshot{display:block;background:#eceef2;color:var(--muted);padding:40px 10px;text-align:center;border:1px dashed var(--line)}
 .shots{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}.shots figure{margin:0;max-width:100%}

@@ -63,7 +63,7 @@ const MODEL = `<% layout('@layout') %>
 const REQUIREMENT = `<% layout('@layout') %>
 <h1>Requirement <%= it.r.id %></h1>
 <p class="sub">Every model's artifact, best page overall first. Key scores: the mean score (0–100) of each perspective's metrics.</p>
-<div class="cards"><% it.r.artifacts.forEach(function(a){ %><div class="card"><h3><a href="<%= it.root + a.href %>"><%= a.model %></a></h3><%~ include('@thumb', it.h.thumb(a)) %>
+<div class="cards"><% it.r.artifacts.forEach(function(a){ %><div class="card"><h2><a href="<%= it.root + a.href %>"><%= a.model %></a></h2><%~ include('@thumb', it.h.thumb(a)) %>
 <% if (a.row.status === 'ok') { %><p>Page overall <span class="<%= it.h.cls(a.overall) %>"><%= it.h.pct(a.overall) %></span></p>
 <ul class="kv"><% Object.keys(a.row.perspectives || {}).forEach(function(p){ %><li><span class="k"><%= p %></span>: <%= it.h.score(a.row.perspectives[p].meanScore) %></li><% }) %></ul><% } else { %><p class="neg">failed: <%= a.row.error %></p><% } %></div><% }) %></div>
 `;
