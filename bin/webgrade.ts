@@ -17,6 +17,8 @@ import { mutateCommand } from './commands/mutate.js';
 import { queueCommand, workerCommand } from './commands/queue.js';
 import { mergeCommand } from './commands/merge.js';
 import { weightsCommand } from './commands/weights.js';
+import { reportCommand } from './commands/report.js';
+import { compareCommand } from './commands/compare.js';
 import { METRICS, STUDY_METRICS } from '../metrics/registry.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -43,6 +45,8 @@ program.addCommand(queueCommand());
 program.addCommand(workerCommand());
 program.addCommand(mergeCommand());
 program.addCommand(weightsCommand());
+program.addCommand(reportCommand());
+program.addCommand(compareCommand());
 
 // Every command and nested subcommand (survey weights, norms build, ...) reports usage errors with exit 2.
 const override = (cmd: Command): void => {

@@ -48,6 +48,8 @@ export interface ScoreDocument {
   overall: Record<string, unknown> | null;
   /** Milliseconds by phase (load, each gatherer, scoring). */
   timings: Record<string, number>;
+  /** The pictures kept for the row (a batch worker with an evidence folder). */
+  evidence?: RowEvidence;
 }
 
 /** What decides a row's scores besides the page (runner/scoring-settings.ts); `webgrade merge` compares them. */
@@ -75,6 +77,32 @@ export interface ScoringSettings {
 
 export type RowStatus = 'ok' | 'failed';
 
+/** One kept picture of a row (runner/evidence-keep.ts). */
+export interface EvidencePicture {
+  /** Path relative to the results file's folder (WebP). */
+  file: string;
+  kind: 'desktop' | 'phone' | 'full-page' | 'metric' | 'crop';
+  caption: string;
+  /** The metric whose `illustrate` drew it (kind `metric`). */
+  metric?: string;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+/** The pictures a batch kept for a row (`batch`, unless `--no-evidence`). */
+export interface RowEvidence {
+  /** The row's folder, relative to the results file's folder. */
+  folder: string;
+  pictures: EvidencePicture[];
+  /** Bytes of all pictures kept. */
+  bytes: number;
+  /** The per-artifact cap they were kept under. */
+  cap: number;
+  /** Pictures left out, each with why (over the cap, cannot be drawn). */
+  dropped?: string[];
+}
+
 export interface ResultRow {
   model: string;
   requirement: string;
@@ -100,4 +128,10 @@ export interface ResultRow {
   timings?: Record<string, number>;
   ms?: number;
   finishedAt?: string;
+  /** The network mode and CDN libraries served (from the ScoreDocument; absent when no browser ran). */
+  network?: NetworkRecord;
+  /** The browser that gathered the evidence (from the ScoreDocument). */
+  browser?: string;
+  /** The pictures kept beside the results (absent with `--no-evidence` or in older rows). */
+  evidence?: RowEvidence;
 }

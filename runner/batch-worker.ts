@@ -20,6 +20,7 @@ import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
 import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
+import { keepEvidence, type EvidenceKey, type EvidenceTarget } from './evidence-keep.js';
 
 export interface InitMessage {
   type: 'init';
@@ -33,6 +34,8 @@ export interface InitMessage {
   alignment?: AlignmentStance;
   /** The fidelity viewports. */
   viewports?: ViewportSpec[];
+  /** Where to keep each row's pictures (evidence-keep.ts); absent = keep none. */
+  evidence?: EvidenceTarget;
 }
 export interface JobMessage {
   type: 'job';
@@ -41,6 +44,8 @@ export interface JobMessage {
   requirement?: Requirement;
   /** The design the artifact should reproduce (fidelity metrics). */
   reference?: ReferenceInput;
+  /** Which row the pictures belong to (with `init.evidence`). */
+  key?: EvidenceKey;
 }
 export type ToWorker = InitMessage | JobMessage;
 export type FromWorker =
@@ -50,6 +55,7 @@ export type FromWorker =
   | { type: 'chrome'; pid: number; profile: string };
 
 let scorer: Scorer | null = null;
+let keep: EvidenceTarget | undefined;
 let closing = false;
 
 async function shutdown(code: number): Promise<void> {
@@ -83,6 +89,7 @@ process.on('message', (msg: ToWorker) => {
       if (msg.alignment) opts.alignment = msg.alignment;
       if (msg.viewports) opts.viewports = msg.viewports;
       scorer = new Scorer(opts);
+      keep = msg.evidence;
       send({ type: 'ready' });
     } catch (err) {
       process.stderr.write(`batch worker: ${errorMessage(err)}\n`);
@@ -97,7 +104,10 @@ process.on('message', (msg: ToWorker) => {
       return;
     }
     const extra = { ...(msg.requirement ? { requirement: msg.requirement } : {}), ...(msg.reference ? { reference: msg.reference } : {}) };
-    s.score(msg.path, extra).then(
+    const target = keep;
+    const key = msg.key;
+    const scored = target && key ? s.scoreWithEvidence(msg.path, extra).then(async ({ doc, evidence }) => ({ ...doc, evidence: await keepEvidence(target, key, evidence, s.metrics, doc.metrics) })) : s.score(msg.path, extra);
+    scored.then(
       (doc) => send({ type: 'done', jobId: msg.jobId, doc }),
       (err) => send({ type: 'error', jobId: msg.jobId, message: errorMessage(err) }),
     );

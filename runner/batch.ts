@@ -39,6 +39,7 @@ import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
 import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
 import { checkReferencesDir, findReference, resolveReference } from './reference.js';
+import type { EvidenceTarget } from './evidence-keep.js';
 
 export interface BatchJob {
   model: string;
@@ -229,6 +230,8 @@ export interface BatchOptions {
   viewports?: ViewportSpec[];
   /** Hard limit per artifact in ms (default: see the module comment). */
   hardLimitMs?: number;
+  /** Keep each row's pictures there (runner/evidence-keep.ts); absent = none. */
+  evidence?: EvidenceTarget;
   onStart?: (info: { total: number; alreadyDone: number; tornTail: boolean; badLines: number[] }) => void;
   onProgress?: (p: BatchProgress) => void;
   /** Called whenever a worker starts a Chrome. */
@@ -363,7 +366,7 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
 /** The pool's options: a batch's, without its results file and progress. */
 export type PoolOptions = Pick<
   BatchOptions,
-  'suite' | 'network' | 'lighthouseRuns' | 'only' | 'concurrency' | 'budgetMs' | 'checkNetwork' | 'alignment' | 'viewports' | 'hardLimitMs' | 'workerModule' | 'workerArgs' | 'onChromeLaunch'
+  'suite' | 'network' | 'lighthouseRuns' | 'only' | 'concurrency' | 'budgetMs' | 'checkNetwork' | 'alignment' | 'viewports' | 'hardLimitMs' | 'workerModule' | 'workerArgs' | 'onChromeLaunch' | 'evidence'
 >;
 
 /** One artifact for the pool: a batch job, its requirement (text, checklists, labels) and its reference, when there are. */
@@ -456,6 +459,7 @@ export function startWorkerPool(opts: PoolOptions): WorkerPool {
     const req = job.req;
     if (req) msg.requirement = req;
     if (job.reference) msg.reference = job.reference;
+    if (opts.evidence) msg.key = { model: job.model, requirement: job.requirement, ...(job.repeat ? { repeat: job.repeat } : {}) };
     w.child.send(msg);
   };
 
@@ -543,6 +547,7 @@ export function startWorkerPool(opts: PoolOptions): WorkerPool {
     if (opts.lighthouseRuns) init.lighthouseRuns = opts.lighthouseRuns;
     if (opts.alignment) init.alignment = opts.alignment;
     if (opts.viewports) init.viewports = opts.viewports;
+    if (opts.evidence) init.evidence = opts.evidence;
     child.send(init);
   };
 

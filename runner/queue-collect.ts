@@ -5,6 +5,8 @@ import type { ResultRow } from '../core/results.js';
 import { DEFAULT_QUEUE, newQueue, readQueueSettings, type QueueSettings } from './queue.js';
 import { validateJobData, type ValidJob } from './queue-trust.js';
 import { openResultsForAppend, rowKey } from './results-file.js';
+import type { EvidenceTarget } from './evidence-keep.js';
+import { unpackEvidence } from './evidence-transfer.js';
 
 export interface QueueStatus {
   waiting: number;
@@ -85,7 +87,8 @@ export interface CollectSummary {
   tornTail: boolean;
 }
 
-export async function collect(redis: Redis, out: string, name = DEFAULT_QUEUE): Promise<CollectSummary> {
+/** Append the finished rows to `out`; their pictures go to `evidence` (a batch's place for them) or are dropped. */
+export async function collect(redis: Redis, out: string, name = DEFAULT_QUEUE, evidence?: EvidenceTarget): Promise<CollectSummary> {
   const queue = newQueue(redis, name);
   try {
     const best = new Map<string, { row: ResultRow; ok: boolean; ts: number; id: string }>();
@@ -143,7 +146,7 @@ export async function collect(redis: Redis, out: string, name = DEFAULT_QUEUE): 
           alreadyInFile++;
           continue;
         }
-        writer.append(best.get(k)!.row);
+        writer.append(unpackEvidence(best.get(k)!.row, evidence));
         appended++;
       }
     } finally {

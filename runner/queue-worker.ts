@@ -11,6 +11,10 @@ import { startWorkerPool, type WorkerPool } from './batch.js';
 import { DEFAULT_QUEUE, DEFAULT_STALL_SECONDS, JOB_ATTEMPTS, readQueueSettings, type QueueSettings } from './queue.js';
 import { materialise } from './queue-jobs.js';
 import { RefusedPayload, validateJobData, type ValidJob } from './queue-trust.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packEvidence } from './evidence-transfer.js';
 
 export interface WorkerEvents {
   onJob?: (e: { data: ValidJob; row?: ResultRow; error?: string; ms: number }) => void;
@@ -34,6 +38,8 @@ export interface QueueWorkerOptions extends WorkerEvents {
   maxJobBytes?: number;
   /** The scoring process's module, from the worker's own environment (tests); never from Redis. */
   workerModule?: string;
+  /** False: return rows without pictures (`worker --no-evidence`); else they ride in the row (evidence-transfer.ts). */
+  evidence?: boolean;
 }
 
 export interface QueueWorker {
@@ -54,6 +60,8 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
   let pool: { id: string; pool: WorkerPool } | null = null;
   let poolSwitch: Promise<void> = Promise.resolve();
   const warned = new Set<string>();
+  const keepDir = opts.evidence === false ? undefined : mkdtempSync(join(tmpdir(), 'webgrade-evidence-'));
+  const keep = keepDir ? { root: keepDir, base: keepDir } : undefined;
 
   const poolFor = async (settingsId: string): Promise<WorkerPool> => {
     await poolSwitch;
@@ -78,7 +86,7 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
     const old = pool;
     let next: WorkerPool;
     try {
-      next = startWorkerPool({ ...scoring, network, checkNetwork, concurrency, ...(opts.workerModule ? { workerModule: opts.workerModule } : {}) });
+      next = startWorkerPool({ ...scoring, network, checkNetwork, concurrency, ...(opts.workerModule ? { workerModule: opts.workerModule } : {}), ...(keep ? { evidence: keep } : {}) });
     } catch (err) {
       // Settings this webgrade cannot score with (an unknown metric id) fail every job alike: no retry.
       if (err instanceof InputError) throw new UnrecoverableError(`queue ${name}: ${err.message}`);
@@ -114,7 +122,7 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
         opts.onJob?.({ data, error: outcome.row.error ?? 'crashed', ms: Date.now() - t });
         throw new Error(outcome.row.error ?? 'scoring process crashed');
       }
-      const row = relocate(outcome.row, art.path, data.artifact);
+      const row = relocate(keep ? packEvidence(outcome.row, keep) : outcome.row, art.path, data.artifact);
       opts.onJob?.({ data, row, ms: Date.now() - t });
       return row;
     } finally {
@@ -143,6 +151,7 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
         await worker.close(); // waits for the jobs in hand
         await poolSwitch;
         await pool?.pool.close();
+        if (keepDir) rmSync(keepDir, { recursive: true, force: true });
         resolveClosed();
       })();
       return closing;

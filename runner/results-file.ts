@@ -10,6 +10,7 @@
  *   - `status`: `"ok"`, or `"failed"` with `error` (the worker crashed, the artifact could not be loaded, or its
  *     time budget ran out with a grace period); a failed row has `metrics: []`;
  *   - `ms`: wall time of the artifact, `finishedAt`: ISO time;
+ *   - `evidence`: the pictures kept beside the results (runner/evidence-keep.ts), paths relative to this file's folder;
  *   - `repeat`: which scoring of the artifact the row is (`batch --repeats n`: 1..n); absent means 1. A row whose
  *     `repeat` is not a whole number ≥ 1 is unreadable (skipped and counted like any bad line).
  *

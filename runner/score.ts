@@ -12,7 +12,7 @@
 import { loadArtifact } from '../core/artifact/load.js';
 import { adoptArtifactParse, failArtifactDom, failArtifactParse, isLoadedArtifact } from '../core/artifact/loaded.js';
 import type { Artifact } from '../core/artifact/model.js';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
@@ -231,7 +231,8 @@ export class Scorer {
     const statics = metrics.filter(isStaticMetric);
     if (!this.staticThread || statics.length === 0 || !isLoadedArtifact(artifact)) return;
     const run = this.run(evidence);
-    const path = artifact.kind === 'file' ? join(artifact.root, artifact.entry) : artifact.root;
+    // A linked page's entry is the link's name, which need not exist beside its target: load it as it was given.
+    const path = artifact.kind === 'file' ? resolve(artifact.input) : artifact.root;
     const out = await this.staticThread.run({ path, metrics: statics, checkNetwork: this.options.checkNetwork, deadline: run.deadline, budgetMs: this.options.budgetMs });
     if (out.parse) adoptArtifactParse(artifact, out.parse);
     else if (out.parseError !== undefined) failArtifactParse(artifact, out.parseError);

@@ -13,6 +13,8 @@ import { addAlignmentOption } from '../../judges/cli-options.js';
 import { InputError } from '../../core/errors.js';
 import { parseViewports } from '../../core/fidelity.js';
 import { inShard, parseShard } from '../../runner/shard.js';
+import type { EvidenceTarget } from '../../runner/evidence-keep.js';
+import { dirname, resolve } from 'node:path';
 
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
@@ -31,6 +33,18 @@ interface BatchFlags extends NetworkFlags {
   viewports?: string;
   repeats?: number;
   shard?: string;
+  evidence?: boolean;
+  evidenceDir?: string;
+}
+
+/** Where a batch keeps pictures: `--evidence-dir`, else `<results without extension>.evidence/` beside the results. */
+export function evidenceTarget(out: string, flags: { evidence?: boolean; evidenceDir?: string }): EvidenceTarget | undefined {
+  if (flags.evidence === false) {
+    if (flags.evidenceDir) throw new InputError('give --evidence-dir or --no-evidence, not both');
+    return undefined;
+  }
+  const results = resolve(out);
+  return { root: resolve(flags.evidenceDir ?? results.replace(/\.[^./]*$/, '') + '.evidence'), base: dirname(results) };
 }
 
 function fmtDuration(ms: number): string {
@@ -120,6 +134,8 @@ export function batchCommand(): Command {
     .option('--references <dir>', 'the designs the pages should reproduce (fidelity metrics, extended suite): <id>.html, <id>/index.html or <id>.png per requirement id; a requirement\'s own "reference" otherwise')
     .option('--viewports <list>', 'fidelity viewports: desktop,tablet,phone (the default) or custom <width>x<height> entries, comma-separated')
     .option('--repeats <n>', 'score every artifact n times, each gathered anew (rows marked "repeat": 1..n), to measure test–retest noise (default 1)', parsePositiveInt)
+    .option('--evidence-dir <dir>', 'keep each artifact\'s pictures (screenshots, metric pictures, inert-control crops; WebP under a per-artifact cap) in <dir> (default: <results>.evidence/ beside the results)')
+    .option('--no-evidence', 'keep no pictures')
     .option('--shard <i/n>', 'score only shard i of n (1-based; a stable split by model and requirement), e.g. one per array job; combine the results files with `webgrade merge`')
     .action(
       action(async (runsDir: string, flags: BatchFlags) => {
@@ -149,6 +165,8 @@ export function batchCommand(): Command {
         }
         if (flags.viewports) opts.viewports = parseViewports(flags.viewports);
         opts.onChromeLaunch = warnChromeSandboxOnce;
+        const evidence = evidenceTarget(flags.out, flags);
+        if (evidence) opts.evidence = evidence;
         const summary = await runBatchWithProgress(jobs, opts);
         say(summaryText(summary, flags.out) + '\n');
         if (summary.interrupted) process.exit(130);

@@ -16,6 +16,7 @@ import type { SuiteId } from '../../core/metric.js';
 import type { AlignmentStance } from '../../core/judge-answer.js';
 import { connectRedis, DEFAULT_MAX_JOB_BYTES, DEFAULT_QUEUE, DEFAULT_STALL_SECONDS, makeQueueSettings, type QueueSettings, RedisUnreachable, removeQueue } from '../../runner/queue.js';
 import { collect, queueStatus } from '../../runner/queue-collect.js';
+import { evidenceTarget } from './batch.js';
 import { addJobs } from '../../runner/queue-jobs.js';
 import { checkSharedRoot, startQueueWorker } from '../../runner/queue-worker.js';
 
@@ -93,6 +94,7 @@ function addCommand(): Command {
     .option('--check-network', 'check remote URLs over the network')
     .option('--repeats <n>', 'score every artifact n times (rows marked "repeat": 1..n)', parsePositiveInt)
     .option('--shared', 'jobs name the artifact\'s absolute path (every worker must read it there) instead of carrying its files')
+    .option('--no-evidence', "return rows without their pictures (by default they ride in the row, at most the per-artifact cap, for `queue collect`)")
     .option('--max-job-mb <mb>', `largest artifact whose files travel in its job (default ${DEFAULT_MAX_JOB_BYTES / 1024 / 1024} MB)`, parsePositiveNumber)
     .action(
       action(async (runsDir: string, flags: AddFlags) => {
@@ -147,9 +149,12 @@ function collectCommand(): Command {
   return redisOption(new Command('collect'))
     .description('append one results row per finished artifact not yet in the results file (re-run to collect more)')
     .requiredOption('--out <results.jsonl>', 'results file (appended to; rows already there are kept and skipped)')
+    .option('--evidence-dir <dir>', "write the rows' pictures into <dir> (default: <results>.evidence/ beside the results, as batch does)")
+    .option('--no-evidence', 'drop the pictures')
     .action(
-      action(async (flags: CommonFlags & { out: string }) => {
-        const s = await withRedis(flags.redis, (redis) => collect(redis, flags.out, flags.queue ?? DEFAULT_QUEUE));
+      action(async (flags: CommonFlags & { out: string; evidence?: boolean; evidenceDir?: string }) => {
+        const evidence = evidenceTarget(flags.out, flags);
+        const s = await withRedis(flags.redis, (redis) => collect(redis, flags.out, flags.queue ?? DEFAULT_QUEUE, evidence));
         if (s.tornTail) process.stderr.write('results file ended with a torn line: cut it away\n');
         process.stdout.write(
           `collected ${s.appended} rows into ${flags.out} (${s.alreadyInFile} already there, ${s.failed} failed jobs among them${s.unfinished ? `; ${s.unfinished} jobs not finished yet: collect again later` : ''})\n`,
@@ -189,6 +194,7 @@ interface WorkerFlags extends CommonFlags {
   concurrency?: number;
   stallTimeout?: number;
   quiet?: boolean;
+  evidence?: boolean;
 }
 
 export function workerCommand(): Command {
@@ -203,6 +209,7 @@ export function workerCommand(): Command {
     .option('--allow-host <hosts>', 'live/record modes: hosts let through (comma-separated; default: the well-known CDN hosts)', (v: string) => v.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean))
     .option('--check-network', 'check remote URLs over the network (the queue\'s --check-network is only compared with it)')
     .option('--shared-root <dir>', 'take `queue add --shared` jobs, for artifacts inside <dir> only (without it, shared jobs are refused)')
+    .option('--no-evidence', "return rows without their pictures (by default they ride in the row, at most the per-artifact cap, for `queue collect`)")
     .option('--max-job-mb <mb>', `largest artifact a job may carry, decoded (default ${JOB_LIMITS.defaultMaxBytes / 1024 / 1024} MB)`, parsePositiveNumber)
     .action(
       action(async (flags: WorkerFlags) => {
@@ -226,6 +233,7 @@ export function workerCommand(): Command {
               ...(sharedRoot ? { sharedRoot } : {}),
               ...(flags.maxJobMb ? { maxJobBytes: flags.maxJobMb * 1024 * 1024 } : {}),
               ...(flags.stallTimeout ? { stallSeconds: flags.stallTimeout } : {}),
+              ...(flags.evidence === false ? { evidence: false } : {}),
               ...(process.env.WEBGRADE_QUEUE_WORKER_MODULE ? { workerModule: process.env.WEBGRADE_QUEUE_WORKER_MODULE } : {}),
               onLog: (line) => process.stderr.write(line + '\n'),
               onRefused: (e) => process.stderr.write(`[worker ${process.pid}] job ${e.jobId} refused: ${e.reason}\n`),
