@@ -12,7 +12,7 @@
 import { canvasPixels } from '../../page/canvas.js';
 import { fnv, visible } from '../../page/dom.js';
 import { NG, NS } from '../../page/natives.js';
-import { docBox, locate, locateAll, matcher, nearestTexts, valueOf, wantedText, type PageLocator } from './locate.js';
+import { docBox, locate, locateAll, matcher, nearestFor, nearestTexts, valueOf, type PageLocator } from './locate.js';
 
 /** Elements found by `find`, by index (valid until the next page load). */
 const held: Element[] = [];
@@ -30,7 +30,7 @@ function pageText(): string {
 
 function find(loc: PageLocator, scroll = true) {
   const el = locate(loc);
-  if (!el) return { found: false as const, nearest: nearestTexts(wantedText(loc)), matches: 0 };
+  if (!el) return { found: false as const, nearest: nearestFor(loc), matches: 0 };
   const r0 = el.getBoundingClientRect();
   if (scroll && (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
   const r = el.getBoundingClientRect();
@@ -97,7 +97,7 @@ function expect(e: PageExpectation): { ok: boolean; found: string } {
   }
   if (e.value !== undefined) {
     const el = locate(e.value);
-    if (!el) return { ok: false, found: `nothing found; nearest: ${nearestTexts(wantedText(e.value), 3).map((t) => JSON.stringify(t)).join(', ')}` };
+    if (!el) return { ok: false, found: `nothing found; nearest: ${nearestFor(e.value, 3).map((t) => JSON.stringify(t)).join(', ')}` };
     const f = field(el);
     const v = /^(INPUT|TEXTAREA|SELECT)$/.test(f.tagName) ? valueOf(f) : (f as HTMLElement).innerText ?? '';
     const ok = e.is !== undefined ? v.trim() === e.is.trim() : new RegExp(e.matches!, 'i').test(v);

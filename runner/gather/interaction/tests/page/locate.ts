@@ -171,11 +171,16 @@ function similarity(a: string, b: string): number {
   return (2 * both) / total;
 }
 
-/** The short texts the page offers (controls, labels, placeholders, headings), nearest to `want` first. */
-export function nearestTexts(want: string, n = 5): string[] {
+/**
+ * The short texts the page offers (controls, labels, placeholders, headings), nearest to `want` first; with a
+ * role, the texts of the elements of that role when there are any.
+ */
+export function nearestTexts(want: string, n = 5, role?: string): string[] {
   const texts = new Set<string>();
-  for (const el of visibleElements()) {
-    if (!el.matches(`${INTERACTIVE},h1,h2,h3,h4,h5,h6,th,legend`)) continue;
+  const all = visibleElements();
+  const ofRole = role ? all.filter((el) => roleOf(el) === role.toLowerCase()) : [];
+  for (const el of ofRole.length ? ofRole : all) {
+    if (!ofRole.length && !el.matches(`${INTERACTIVE},h1,h2,h3,h4,h5,h6,th,legend`)) continue;
     for (const t of textsOf(el, 'any')) {
       const x = norm(t);
       if (x && x.length <= 60) texts.add(x);
@@ -183,6 +188,11 @@ export function nearestTexts(want: string, n = 5): string[] {
   }
   const w = want.replace(/^\/(.*)\/[a-z]*$/, '$1');
   return [...texts].map((t) => ({ t, s: similarity(w, t) })).sort((a, b) => b.s - a.s).slice(0, n).map((x) => x.t);
+}
+
+/** The nearest texts for a locator that found nothing. */
+export function nearestFor(loc: PageLocator, n = 5): string[] {
+  return nearestTexts(wantedText(loc), n, typeof loc === 'string' ? undefined : loc.role);
 }
 
 /** The text a locator wants (for the nearest texts). */
