@@ -5,7 +5,8 @@
  * moved by the runner between calls.
  *
  * Interpretations of the expectations: `visible` and `hidden` look at the rendered text of the page
- * (`innerText`, which leaves out what is not displayed) plus the values shown in visible fields; `count` counts
+ * (`innerText`, which leaves out what is not displayed), not at the values in fields (what a user typed into a
+ * field is not the page's answer to it: `value` checks fields); `count` counts
  * the elements the locator finds; `value` reads a field's value (a select's chosen option text or value), else
  * the element's text; `storage` looks for the key in localStorage and sessionStorage.
  */
@@ -20,9 +21,11 @@ const held: Element[] = [];
 /** A form field behind a label. */
 const field = (el: Element): Element => (el.tagName === 'LABEL' ? ((el as HTMLLabelElement).control ?? el) : el);
 
-function pageText(): string {
+/** The rendered text of the page; with `fields`, the values shown in visible fields too (the agent's view). */
+function pageText(fields = false): string {
   const body = document.body;
   if (!body) return '';
+  if (!fields) return body.innerText;
   const values: string[] = [];
   for (const el of Array.from(body.querySelectorAll('input,textarea,select'))) if (visible(el)) values.push(valueOf(el));
   return `${body.innerText}\n${values.join('\n')}`;
@@ -73,7 +76,7 @@ function checked(i: number): boolean | null {
 
 /** A short fingerprint of `what`, compared before and after a test (`changed`). */
 function fingerprint(what: PageLocator | 'canvas' | 'page'): string {
-  if (what === 'page') return fnv(`${location.href}|${document.querySelectorAll('*').length}|${pageText()}`);
+  if (what === 'page') return fnv(`${location.href}|${document.querySelectorAll('*').length}|${pageText(true)}`);
   if (what === 'canvas') return Array.from(document.querySelectorAll('canvas')).map((c) => canvasPixels(c).hash).join(',') || 'no canvas';
   const el = locate(what);
   if (!el) return 'absent';
@@ -119,7 +122,7 @@ function expect(e: PageExpectation): { ok: boolean; found: string } {
 
 /** The visible text of the page, cut (what the agent reads besides the controls). */
 function text(max: number): string {
-  return pageText().replace(/\n{3,}/g, '\n\n').slice(0, max);
+  return pageText(true).replace(/\n{3,}/g, '\n\n').slice(0, max);
 }
 
 export const testsApi = {
