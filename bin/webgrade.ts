@@ -17,6 +17,7 @@ import { mutateCommand } from './commands/mutate.js';
 import { queueCommand, workerCommand } from './commands/queue.js';
 import { mergeCommand } from './commands/merge.js';
 import { weightsCommand } from './commands/weights.js';
+import { testsCommand } from './commands/tests.js';
 import { METRICS, STUDY_METRICS } from '../metrics/registry.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -43,6 +44,7 @@ program.addCommand(queueCommand());
 program.addCommand(workerCommand());
 program.addCommand(mergeCommand());
 program.addCommand(weightsCommand());
+program.addCommand(testsCommand());
 
 // Every command and nested subcommand (survey weights, norms build, ...) reports usage errors with exit 2.
 const override = (cmd: Command): void => {

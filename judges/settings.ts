@@ -42,6 +42,8 @@ export { ALIGNMENT_STANCES, DEFAULT_ALIGNMENT_STANCE, type AlignmentStance };
  */
 export type JudgeTask = string;
 export const CHECKLIST_TASK = 'checklist';
+/** The judge task of the requirement-test agent (a `models` key): its model runs natural-language tests. */
+export const AGENT_TASK = 'requirement-tests';
 
 /** USD per million tokens. */
 export interface ModelPrice {

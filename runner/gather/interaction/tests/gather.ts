@@ -13,12 +13,10 @@ import { errorMessage } from '../../../../core/errors.js';
 import { isNaturalTest } from '../../../../core/requirement-tests.js';
 import { JudgeCache } from '../../../../judges/cache.js';
 import { JudgeClient } from '../../../../judges/client.js';
-import { modelFor, notConfiguredReason, resolveJudgeSettings, type JudgeSettings } from '../../../../judges/settings.js';
+import { AGENT_TASK, modelFor, notConfiguredReason, resolveJudgeSettings, type JudgeSettings } from '../../../../judges/settings.js';
 import { artifactHash, runAgentTest, type AgentContext } from './agent.js';
 import { runRequirementTests, type TestRunOptions } from './run.js';
 
-/** The judge task (a `models` key of the judge config) the agent's model is chosen by. */
-export const AGENT_TASK = 'requirement-tests';
 
 /** Why the tests cannot run on this artifact, or null. */
 export function noTestsReason(evidence: Evidence): string | null {
