@@ -8,7 +8,9 @@ import { after, describe, it } from 'node:test';
 import { loadRequirements } from '../../../../core/requirements.js';
 import type { RequirementTestResult, RequirementTestsEvidence } from '../../../../core/requirement-tests.js';
 import { Scorer } from '../../../../runner/score.js';
-import { fixture } from '../../../helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixture, runCli, tempDir } from '../../../helpers.js';
 
 const req = loadRequirements(fixture('requirement-tests', 'reqs.jsonl'))[0]!;
 const scorer = new Scorer({ suite: 'extended', only: ['requirement-tests'], budgetMs: 90_000, network: { mode: 'offline' }, judge: undefined });
@@ -60,5 +62,14 @@ describe('requirement tests on the shopping-list fixtures', () => {
     const c = byId(results, 'contact');
     assert.deepEqual(c.expectations.map((e) => e.ok), [true, true, false]);
     assert.match(c.expectations[2]!.found!, /reading 'track'/);
+  });
+
+  it('batch --requirements runs the tests of every requirement: one score per broken copy', async () => {
+    const out = join(tempDir(), 'results.jsonl');
+    const r = await runCli(['batch', fixture('requirement-tests', 'runs'), '--out', out, '--requirements', fixture('requirement-tests', 'reqs.jsonl'), '--suite', 'extended', '--only', 'requirement-tests', '--network', 'offline', '--concurrency', '1'], { timeoutMs: 240_000 });
+    assert.equal(r.code, 0, r.stderr);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { model: string; metrics: Array<{ id: string; score: number }> });
+    const scores = Object.fromEntries(rows.map((row) => [row.model, row.metrics.find((m) => m.id === 'requirement-tests')!.score]));
+    assert.deepEqual(scores, { 'missing-control': 80, 'noop-handler': 20, 'throws-on-submit': 80, working: 100, 'wrong-count': 80 });
   });
 });
