@@ -53,7 +53,7 @@ export async function startTest(run: ProbeRun, expect: readonly Expectation[]): 
   await run.restore();
   run.d.startWindow();
   const before = new Map<number, string>();
-  for (const [k, e] of expect.entries()) if ('changed' in e) before.set(k, await run.call<string>('tests.fingerprint', [e.changed as ChangedTarget]));
+  for (const [k, e] of expect.entries()) if ('changed' in e) before.set(k, await run.call<string>('tests.fingerprint', [e.changed as ChangedTarget, `c${k}`]));
   return { t0, before, steps: [], boxes: [] };
 }
 
@@ -80,7 +80,7 @@ export async function checkExpectations(run: ProbeRun, st: TestState, expect: re
       const errs = run.d.win.errors.filter((x) => x.kind !== 'console');
       r = { ok: errs.length === 0, found: errs.length ? errs.slice(0, 3).map((x) => x.message.slice(0, 120)).join('; ') : 'none' };
     } else if ('changed' in e) {
-      const now = await run.call<string>('tests.fingerprint', [e.changed as ChangedTarget]);
+      const now = await run.call<string>('tests.fingerprint', [e.changed as ChangedTarget, `c${k}`]);
       const was = st.before.get(k);
       r = { ok: now !== was, found: now === was ? 'unchanged' : now === 'absent' ? 'gone' : was === 'absent' ? 'appeared' : 'changed' };
     } else r = await run.call<{ ok: boolean; found: string }>('tests.expect', [e]);

@@ -74,12 +74,21 @@ function checked(i: number): boolean | null {
   return aria === null ? null : aria === 'true';
 }
 
-/** A short fingerprint of `what`, compared before and after a test (`changed`). */
-function fingerprint(what: PageLocator | 'canvas' | 'page'): string {
+/** The element each `changed` expectation found at the start (by key), while it stays in the document. */
+const watched = new Map<string, Element>();
+
+/**
+ * A short fingerprint of `what`, compared before and after a test (`changed`). With `key`, the element found
+ * first is kept and fingerprinted again as long as it is in the document (a button whose text changes is no
+ * longer found by that text); after a reload the locator finds it anew.
+ */
+function fingerprint(what: PageLocator | 'canvas' | 'page', key?: string): string {
   if (what === 'page') return fnv(`${location.href}|${document.querySelectorAll('*').length}|${pageText(true)}`);
   if (what === 'canvas') return Array.from(document.querySelectorAll('canvas')).map((c) => canvasPixels(c).hash).join(',') || 'no canvas';
-  const el = locate(what);
+  const kept = key !== undefined ? watched.get(key) : undefined;
+  const el = kept?.isConnected ? kept : locate(what);
   if (!el) return 'absent';
+  if (key !== undefined && !kept) watched.set(key, el);
   const r = el.getBoundingClientRect();
   return fnv(`${(el as HTMLElement).innerText}|${valueOf(el)}|${el.className}|${Math.round(r.width)}x${Math.round(r.height)}|${el.querySelectorAll('*').length}|${el.tagName === 'CANVAS' ? canvasPixels(el as HTMLCanvasElement).hash : ''}`);
 }
