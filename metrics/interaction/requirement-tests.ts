@@ -10,7 +10,8 @@
  * - Unscorable when no requirement is given, it has no tests, or none could be run.
  * - Details per test: pass/fail, the failing step or expectation, where it came from (`scripted`, `agent` for
  *   an agent's session, `replay` for its recording replayed), the steps and expectations with what was found,
- *   the agent's recorded script and its usage.
+ *   the agent's recorded script and its usage; `usage` sums the agent's calls, tokens and cost over the tests
+ *   (the judges' accounting fields; a replay costs no call).
  *
  * `--explain requirement-tests --out <dir>` writes each test's after-screenshot with the elements it acted on
  * boxed (green when the test passed, red when it failed).
@@ -20,6 +21,21 @@ import type { Evidence } from '../../core/evidence.js';
 import type { RequirementTestResult } from '../../core/requirement-tests.js';
 import { overlay, svgLabel, svgRect } from '../visual/image-tools.js';
 import { plural } from './probe-evidence.js';
+
+/** The agent's calls over every test, summed like a judge's usage (the judges' accounting fields). */
+function totalUsage(results: readonly RequirementTestResult[]): Record<string, unknown> | undefined {
+  const used = results.map((t) => t.usage).filter((u): u is Record<string, unknown> => !!u);
+  if (!used.length) return undefined;
+  const out: Record<string, number | null> = { calls: 0, invalidAnswers: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, callMs: 0 };
+  for (const u of used) {
+    for (const k of Object.keys(out)) {
+      const v = u[k];
+      if (k === 'costUsd' && (v === null || out.costUsd === null)) out.costUsd = null;
+      else if (typeof v === 'number') out[k] = (out[k] as number) + v;
+    }
+  }
+  return out;
+}
 
 function resultsOf(evidence: Evidence): { value: RequirementTestResult[] } | { reason: string } {
   const g = evidence.requirementTests;
@@ -80,11 +96,12 @@ const requirementTests: MetricDefinition = {
       ...(t.usage ? { usage: t.usage } : {}),
       ms: t.ms,
     }));
-    if (ran.length === 0) return unscorable(`none of the ${plural(r.value.length, 'test')} could be run: ${notRun[0]?.reason ?? 'no reason'}`, { tests, notRun });
+    const usage = totalUsage(r.value);
+    if (ran.length === 0) return unscorable(`none of the ${plural(r.value.length, 'test')} could be run: ${notRun[0]?.reason ?? 'no reason'}`, { tests, notRun, ...(usage ? { usage } : {}) });
     const passed = ran.filter((t) => t.passed).length;
     const failed = ran.filter((t) => !t.passed);
     const summary = failed.length === 0 ? `all ${plural(ran.length, 'test')} passed` : `${passed} of ${plural(ran.length, 'test')} passed; ${failed[0]!.id}: ${(failed[0]!.reason ?? '').slice(0, 100)}${failed.length > 1 ? ' …' : ''}`;
-    return scored((100 * passed) / ran.length, summary + (notRun.length ? ` (${notRun.length} not run)` : ''), { run: ran.length, passed, failed: failed.map((t) => t.id), notRun, tests });
+    return scored((100 * passed) / ran.length, summary + (notRun.length ? ` (${notRun.length} not run)` : ''), { run: ran.length, passed, failed: failed.map((t) => t.id), notRun, tests, ...(usage ? { usage } : {}) });
   },
 };
 

@@ -37,6 +37,13 @@ testMetric(requirementTests, [
     score: 100,
     details: (d) => assert.deepEqual(d.notRun, [{ id: 'nl', reason: 'natural-language test not run: no judge configured' }]),
   },
+  {
+    name: 'the agent\'s usage is summed over its tests; an unknown cost makes the sum unknown',
+    html: '<p>x</p>',
+    evidence: ev(result('a', true, { usage: { calls: 3, promptTokens: 3000, completionTokens: 600, costUsd: 0.01, invalidAnswers: 0, callMs: 10 } }), result('b', false, { usage: { calls: 2, promptTokens: 2000, completionTokens: 400, costUsd: null, invalidAnswers: 1, callMs: 5 } }), result('c', true)),
+    near: [66.67, 0.01],
+    details: (d) => assert.deepEqual(d.usage, { calls: 5, invalidAnswers: 1, promptTokens: 5000, completionTokens: 1000, costUsd: null, callMs: 15 }),
+  },
   { name: 'none could run: unscorable with the first reason', html: '<p>x</p>', evidence: ev(result('nl', null, { source: 'agent' })), unscorable: /none of the 1 test could be run: natural-language test not run: no judge configured/ },
   { name: 'no requirement tests gathered: unscorable with the gatherer\'s reason', html: '<p>x</p>', evidence: { requirementTests: missing('requirement r has no tests') }, unscorable: 'requirement r has no tests' },
   { name: 'not run at all', html: '<p>x</p>', unscorable: 'the requirement tests were not run' },
