@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { loadRequirements } from '../../../../core/requirements.js';
 import type { RequirementTestResult, RequirementTestsEvidence } from '../../../../core/requirement-tests.js';
 import { Scorer } from '../../../../runner/score.js';
+import { saveEvidence, savedEvidenceGatherers } from '../../../../runner/gather/evidence-files.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture, runCli, tempDir } from '../../../helpers.js';
@@ -33,6 +34,24 @@ describe('requirement tests on the shopping-list fixtures', () => {
     for (const r of results) {
       assert.ok(r.screenshot && r.screenshot.png.length > 1000, r.id);
       assert.ok((r.boxes ?? []).length > 0, r.id);
+    }
+  });
+
+  it('--save-evidence keeps the results and after-screenshots; --from-evidence scores them again without a browser', async () => {
+    const page = fixture('requirement-tests', 'runs', 'wrong-count', 'shopping-list');
+    const { doc, evidence } = await scorer.scoreWithEvidence(page, { requirement: req });
+    const dir = tempDir();
+    saveEvidence(dir, evidence);
+    const again = new Scorer({ suite: 'extended', only: ['requirement-tests'], budgetMs: 10_000, gatherers: savedEvidenceGatherers(dir, { checkNetwork: false, budgetMs: 10_000 }) });
+    try {
+      const second = await again.scoreWithEvidence(page, { requirement: req });
+      const m = (d: typeof doc) => d.metrics.find((x) => x.id === 'requirement-tests')!;
+      assert.equal(m(second.doc).score, m(doc).score);
+      assert.deepEqual(m(second.doc).details, m(doc).details);
+      const shot = (second.evidence.requirementTests as { value: RequirementTestsEvidence }).value.results[0]!.screenshot!;
+      assert.ok(Buffer.isBuffer(shot.png) && shot.png.equals((evidence.requirementTests as { value: RequirementTestsEvidence }).value.results[0]!.screenshot!.png));
+    } finally {
+      await again.close();
     }
   });
 
