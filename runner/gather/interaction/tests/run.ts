@@ -10,8 +10,9 @@
  * taken right after the restore with one taken at the end; `noErrors` counts the uncaught exceptions and
  * rejections recorded from the restore to the end (console messages are not errors here).
  *
- * A page that stops answering during a test fails that test ("the page stopped responding at step n"), and the
- * runner opens a new page for the next one. When the budget runs out, the tests not run are listed, not failed.
+ * A page that stops answering during a test (a step over the probe's per-action time, 4 s) fails that test, and
+ * the runner stops its script and opens a new page for the next one; after MAX_HANGS such tests the rest are not
+ * run. When the budget runs out, the tests not run are listed, not failed.
  * A natural-language test is run by the agent (agent.ts) when a judge is configured, else it is not run (null,
  * with the reason).
  */
@@ -19,7 +20,8 @@ import type { BrowserContext } from 'puppeteer-core';
 import type { Artifact } from '../../../../core/artifact/model.js';
 import { errorMessage } from '../../../../core/errors.js';
 import { describeExpectation, describeStep, isNaturalTest, type Expectation, type RequirementTest, type RequirementTestResult, type RequirementTestsEvidence, type ScriptedTest, type TestBox } from '../../../../core/requirement-tests.js';
-import { EVAL_MS, SCREENSHOT_CAP_PX } from '../probe/limits.js';
+import { withTimeout } from '../../time.js';
+import { EVAL_MS, MAX_HANGS, SCREENSHOT_CAP_PX } from '../probe/limits.js';
 import { OutOfBudget, ProbeRun } from '../probe/run.js';
 import { runStep } from './steps.js';
 
@@ -143,10 +145,11 @@ export async function runRequirementTests(context: BrowserContext, artifact: Art
   const run = new ProbeRun(context, artifact, origin, entryUrl, { deadline: opts.deadline, started: t0, settings: { budgetMs: Math.max(1, opts.deadline - t0) } });
   const ev: RequirementTestsEvidence = { results: [], faults: [], timings: {} };
   await run.openPage();
+  let hangs = 0;
   try {
     for (const test of tests) {
-      if (run.left() <= 0) {
-        ev.results.push(notRun(test, 'not run: the tests\' time budget ran out'));
+      if (run.left() <= 0 || hangs >= MAX_HANGS) {
+        ev.results.push(notRun(test, hangs >= MAX_HANGS ? `not run: the page stopped responding in ${hangs} tests` : 'not run: the tests\' time budget ran out'));
         continue;
       }
       const t = performance.now();
@@ -158,6 +161,9 @@ export async function runRequirementTests(context: BrowserContext, artifact: Art
           continue;
         }
         ev.results.push({ ...notRun(test, `the page stopped responding during the test (${errorMessage(err)})`), passed: false, ms: Math.round(performance.now() - t) });
+        // As the probe does with a hung page: its script stopped, then a new page.
+        hangs++;
+        await withTimeout(run.d.cdp.send('Runtime.terminateExecution'), 300, 'terminate').catch(() => undefined);
         await run.d.close().catch(() => undefined);
         await run.openPage();
       }

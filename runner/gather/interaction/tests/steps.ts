@@ -14,7 +14,8 @@
 import { describeLocator, describeStep, isOffset, type Locator, type TestBox, type TestStep } from '../../../../core/requirement-tests.js';
 import { errorMessage } from '../../../../core/errors.js';
 import { OutOfBudget, type ProbeRun } from '../probe/run.js';
-import { RELOAD_TIMEOUT_MS } from '../probe/limits.js';
+import { INTERACTION_DEFAULTS, RELOAD_TIMEOUT_MS } from '../probe/limits.js';
+import { withTimeout } from '../../time.js';
 
 /** Page-clock milliseconds after each action (a debounce or a short animation finishes). */
 export const STEP_SETTLE_MS = 300;
@@ -123,10 +124,14 @@ async function act(run: ProbeRun, step: TestStep): Promise<TestBox | undefined> 
   return undefined;
 }
 
-/** Run one step; a locator that finds nothing or a key the browser does not know is a failed step. */
+/**
+ * Run one step; a locator that finds nothing or a key the browser does not know is a failed step. A step over
+ * the probe's per-action time throws (the runner calls the page hung).
+ */
 export async function runStep(run: ProbeRun, step: TestStep): Promise<StepOutcome> {
   try {
-    const box = await act(run, step);
+    // A step takes at most the probe's per-action time (a wait on the page clock included): longer, the page hung.
+    const box = await withTimeout(act(run, step), run.bound(INTERACTION_DEFAULTS.actionTimeoutMs + ('wait' in step || 'press' in step ? 2000 : 0)), describeStep(step));
     return box ? { ok: true, box } : { ok: true };
   } catch (err) {
     if (err instanceof NotFound) return { ok: false, note: err.message };

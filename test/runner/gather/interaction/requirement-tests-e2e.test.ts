@@ -83,6 +83,14 @@ describe('requirement tests on the shopping-list fixtures', () => {
     assert.match(c.expectations[2]!.found!, /reading 'track'/);
   });
 
+  it('a page that hangs in one test fails that test within the per-action time; the next test runs on a new page', async () => {
+    const tests = [{ id: 'freeze', steps: [{ click: 'Freeze' }], expect: [{ noErrors: true as const }] }, req.tests![0]!];
+    const { evidence } = await scorer.scoreWithEvidence(fixture('requirement-tests', 'hung'), { requirement: { ...req, tests } });
+    const rs = (evidence.requirementTests as { value: RequirementTestsEvidence }).value.results;
+    assert.deepEqual(rs.map((r) => [r.id, r.passed]), [['freeze', false], ['add-item', true]]);
+    assert.match(rs[0]!.reason!, /the page stopped responding during the test \(click "Freeze" timed out after 4000 ms\)/);
+  });
+
   it('batch --requirements runs the tests of every requirement: one score per broken copy', async () => {
     const out = join(tempDir(), 'results.jsonl');
     const r = await runCli(['batch', fixture('requirement-tests', 'runs'), '--out', out, '--requirements', fixture('requirement-tests', 'reqs.jsonl'), '--suite', 'extended', '--only', 'requirement-tests', '--network', 'offline', '--concurrency', '1'], { timeoutMs: 240_000 });
