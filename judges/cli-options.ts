@@ -48,7 +48,12 @@ export function addJudgeOptions(cmd: Command, opts: { repeats?: boolean; alignme
   return cmd
     .option('--judge-timeout <seconds>', 'time limit of one judge request (default 120)', positiveNumber)
     .option('--judge-concurrency <n>', 'judge requests in flight at once (default 4)', positiveInt)
-    .option('--no-judge-cache', 'do not read or write the judge answer cache')
+    .option('--no-judge-cache', 'do not read or write the judge answer cache');
+}
+
+/** Register the requirement-test agent's caps on `cmd` (commands that run requirement tests: `score`). */
+export function addAgentOptions(cmd: Command): Command {
+  return cmd
     .option('--agent-steps <n>', 'requirement tests: steps the agent may take per natural-language test (default 12)', positiveInt)
     .option('--agent-tokens <n>', 'requirement tests: tokens the agent may spend per test (default 200000)', positiveInt)
     .option('--agent-time <seconds>', 'requirement tests: wall-clock limit of the agent per test (default 180)', positiveNumber);
