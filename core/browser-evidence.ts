@@ -318,6 +318,37 @@ export interface NavigationLog {
 }
 
 /** The first view, after load and settle (render-validity). */
+/** A visual of the first view and where it shows in the viewport (CSS px). */
+export interface VisualBox {
+  kind: 'svg' | 'img' | 'canvas' | 'video';
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** 2D canvases: whether reading the canvas back found a drawing (not one colour throughout); WebGL ones are not read back (absent). */
+  drawn?: boolean;
+}
+
+/** Pixels of a region of the first view's screenshot. */
+export interface PixelReading {
+  /** Share of the region's pixels that differ from its most common colour (by more than a faint shade). */
+  content: number;
+  /** Colours used (RGB quantised to 4 bits a channel, counted when they cover a few pixels). */
+  colours: number;
+  /** Share of pixels on an edge (luminance step of more than 48 of 255 to the right or below). */
+  edges: number;
+}
+
+/** What the screenshot of the first view shows: the whole viewport, and each visual's region of it. */
+export interface ScreenReading extends PixelReading {
+  width: number;
+  height: number;
+  /** The viewport's most common colour, #rrggbb: its background. */
+  background: string;
+  /** Per `visualBoxes` entry, in order: its region's pixels and its share of the viewport. */
+  visuals: Array<PixelReading & { share: number }>;
+}
+
 export interface FirstView {
   /** Descendant elements of body. */
   elements: number;
@@ -326,8 +357,12 @@ export interface FirstView {
   /** Visible, loaded visuals: svg, decoded img, canvas that drew something, video. */
   visuals: number;
   visualsByKind: { svg: number; img: number; canvas: number; video: number };
-  /** Visible canvases that drew nothing (one colour throughout): not counted as visuals. */
+  /** Visible canvases that drew nothing (one colour throughout, read back from the canvas): not counted as visuals. */
   blankCanvases: number;
+  /** Where the visible visuals show in the viewport (content boxes, clipped to it; at most 30), in document order. */
+  visualBoxes?: VisualBox[];
+  /** What the screenshot of the first view shows (the viewport's pixels), when it could be taken. */
+  screen?: ScreenReading;
   /** Visible, enabled button, input, textarea, select, a[href], [role=button]. */
   interactive: number;
   /** First contentful paint (ms after navigation start), or null when nothing was painted. */
@@ -351,6 +386,11 @@ export interface InteractionSettings {
   maxViews: number;
   maxNavActions: number;
   restore: string;
+  /**
+   * Virtual milliseconds between animation frames of the page clock when the page was too heavy for 16 (its
+   * first settle cost more than FRAME_COST_TARGET_MS real ms a virtual second); absent at 16.
+   */
+  frameMs?: number;
 }
 
 export interface InteractionEvidence {

@@ -7,6 +7,10 @@
  * date inputs, file inputs, any other element with click or key listeners found by CDP
  * `DOMDebugger.getEventListeners`, and the page's document-level key listeners as one "keyboard" control), acts
  * on each once from a restored start state, and records the effects. Interpretations:
+ * - The keyboard control is played as players play: each key held for frames of the page clock (keydown, an
+ *   auto-repeat, keyup) and read on its own, before the next key, against a run without keys at the same clock
+ *   time; the first key with an effect makes it live (opposite keys do not undo each other; a loop that reads a
+ *   held key sees it). Its action names the keys tried and the one that had an effect.
  * - Effects: elements added, removed or changed (text, attributes), another field's value, an element shown,
  *   hidden or resized (CSS-only effects included), canvas pixels, an address change within the page (a
  *   fragment counts when it names an element or something else changed), another document loaded, storage or

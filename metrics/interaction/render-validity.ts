@@ -1,6 +1,6 @@
 /**
  * render-validity (extended suite, interaction; SPEC "Suites"): UI2App's executability probe on the first view,
- * 100 or 0. The first view is the state after the probe's first load and settle (runner/gather/interaction/).
+ * generalised to what the screen shows (below); 100 or 0. The first view is the state after the probe's first load and settle (runner/gather/interaction/).
  *
  * It counts as rendered when all of these hold (UI2App's thresholds):
  * - the body has at least 3 descendant elements;
@@ -17,10 +17,26 @@
  *   fail it (that is interaction-errors' and console-errors' business). As in console-errors, when a CDN script
  *   was withheld (offline mode) the errors a missing library causes are webgrade's doing and do not fail it.
  *
+ * UI2App's rule was made for form-and-list apps and calls a full-screen canvas scene with no text "not
+ * rendered". The screenshot is what a person sees, so (this metric is in the extended suite; UI2App's rule stays
+ * its reference point, reported as `ui2app` in the details) the first view also counts as rendered, with no
+ * error before the first render, when the viewport of the probe's start-state screenshot shows a scene
+ * (runner/gather/interaction/probe/screen.ts reads the pixels):
+ * - a visual covering at least 10 % of the viewport whose region shows a drawing: at least 8 colours and at
+ *   least 0.5 % of its pixels off its most common colour (a canvas, WebGL included, an image, a video, an svg);
+ * - or the viewport as a whole: at least 15 % of it off the background colour, at least 16 colours and at
+ *   least 0.5 % edge pixels (a scene built of elements).
+ * And within UI2App's rule, a canvas counts as a visual when its region of the screenshot is not one colour,
+ * though it read back blank (a canvas read before the compositor's frame) or was not read back (a WebGL canvas:
+ * its read back waits for the GPU to draw every queued frame, and without `preserveDrawingBuffer` it reads
+ * blank; the screenshot is what a person sees). A WebGL canvas whose region is one colour is blank. A blank first view (one colour, or a border), a view of text only that fails UI2App's
+ * counts (an error message alone) and a page whose script threw before its first render still score 0.
+ *
  * A page that does not answer after load (a busy main thread) did not render: 0, with the reason. Unscorable
  * only when the probe could not run (no browser, no time left); the leaderboard shows the share of executable
  * artifacts (this metric at 100) per model.
  */
+import type { FirstView } from '../../core/browser-evidence.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import { MISSING_LIBRARY_ERROR } from '../code/console-errors.js';
 import { probeEvidence } from './probe-evidence.js';
@@ -29,6 +45,58 @@ export const MIN_ELEMENTS = 3;
 export const MIN_TEXT_CHARS = 20;
 export const MIN_VISUALS = 2;
 export const MIN_INTERACTIVE = 2;
+/** A visual that shows a scene: its share of the viewport, colours, share of pixels off its main colour. */
+export const SCENE_VISUAL = { share: 0.1, colours: 8, content: 0.005 } as const;
+/** A viewport that shows a scene: share off the background, colours, share of edge pixels. */
+export const SCENE_VIEW = { content: 0.15, colours: 16, edges: 0.005 } as const;
+/** A canvas region of the screenshot that is not one colour: the canvas drew. */
+const CANVAS_SHOWN = { colours: 2, content: 0.001 } as const;
+
+const pct = (x: number) => `${(100 * x).toFixed(x < 0.01 ? 2 : 1)} %`;
+
+/**
+ * The screenshot's verdict: which visuals show a drawing, canvases not counted from their read back that show
+ * (`shownCanvases`; `shownBlank` of them had read back blank), WebGL canvases (not read back) that show
+ * nothing (`unreadBlank`), and why.
+ */
+function onScreen(fv: FirstView): { scene: string | null; shownCanvases: number; shownBlank: number; unreadBlank: number; reading: string } {
+  const s = fv.screen;
+  if (!s) return { scene: null, shownCanvases: 0, shownBlank: 0, unreadBlank: 0, reading: 'no screenshot of the first view' };
+  const boxes = fv.visualBoxes ?? [];
+  let shownCanvases = 0;
+  let shownBlank = 0;
+  let unreadBlank = 0;
+  let scene: string | null = null;
+  let largest = -1;
+  boxes.forEach((b, i) => {
+    const r = s.visuals[i];
+    if (!r) return;
+    if (b.kind === 'canvas' && b.drawn !== true) {
+      const shown = r.colours >= CANVAS_SHOWN.colours && r.content >= CANVAS_SHOWN.content;
+      if (shown) shownCanvases++;
+      if (shown && b.drawn === false) shownBlank++;
+      if (!shown && b.drawn === undefined) unreadBlank++;
+    }
+    if (largest < 0 || r.share > s.visuals[largest]!.share) largest = i;
+    if (!scene && r.share >= SCENE_VISUAL.share && r.colours >= SCENE_VISUAL.colours && r.content >= SCENE_VISUAL.content) scene = `a ${b.kind} covering ${pct(r.share)} of the viewport shows a drawing (${r.colours} colours, ${pct(r.content)} of it off its main colour)`;
+  });
+  if (!scene && s.content >= SCENE_VIEW.content && s.colours >= SCENE_VIEW.colours && s.edges >= SCENE_VIEW.edges) scene = `the viewport shows a scene (${pct(s.content)} off its background, ${s.colours} colours, ${pct(s.edges)} edges)`;
+  const big = largest >= 0 ? `; largest visual: a ${boxes[largest]!.kind} over ${pct(s.visuals[largest]!.share)} of it, ${s.visuals[largest]!.colours} colours, ${pct(s.visuals[largest]!.content)} off its main colour` : '';
+  const reading = `the screen shows no scene: ${pct(s.content)} of the viewport off its background ${s.background}, ${s.colours} colours, ${pct(s.edges)} edges${big}`;
+  return { scene, shownCanvases, shownBlank, unreadBlank, reading };
+}
+
+/** UI2App's counts (a canvas that shows in the screenshot counted as a visual); what they miss. */
+function ui2app(fv: FirstView, screen: ReturnType<typeof onScreen>): { visuals: number; blank: number; failed: string[] } {
+  const visuals = fv.visuals + screen.shownCanvases;
+  const blank = Math.max(0, fv.blankCanvases - screen.shownBlank) + screen.unreadBlank;
+  const failed: string[] = [];
+  if (fv.elements < MIN_ELEMENTS) failed.push(`only ${fv.elements} element${fv.elements === 1 ? '' : 's'} in the body (at least ${MIN_ELEMENTS})`);
+  if (fv.textChars < MIN_TEXT_CHARS && visuals < MIN_VISUALS && fv.interactive < MIN_INTERACTIVE) {
+    failed.push(`no content: ${fv.textChars} characters of text (at least ${MIN_TEXT_CHARS}), ${visuals} visuals (at least ${MIN_VISUALS}${blank ? `; ${blank} blank canvas${blank === 1 ? '' : 'es'} not counted` : ''}), ${fv.interactive} interactive elements (at least ${MIN_INTERACTIVE})`);
+  }
+  return { visuals, blank, failed };
+}
 
 const renderValidity: MetricDefinition = {
   number: 26,
@@ -52,30 +120,33 @@ const renderValidity: MetricDefinition = {
     const withheld = (v.network ?? []).some((e) => e.withheld && (e.destination === 'script' || e.destination === 'empty'));
     const excused = withheld ? fv.errorsBeforeRender.filter((e) => MISSING_LIBRARY_ERROR.test(e.message)) : [];
     const errors = fv.errorsBeforeRender.filter((e) => !excused.includes(e));
-    const failed: string[] = [];
-    if (fv.elements < MIN_ELEMENTS) failed.push(`only ${fv.elements} element${fv.elements === 1 ? '' : 's'} in the body (at least ${MIN_ELEMENTS})`);
-    if (fv.textChars < MIN_TEXT_CHARS && fv.visuals < MIN_VISUALS && fv.interactive < MIN_INTERACTIVE) {
-      failed.push(`no content: ${fv.textChars} characters of text (at least ${MIN_TEXT_CHARS}), ${fv.visuals} visuals (at least ${MIN_VISUALS}${fv.blankCanvases ? `; ${fv.blankCanvases} blank canvas${fv.blankCanvases === 1 ? '' : 'es'} not counted` : ''}), ${fv.interactive} interactive elements (at least ${MIN_INTERACTIVE})`);
-    }
+    const screen = onScreen(fv);
+    const ref = ui2app(fv, screen);
+    const failed: string[] = ref.failed.length && !screen.scene ? [...ref.failed, screen.reading] : [];
     if (errors.length) failed.push(`${errors[0]!.kind === 'exception' ? 'uncaught exception' : 'unhandled rejection'} before the first render: ${errors[0]!.message.slice(0, 160)}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`);
     const details = {
       rendered: failed.length === 0,
       elements: fv.elements,
       textChars: fv.textChars,
-      visuals: fv.visuals,
+      visuals: ref.visuals,
       visualsByKind: fv.visualsByKind,
-      blankCanvases: fv.blankCanvases,
+      blankCanvases: ref.blank,
+      ...(screen.shownCanvases ? { canvasesShownOnScreen: screen.shownCanvases } : {}),
+      ui2app: ref.failed.length === 0,
+      ...(screen.scene ? { scene: screen.scene } : {}),
+      ...(fv.screen ? { screen: { content: fv.screen.content, colours: fv.screen.colours, edges: fv.screen.edges, background: fv.screen.background } } : {}),
       interactive: fv.interactive,
       firstPaintMs: fv.firstPaintMs,
       errorsBeforeRender: errors,
       ...(excused.length ? { excusedErrors: excused, excusedBecause: 'a CDN script was withheld (offline mode): errors a missing library causes are not the page\'s' } : {}),
       loaded: fv.loaded,
       failed,
-      thresholds: { elements: MIN_ELEMENTS, textChars: MIN_TEXT_CHARS, visuals: MIN_VISUALS, interactive: MIN_INTERACTIVE },
+      thresholds: { elements: MIN_ELEMENTS, textChars: MIN_TEXT_CHARS, visuals: MIN_VISUALS, interactive: MIN_INTERACTIVE, sceneVisual: SCENE_VISUAL, sceneView: SCENE_VIEW },
     };
     if (failed.length) return scored(0, `not rendered: ${failed.join('; ')}`, details);
-    const parts = [`${fv.elements} elements`, `${fv.textChars} characters of text`, `${fv.visuals} visuals`, `${fv.interactive} interactive elements`];
-    return scored(100, `rendered: ${parts.join(', ')}; no error before the first render`, details);
+    const parts = [`${fv.elements} elements`, `${fv.textChars} characters of text`, `${ref.visuals} visuals`, `${fv.interactive} interactive elements`];
+    const how = ref.failed.length === 0 ? parts.join(', ') : `${screen.scene} (UI2App's counts: ${parts.join(', ')})`;
+    return scored(100, `rendered: ${how}; no error before the first render`, details);
   },
 };
 

@@ -256,6 +256,15 @@ export class ProbeDriver {
     await this.page.keyboard.press(key as Parameters<Page['keyboard']['press']>[0]);
   }
 
+  /** Key down (a second call before `keyUp` sends an auto-repeat keydown, as a held key does). */
+  async keyDown(key: string): Promise<void> {
+    await this.page.keyboard.down(key as Parameters<Page['keyboard']['down']>[0]);
+  }
+
+  async keyUp(key: string): Promise<void> {
+    await this.page.keyboard.up(key as Parameters<Page['keyboard']['up']>[0]);
+  }
+
   async type(text: string): Promise<void> {
     await this.page.keyboard.type(text);
   }

@@ -7,7 +7,7 @@
  * budget is shorter) and each action by a per-action timeout:
  * 1. First load (L): load, then SETTLE virtual ms of the page clock (page/clock.ts: timers and animation frames
  *    run on a clock the probe moves, so the settle costs only the callbacks' own work). The first view is
- *    measured (render-validity); listeners are listed with CDP `DOMDebugger.getEventListeners` (every element,
+ *    measured (render-validity), and its pixels read from the start-state screenshot (probe/screen.ts); listeners are listed with CDP `DOMDebugger.getEventListeners` (every element,
  *    window and document); controls are enumerated in document order; the start state is screenshotted. Then
  *    PREP + OBSERVE virtual ms pass without any action: what changes meanwhile changes by itself (a clock, an
  *    animation, a game loop), and the errors raised then are the page's own, not an action's.
@@ -24,7 +24,10 @@
  *    itself is compared with the baseline at the same virtual moment instead, and unstable parts are left out.
  *    Events recorded during the action also count (page/effects.ts: dialogs, sound, clipboard, downloads,
  *    popups, file choosers, requests, focus moved by the page, scrolling by the page, the field's value read by
- *    the page's code). A control with none of these is inert.
+ *    the page's code). A control with none of these is inert. The keyboard control is played key by key, each
+ *    held for frames and read at its own moment against the baseline's snapshot of that moment (probe/play.ts).
+ *    On a heavy page (its first settle slow in real time) animation frames come further apart from the
+ *    baselines on, so that the budget reaches the controls (ProbeRun.adaptFrames).
  * 4. In-app navigation, breadth first: every navigation element (links to other files, fragments, hash routes,
  *    tabs, nav buttons, `#` links in navigation) is tried from the start view (reusing the control's action when
  *    it was acted on), then from each new view reached (up to `navDepth` steps, `maxViews` views and

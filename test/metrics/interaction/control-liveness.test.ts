@@ -27,6 +27,23 @@ testMetric(controlLiveness, [
   },
   { name: 'recorded: the arrow keys drive the canvas game', html: '<p>x</p>', evidence: { interaction: recorded('canvas-game') }, score: 100, details: (d) => assert.equal((d.effectsByKind as Record<string, number>).canvas, 1) },
   {
+    name: 'recorded: arrow keys that undo each other are live (each key is held and read on its own)',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('opposite-keys') },
+    score: 100,
+    details: (d) => assert.match(JSON.stringify(d.liveControls), /had an effect/),
+  },
+  { name: 'recorded: a game loop that moves the player while a key is held is live', html: '<p>x</p>', evidence: { interaction: recorded('held-keys') }, score: 100, details: (d) => assert.match(JSON.stringify(d.liveControls), /ArrowRight had an effect/) },
+  {
+    name: 'recorded: keys that move nothing on an animated canvas are inert (the animation only goes on)',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('dead-keys') },
+    score: 0,
+    details: (d) => assert.equal((d.inert as Array<{ text: string }>)[0]!.text, 'key listeners on the page'),
+  },
+  { name: 'recorded: Restart on an animation is live', html: '<p>x</p>', evidence: { interaction: recorded('restart-animation') }, score: 100, details: (d) => assert.equal((d.effectsByKind as Record<string, number>).canvas, 1) },
+  { name: 'recorded: a click on a canvas that spawns particles is live', html: '<p>x</p>', evidence: { interaction: recorded('canvas-spawn') }, score: 100, details: (d) => assert.equal((d.effectsByKind as Record<string, number>).canvas, 1) },
+  {
     name: 'recorded: buttons that only make a sound or copy to the clipboard are live',
     html: '<p>x</p>',
     evidence: { interaction: recorded('sound-copy') },

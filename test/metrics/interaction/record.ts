@@ -2,7 +2,7 @@
  * Records the interaction probe's logs of the fixture pages (fixtures/interaction/) for the table-driven metric
  * tests: `node dist/test/metrics/interaction/record.js` writes fixtures/interaction/recorded/<name>.json (the
  * evidence without its images and timings). Run it again when the probe's evidence format changes; the metric
- * tests then say whether the scores still hold.
+ * tests then say whether the scores still hold. Names given after it record only those fixtures.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,14 +11,16 @@ import type { Evidence } from '../../../core/evidence.js';
 import { BrowserGatherer } from '../../../runner/gather/browser-gatherer.js';
 import { fixture } from '../../helpers.js';
 
-export const RECORDED = ['todo', 'dead-form', 'tabs', 'canvas-game', 'throws', 'sound-copy', 'site'];
+export const RECORDED = ['todo', 'dead-form', 'tabs', 'canvas-game', 'throws', 'sound-copy', 'site', 'webgl-scene', 'canvas-scene', 'canvas-throws', 'opposite-keys', 'held-keys', 'dead-keys', 'restart-animation', 'canvas-spawn'];
 
 async function main(): Promise<void> {
   const out = fixture('interaction', 'recorded');
   mkdirSync(out, { recursive: true });
   const g = new BrowserGatherer({ network: { mode: 'offline' } });
   try {
-    for (const name of RECORDED) {
+    const names = process.argv.slice(2);
+    for (const name of names.length ? names : RECORDED) {
+      if (!RECORDED.includes(name)) throw new Error(`${name} is not a recorded fixture (${RECORDED.join(', ')})`);
       const path = fixture('interaction', name === 'site' ? 'site' : `${name}.html`);
       const evidence: Evidence = { artifact: loadArtifact(path), options: { checkNetwork: false } };
       await g.gather(evidence, { needs: new Set(['interaction']), metrics: [], budgetMs: 60_000 });

@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import renderValidity from '../../../metrics/interaction/render-validity.js';
 import { missing } from '../../../core/evidence.js';
-import type { FirstView } from '../../../core/browser-evidence.js';
+import type { FirstView, PixelReading, ScreenReading, VisualBox } from '../../../core/browser-evidence.js';
 import { testMetric } from '../../metric-tester.js';
 import { interactionEvidence, recorded } from './synthetic.js';
 
 const view = (over: Partial<FirstView>): FirstView => ({ elements: 12, textChars: 120, visuals: 0, visualsByKind: { svg: 0, img: 0, canvas: 0, video: 0 }, blankCanvases: 0, interactive: 0, firstPaintMs: 80, errorsBeforeRender: [], loaded: true, ...over });
+
+const px = (content: number, colours: number, edges: number): PixelReading => ({ content, colours, edges });
+const screen = (whole: PixelReading, visuals: Array<PixelReading & { share: number }> = []): ScreenReading => ({ ...whole, width: 1280, height: 800, background: '#000000', visuals });
+const fullCanvas = (drawn: boolean): VisualBox => ({ kind: 'canvas', x: 0, y: 0, width: 1280, height: 800, drawn });
+/** A first view of one full-screen canvas and nothing else (2 elements, no text). */
+const canvasOnly = (drawn: boolean, region: PixelReading): FirstView =>
+  view({ elements: 2, textChars: 0, visuals: drawn ? 1 : 0, visualsByKind: { svg: 0, img: 0, canvas: drawn ? 1 : 0, video: 0 }, blankCanvases: drawn ? 0 : 1, visualBoxes: [fullCanvas(drawn)], screen: screen(region, [{ ...region, share: 1 }]) });
 
 testMetric(renderValidity, [
   { name: 'a page with text renders: 100', html: '<p>x</p>', evidence: { interaction: interactionEvidence({ firstView: view({}) }) }, score: 100 },
@@ -55,6 +62,82 @@ testMetric(renderValidity, [
     name: 'a page that did not respond after load did not render: 0',
     html: '<p>x</p>',
     evidence: { interaction: interactionEvidence({ firstView: undefined, hung: true, unavailable: { firstView: 'the page did not respond after load (busy main thread)' } }) },
+    score: 0,
+  },
+  {
+    name: 'recorded: a full-screen WebGL scene without text renders by what shows',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('webgl-scene') },
+    score: 100,
+    details: (d) => {
+      assert.equal(d.ui2app, false);
+      assert.match(String(d.scene), /a canvas covering 100\.0 % of the viewport shows a drawing/);
+      // not read back (a WebGL canvas): counted from the screenshot
+      assert.equal(d.canvasesShownOnScreen, 1);
+      assert.equal(d.visuals, 1);
+    },
+  },
+  { name: 'recorded: a full-screen 2D canvas scene without text renders', html: '<p>x</p>', evidence: { interaction: recorded('canvas-scene') }, score: 100, details: (d) => assert.equal(d.ui2app, false) },
+  { name: 'recorded: fireworks on black (sparse pixels) render', html: '<p>x</p>', evidence: { interaction: recorded('canvas-spawn') }, score: 100 },
+  { name: 'recorded: an animation with one button and a short label renders', html: '<p>x</p>', evidence: { interaction: recorded('restart-animation') }, score: 100 },
+  {
+    name: 'recorded: a canvas whose script throws before drawing does not render',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('canvas-throws') },
+    score: 0,
+    details: (d) => {
+      assert.ok((d.failed as string[]).some((f) => /the screen shows no scene: 0\.00 % of the viewport off its background/.test(f)));
+      assert.ok((d.failed as string[]).some((f) => /uncaught exception before the first render: .*makeSpiralArms/.test(f)));
+    },
+  },
+  {
+    name: 'a canvas that reads back blank but shows a drawing on screen counts as a visual (a WebGL buffer not preserved)',
+    html: '<p>x</p>',
+    evidence: { interaction: interactionEvidence({ firstView: { ...canvasOnly(false, px(0.4, 60, 0.02)), elements: 5, visuals: 1, visualsByKind: { svg: 0, img: 1, canvas: 0, video: 0 } } }) },
+    score: 100,
+    details: (d) => {
+      assert.equal(d.canvasesShownOnScreen, 1);
+      assert.equal(d.visuals, 2);
+      assert.equal(d.ui2app, true);
+    },
+  },
+  {
+    name: 'a blank full-screen canvas (one colour on screen) does not render',
+    html: '<p>x</p>',
+    evidence: { interaction: interactionEvidence({ firstView: canvasOnly(false, px(0, 1, 0)) }) },
+    score: 0,
+    details: (d) => assert.match(String((d.failed as string[]).at(-1)), /the screen shows no scene: 0\.00 % of the viewport off its background #000000, 1 colours/),
+  },
+  {
+    name: 'a WebGL canvas (not read back) whose region of the screenshot is one colour is a blank canvas',
+    html: '<p>x</p>',
+    evidence: { interaction: interactionEvidence({ firstView: { ...canvasOnly(false, px(0, 1, 0)), blankCanvases: 0, visualBoxes: [{ kind: 'canvas', x: 0, y: 0, width: 1280, height: 800 }] } }) },
+    score: 0,
+    details: (d) => assert.equal(d.blankCanvases, 1),
+  },
+  {
+    name: 'a canvas that drew a few faint colours only (under 8) is not a scene',
+    html: '<p>x</p>',
+    evidence: { interaction: interactionEvidence({ firstView: canvasOnly(true, px(0.3, 5, 0.01)) }) },
+    score: 0,
+  },
+  {
+    name: 'an error message alone (text under UI2App\'s counts, a few pixels) does not render',
+    html: '<p>x</p>',
+    evidence: { interaction: interactionEvidence({ firstView: view({ elements: 2, textChars: 16, screen: screen(px(0.004, 9, 0.004)) }) }) },
+    score: 0,
+  },
+  {
+    name: 'a scene built of elements: the viewport off its background, colourful, with edges, renders without text',
+    html: '<p>x</p>',
+    evidence: { interaction: interactionEvidence({ firstView: view({ elements: 2, textChars: 0, screen: screen(px(0.35, 40, 0.02)) }) }) },
+    score: 100,
+    details: (d) => assert.match(String(d.scene), /the viewport shows a scene/),
+  },
+  {
+    name: 'a scene on screen does not excuse an error before the first render',
+    html: '<p>x</p>',
+    evidence: { interaction: interactionEvidence({ firstView: { ...canvasOnly(true, px(0.5, 80, 0.03)), errorsBeforeRender: [{ kind: 'exception', message: 'TypeError: x is undefined' }] } }) },
     score: 0,
   },
   { name: 'unscorable when the probe was not run', html: '<p>x</p>', evidence: {}, unscorable: /not run/ },

@@ -1,6 +1,8 @@
 /**
  * Canvas pixels: WebGL contexts are created with `preserveDrawingBuffer` so that their pixels can be read after
- * the frame, and each canvas's pixels are hashed (a drawing that changes is an effect).
+ * the frame, and each canvas's pixels are hashed (a drawing that changes is an effect). A WebGL canvas is read
+ * scaled down to GL_READ_PX (its read back costs seconds at full screen on a software GPU); a change that
+ * scaling averages away is missed, which a scene's moving parts rarely are.
  */
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -24,19 +26,28 @@ export function installCanvas(): void {
   }
 }
 
+/** The kind of context a canvas was given ('2d', 'webgl'), or undefined when none was. */
+export const canvasKindOf = (c: HTMLCanvasElement): string | undefined => canvasKind.get(c);
+
 /** The canvas the pixels of a WebGL (or bitmap) canvas are copied to for reading; made at install time. */
 export function makeScratch(): void {
   scratch = document.createElement('canvas');
 }
 
+/** A WebGL canvas is read at most this many pixels wide or high (a GPU read back of a full screen is slow). */
+const GL_READ_PX = 320;
+
 function pixelsOf(c: HTMLCanvasElement, kind: string, wdt: number, hgt: number): Uint8ClampedArray {
   if (kind === '2d') return c.getContext('2d')!.getImageData(0, 0, wdt, hgt).data;
-  scratch.width = wdt;
-  scratch.height = hgt;
+  const k = Math.min(1, GL_READ_PX / Math.max(wdt, hgt));
+  const sw = Math.max(1, Math.round(wdt * k));
+  const sh = Math.max(1, Math.round(hgt * k));
+  scratch.width = sw;
+  scratch.height = sh;
   const x = scratch.getContext('2d')!;
-  x.clearRect(0, 0, wdt, hgt);
-  x.drawImage(c, 0, 0);
-  return x.getImageData(0, 0, wdt, hgt).data;
+  x.clearRect(0, 0, sw, sh);
+  x.drawImage(c, 0, 0, sw, sh);
+  return x.getImageData(0, 0, sw, sh).data;
 }
 
 /** Canvas pixels: a hash, and whether it drew anything (not one colour throughout). */

@@ -93,6 +93,11 @@ function installDate(): void {
   }
 }
 
+/** Animation frames from now on every `ms` virtual ms (a page too heavy for 60 frames a second, see run.ts). */
+export function setFrameMs(ms: number): void {
+  cfg.frameMs = Math.max(1, Math.round(ms));
+}
+
 /** Replace the page's timers and dates with the virtual clock. */
 export function installClock(): void {
   yieldReal = makeYield();
@@ -132,7 +137,8 @@ function fire(next: Timer): void {
  * Move the clock `ms` ahead, running every callback due in order and yielding to the real event loop between
  * them; stops early at `maxFires` callbacks (a storm) or `maxAdvanceRealMs` real milliseconds (slow).
  */
-export async function advance(ms: number): Promise<{ fired: number; storm: boolean; slow: boolean }> {
+export async function advance(ms: number): Promise<{ fired: number; storm: boolean; slow: boolean; realMs: number; moved: number }> {
+  const from = clock.vnow;
   const target = clock.vnow + Math.max(0, ms);
   const t0 = N.perfNow();
   let fired = 0;
@@ -155,5 +161,5 @@ export async function advance(ms: number): Promise<{ fired: number; storm: boole
   }
   if (!storm && !slow) clock.vnow = target;
   await yieldReal();
-  return { fired, storm, slow };
+  return { fired, storm, slow, realMs: Math.round(N.perfNow() - t0), moved: clock.vnow - from };
 }

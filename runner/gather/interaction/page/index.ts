@@ -8,7 +8,7 @@
  * `window.__wgProbe` (a non-enumerable property), whose methods are listed below.
  */
 import { installCanvas, makeScratch } from './canvas.js';
-import { advance, clock, installClock } from './clock.js';
+import { advance, clock, installClock, setFrameMs } from './clock.js';
 import { cfg, w, type ProbeConfig } from './config.js';
 import { enumerate, mark } from './controls.js';
 import { installEffects, events } from './effects.js';
@@ -38,6 +38,7 @@ function wanted(): boolean {
 /** `window.__wgProbe`: what probe.ts and driver.ts call. */
 const api = {
   advance,
+  setFrameMs,
   now: () => clock.vnow,
   pending: () => clock.timers.size,
   firstView,

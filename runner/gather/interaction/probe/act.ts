@@ -1,7 +1,7 @@
 /** How the probe acts on each kind of control, as a person would (CDP input events, or the page's own setters). */
 import type { InteractionControl } from '../../../../core/browser-evidence.js';
 import { DEFAULT_KEYS, keyName } from './keys.js';
-import { EVAL_MS } from './limits.js';
+import { EVAL_MS, KEY_HOLD_MS } from './limits.js';
 import type { ProbeRun } from './run.js';
 
 type Point = { x: number; y: number } | null;
@@ -10,7 +10,7 @@ type Point = { x: number; y: number } | null;
 export function actionName(c: InteractionControl): string {
   switch (c.kind) {
     case 'keyboard':
-      return `keys ${(c.keys ?? DEFAULT_KEYS).map(keyName).join(' ')}`;
+      return `hold each key ${KEY_HOLD_MS} ms: ${(c.keys ?? DEFAULT_KEYS).map(keyName).join(' ')}`;
     case 'text':
       return 'type + Enter';
     case 'select':
@@ -24,15 +24,6 @@ export function actionName(c: InteractionControl): string {
     default:
       return 'click';
   }
-}
-
-async function keys(run: ProbeRun, c: InteractionControl): Promise<string> {
-  await run.call('blur', []);
-  for (const k of c.keys ?? DEFAULT_KEYS) {
-    await run.d.press(k);
-    await run.call('advance', [100]);
-  }
-  return `keys ${(c.keys ?? DEFAULT_KEYS).map(keyName).join(' ')}`;
 }
 
 async function type(run: ProbeRun, c: InteractionControl, point: Point): Promise<string> {
@@ -76,7 +67,8 @@ async function listener(run: ProbeRun, c: InteractionControl, point: Point): Pro
 export async function act(run: ProbeRun, c: InteractionControl, point: Point): Promise<string> {
   switch (c.kind) {
     case 'keyboard':
-      return keys(run, c);
+      // Keys are read one by one as they are played (play.ts), not acted on as one action.
+      throw new Error('the keyboard control is played by playKeys');
     case 'text':
       return type(run, c, point);
     case 'select': {

@@ -2,6 +2,7 @@
  * Phase 3, the controls: each chosen control is acted on from the restored start state (the other empty
  * fields filled, PREP, the action, the mouse off the page, OBSERVE, the network quiet) and the state compared
  * with the "before" snapshot, what changes by itself with the baseline at the same virtual moment instead.
+ * The keyboard control's keys are played one by one and read after each (play.ts).
  * Each action has its own timeout; a page that stops responding gets a new page, and is given up after
  * MAX_HANGS.
  */
@@ -13,6 +14,7 @@ import { act, actionName } from './act.js';
 import { actionErrors, effectsOf } from './effects.js';
 import { FINISH_RESERVE_MS, MAX_HANGS } from './limits.js';
 import type { Navigated, PostResult, PrepareResult } from './page-answers.js';
+import { playKeys } from './play.js';
 import { OutOfBudget, type ProbeRun } from './run.js';
 
 /** Which kinds keep their own state out of the comparison (what the action does to the control itself is ours). */
@@ -21,7 +23,7 @@ export const OWN_STATE: ReadonlySet<string> = new Set(['text', 'toggle', 'select
 /** OBSERVE after an action; a navigation during it may cut the advance short (the document went away). */
 export async function observe(run: ProbeRun, w: Window, since: number): Promise<void> {
   try {
-    await run.call('advance', [run.settings.observeMs]);
+    await run.advance(run.settings.observeMs);
   } catch (err) {
     if (!w.documents.length) throw err;
   }
@@ -33,7 +35,7 @@ async function recordView(run: ProbeRun, c: InteractionControl, a: InteractionAc
   if (post && c.nav) {
     // The view a navigation element leads to is read with the mouse off the page (a hover menu is not a view).
     await run.d.mouseOut().catch(() => undefined);
-    await run.call('advance', [0]);
+    await run.advance(0);
     post.view = await run.call<InteractionView>('view', [null, run.ignoreInViews]);
   }
   if (post) {
@@ -65,13 +67,21 @@ async function runAction(run: ProbeRun, c: InteractionControl): Promise<Interact
     return a;
   }
   if (prep.covered) a.note = `covered by ${prep.covered}`;
+  if (prep.storm) run.clockBehind('in the PREP before an action');
   const since = performance.now();
   const w = run.d.startWindow();
-  a.action = await act(run, c, prep.point ?? null);
-  await observe(run, w, since);
-  const navigated = w.documents.length ? await run.afterNavigation(w) : null;
-  const post = navigated ? null : await run.call<PostResult>('post', [{ exclude, acted: keyboard ? null : c.index, ignore: run.unstable, versus: run.versus(base) }]);
-  a.effects = effectsOf(w, post, navigated, base);
+  let post: PostResult | null;
+  let navigated: Navigated | null;
+  if (keyboard) {
+    const played = await playKeys(run, c, base, w);
+    ({ action: a.action, effects: a.effects, post, navigated } = played);
+  } else {
+    a.action = await act(run, c, prep.point ?? null);
+    await observe(run, w, since);
+    navigated = w.documents.length ? await run.afterNavigation(w) : null;
+    post = navigated ? null : await run.call<PostResult>('post', [{ exclude, acted: c.index, ignore: run.unstable, versus: run.versus(base) }]);
+    a.effects = effectsOf(w, post, navigated, base);
+  }
   await recordView(run, c, a, post, navigated);
   a.errors = actionErrors(w, base);
   if (w.refused.length) a.refused = [...new Set(w.refused)].slice(0, 20);

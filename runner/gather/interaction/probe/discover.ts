@@ -5,9 +5,11 @@
  */
 import type { InteractionControl, Screenshot } from '../../../../core/browser-evidence.js';
 import { errorMessage } from '../../../../core/errors.js';
+import { VIEWPORT } from '../driver.js';
 import { DEFAULT_KEYS, keysOf } from './keys.js';
 import { EVAL_MS, SCREENSHOT_CAP_PX } from './limits.js';
 import type { RawControl } from './page-answers.js';
+import { readScreen } from './screen.js';
 import { OutOfBudget, type ProbeRun } from './run.js';
 
 /** The sources of the document-level key listeners (empty when they could not be listed). */
@@ -51,7 +53,10 @@ export async function discoverControls(run: ProbeRun): Promise<void> {
   run.mark('enumerate', te);
 }
 
-/** The start state, full page (height capped): the inert controls' crops are cut from it. */
+/**
+ * The start state, full page (height capped): the inert controls' crops are cut from it, and its viewport is
+ * the first view as shown (render-validity reads its pixels; the clock has not moved since the first view).
+ */
 export async function screenshot(run: ProbeRun): Promise<void> {
   const ts = performance.now();
   try {
@@ -62,4 +67,13 @@ export async function screenshot(run: ProbeRun): Promise<void> {
     run.unavailable.screenshot = `screenshot failed: ${errorMessage(err)}`;
   }
   run.mark('screenshot', ts);
+  const fv = run.ev.firstView;
+  if (!fv || !run.ev.screenshot) return;
+  const tp = performance.now();
+  try {
+    fv.screen = await readScreen(run.ev.screenshot.png, VIEWPORT, fv.visualBoxes ?? []);
+  } catch (err) {
+    run.faults.push(`the first view's pixels could not be read: ${errorMessage(err)}`);
+  }
+  run.mark('screen', tp);
 }

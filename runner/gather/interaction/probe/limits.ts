@@ -19,6 +19,21 @@ export const INTERACTION_DEFAULTS = {
   maxNavActions: 24,
 } as const;
 
+/**
+ * How the keyboard control plays each key: held down KEY_HOLD_MS virtual ms (frames run meanwhile, with one
+ * auto-repeat keydown halfway, as a held key sends), released, and read KEY_WINDOW_MS after it went down.
+ */
+export const KEY_HOLD_MS = 250;
+export const KEY_WINDOW_MS = 500;
+
+/**
+ * A page whose first settle costs more real ms than this per virtual second (its frames are heavy: thousands
+ * of particles redrawn) gets animation frames further apart for the rest of the probe, at most MAX_FRAME_MS,
+ * so that restores and baselines leave the budget to the controls.
+ */
+export const FRAME_COST_TARGET_MS = 250;
+export const MAX_FRAME_MS = 96;
+
 export const FIRST_LOAD_TIMEOUT_MS = 15_000;
 export const RELOAD_TIMEOUT_MS = 5_000;
 export const NETWORK_QUIET_CAP_MS = 1500;

@@ -115,7 +115,7 @@ class NavSearch {
       if (p.missing) return false;
       await act(run, this.controls[s]!, p.point ?? null);
       await run.d.mouseOut().catch(() => undefined);
-      await run.call('advance', [run.settings.observeMs]);
+      await run.advance(run.settings.observeMs);
     }
     if (v.route.steps.length) await run.call('tag', [this.selectorsOf(doc)]);
     return true;

@@ -41,6 +41,8 @@ export interface Baseline {
   spontaneous: string[];
   errors: InteractionError[];
   view: InteractionView;
+  /** Snapshots at more moments (virtual ms after PREP → records): where the keyboard's keys are read. */
+  at?: Record<number, Record<string, string>>;
 }
 
 /** Where a navigation during an action led: the document's address, HTTP status and view (when readable). */

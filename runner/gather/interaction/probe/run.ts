@@ -8,7 +8,7 @@ import type { Artifact } from '../../../../core/artifact/model.js';
 import type { InteractionControl, InteractionEvidence, InteractionSettings, InteractionView } from '../../../../core/browser-evidence.js';
 import { withTimeout } from '../../time.js';
 import { ProbeDriver, type Window } from '../driver.js';
-import { EVAL_MS, FINISH_RESERVE_MS, INTERACTION_DEFAULTS, NETWORK_QUIET_CAP_MS, PROBE_CONFIG, RELOAD_TIMEOUT_MS, RESTORE } from './limits.js';
+import { EVAL_MS, FINISH_RESERVE_MS, FRAME_COST_TARGET_MS, INTERACTION_DEFAULTS, MAX_FRAME_MS, NETWORK_QUIET_CAP_MS, PROBE_CONFIG, RELOAD_TIMEOUT_MS, RESTORE } from './limits.js';
 import type { Baseline, Navigated } from './page-answers.js';
 import { sampleFile } from './samples.js';
 
@@ -24,6 +24,15 @@ export interface ProbeOptions {
 
 /** The probe's budget is used up: the phase in progress stops and the run finishes. */
 export class OutOfBudget extends Error {}
+
+/** What one move of the page clock did (page/clock.ts `advance`). */
+export interface Advanced {
+  fired: number;
+  storm: boolean;
+  slow: boolean;
+  realMs: number;
+  moved: number;
+}
 
 export class ProbeRun {
   readonly t0 = performance.now();
@@ -57,6 +66,11 @@ export class ProbeRun {
   readonly viewAfter = new Map<number, InteractionView>();
   /** Field index → the controls whose action made the page read its value. */
   readonly readsOf = new Map<number, Set<number>>();
+  /** Virtual ms between animation frames (more than 16 on a heavy page, from `adaptFrames`). */
+  frameMs = PROBE_CONFIG.frameMs;
+  /** Real ms the first settle cost per virtual second of the page clock. */
+  settleCost?: number;
+  private clockNoted = false;
 
   constructor(
     readonly context: BrowserContext,
@@ -100,11 +114,50 @@ export class ProbeRun {
     return this.d.networkQuiet(Math.min(NETWORK_QUIET_CAP_MS, this.left()), since);
   }
 
+  /**
+   * Move the page clock `ms` ahead. When the page's callbacks could not all run (a storm of them, or more
+   * real time than the page script allows one move), the clock fell behind and what follows depends on real
+   * time: the log says so once.
+   */
+  async advance(ms: number, note = true): Promise<Advanced> {
+    const r = await this.call<Advanced>('advance', [ms]);
+    if ((r.storm || r.slow) && note) this.clockBehind(r.storm ? `over ${PROBE_CONFIG.maxFires} callbacks in one move` : `a move of ${ms} virtual ms took over ${PROBE_CONFIG.maxAdvanceRealMs} real ms`);
+    return r;
+  }
+
+  /** Log (once) that the page clock fell behind (`why`), in any move of it, PREP's included. */
+  clockBehind(why: string): void {
+    if (this.clockNoted) return;
+    this.clockNoted = true;
+    this.faults.push(`the page clock fell behind (${why}): states after it depend on real time`);
+  }
+
   /** SETTLE virtual ms of the page clock, with the network quiet before and after. */
   async settle(): Promise<void> {
     await this.quiet();
-    await this.call('advance', [this.settings.settleMs]);
+    // The first settle measures the page's cost (frames then adapt): a clock behind there is not noted.
+    const r = await this.advance(this.settings.settleMs, this.settleCost !== undefined);
+    this.settleCost ??= (r.realMs * 1000) / Math.max(1, r.moved);
     await this.quiet();
+  }
+
+  /**
+   * On a page whose first settle cost more than FRAME_COST_TARGET_MS real ms a virtual second, animation
+   * frames come further apart (16 ms times the excess, at most MAX_FRAME_MS) in every later load: each
+   * restore, baseline and action then costs a fraction, and the budget reaches the controls. True when the
+   * interval changed (the document loaded so far ran at 16 ms: a baseline must reload).
+   */
+  adaptFrames(): boolean {
+    if (this.settleCost === undefined || this.settleCost <= FRAME_COST_TARGET_MS) return false;
+    const base = PROBE_CONFIG.frameMs;
+    this.frameMs = Math.min(MAX_FRAME_MS, base * Math.ceil(this.settleCost / FRAME_COST_TARGET_MS));
+    this.settings.frameMs = this.frameMs;
+    return true;
+  }
+
+  /** In a document just loaded: frames at the run's interval when it is not the default. */
+  private async frames(): Promise<void> {
+    if (this.frameMs !== PROBE_CONFIG.frameMs) await this.call('setFrameMs', [this.frameMs]);
   }
 
   /** Restore the start state: storage cleared, the entry page loaded again and settled, controls tagged. */
@@ -117,6 +170,7 @@ export class ProbeRun {
     if (deep) await withTimeout(d.cdp.send('Storage.clearDataForOrigin', { origin: this.origin, storageTypes: 'cookies,local_storage,indexeddb,websql,cache_storage,service_workers,file_systems' }), this.bound(EVAL_MS), 'clear storage').catch(() => undefined);
     const nav = await d.navigate(url, this.bound(this.firstLoadTimedOut ? 2000 : RELOAD_TIMEOUT_MS));
     if (nav.error) throw new Error(`reload failed: ${nav.error}`);
+    await this.frames();
     await this.settle();
     const missing = await this.call<number[]>('tag', [tagSelectors]);
     this.mark('restore', t);
@@ -141,6 +195,7 @@ export class ProbeRun {
       await withTimeout(this.loaded(), this.bound(RELOAD_TIMEOUT_MS), 'navigation load');
       const hasProbe = await this.d.eval<boolean>('!!window.__wgProbe', this.bound(1000), 'probe present');
       if (hasProbe) {
+        await this.frames();
         await this.settle();
         out.view = await this.call<InteractionView>('view', [status]);
       }

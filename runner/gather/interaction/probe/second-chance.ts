@@ -38,7 +38,7 @@ async function tryAfter(run: ProbeRun, c: InteractionControl, p: InteractionCont
   if (pp.missing) return null;
   const w0 = run.d.startWindow();
   await act(run, p, pp.point ?? null);
-  await run.call('advance', [run.settings.observeMs]);
+  await run.advance(run.settings.observeMs);
   await run.quiet();
   if (w0.documents.length) return null;
   await run.call('tag', [run.selectors]);
