@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_NETWORK_MODE, NETWORK_MODES, type NetworkModeId, type NetworkSettings } from '../core/network.js';
 import { DEFAULT_LIGHTHOUSE_RUNS } from '../runner/gather/browser-gatherer.js';
-import { CHECKLIST_TASK } from '../judges/settings.js';
+import { AGENT_TASK, CHECKLIST_TASK } from '../judges/settings.js';
 
 /** `--suite study|extended` (SPEC "Suites"). */
 export function parseSuite(value: string): SuiteId {
@@ -70,7 +70,7 @@ export function networkFromFlags(flags: NetworkFlags): NetworkSettings {
 
 /** The judge tasks a judge config's `models` may name: every judge metric of the registry, and `checklist`. */
 export function judgeTasks(): string[] {
-  return [...JUDGE_METRIC_IDS, CHECKLIST_TASK];
+  return [...JUDGE_METRIC_IDS, CHECKLIST_TASK, AGENT_TASK];
 }
 
 export const EXIT_OK = 0;

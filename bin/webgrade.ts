@@ -19,6 +19,7 @@ import { mergeCommand } from './commands/merge.js';
 import { weightsCommand } from './commands/weights.js';
 import { reportCommand } from './commands/report.js';
 import { compareCommand } from './commands/compare.js';
+import { testsCommand } from './commands/tests.js';
 import { METRICS, STUDY_METRICS } from '../metrics/registry.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -47,6 +48,7 @@ program.addCommand(mergeCommand());
 program.addCommand(weightsCommand());
 program.addCommand(reportCommand());
 program.addCommand(compareCommand());
+program.addCommand(testsCommand());
 
 // Every command and nested subcommand (survey weights, norms build, ...) reports usage errors with exit 2.
 const override = (cmd: Command): void => {

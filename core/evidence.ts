@@ -6,6 +6,7 @@
 import type { Artifact } from './artifact/model.js';
 import type { BrowserEvidence, InteractionEvidence } from './browser-evidence.js';
 import type { Requirement } from './requirements.js';
+import type { RequirementTestsEvidence } from './requirement-tests.js';
 import type { NetworkModeId, NetworkRecord } from './network.js';
 import type { FidelityEvidence, ReferenceInput } from './fidelity.js';
 
@@ -82,6 +83,8 @@ export interface Evidence {
   lighthouse?: Gathered<LighthouseEvidence>;
   /** The interaction probe's log (present when a metric that needs `interaction` was requested). */
   interaction?: Gathered<InteractionEvidence>;
+  /** The requirement's tests run in the browser (present when `requirement-tests` was requested). */
+  requirementTests?: Gathered<RequirementTestsEvidence>;
   /** Remote URL checks keyed by URL (only with --check-network). */
   remote?: Gathered<Record<string, RemoteCheck>>;
   /** Judge answers keyed by metric id. */

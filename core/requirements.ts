@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { InputError, errorMessage, readInputText } from './errors.js';
+import { parseTests, type RequirementTest } from './requirement-tests.js';
 
 export interface Checklist {
   functional: string[];
@@ -38,6 +39,8 @@ export interface Requirement {
    * JSONL and absolute after loading; an .html file, a folder with index.html or a .png picture.
    */
   reference?: string;
+  /** Requirement tests (SPEC "Requirement tests"; core/requirement-tests.ts). */
+  tests?: RequirementTest[];
 }
 
 function stringList(v: unknown, where: string): string[] {
@@ -91,6 +94,7 @@ export function parseRequirement(value: unknown): Requirement {
     if (typeof o.reference !== 'string' || o.reference.trim() === '') throw new Error('"reference" must be a path (string)');
     req.reference = o.reference;
   }
+  if (o.tests !== undefined) req.tests = parseTests(o.tests);
   return req;
 }
 

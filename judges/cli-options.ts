@@ -51,6 +51,14 @@ export function addJudgeOptions(cmd: Command, opts: { repeats?: boolean; alignme
     .option('--no-judge-cache', 'do not read or write the judge answer cache');
 }
 
+/** Register the requirement-test agent's caps on `cmd` (commands that run requirement tests: `score`). */
+export function addAgentOptions(cmd: Command): Command {
+  return cmd
+    .option('--agent-steps <n>', 'requirement tests: steps the agent may take per natural-language test (default 12)', positiveInt)
+    .option('--agent-tokens <n>', 'requirement tests: tokens the agent may spend per test (default 200000)', positiveInt)
+    .option('--agent-time <seconds>', 'requirement tests: wall-clock limit of the agent per test (default 180)', positiveNumber);
+}
+
 /**
  * Judge settings from the parsed flags of a command that called addJudgeOptions; `tasks` are the judge tasks a
  * config file's `models` may name (the registry's judge metric ids and `checklist`). Throws InputError.

@@ -19,7 +19,8 @@
  *   "responseFormat": "json_schema" | "json_object" | "none",
  *   "prices": { "qwen2.5-vl-72b": { "input": 0.4, "output": 1.2 } },   // USD per million tokens
  *   "cache": true, "cacheDir": "/path", "maxSourceChars": 60000,
- *   "alignment": "study" | "strict" }
+ *   "alignment": "study" | "strict",
+ *   "agent": { "maxSteps": 12, "maxTokens": 200000, "timeSeconds": 180, "vision": true } }
  * ```
  * `alignment` (flag `--alignment`, default `study`) is the stance of the three alignment judges: the study's
  * "addressed at a high level, mock data and unfinished features count" or our strict "implemented so that it
@@ -41,6 +42,8 @@ export { ALIGNMENT_STANCES, DEFAULT_ALIGNMENT_STANCE, type AlignmentStance };
  */
 export type JudgeTask = string;
 export const CHECKLIST_TASK = 'checklist';
+/** The judge task of the requirement-test agent (a `models` key): its model runs natural-language tests. */
+export const AGENT_TASK = 'requirement-tests';
 
 /** USD per million tokens. */
 export interface ModelPrice {
@@ -80,6 +83,41 @@ export interface JudgeSettings {
   maxSourceChars: number;
   /** Stance of the alignment judges (`--alignment`): the study's (default) or our strict one. */
   alignment: AlignmentStance;
+  /** Caps of the agent that runs natural-language requirement tests (runner/gather/interaction/tests/agent.ts). */
+  agent: AgentCaps;
+}
+
+/** The requirement-test agent's caps, per test (config key `agent`, flags `--agent-steps/-tokens/-time`). */
+export interface AgentCaps {
+  /** Steps the agent may take before it must have answered. */
+  maxSteps: number;
+  /** Prompt + completion tokens over all its calls for one test. */
+  maxTokens: number;
+  /** Wall-clock milliseconds for one test, its calls and steps included. */
+  timeMs: number;
+  /** Send a screenshot of the page with every observation (a vision model). */
+  vision: boolean;
+}
+
+export const DEFAULT_AGENT_CAPS: AgentCaps = { maxSteps: 12, maxTokens: 200_000, timeMs: 180_000, vision: true };
+
+/** The agent's caps from the config file's `agent` object. */
+function parseAgentCaps(v: unknown, where: string): AgentCaps {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new InputError(`${where}: "agent" must be an object {"maxSteps", "maxTokens", "timeSeconds", "vision"}`);
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!['maxSteps', 'maxTokens', 'timeSeconds', 'vision'].includes(k)) throw new InputError(`${where}: unknown key "agent.${k}"`);
+  const out = { ...DEFAULT_AGENT_CAPS };
+  const steps = num(o, 'maxSteps', 1, true, `${where}: agent`);
+  if (steps !== undefined) out.maxSteps = steps;
+  const tokens = num(o, 'maxTokens', 1, true, `${where}: agent`);
+  if (tokens !== undefined) out.maxTokens = tokens;
+  const t = num(o, 'timeSeconds', 1, false, `${where}: agent`);
+  if (t !== undefined) out.timeMs = t * 1000;
+  if (o.vision !== undefined) {
+    if (typeof o.vision !== 'boolean') throw new InputError(`${where}: "agent.vision" must be true or false`);
+    out.vision = o.vision;
+  }
+  return out;
 }
 
 export const DEFAULT_JUDGE_SETTINGS: JudgeSettings = {
@@ -97,6 +135,7 @@ export const DEFAULT_JUDGE_SETTINGS: JudgeSettings = {
   cacheDir: null,
   maxSourceChars: 60_000,
   alignment: DEFAULT_ALIGNMENT_STANCE,
+  agent: DEFAULT_AGENT_CAPS,
 };
 
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -116,12 +155,16 @@ export interface JudgeFlags {
   judgeCache?: boolean;
   /** `--alignment study|strict`. */
   alignment?: AlignmentStance;
+  /** `--agent-steps`, `--agent-tokens`, `--agent-time <seconds>`: the requirement-test agent's caps. */
+  agentSteps?: number;
+  agentTokens?: number;
+  agentTime?: number;
 }
 
 const CONFIG_KEYS = new Set([
   'baseURL', 'apiKey', 'apiKeyEnv', 'model', 'models', 'timeoutSeconds', 'maxRetries', 'invalidRetries', 'concurrency',
   'repeats', 'deadlineSeconds', 'temperature', 'maxTokens', 'responseFormat', 'prices', 'cache', 'cacheDir', 'maxSourceChars',
-  'alignment',
+  'alignment', 'agent',
 ]);
 
 function num(o: Record<string, unknown>, key: string, min: number, integer: boolean, where: string): number | undefined {
@@ -210,6 +253,7 @@ export function parseJudgeConfig(value: unknown, where: string, env: NodeJS.Proc
     if (!isAlignmentStance(o.alignment)) throw new InputError(`${where}: "alignment" must be ${ALIGNMENT_STANCES.map((x) => `"${x}"`).join(' or ')}`);
     out.alignment = o.alignment;
   }
+  if (o.agent !== undefined) out.agent = parseAgentCaps(o.agent, where);
   return out;
 }
 
@@ -248,6 +292,10 @@ export function resolveJudgeSettings(flags: JudgeFlags = {}, env: NodeJS.Process
   if (flags.judgeConcurrency !== undefined) s.concurrency = flags.judgeConcurrency;
   if (flags.judgeCache === false) s.cacheDir = null;
   if (flags.alignment !== undefined) s.alignment = flags.alignment;
+  s.agent = { ...s.agent };
+  if (flags.agentSteps !== undefined) s.agent.maxSteps = flags.agentSteps;
+  if (flags.agentTokens !== undefined) s.agent.maxTokens = flags.agentTokens;
+  if (flags.agentTime !== undefined) s.agent.timeMs = flags.agentTime * 1000;
   return s;
 }
 

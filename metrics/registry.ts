@@ -36,6 +36,7 @@ import interactionErrors from './interaction/interaction-errors.js';
 import navigationReachability from './interaction/navigation-reachability.js';
 import visualFidelity from './fidelity/visual-fidelity.js';
 import componentFidelity from './fidelity/component-fidelity.js';
+import requirementTests from './interaction/requirement-tests.js';
 
 /** Every metric, in SPEC order (by `number`). */
 export const METRICS: readonly MetricDefinition[] = [
@@ -70,6 +71,7 @@ export const METRICS: readonly MetricDefinition[] = [
   navigationReachability,
   visualFidelity,
   componentFidelity,
+  requirementTests,
 ];
 
 /** The study's metrics (suite `study`): exactly SPEC's 24. */

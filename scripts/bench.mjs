@@ -24,6 +24,7 @@ const BENCHMARKS = [
   ['browser-suite', []],
   ['hostile', []],
   ['interaction', []],
+  ['requirement-tests', []],
   ['fidelity', []],
   ['fidelity-checks', []],
   ['fidelity-ocr', []],

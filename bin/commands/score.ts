@@ -16,7 +16,7 @@ import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, p
 import { explainMetric, scoreTable } from '../format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
-import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
+import { addAgentOptions, addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
 import { saveEvidence, savedEvidenceGatherers } from '../../runner/gather/evidence-files.js';
 
@@ -61,7 +61,7 @@ async function writePictures(dir: string, metric: MetricDefinition, result: Metr
 }
 
 export function scoreCommand(): Command {
-  return addNetworkOptions(addJudgeOptions(new Command('score')))
+  return addNetworkOptions(addAgentOptions(addJudgeOptions(new Command('score'))))
     .description('score one web app: an HTML file, or a folder with index.html')
     .argument('<artifact>', 'HTML file or folder with index.html')
     .option('--json', 'print the machine-readable JSON document')

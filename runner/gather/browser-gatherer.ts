@@ -56,6 +56,8 @@ import { DEFAULT_NETWORK_MODE, networkRecord, type NetworkEntry, type NetworkSet
 import { attributeRequests, type SeenRequests } from './page-requests.js';
 import type { CdnOptions } from '../../cdn/index.js';
 import { FidelityRenderer, type FidelityOptions } from './fidelity/gather.js';
+import { gatherRequirementTests } from './interaction/tests/gather.js';
+import type { JudgeSettings } from '../../judges/settings.js';
 
 export const LIGHTHOUSE_RESERVE_MS = 25_000;
 export const CLOSE_TIMEOUT_MS = 5_000;
@@ -82,6 +84,8 @@ export interface BrowserGathererOptions extends FidelityOptions {
   interaction?: Partial<Omit<InteractionSettings, 'restore'>>;
   /** Where the interaction probe runs (default DEFAULT_INTERACTION_PLACEMENT). */
   interactionPlacement?: InteractionPlacement;
+  /** The judge settings (the requirement tests' agent); resolved from the environment when absent. */
+  judge?: JudgeSettings;
 }
 
 /**
@@ -97,7 +101,7 @@ export const DEFAULT_LIGHTHOUSE_RUNS = 1;
 
 export class BrowserGatherer implements Gatherer {
   readonly name = 'browser';
-  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'reference'] as const;
+  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'requirement-tests', 'reference'] as const;
   readonly sandbox: SandboxThread;
   readonly chrome: ChromeProcess;
   readonly network: NetworkSettings;
@@ -209,6 +213,11 @@ export class BrowserGatherer implements Gatherer {
         }
       }
       if (needsInteraction && !evidence.interaction) await this.probe(evidence, site, deadline);
+      // Requirement tests (interaction/tests/), after Lighthouse's measurement, in a context of their own.
+      if (request.needs.has('requirement-tests')) {
+        const context = async () => sandboxContext(await this.chrome.browser(), await site.endpoint('interaction'), this.requestsOf(site, 'interaction'));
+        await gatherRequirementTests(evidence, site, deadline, context, (c) => this.closeContext(c), this.options.judge);
+      }
       // Fidelity hook: the page and its reference at the fidelity viewports (runner/gather/fidelity/), after the
       // visit and Lighthouse so that it competes with no measurement.
       if (request.needs.has('reference') && evidence.reference) {
@@ -404,6 +413,7 @@ export class BrowserGatherer implements Gatherer {
     evidence.browser ??= missing(reason);
     evidence.lighthouse ??= missing(reason);
     evidence.interaction ??= missing(reason);
+    evidence.requirementTests ??= missing(reason);
     if (evidence.reference) evidence.fidelity ??= missing(reason);
   }
 

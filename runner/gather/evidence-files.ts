@@ -13,6 +13,8 @@
  * - `interaction` in evidence.json: the interaction probe's log (core/browser-evidence.ts InteractionEvidence);
  *   its start-state screenshot is `interaction-start.png` and each inert control's crop
  *   `interaction-crop-<control index>.png`, referenced as `{ "$file": "<name>" }`.
+ * - `requirementTests` in evidence.json: the requirement tests' results; each test's after-screenshot is
+ *   `requirement-test-<n>.png` (n from 1, in test order), referenced the same way.
  *
  * Loading checks the format marker and restores Buffers; it does not re-check that the artifact is the same as
  * when the evidence was saved, but reports the saved file list so a caller can compare.
@@ -20,6 +22,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserEvidence, InteractionEvidence, Screenshot } from '../../core/browser-evidence.js';
+import type { RequirementTestsEvidence } from '../../core/requirement-tests.js';
 import { InputError, errorMessage } from '../../core/errors.js';
 import { gathered, missing, type Evidence, type Gathered, type LighthouseEvidence } from '../../core/evidence.js';
 import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from '../gatherers.js';
@@ -104,6 +107,18 @@ export function saveEvidence(dir: string, evidence: Evidence): void {
       doc.interaction = { ok: true, value: encode(out) };
     } else doc.interaction = evidence.interaction;
   }
+  if (evidence.requirementTests) {
+    if (evidence.requirementTests.ok) {
+      const v = evidence.requirementTests.value;
+      const results = v.results.map(({ screenshot, ...r }, i) => {
+        if (!screenshot) return r;
+        const name = `requirement-test-${i + 1}.png`;
+        writeFileSync(join(dir, name), screenshot.png);
+        return { ...r, screenshot: { width: screenshot.width, height: screenshot.height, png: { $file: name } } };
+      });
+      doc.requirementTests = { ok: true, value: encode({ ...v, results }) };
+    } else doc.requirementTests = evidence.requirementTests;
+  }
   if (evidence.remote) doc.remote = encode(evidence.remote);
   writeFileSync(join(dir, EVIDENCE_FILE), JSON.stringify(doc, null, 1) + '\n');
 }
@@ -113,7 +128,23 @@ export interface SavedEvidence {
   browser?: Gathered<BrowserEvidence>;
   lighthouse?: Gathered<LighthouseEvidence>;
   interaction?: Gathered<InteractionEvidence>;
+  requirementTests?: Evidence['requirementTests'];
   remote?: Evidence['remote'];
+}
+
+/** `{"$file": name}` references of saved evidence read back as the files' bytes. */
+function readFiles(dir: string, v: unknown): unknown {
+  if (Array.isArray(v)) return v.map((x) => readFiles(dir, x));
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (typeof o.$file === 'string' && Object.keys(o).length === 1) {
+      const f = join(dir, o.$file);
+      if (!existsSync(f)) throw new InputError(`--from-evidence ${dir}: ${o.$file} is missing`);
+      return readFileSync(f);
+    }
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, readFiles(dir, x)]));
+  }
+  return v;
 }
 
 /** Read evidence written by `saveEvidence`. Bad or missing files are InputErrors (one-line CLI message). */
@@ -154,30 +185,19 @@ export function loadEvidence(dir: string): SavedEvidence {
   const it = doc.interaction as Gathered<Record<string, unknown>> | undefined;
   if (it) {
     if (it.ok) {
-      const readFile = (v: unknown): unknown => {
-        if (Array.isArray(v)) return v.map(readFile);
-        if (v && typeof v === 'object') {
-          const o = v as Record<string, unknown>;
-          if (typeof o.$file === 'string' && Object.keys(o).length === 1) {
-            const f = join(dir, o.$file);
-            if (!existsSync(f)) throw new InputError(`--from-evidence ${dir}: ${o.$file} is missing`);
-            return readFileSync(f);
-          }
-          return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, readFile(x)]));
-        }
-        return v;
-      };
-      out.interaction = gathered(readFile(decode(it.value)) as InteractionEvidence);
+      out.interaction = gathered(readFiles(dir, decode(it.value)) as InteractionEvidence);
     } else out.interaction = missing(it.reason);
   }
+  const rt = doc.requirementTests as Gathered<Record<string, unknown>> | undefined;
+  if (rt) out.requirementTests = rt.ok ? gathered(readFiles(dir, decode(rt.value)) as RequirementTestsEvidence) : missing(rt.reason);
   if (doc.remote) out.remote = decode(doc.remote) as Evidence['remote'];
   return out;
 }
 
-/** A gatherer that fills 'browser', 'screenshot', 'mobile', 'lighthouse' and 'interaction' from saved evidence (no browser). */
+/** A gatherer that fills 'browser', 'screenshot', 'mobile', 'lighthouse', 'interaction' and 'requirement-tests' from saved evidence (no browser). */
 export class SavedEvidenceGatherer implements Gatherer {
   readonly name = 'saved-evidence';
-  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction'] as const;
+  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'requirement-tests'] as const;
   private saved?: SavedEvidence;
 
   constructor(readonly dir: string) {}
@@ -194,6 +214,7 @@ export class SavedEvidenceGatherer implements Gatherer {
     evidence.browser = s.browser ?? absent('the browser session');
     evidence.lighthouse = s.lighthouse ?? absent('the Lighthouse report');
     evidence.interaction = s.interaction ?? absent('the interaction probe');
+    evidence.requirementTests = s.requirementTests ?? absent('the requirement tests');
     if (s.remote && !evidence.remote) evidence.remote = s.remote;
   }
 
@@ -201,6 +222,7 @@ export class SavedEvidenceGatherer implements Gatherer {
     evidence.browser ??= missing(reason);
     evidence.lighthouse ??= missing(reason);
     evidence.interaction ??= missing(reason);
+    evidence.requirementTests ??= missing(reason);
   }
 
   async close(): Promise<void> {}

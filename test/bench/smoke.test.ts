@@ -74,6 +74,11 @@ const SMOKES: Smoke[] = [
     figures: [/^probe alone, 1 pages/m, /^ {2}seconds per page: median [\d.]+, p90/m, /^ {2}controls \d+, actions \d+/m, /^ {2}pages with at least one inert control:/m],
   },
   {
+    name: 'requirement-tests',
+    args: ['--repeats', '1'],
+    figures: [/^scripted: \d+ tests on \d+ artifacts, 1 repeats$/m, /^ {2}ms per test \(restore to after-screenshot\): median \d+/m, /^agent: 1 natural-language test solved in 2 steps: 3 calls, passed true/m, /^ {2}replay of the recording: 0 calls, passed true \(replay\)/m],
+  },
+  {
     name: 'fidelity',
     args: ['--pages', '1', '--methods', 'websight'],
     skip: needsD2c,

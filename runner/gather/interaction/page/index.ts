@@ -21,6 +21,7 @@ import { installReads, tag, tagging } from './reads.js';
 import { snapshot } from './snapshots.js';
 import { clearSession, installStorageWatch } from './storage.js';
 import { view } from './view.js';
+import { testsApi } from '../tests/page/index.js';
 
 export type { ProbeConfig } from './config.js';
 
@@ -67,6 +68,8 @@ const api = {
     (document.activeElement as HTMLElement | null)?.blur?.();
   },
   docId: () => performance.timeOrigin,
+  /** Requirement tests (../tests/page/). */
+  tests: testsApi,
 };
 
 /** Runs in the page before any script: installs everything, in the order the page would meet it. */

@@ -1,0 +1,146 @@
+/**
+ * Requirement tests, in the page: what the test runner (../run.ts) calls through `__wgProbe.tests.<fn>`:
+ * locate an element and bring it into view, clear a field, pick an option, read a check box, fingerprint a part
+ * of the page (for `changed`), and check an expectation. Synchronous: the page clock (../../page/clock.ts) is
+ * moved by the runner between calls.
+ *
+ * Interpretations of the expectations: `visible` and `hidden` look at the rendered text of the page
+ * (`innerText`, which leaves out what is not displayed), not at the values in fields (what a user typed into a
+ * field is not the page's answer to it: `value` checks fields); `count` counts
+ * the elements the locator finds; `value` reads a field's value (a select's chosen option text or value), else
+ * the element's text; `storage` looks for the key in localStorage and sessionStorage.
+ */
+import { canvasPixels } from '../../page/canvas.js';
+import { fnv, visible } from '../../page/dom.js';
+import { NG, NS } from '../../page/natives.js';
+import { docBox, locate, locateAll, matcher, nearestFor, nearestTexts, valueOf, type PageLocator } from './locate.js';
+
+/** Elements found by `find`, by index (valid until the next page load). */
+const held: Element[] = [];
+
+/** A form field behind a label. */
+const field = (el: Element): Element => (el.tagName === 'LABEL' ? ((el as HTMLLabelElement).control ?? el) : el);
+
+/** The rendered text of the page; with `fields`, the values shown in visible fields too (the agent's view). */
+function pageText(fields = false): string {
+  const body = document.body;
+  if (!body) return '';
+  if (!fields) return body.innerText;
+  const values: string[] = [];
+  for (const el of Array.from(body.querySelectorAll('input,textarea,select'))) if (visible(el)) values.push(valueOf(el));
+  return `${body.innerText}\n${values.join('\n')}`;
+}
+
+function find(loc: PageLocator, scroll = true) {
+  const el = locate(loc);
+  if (!el) return { found: false as const, nearest: nearestFor(loc), matches: 0 };
+  const r0 = el.getBoundingClientRect();
+  if (scroll && (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
+  const r = el.getBoundingClientRect();
+  held.push(el);
+  const x = Math.min(Math.max(r.left + r.width / 2, 1), innerWidth - 2);
+  const y = Math.min(Math.max(r.top + r.height / 2, 1), innerHeight - 2);
+  return { found: true as const, i: held.length - 1, point: { x, y }, box: docBox(el), tag: el.tagName.toLowerCase() };
+}
+
+function clear(i: number): void {
+  const el = field(held[i]!);
+  (el as HTMLElement).focus?.();
+  if (el.tagName === 'INPUT') NS.inputValue.call(el, '');
+  else if (el.tagName === 'TEXTAREA') NS.textareaValue.call(el, '');
+  else if ((el as HTMLElement).isContentEditable) el.textContent = '';
+  else return;
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+function choose(i: number, option: string): string | null {
+  const el = field(held[i]!);
+  if (el.tagName !== 'SELECT') return null;
+  const s = el as HTMLSelectElement;
+  const m = matcher(option);
+  const opts = Array.from(s.options);
+  const best = opts.find((o) => m(o.text) === 2 || m(o.value) === 2) ?? opts.find((o) => m(o.text) > 0 || m(o.value) > 0);
+  if (!best) return null;
+  s.selectedIndex = best.index;
+  s.dispatchEvent(new Event('input', { bubbles: true }));
+  s.dispatchEvent(new Event('change', { bubbles: true }));
+  return best.text;
+}
+
+function checked(i: number): boolean | null {
+  const el = field(held[i]!);
+  if (el.tagName === 'INPUT') return NG.inputChecked.call(el) as boolean;
+  const aria = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
+  return aria === null ? null : aria === 'true';
+}
+
+/** The element each `changed` expectation found at the start (by key), while it stays in the document. */
+const watched = new Map<string, Element>();
+
+/**
+ * A short fingerprint of `what`, compared before and after a test (`changed`). With `key`, the element found
+ * first is kept and fingerprinted again as long as it is in the document (a button whose text changes is no
+ * longer found by that text); after a reload the locator finds it anew.
+ */
+function fingerprint(what: PageLocator | 'canvas' | 'page', key?: string): string {
+  if (what === 'page') return fnv(`${location.href}|${document.querySelectorAll('*').length}|${pageText(true)}`);
+  if (what === 'canvas') return Array.from(document.querySelectorAll('canvas')).map((c) => canvasPixels(c).hash).join(',') || 'no canvas';
+  const kept = key !== undefined ? watched.get(key) : undefined;
+  const el = kept?.isConnected ? kept : locate(what);
+  if (!el) return 'absent';
+  if (key !== undefined && !kept) watched.set(key, el);
+  const r = el.getBoundingClientRect();
+  return fnv(`${(el as HTMLElement).innerText}|${valueOf(el)}|${el.className}|${Math.round(r.width)}x${Math.round(r.height)}|${el.querySelectorAll('*').length}|${el.tagName === 'CANVAS' ? canvasPixels(el as HTMLCanvasElement).hash : ''}`);
+}
+
+type PageExpectation = { visible?: string; hidden?: string; count?: PageLocator; min?: number; max?: number; value?: PageLocator; is?: string; matches?: string; url?: string; storage?: string };
+
+/** Check one expectation that the page alone can answer; `found` says what was there. */
+function expect(e: PageExpectation): { ok: boolean; found: string } {
+  if (e.visible !== undefined || e.hidden !== undefined) {
+    const want = (e.visible ?? e.hidden)!;
+    const shown = matcher(want)(pageText()) > 0;
+    const ok = e.visible !== undefined ? shown : !shown;
+    return { ok, found: shown ? 'shown' : `not shown; nearest: ${nearestTexts(want, 3).map((t) => JSON.stringify(t)).join(', ')}` };
+  }
+  if (e.count !== undefined) {
+    const n = locateAll(e.count).length;
+    return { ok: (e.min === undefined || n >= e.min) && (e.max === undefined || n <= e.max), found: `${n} found` };
+  }
+  if (e.value !== undefined) {
+    const el = locate(e.value);
+    if (!el) return { ok: false, found: `nothing found; nearest: ${nearestFor(e.value, 3).map((t) => JSON.stringify(t)).join(', ')}` };
+    const f = field(el);
+    const v = /^(INPUT|TEXTAREA|SELECT)$/.test(f.tagName) ? valueOf(f) : (f as HTMLElement).innerText ?? '';
+    const ok = e.is !== undefined ? v.trim() === e.is.trim() : new RegExp(e.matches!, 'i').test(v);
+    return { ok, found: JSON.stringify(v.slice(0, 120)) };
+  }
+  if (e.url !== undefined) return { ok: location.href.includes(e.url), found: location.href.slice(0, 200) };
+  if (e.storage !== undefined) {
+    const has = [localStorage, sessionStorage].some((s) => {
+      try {
+        return s.getItem(e.storage!) !== null;
+      } catch {
+        return false;
+      }
+    });
+    return { ok: has, found: has ? 'present' : 'absent' };
+  }
+  return { ok: false, found: 'unknown expectation' };
+}
+
+/** The visible text of the page, cut (what the agent reads besides the controls). */
+function text(max: number): string {
+  return pageText(true).replace(/\n{3,}/g, '\n\n').slice(0, max);
+}
+
+export const testsApi = {
+  find,
+  clear,
+  choose,
+  checked,
+  fingerprint,
+  expect,
+  text,
+  focused: () => !!document.activeElement && document.activeElement !== document.body,
+};
