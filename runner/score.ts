@@ -271,10 +271,13 @@ export class Scorer {
     else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
     // The phases that explain a row's time: the visit, Lighthouse's whole run, its hold for our visit, its wait for
     // the machine-wide measurement lock (runner/gather/measure-lock.ts) and the time it held it (the measured
-    // phase), the interaction probe.
+    // phase), the interaction probe, the fallback phone visit, the time the step gate held our steps while another
+    // page was measured (runner/gather/step-gate.ts).
     const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
     if (bt?.total !== undefined) timings.visit = bt.total;
-    for (const k of ['lighthouse', ...Object.values(MEASURE_TIMINGS), 'interaction']) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
+    for (const k of ['lighthouse', ...Object.values(MEASURE_TIMINGS), 'interaction', 'mobile', 'gateHeld']) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
+    // How many times the page was loaded, in all and per phase (runner/gather/loads.ts).
+    for (const [k, v] of Object.entries(bt ?? {})) if (k === 'loads' || k.startsWith('loads.')) timings[k] = v;
     // The page's main-thread busy share after load, in %: a page that never goes idle shows here.
     if (evidence.browser?.ok && evidence.browser.value.busyAfterLoad !== undefined) timings.busyAfterLoadPct = Math.round(evidence.browser.value.busyAfterLoad * 100);
     return doc;

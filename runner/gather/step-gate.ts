@@ -1,0 +1,125 @@
+/**
+ * The step gate: while a page is in Lighthouse's measured phase, no other browser work of ours starts.
+ * Lighthouse's own advice (docs/variability.md) is one measured run at a time per machine with nothing else
+ * competing for the CPU; the measurement lock (measure-lock.ts) gives the first half, this gate the second.
+ *
+ * Design. Every browser step of ours (the visit and its collectors' expensive parts, the phone visit, each probe
+ * phase and each restore of the probe, the fidelity and reference renders, Lighthouse's unmeasured set-up) calls
+ * `await gate.step(name)` at its boundary. The call returns at once unless another page is being measured, which
+ * the gate learns from the measurement lock only, never from other processes' files or signals:
+ * - the lock directory exists and its mtime is fresh (its holder refreshes it every STALE_MS / 4, so a holder that
+ *   died stops holding anyone within STALE_MS: the same staleness rule proper-lockfile applies);
+ * - its holder is another page: the lock's holder writes a marker inside the lock directory (`holder`: its process
+ *   id and thread id), and a step is never held by the measurement of its own page. Which page a step belongs to
+ *   is the Lighthouse thread that measures that page: the browser gatherer runs each artifact inside `gate.scope`
+ *   with its Lighthouse thread's id; outside a scope a step belongs to the thread it runs on (so Lighthouse's own
+ *   set-up, in its thread, is never held by its own lock). A marker that cannot be read (the holder between
+ *   taking the lock and writing it) counts as another page's.
+ * Then the step polls every POLL_MS until the lock is gone, stale or ours, at most MAX_HOLD_MS in all (a holder
+ * stuck in a live process never stalls us longer; Lighthouse's own page-load wait is 30 s at most).
+ *
+ * What is held is the start of a step, not work in flight: a step already running when another process takes
+ * the lock finishes. Steps are short (a load, a settle, one probe action), so the overlap is at most one step.
+ * A page of ours that keeps computing in a background context between its steps (timers, animation frames)
+ * could also be frozen with CDP `Page.setWebLifecycleState`; it is not done: our own page's contexts are closed
+ * before its measurement, and another process's page between two steps is idle on the probe's virtual clock
+ * or settling (README "Benchmarks", stability, has the figures).
+ *
+ * Every wait is counted (`gate.stats`): the score document's timings carry the held time (`gateHeldMs`).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { HOLDER_FILE, STALE_MS, lockDirectory, measureLockPath } from './measure-lock.js';
+
+/** Longest wait of one step, whatever the lock says. */
+export const MAX_HOLD_MS = 30_000;
+/** How often a held step looks at the lock again. */
+export const POLL_MS = 25;
+
+/** Who holds the measurement lock, from the marker inside its directory. */
+export interface LockHolder {
+  pid: number;
+  thread: number;
+}
+
+export interface StepGateOptions {
+  /** The measurement lock's path (default measureLockPath()). */
+  lockPath?: string;
+  maxHoldMs?: number;
+  pollMs?: number;
+  staleMs?: number;
+}
+
+/** What the gate held, for the timings. */
+export interface GateStats {
+  /** Steps that waited. */
+  held: number;
+  /** Milliseconds waited in all. */
+  heldMs: number;
+  /** Steps let go because their wait reached maxHoldMs. */
+  timedOut: number;
+}
+
+export class StepGate {
+  readonly stats: GateStats = { held: 0, heldMs: 0, timedOut: 0 };
+  private readonly pages = new AsyncLocalStorage<() => number | undefined>();
+  private readonly dir: string;
+
+  constructor(private readonly options: StepGateOptions = {}) {
+    this.dir = lockDirectory(options.lockPath ?? measureLockPath());
+  }
+
+  /**
+   * Run `fn` as the steps of the page that the Lighthouse thread `thread()` measures (read at each step: the
+   * thread starts on demand and is replaced after a failure; undefined while there is none).
+   */
+  scope<T>(thread: () => number | undefined, fn: () => Promise<T>): Promise<T> {
+    return this.pages.run(thread, fn);
+  }
+
+  /** Whether a step of the current page must wait now: another page holds a fresh measurement lock. */
+  heldByOther(): boolean {
+    let mtime: number;
+    try {
+      mtime = statSync(this.dir).mtimeMs;
+    } catch {
+      return false;
+    }
+    if (Date.now() - mtime > (this.options.staleMs ?? STALE_MS)) return false;
+    const holder = readHolder(this.dir);
+    if (!holder) return true;
+    return holder.pid !== process.pid || holder.thread !== (this.pages.getStore()?.() ?? threadId);
+  }
+
+  /** Wait until no other page is measured (bounded); `name` says which step, for debugging. */
+  async step(name: string): Promise<void> {
+    if (!this.heldByOther()) return;
+    const t = performance.now();
+    const max = this.options.maxHoldMs ?? MAX_HOLD_MS;
+    this.stats.held++;
+    while (this.heldByOther()) {
+      if (performance.now() - t >= max) {
+        this.stats.timedOut++;
+        if (process.env.WEBGRADE_DEBUG) process.stderr.write(`step gate: ${name} let go after ${max} ms\n`);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, this.options.pollMs ?? POLL_MS));
+    }
+    this.stats.heldMs += Math.round(performance.now() - t);
+  }
+}
+
+/** The marker's content, or undefined when it is absent or unreadable. */
+export function readHolder(dir: string): LockHolder | undefined {
+  try {
+    const [pid, thread] = readFileSync(join(dir, HOLDER_FILE), 'utf8').trim().split(' ').map(Number);
+    return Number.isInteger(pid) && Number.isInteger(thread) ? { pid: pid!, thread: thread! } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process's gate (one per thread: each thread's module instance), on the default measurement lock. */
+export const gate = new StepGate();
