@@ -25,7 +25,7 @@ import { findMetric, suiteMetrics } from '../metrics/registry.js';
 import type { MetricResult, PerspectiveSummary, ScoreDocument } from '../core/results.js';
 
 export type { MetricResult, PerspectiveSummary, ScoreDocument };
-import { DEFAULT_SUITE, PERSPECTIVES, type EvidenceNeed, type MetricDefinition, type MetricDetails, type MetricKind, type PerspectiveId, type SuiteId } from '../core/metric.js';
+import { DEFAULT_SUITE, PERSPECTIVES, allNeeds, type EvidenceNeed, type MetricDefinition, type MetricDetails, type MetricKind, type PerspectiveId, type SuiteId } from '../core/metric.js';
 import { round2 } from '../metrics/formula.js';
 import { isStaticMetric, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
@@ -146,7 +146,7 @@ export class Scorer {
   }
 
   get needs(): Set<EvidenceNeed> {
-    return new Set(this.metrics.flatMap((m) => m.needs));
+    return new Set(this.metrics.flatMap(allNeeds));
   }
 
   /** Gather and score one artifact (a path, or an already loaded model). */
@@ -190,7 +190,7 @@ export class Scorer {
       let background: Promise<void> | undefined;
       const runReady = (done: readonly EvidenceNeed[] = []) => {
         const complete = (n: EvidenceNeed) => !pending.has(n) || (done.includes(n) && g.provides.includes(n));
-        const ready = this.metrics.filter((m) => !results.has(m.id) && m.needs.every(complete));
+        const ready = this.metrics.filter((m) => !results.has(m.id) && allNeeds(m).every(complete));
         background = (background ?? Promise.resolve()).then(async () => {
           if (ready.length === 0) return;
           const tb = performance.now();

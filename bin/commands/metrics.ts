@@ -39,7 +39,7 @@ export function metricsCommand(): Command {
           return;
         }
         const t = new Table({ head: ['#', 'id', 'perspective', 'kind', 'needs', 'question'], style: { head: [], border: [] }, colWidths: [4, 27, 22, 7, 22, 60], wordWrap: true });
-        for (const m of list) t.push([String(m.number), m.id, m.perspective, m.kind, m.needs.join(', '), m.question]);
+        for (const m of list) t.push([String(m.number), m.id, m.perspective, m.kind, [...m.needs, ...(m.optional ?? []).map((n) => `${n}?`)].join(', '), m.question]);
         say(`${list.length} metrics in the ${suite} suite\n${t.toString()}\n`);
       }),
     );
