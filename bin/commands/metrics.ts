@@ -31,7 +31,7 @@ export function metricsCommand(): Command {
         const suite = flags.suite ?? DEFAULT_SUITE;
         const list = suiteMetrics(suite);
         if (flags.json) {
-          printJson({ suite, suites: SUITES, metrics: list.map(({ number, id, perspective, kind, needs, title, question, suite: s }) => ({ number, id, perspective, kind, needs, title, question, suite: s })) });
+          printJson({ suite, suites: SUITES, metrics: list.map(({ number, id, perspective, kind, needs, optional, title, question, suite: s }) => ({ number, id, perspective, kind, needs, ...(optional ? { optional } : {}), title, question, suite: s })) });
           return;
         }
         if (flags.markdown) {
