@@ -15,8 +15,12 @@
  *   with its Lighthouse thread's id; outside a scope a step belongs to the thread it runs on (so Lighthouse's own
  *   set-up, in its thread, is never held by its own lock). A marker that cannot be read (the holder between
  *   taking the lock and writing it) counts as another page's.
- * Then the step polls every POLL_MS until the lock is gone, stale or ours, at most MAX_HOLD_MS in all (a holder
- * stuck in a live process never stalls us longer; Lighthouse's own page-load wait is 30 s at most).
+ * Then the step polls every POLL_MS until the lock is gone, stale or ours, at most MAX_HOLD_MS (a holder stuck in
+ * a live process never stalls us longer). A page's steps are held at most MAX_PAGE_HOLD_MS in all: the wait comes
+ * out of the page's own time budget, and a heavy page measured for 20 s (Lighthouse waits up to 30 s for a load),
+ * or several processes measuring in turn, would otherwise leave our page no time for its own load (measured: two
+ * pages held 30 s each lost their visit and Lighthouse at concurrency 2 on the shared machine). Past the cap the
+ * page's steps overlap the measurement, as they did without the gate.
  *
  * What is held is the start of a step, not work in flight: a step already running when another process takes
  * the lock finishes. Steps are short (a load, a settle, one probe action), so the overlap is at most one step.
@@ -34,7 +38,9 @@ import { threadId } from 'node:worker_threads';
 import { HOLDER_FILE, STALE_MS, lockDirectory, measureLockPath } from './measure-lock.js';
 
 /** Longest wait of one step, whatever the lock says. */
-export const MAX_HOLD_MS = 30_000;
+export const MAX_HOLD_MS = 10_000;
+/** Longest wait of all the steps of one page (one `scope`). */
+export const MAX_PAGE_HOLD_MS = 10_000;
 /** How often a held step looks at the lock again. */
 export const POLL_MS = 25;
 
@@ -48,6 +54,7 @@ export interface StepGateOptions {
   /** The measurement lock's path (default measureLockPath()). */
   lockPath?: string;
   maxHoldMs?: number;
+  maxPageHoldMs?: number;
   pollMs?: number;
   staleMs?: number;
 }
@@ -64,7 +71,7 @@ export interface GateStats {
 
 export class StepGate {
   readonly stats: GateStats = { held: 0, heldMs: 0, timedOut: 0 };
-  private readonly pages = new AsyncLocalStorage<() => number | undefined>();
+  private readonly pages = new AsyncLocalStorage<PageScope>();
   private readonly dir: string;
 
   constructor(private readonly options: StepGateOptions = {}) {
@@ -76,7 +83,7 @@ export class StepGate {
    * thread starts on demand and is replaced after a failure; undefined while there is none).
    */
   scope<T>(thread: () => number | undefined, fn: () => Promise<T>): Promise<T> {
-    return this.pages.run(thread, fn);
+    return this.pages.run({ thread, heldMs: 0 }, fn);
   }
 
   /** Whether a step of the current page must wait now: another page holds a fresh measurement lock. */
@@ -90,14 +97,16 @@ export class StepGate {
     if (Date.now() - mtime > (this.options.staleMs ?? STALE_MS)) return false;
     const holder = readHolder(this.dir);
     if (!holder) return true;
-    return holder.pid !== process.pid || holder.thread !== (this.pages.getStore()?.() ?? threadId);
+    return holder.pid !== process.pid || holder.thread !== (this.pages.getStore()?.thread() ?? threadId);
   }
 
   /** Wait until no other page is measured (bounded); `name` says which step, for debugging. */
   async step(name: string): Promise<void> {
-    if (!this.heldByOther()) return;
+    const page = this.pages.getStore();
+    const pageLeft = (this.options.maxPageHoldMs ?? MAX_PAGE_HOLD_MS) - (page?.heldMs ?? 0);
+    if (pageLeft <= 0 || !this.heldByOther()) return;
     const t = performance.now();
-    const max = this.options.maxHoldMs ?? MAX_HOLD_MS;
+    const max = Math.min(this.options.maxHoldMs ?? MAX_HOLD_MS, pageLeft);
     this.stats.held++;
     while (this.heldByOther()) {
       if (performance.now() - t >= max) {
@@ -107,8 +116,16 @@ export class StepGate {
       }
       await new Promise((r) => setTimeout(r, this.options.pollMs ?? POLL_MS));
     }
-    this.stats.heldMs += Math.round(performance.now() - t);
+    const held = Math.round(performance.now() - t);
+    this.stats.heldMs += held;
+    if (page) page.heldMs += held;
   }
+}
+
+/** The page a step belongs to: the thread that measures it, and how long its steps were held so far. */
+interface PageScope {
+  thread: () => number | undefined;
+  heldMs: number;
 }
 
 /** The marker's content, or undefined when it is absent or unreadable. */

@@ -86,6 +86,29 @@ describe('the step gate', () => {
     assert.equal(gate.stats.timedOut, 1);
   });
 
+  it('holds the steps of one page at most maxPageHoldMs in all, then lets them overlap the measurement', async () => {
+    const path = join(tempDir(), 'measure');
+    const other = holder(path);
+    await other.locked;
+    const gate = new StepGate({ lockPath: path, pollMs: 10, maxHoldMs: 250, maxPageHoldMs: 400 });
+    try {
+      const t = performance.now();
+      await gate.scope(() => undefined, async () => {
+        for (let i = 0; i < 5; i++) await gate.step(`step ${i}`);
+      });
+      const waited = performance.now() - t;
+      assert.ok(waited >= 380 && waited < 3000, `five steps waited ${Math.round(waited)} ms for a page cap of 400 ms`);
+      assert.equal(gate.stats.held, 2);
+      // Another page starts with its own allowance.
+      const t2 = performance.now();
+      await gate.scope(() => undefined, () => gate.step('next page'));
+      assert.ok(performance.now() - t2 >= 230);
+    } finally {
+      other.child.stdin!.end();
+      await other.released;
+    }
+  });
+
   it('is not held by its own page\'s measurement, and is by another page\'s of the same process', async () => {
     const path = join(tempDir(), 'measure');
     const release = await acquireMeasureLock(5000, path);
