@@ -25,9 +25,9 @@
  * What is held is the start of a step, not work in flight: a step already running when another process takes
  * the lock finishes. Steps are short (a load, a settle, one probe action), so the overlap is at most one step.
  * A page of ours that keeps computing in a background context between its steps (timers, animation frames)
- * could also be frozen with CDP `Page.setWebLifecycleState`; it is not done: our own page's contexts are closed
- * before its measurement, and another process's page between two steps is idle on the probe's virtual clock
- * or settling (README "Benchmarks", stability, has the figures).
+ * could also be frozen with CDP `Page.setWebLifecycleState`; it is not done, and whether it matters is not
+ * measured yet: a page's own contexts are closed before its own measurement, but another worker's page keeps
+ * running between two of its steps.
  *
  * Every wait is counted (`gate.stats`): the score document's timings carry the held time (`gateHeldMs`).
  */
