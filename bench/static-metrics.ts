@@ -13,6 +13,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Scorer, type MetricResult } from '../runner/score.js';
 import { METRICS } from '../metrics/registry.js';
+import { allNeeds } from '../core/metric.js';
 import { errorMessage } from '../core/errors.js';
 import { corpusDir, inputDir } from './common.js';
 
@@ -72,7 +73,7 @@ interface MetricStats {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const ids = args.only ?? METRICS.filter((m) => m.needs.every((n) => STATIC_NEEDS.has(n))).map((m) => m.id);
+  const ids = args.only ?? METRICS.filter((m) => allNeeds(m).every((n) => STATIC_NEEDS.has(n))).map((m) => m.id);
   if (ids.length === 0) throw new Error('no static metric is registered');
   const scorer = new Scorer({ only: ids, gatherers: [] });
   const pages = readdirSync(inputDir(args.dir)).filter((f) => /\.html?$/i.test(f)).sort();

@@ -21,6 +21,15 @@ export function missing<T = never>(reason: string): Gathered<T> {
   return { ok: false, reason };
 }
 
+/**
+ * The value of a part a metric declared in its `needs`: the runner scores the metric only when the part is there
+ * (runner/run-metric.ts `missingEvidence`), so a metric reads it without a guard. Throws when called otherwise.
+ */
+export function present<T>(part: Gathered<T> | undefined, what: string): T {
+  if (!part?.ok) throw new Error(`${what} is missing (the metric was scored without the runner's evidence check)`);
+  return part.value;
+}
+
 /** The parts of a Lighthouse result (LHR) that metrics read; the full report is kept for `--save-evidence`. */
 export interface LighthouseEvidence {
   lighthouseVersion: string;

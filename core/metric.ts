@@ -46,7 +46,10 @@ export function isSuiteId(s: string): s is SuiteId {
 export type MetricKind = 'rule' | 'judge';
 
 /**
- * What a metric reads. The runner uses this to decide which gatherers to run for a `--only` subset:
+ * What a metric reads. A metric declares the evidence it cannot score without (`needs`) apart from the evidence
+ * it reads when there is some (`optional`). The runner gathers both for a `--only` subset, and marks the metric
+ * unscorable with the gatherer's reason when a required one is missing (runner/run-metric.ts `missingEvidence`),
+ * so a metric's `score` never guards its required inputs. The kinds:
  * - `source`: the static artifact model (files, HTML, CSS/JS blocks, resources); always available;
  * - `dom`: the static DOM of the entry page (jsdom, no scripts run); always available;
  * - `browser`: the browser session evidence (runtime DOM, console, network, coverage, features, icons, media);
@@ -111,7 +114,15 @@ export interface MetricDefinition {
   id: string;
   perspective: PerspectiveId;
   kind: MetricKind;
+  /** The evidence the metric cannot score without: when one is missing the runner gives its reason instead. */
   needs: readonly EvidenceNeed[];
+  /** Evidence the metric reads when it was gathered and scores without otherwise (gathered like `needs`). */
+  optional?: readonly EvidenceNeed[];
+  /**
+   * `heavy`: static work that takes long on a large page (several linters, every sentence); scored after the
+   * others in the static thread, so that when the budget runs out the quick metrics already have their results.
+   */
+  cost?: 'heavy';
   /** Short human title, e.g. "Console errors". */
   title: string;
   /** One plain-language question the metric answers (help text, survey, README table). */
@@ -144,4 +155,9 @@ export function scored(score: number, summary: string, details: MetricDetails = 
 
 export function unscorable(reason: string, details: MetricDetails = {}): UnscorableOutcome {
   return { score: null, reason, details };
+}
+
+/** Every evidence a metric reads, required and optional: what must be gathered for it. */
+export function allNeeds(m: Pick<MetricDefinition, 'needs' | 'optional'>): readonly EvidenceNeed[] {
+  return m.optional?.length ? [...m.needs, ...m.optional] : m.needs;
 }

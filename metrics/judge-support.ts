@@ -6,10 +6,10 @@
  * scores; `details.repeats` lists them in repeat order and `details.spread` gives min, max, range and the sample
  * standard deviation (0 for one repeat). Failed repeats are reported in `details.failedRepeats` and left out.
  */
-import type { Evidence, JudgeAnswer } from '../core/evidence.js';
+import { present, type Evidence, type JudgeAnswer } from '../core/evidence.js';
 import { round2 } from './formula.js';
 import { scored, unscorable, type MetricOutcome, type UnscorableOutcome } from '../core/metric.js';
-import { NO_REQUIREMENT_REASON, isAlignmentStance, noChecklistReason, type AlignmentKind, type JudgePayload, type VerdictsAnswer } from '../core/judge-answer.js';
+import { isAlignmentStance, type AlignmentKind, type JudgePayload, type VerdictsAnswer } from '../core/judge-answer.js';
 
 export interface Spread {
   min: number;
@@ -32,9 +32,7 @@ export function mean(xs: readonly number[]): number {
 
 /** The judge answer of `id`, or the unscorable outcome that explains its absence. */
 export function judgeAnswer<T>(evidence: Evidence, id: string): { answer: JudgeAnswer; payload: JudgePayload<T> } | UnscorableOutcome {
-  const g = evidence.judges?.[id];
-  if (!g) return unscorable('the judge did not run (no judge gatherer)');
-  if (!g.ok) return unscorable(g.reason);
+  const g = { value: present(evidence.judges?.[id], `the judge answer of ${id}`) };
   const payload = g.value.payload as JudgePayload<T> | undefined;
   if (!payload || !Array.isArray(payload.repeats) || payload.repeats.length === 0) return unscorable('the judge answer holds no rating');
   return { answer: g.value, payload };
@@ -81,10 +79,7 @@ export function artifactText(evidence: Evidence): string {
  * `details.stance` name the stance the judge was asked under (`study`: items "addressed"; `strict`: items "met").
  */
 export function scoreAlignment(evidence: Evidence, id: string, kind: AlignmentKind): MetricOutcome {
-  const req = evidence.requirement;
-  if (!req) return unscorable(NO_REQUIREMENT_REASON);
-  const items = req.checklist?.[kind] ?? [];
-  if (items.length === 0) return unscorable(noChecklistReason(kind));
+  const items = evidence.requirement!.checklist![kind]!;
   const got = judgeAnswer<VerdictsAnswer>(evidence, id);
   if (isUnscorable(got)) return got;
   const { answer, payload } = got;

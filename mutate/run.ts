@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readArtifactFile } from '../core/artifact/load.js';
 import { errorMessage, InputError } from '../core/errors.js';
-import { DEFAULT_SUITE, type EvidenceNeed, type MetricDefinition, type SuiteId } from '../core/metric.js';
+import { DEFAULT_SUITE, allNeeds, type EvidenceNeed, type MetricDefinition, type SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { ScoreDocument } from '../core/results.js';
 import { findMetric, suiteMetrics } from '../metrics/registry.js';
@@ -233,8 +233,8 @@ export class MutationRunner {
   measuredFor(targets: readonly string[]): string[] {
     if (this.scope === 'all') return this.ruleMetrics.map((m) => m.id);
     const needs = new Set<EvidenceNeed>(['source', 'dom']);
-    for (const t of targets) for (const n of findMetric(t)!.needs) needs.add(n);
-    return this.ruleMetrics.filter((m) => targets.includes(m.id) || m.needs.every((n) => needs.has(n))).map((m) => m.id);
+    for (const t of targets) for (const n of allNeeds(findMetric(t)!)) needs.add(n);
+    return this.ruleMetrics.filter((m) => targets.includes(m.id) || allNeeds(m).every((n) => needs.has(n))).map((m) => m.id);
   }
 
   private scorer(only: string[]): Scorer {

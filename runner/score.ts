@@ -25,7 +25,7 @@ import { findMetric, suiteMetrics } from '../metrics/registry.js';
 import type { MetricResult, PerspectiveSummary, ScoreDocument } from '../core/results.js';
 
 export type { MetricResult, PerspectiveSummary, ScoreDocument };
-import { DEFAULT_SUITE, PERSPECTIVES, type EvidenceNeed, type MetricDefinition, type MetricDetails, type MetricKind, type PerspectiveId, type SuiteId } from '../core/metric.js';
+import { DEFAULT_SUITE, PERSPECTIVES, allNeeds, type EvidenceNeed, type MetricDefinition, type MetricDetails, type MetricKind, type PerspectiveId, type SuiteId } from '../core/metric.js';
 import { round2 } from '../metrics/formula.js';
 import { isStaticMetric, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
@@ -146,7 +146,7 @@ export class Scorer {
   }
 
   get needs(): Set<EvidenceNeed> {
-    return new Set(this.metrics.flatMap((m) => m.needs));
+    return new Set(this.metrics.flatMap(allNeeds));
   }
 
   /** Gather and score one artifact (a path, or an already loaded model). */
@@ -190,7 +190,7 @@ export class Scorer {
       let background: Promise<void> | undefined;
       const runReady = (done: readonly EvidenceNeed[] = []) => {
         const complete = (n: EvidenceNeed) => !pending.has(n) || (done.includes(n) && g.provides.includes(n));
-        const ready = this.metrics.filter((m) => !results.has(m.id) && m.needs.every(complete));
+        const ready = this.metrics.filter((m) => !results.has(m.id) && allNeeds(m).every(complete));
         background = (background ?? Promise.resolve()).then(async () => {
           if (ready.length === 0) return;
           const tb = performance.now();
@@ -272,10 +272,13 @@ export class Scorer {
     else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
     // The phases that explain a row's time: the visit, Lighthouse's whole run, its hold for our visit, its wait for
     // the machine-wide measurement lock (runner/gather/measure-lock.ts) and the time it held it (the measured
-    // phase), the interaction probe.
+    // phase), the interaction probe, the fallback phone visit, the time the step gate held our steps while another
+    // page was measured (runner/gather/step-gate.ts).
     const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
     if (bt?.total !== undefined) timings.visit = bt.total;
-    for (const k of ['lighthouse', ...Object.values(MEASURE_TIMINGS), 'interaction']) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
+    for (const k of ['lighthouse', ...Object.values(MEASURE_TIMINGS), 'interaction', 'mobile', 'gateHeld']) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
+    // How many times the page was loaded, in all and per phase (runner/gather/loads.ts).
+    for (const [k, v] of Object.entries(bt ?? {})) if (k === 'loads' || k.startsWith('loads.')) timings[k] = v;
     // The page's main-thread busy share after load, in %: a page that never goes idle shows here.
     if (evidence.browser?.ok && evidence.browser.value.busyAfterLoad !== undefined) timings.busyAfterLoadPct = Math.round(evidence.browser.value.busyAfterLoad * 100);
     return doc;

@@ -19,7 +19,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ResourceRef, SourceBlock } from '../core/artifact/model.js';
-import type { MetricDefinition } from '../core/metric.js';
+import { allNeeds, type MetricDefinition } from '../core/metric.js';
 import type { MetricResult } from '../core/results.js';
 import { metricBase } from './run-metric.js';
 
@@ -77,12 +77,6 @@ export interface StaticOutcome {
 function formatSeconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
-
-/**
- * Scored last in a job, so that when the budget runs out the quick metrics already have their results: lint
- * runs three linters, copywriting reads every sentence.
- */
-export const SCORED_LAST: readonly string[] = ['lint', 'copywriting'];
 
 export class StaticThread {
   private readonly heapMb: number;
@@ -182,9 +176,9 @@ export class StaticThread {
         // A new thread starts at once, so that its imports are done by the time the next artifact needs it.
         void this.terminate(worker).then(() => this.start());
       }, Math.max(0, job.deadline - performance.now()));
-      const rank = (id: string) => SCORED_LAST.indexOf(id);
-      const ids = job.metrics.map((m) => m.id).sort((a, b) => rank(a) - rank(b));
-      const msg: ToStaticWorker = { type: 'job', id, path: job.path, metrics: ids, checkNetwork: job.checkNetwork, buildDom: job.metrics.some((m) => m.needs.includes('dom')) };
+      // The heavy ones last (MetricDefinition `cost`), so that when the budget runs out the quick ones have results.
+      const ids = [...job.metrics].sort((a, b) => Number(a.cost === 'heavy') - Number(b.cost === 'heavy')).map((m) => m.id);
+      const msg: ToStaticWorker = { type: 'job', id, path: job.path, metrics: ids, checkNetwork: job.checkNetwork, buildDom: job.metrics.some((m) => allNeeds(m).includes('dom')) };
       worker.postMessage(msg);
     });
   }

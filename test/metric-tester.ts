@@ -12,7 +12,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadArtifact } from '../core/artifact/load.js';
 import type { Evidence } from '../core/evidence.js';
-import type { MetricDefinition, MetricDetails, MetricOutcome } from '../core/metric.js';
+import { unscorable, type MetricDefinition, type MetricDetails, type MetricOutcome } from '../core/metric.js';
+import { missingEvidence } from '../runner/run-metric.js';
 import { writeArtifact, writeSingleFile } from './helpers.js';
 
 export interface MetricCase {
@@ -45,8 +46,17 @@ export function buildEvidence(c: Pick<MetricCase, 'html' | 'files' | 'evidence'>
   return { ...base, ...extra };
 }
 
+/**
+ * The metric's outcome as the runner produces it: unscorable with the gatherer's reason when a required evidence
+ * is missing (runner/run-metric.ts `missingEvidence`), else the metric's own `score`.
+ */
+export async function outcomeOf(metric: MetricDefinition, evidence: Evidence): Promise<MetricOutcome> {
+  const absent = missingEvidence(metric, evidence);
+  return absent ? unscorable(absent.reason, absent.details) : metric.score(evidence);
+}
+
 export async function evaluateCase(metric: MetricDefinition, c: MetricCase): Promise<MetricOutcome> {
-  const outcome = await metric.score(buildEvidence(c));
+  const outcome = await outcomeOf(metric, buildEvidence(c));
   if (c.unscorable !== undefined) {
     assert.equal(outcome.score, null, `expected unscorable, got ${outcome.score}`);
     const reason = (outcome as { reason: string }).reason;

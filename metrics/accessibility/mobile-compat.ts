@@ -20,7 +20,8 @@
  *   in the session; `details.measuredBy` says which.
  * - Unscorable when the browser session or the emulated load failed (reason from the session).
  */
-import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
+import { scored, type MetricDefinition } from '../../core/metric.js';
+import { present } from '../../core/evidence.js';
 
 const mobileCompat: MetricDefinition = {
   number: 19,
@@ -32,10 +33,7 @@ const mobileCompat: MetricDefinition = {
   question: 'Does the page fit a phone screen without sideways scrolling?',
   suite: 'study',
   score({ browser }) {
-    if (!browser) return unscorable('the browser session was not run');
-    if (!browser.ok) return unscorable(browser.reason);
-    const m = browser.value.mobile;
-    if (!m) return unscorable(browser.value.unavailable?.mobile ?? 'mobile emulation was not measured', { faults: browser.value.faults });
+    const m = present(browser, 'the browser evidence').mobile!;
     const score = Math.max(0, 100 - m.overflowPx);
     return scored(
       score,

@@ -38,6 +38,7 @@
 import { densityPenalty, round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import type { ConsoleEntry, NetworkEntry } from '../../core/browser-evidence.js';
+import { present } from '../../core/evidence.js';
 
 export const COUNTED_LEVELS = new Set(['error', 'assert']);
 
@@ -73,9 +74,7 @@ const consoleErrors: MetricDefinition = {
   question: 'Does the page load without errors in the browser console?',
   suite: 'study',
   score({ artifact, browser }) {
-    if (!browser) return unscorable('the browser session was not run');
-    if (!browser.ok) return unscorable(browser.reason);
-    const b = browser.value;
+    const b = present(browser, 'the browser evidence');
     if (b.loaded === false) return unscorable(`the page did not finish loading: ${b.faults.join('; ') || 'load timeout'}`, { faults: b.faults });
     const { counted, blocked, browserMade } = classifyConsole(b.console);
     const withheld = withheldScripts(b.network ?? []);

@@ -15,9 +15,9 @@
  *   says what was cut.
  */
 import { judgeAnswer, judgeDetails, isUnscorable, mean } from '../judge-support.js';
-import { FUNCTIONALITY_CRITERIA as CRITERIA, NO_REQUIREMENT_REASON, type CriteriaAnswer } from '../../core/judge-answer.js';
+import { FUNCTIONALITY_CRITERIA as CRITERIA, type CriteriaAnswer } from '../../core/judge-answer.js';
 import { round2 } from '../formula.js';
-import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
+import { scored, type MetricDefinition } from '../../core/metric.js';
 
 const functionalityCorrectness: MetricDefinition = {
   number: 1,
@@ -30,7 +30,6 @@ const functionalityCorrectness: MetricDefinition = {
   suite: 'study',
   judge: { prompt: 'functionality' },
   score(evidence) {
-    if (!evidence.requirement) return unscorable(NO_REQUIREMENT_REASON);
     const got = judgeAnswer<CriteriaAnswer>(evidence, 'functionality-correctness');
     if (isUnscorable(got)) return got;
     const { answer, payload } = got;

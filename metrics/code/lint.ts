@@ -59,6 +59,7 @@ const lint: MetricDefinition = {
   perspective: 'code',
   kind: 'rule',
   needs: ['source'],
+  cost: 'heavy',
   title: 'Lint',
   question: 'Is the HTML, CSS and JavaScript free of errors that linters catch?',
   suite: 'study',

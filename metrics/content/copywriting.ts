@@ -524,6 +524,7 @@ const copywriting: MetricDefinition = {
   perspective: 'content',
   kind: 'rule',
   needs: ['dom'],
+  cost: 'heavy',
   title: 'Copywriting',
   question: 'Is the visible text clear, consistent, free of placeholders and well structured?',
   suite: 'study',

@@ -31,7 +31,7 @@
  */
 import { round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
-import type { Evidence } from '../../core/evidence.js';
+import { present, type Evidence } from '../../core/evidence.js';
 import type { MediaInfo } from '../../core/browser-evidence.js';
 import { contactSheet, decodeGrey, laplacianVariance, thumbnail } from '../visual/image-tools.js';
 import { isRemote, mediaBytes, shortName } from './media-source.js';
@@ -134,11 +134,9 @@ export interface MediaAnalysis {
 }
 
 export async function analyseMedia(evidence: Evidence): Promise<MediaAnalysis | { reason: string }> {
-  const b = evidence.browser;
-  if (!b) return { reason: 'no browser evidence was gathered' };
-  if (!b.ok) return { reason: `browser evidence missing: ${b.reason}` };
-  const media = b.value.media;
-  if (!media) return { reason: `media were not collected${b.value.unavailable?.media ? `: ${b.value.unavailable.media}` : ''}` };
+  const b = present(evidence.browser, 'the browser evidence');
+  const media = b.media;
+  if (!media) return { reason: `media were not collected${b.unavailable?.media ? `: ${b.unavailable.media}` : ''}` };
   const shown = media.filter((m) => m.visible);
   const items: MediaItemResult[] = [];
   for (const m of shown) items.push(await assessItem(evidence, m));

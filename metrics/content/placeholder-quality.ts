@@ -39,7 +39,7 @@
  */
 import { logPenalty, round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
-import type { Evidence } from '../../core/evidence.js';
+import { present, type Evidence } from '../../core/evidence.js';
 import type { MediaInfo } from '../../core/browser-evidence.js';
 import { contactSheet, thumbnail } from '../visual/image-tools.js';
 import { mediaBytes, shortName } from './media-source.js';
@@ -195,11 +195,9 @@ export interface ImageVerdict {
 }
 
 export async function analysePlaceholders(evidence: Evidence): Promise<{ items: ImageVerdict[]; qrExempt: number } | { reason: string }> {
-  const b = evidence.browser;
-  if (!b) return { reason: 'no browser evidence was gathered' };
-  if (!b.ok) return { reason: `browser evidence missing: ${b.reason}` };
-  const media = b.value.media;
-  if (!media) return { reason: `media were not collected${b.value.unavailable?.media ? `: ${b.value.unavailable.media}` : ''}` };
+  const b = present(evidence.browser, 'the browser evidence');
+  const media = b.media;
+  if (!media) return { reason: `media were not collected${b.unavailable?.media ? `: ${b.unavailable.media}` : ''}` };
   const images = media.filter((m) => m.visible && IMAGE_TAGS.has(m.tag));
   // base URLs used in more than one distinct card
   const cardsByBase = new Map<string, Set<string>>();

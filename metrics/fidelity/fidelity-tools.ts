@@ -34,7 +34,7 @@ import munkres from 'munkres';
 import { differenceCiede2000 } from 'culori';
 import sharp from 'sharp';
 import { ssim } from 'ssim.js';
-import type { Evidence } from '../../core/evidence.js';
+import { present, type Evidence } from '../../core/evidence.js';
 import { FIDELITY_SCREENS, type PageBox, type RenderedView, type Rgba, type TextBlock, type ViewportSpec } from '../../core/fidelity.js';
 import type { Screenshot } from '../../core/browser-evidence.js';
 import { decodeGrey, decodeRgb } from '../visual/image-tools.js';
@@ -47,8 +47,6 @@ export const CUT_CHARS = 200;
 export const MERGE_GAP = 0.02;
 export const MIN_RATIO = 0.3;
 const TIE_BREAK = 0.001;
-
-export const NO_REFERENCE = 'no reference given (--reference)';
 
 /** A block normalised to its viewport. */
 export interface NormBox {
@@ -91,14 +89,11 @@ export const PAGE_DID_NOT_RUN = /page did not respond|view timed out/;
  * skipped.
  */
 export function viewPairs(evidence: Evidence, opts: { didNotRun?: boolean } = {}): PairsOutcome | { unscorable: string } {
-  if (!evidence.reference && !evidence.fidelity) return { unscorable: NO_REFERENCE };
-  const f = evidence.fidelity;
-  if (!f) return { unscorable: 'the page and its reference were not rendered (fidelity evidence not gathered)' };
-  if (!f.ok) return { unscorable: f.reason };
+  const f = present(evidence.fidelity, 'the fidelity renders');
   const pairs: UsablePair[] = [];
   const skipped: Record<string, string> = {};
   const didNotRun: Record<string, string> = {};
-  for (const p of f.value.pairs) {
+  for (const p of f.pairs) {
     if (!p.reference.ok) skipped[p.viewport.name] = `reference: ${p.reference.reason}`;
     else if (!p.candidate.ok) {
       if (opts.didNotRun && PAGE_DID_NOT_RUN.test(p.candidate.reason)) didNotRun[p.viewport.name] = p.candidate.reason;
@@ -106,7 +101,7 @@ export function viewPairs(evidence: Evidence, opts: { didNotRun?: boolean } = {}
     } else pairs.push({ viewport: p.viewport, candidate: p.candidate.value, reference: p.reference.value });
   }
   if (pairs.length === 0 && Object.keys(didNotRun).length === 0) return { unscorable: `no viewport could be rendered on both sides (${Object.entries(skipped).map(([k, v]) => `${k}: ${v}`).join('; ')})` };
-  return { pairs, skipped, didNotRun, reference: f.value.reference.input };
+  return { pairs, skipped, didNotRun, reference: f.reference.input };
 }
 
 export const clamp01 = (x: number) => Math.min(1, Math.max(0, x));

@@ -65,9 +65,7 @@ export function tallyLiveness(v: InteractionEvidence): LivenessTally {
 }
 
 async function pictures(evidence: Evidence): Promise<MetricPicture[]> {
-  const p = probeEvidence(evidence);
-  if ('reason' in p) return [];
-  const v = p.value;
+  const v = probeEvidence(evidence);
   const t = tallyLiveness(v);
   const out: MetricPicture[] = [];
   const shot = v.screenshot;
@@ -109,9 +107,7 @@ const controlLiveness: MetricDefinition = {
     return pictures(evidence);
   },
   score(evidence) {
-    const p = probeEvidence(evidence);
-    if ('reason' in p) return unscorable(p.reason);
-    const v = p.value;
+    const v = probeEvidence(evidence);
     const found = v.controls.filter((c) => c.kind !== 'page-link' && !c.page);
     const t = tallyLiveness(v);
     const outcomeOf = (a: InteractionAction) => (a.undecided !== undefined && a.outcome === 'done' ? 'undecided' : a.outcome);

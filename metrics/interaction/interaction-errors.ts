@@ -40,9 +40,7 @@ const interactionErrors: MetricDefinition = {
   question: 'Does using the page raise errors (uncaught exceptions, rejections, console errors)?',
   suite: 'extended',
   score(evidence) {
-    const p = probeEvidence(evidence);
-    if ('reason' in p) return unscorable(p.reason);
-    const v = p.value;
+    const v = probeEvidence(evidence);
     const ran = v.actions.filter((a) => a.outcome === 'done' || a.outcome === 'hung');
     const withheld = (v.network ?? []).some((e) => e.withheld && (e.destination === 'script' || e.destination === 'empty'));
     const notCounted: Array<{ action: string; error: string; because: string }> = [];

@@ -68,9 +68,7 @@ const navigationReachability: MetricDefinition = {
   question: 'With a reference: does the page\'s navigation reach every page (route) of the reference (UI2App)? Without one: do its in-app links, anchors, tabs and nav buttons lead somewhere (link validity)?',
   suite: 'extended',
   score(evidence) {
-    const p = probeEvidence(evidence);
-    if ('reason' in p) return unscorable(p.reason);
-    const v = p.value;
+    const v = probeEvidence(evidence);
     const ref = evidence.reference ? referenceRoutes(evidence.reference) : null;
     const withRoutes = ref && ref.routes.length > 1 ? ref : null;
     const lv = linkValidity(v);

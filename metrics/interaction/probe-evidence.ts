@@ -1,17 +1,14 @@
 /**
- * Shared by the interaction metrics: the interaction probe's evidence or the reason it is missing, and how an
+ * Shared by the interaction metrics: the interaction probe's evidence (the runner checked it is there), and how an
  * action and a control are named in details. What the probe does is documented in
  * runner/gather/interaction/probe.ts; the evidence format in core/browser-evidence.ts.
  */
-import type { Evidence } from '../../core/evidence.js';
+import { present, type Evidence } from '../../core/evidence.js';
 import type { InteractionAction, InteractionControl, InteractionEvidence } from '../../core/browser-evidence.js';
 
-/** The probe's evidence, or why there is none. */
-export function probeEvidence(evidence: Evidence): { value: InteractionEvidence } | { reason: string } {
-  const it = evidence.interaction;
-  if (!it) return { reason: 'the interaction probe was not run' };
-  if (!it.ok) return { reason: it.reason };
-  return { value: it.value };
+/** The probe's evidence. */
+export function probeEvidence(evidence: Evidence): InteractionEvidence {
+  return present(evidence.interaction, 'the interaction probe\'s evidence');
 }
 
 /** A control as a person reads it: its kind, label and selector. */

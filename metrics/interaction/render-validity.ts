@@ -108,9 +108,7 @@ const renderValidity: MetricDefinition = {
   question: 'Does the page run and show a first view with content, without an error before it renders?',
   suite: 'extended',
   score(evidence) {
-    const p = probeEvidence(evidence);
-    if ('reason' in p) return unscorable(p.reason);
-    const v = p.value;
+    const v = probeEvidence(evidence);
     const fv = v.firstView;
     if (!fv) {
       const why = v.unavailable?.firstView ?? 'the first view could not be read';

@@ -20,6 +20,7 @@
  */
 import { round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
+import { present } from '../../core/evidence.js';
 
 export const REDUNDANCY_AUDITS = ['unused-javascript', 'unused-css-rules'] as const;
 
@@ -32,12 +33,11 @@ const codeRedundancy: MetricDefinition = {
   title: 'Code redundancy',
   question: 'Does the page ship JavaScript and CSS that Lighthouse finds unused?',
   suite: 'study',
-  score({ lighthouse }) {
-    if (!lighthouse) return unscorable('Lighthouse was not run');
-    if (!lighthouse.ok) return unscorable(lighthouse.reason);
+  score(evidence) {
+    const lighthouse = present(evidence.lighthouse, 'the Lighthouse evidence');
     const audits: Record<string, { score: number; applies: boolean; displayValue?: string }> = {};
     for (const id of REDUNDANCY_AUDITS) {
-      const a = lighthouse.value.audits[id];
+      const a = lighthouse.audits[id];
       if (!a) return unscorable(`the Lighthouse report has no ${id} audit`);
       if (a.scoreDisplayMode === 'notApplicable') {
         audits[id] = { score: 1, applies: false };
@@ -50,7 +50,7 @@ const codeRedundancy: MetricDefinition = {
     const css = audits['unused-css-rules']!;
     const score = ((js.score + css.score) / 2) * 100;
     const part = (name: string, a: typeof js) => (a.applies ? `${name} ${round2(a.score * 100)}${a.displayValue ? ` (${a.displayValue})` : ''}` : `${name}: not applicable`);
-    return scored(score, `Lighthouse unused code: ${part('JS', js)}; ${part('CSS', css)}`, { audits, lighthouseVersion: lighthouse.value.lighthouseVersion });
+    return scored(score, `Lighthouse unused code: ${part('JS', js)}; ${part('CSS', css)}`, { audits, lighthouseVersion: lighthouse.lighthouseVersion });
   },
 };
 

@@ -36,6 +36,7 @@
 import { round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import type { CoverageEntry } from '../../core/browser-evidence.js';
+import { present } from '../../core/evidence.js';
 
 function sum(entries: readonly CoverageEntry[], css: boolean): { total: number; used: number } {
   let total = 0;
@@ -72,23 +73,23 @@ const deadCode: MetricDefinition = {
   id: 'dead-code',
   perspective: 'maintainability',
   kind: 'rule',
-  needs: ['browser', 'interaction'],
+  needs: ['browser'],
+  optional: ['interaction'],
   title: 'Dead code',
   question: "How much of the page's own JavaScript and CSS is never used, byte for byte?",
   suite: 'extended',
-  score({ browser, interaction }) {
-    if (!browser) return unscorable('the browser session was not run');
-    if (!browser.ok) return unscorable(browser.reason);
-    const visit = browser.value.coverage;
-    if (!visit) return unscorable(browser.value.unavailable?.coverage ?? 'coverage was not collected', { faults: browser.value.faults });
+  score({ browser: visited, interaction }) {
+    const browser = present(visited, 'the browser evidence');
+    const visit = browser.coverage;
+    if (!visit) return unscorable(browser.unavailable?.coverage ?? 'coverage was not collected', { faults: browser.faults });
     const probed = interaction?.ok ? interaction.value.coverage?.js : undefined;
     const why = !interaction ? 'the interaction probe was not run' : !interaction.ok ? interaction.reason : !probed ? interaction.value.unavailable?.firstView ?? 'the probe took no coverage' : '';
     const cov = { js: probed ? mergeJs(visit.js, probed) : visit.js, css: visit.css };
     const js = sum(cov.js, false);
     const css = sum(cov.css, true);
     if (js.total === 0 && css.total === 0) {
-      const nav = browser.value.navigations;
-      if (nav) return unscorable(`the page navigated away from its entry (${nav} navigation${nav === 1 ? '' : 's'}, to ${pathOf(browser.value.finalUrl)}): the document it ended on holds none of the artifact's JavaScript or CSS`, { faults: browser.value.faults });
+      const nav = browser.navigations;
+      if (nav) return unscorable(`the page navigated away from its entry (${nav} navigation${nav === 1 ? '' : 's'}, to ${pathOf(browser.finalUrl)}): the document it ended on holds none of the artifact's JavaScript or CSS`, { faults: browser.faults });
       return unscorable('the page has no own JavaScript or CSS rules to measure');
     }
     const jsScore = js.total === 0 ? 1 : js.used / js.total;

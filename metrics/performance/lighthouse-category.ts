@@ -8,15 +8,12 @@
  * Lighthouse's runtimeError, else its run warnings). Details list the audits that lost points (score < 1 among
  * binary/numeric/metric audits), lowest first, with Lighthouse's display value.
  */
-import type { Evidence } from '../../core/evidence.js';
+import { present, type Evidence } from '../../core/evidence.js';
 import { round2 } from '../formula.js';
 import { scored, unscorable, type MetricOutcome } from '../../core/metric.js';
 
 export function lighthouseCategoryScore(evidence: Evidence, category: string, auditIds?: readonly string[]): MetricOutcome {
-  const lh = evidence.lighthouse;
-  if (!lh) return unscorable('Lighthouse was not run');
-  if (!lh.ok) return unscorable(lh.reason);
-  const report = lh.value;
+  const report = present(evidence.lighthouse, 'the Lighthouse evidence');
   const cat = report.categories[category];
   if (!cat) return unscorable(`the Lighthouse report has no ${category} category`, { runWarnings: report.runWarnings });
   if (cat.score === null) {

@@ -337,7 +337,6 @@ export function harmonyOf(palette: PaletteColour[]): HarmonyResult {
 
 async function analyse(evidence: Evidence): Promise<HarmonyResult | { reason: string }> {
   const pick = pickScreenshot(evidence, 'desktop');
-  if ('reason' in pick) return pick;
   const rgb = await decodeRgb(pick.shot.png);
   return harmonyOf(dominantColours(rgb.data));
 }

@@ -26,6 +26,7 @@
  */
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import type { IconInfo } from '../../core/browser-evidence.js';
+import { present } from '../../core/evidence.js';
 
 export const DIMENSIONS = ['icon-set', 'size', 'stroke-width', 'background-shape', 'background-colour', 'background-padding'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -89,11 +90,9 @@ const iconConsistency: MetricDefinition = {
   question: 'Do icons that appear together come from one set, with the same size, stroke and background?',
   suite: 'study',
   score(evidence) {
-    const b = evidence.browser;
-    if (!b) return unscorable('no browser session');
-    if (!b.ok) return unscorable(b.reason);
-    const icons = b.value.icons;
-    if (!icons) return unscorable(b.value.unavailable?.icons ?? 'icons were not collected');
+    const b = present(evidence.browser, 'the browser evidence');
+    const icons = b.icons;
+    if (!icons) return unscorable(b.unavailable?.icons ?? 'icons were not collected');
     if (icons.length === 0) return unscorable('the page shows no icons');
     const { failures, groups, unrendered } = checkIcons(icons);
     const f = failures.length;

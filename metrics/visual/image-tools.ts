@@ -11,7 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import sharp, { type OverlayOptions } from 'sharp';
-import type { Evidence } from '../../core/evidence.js';
+import { present, type Evidence } from '../../core/evidence.js';
 import type { Screenshot } from '../../core/browser-evidence.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -141,16 +141,14 @@ export function dataUriBytes(uri: string): { mime: string; bytes: Buffer } | nul
 
 export type ScreenshotChoice = 'desktop' | 'fullPage';
 
-/** The screenshot a metric reads, or the reason it cannot be had. `fullPage` falls back to the first screen. */
-export function pickScreenshot(evidence: Evidence, which: ScreenshotChoice): { shot: Screenshot; which: ScreenshotChoice } | { reason: string } {
-  const b = evidence.browser;
-  if (!b) return { reason: 'no browser evidence was gathered' };
-  if (!b.ok) return { reason: `browser evidence missing: ${b.reason}` };
-  const shots = b.value.screenshots;
+/**
+ * The screenshot a metric reads (the runner scores a metric that needs `screenshot` only when the desktop one
+ * exists). `fullPage` falls back to the first screen.
+ */
+export function pickScreenshot(evidence: Evidence, which: ScreenshotChoice): { shot: Screenshot; which: ScreenshotChoice } {
+  const shots = present(evidence.browser, 'the browser evidence').screenshots;
   if (which === 'fullPage' && shots.fullPage) return { shot: shots.fullPage, which: 'fullPage' };
-  if (shots.desktop) return { shot: shots.desktop, which: 'desktop' };
-  const why = b.value.unavailable?.screenshots ?? b.value.unavailable?.desktop;
-  return { reason: `no desktop screenshot${why ? `: ${why}` : ' in the browser evidence'}` };
+  return { shot: shots.desktop!, which: 'desktop' };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -203,7 +203,6 @@ export function findMisalignments(boxes: Box[]): { misalignments: Misalignment[]
 
 export async function analyseLayout(evidence: Evidence): Promise<LayoutAnalysis | { reason: string }> {
   const pick = pickScreenshot(evidence, 'fullPage');
-  if ('reason' in pick) return pick;
   const { shot } = pick;
   const png = await cropTop(shot.png, shot.width, shot.height, MAX_ANALYSED_HEIGHT);
   const grey = await decodeGrey(png);

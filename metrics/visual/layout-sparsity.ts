@@ -79,7 +79,6 @@ interface SparsityAnalysis {
 
 async function analyse(evidence: Evidence): Promise<SparsityAnalysis | { reason: string }> {
   const pick = pickScreenshot(evidence, 'desktop');
-  if ('reason' in pick) return pick;
   const grey = await decodeGrey(pick.shot.png);
   const rect = largestUniformRectangle(grey);
   const share = (rect.area / (grey.width * grey.height)) * 100;

@@ -25,7 +25,8 @@
  * A rating of 0 (blank or broken screen) scores 20, the family's floor.
  *
  * Interpretations:
- * - No screenshot (browser did not run, failed, or took none): unscorable with that reason.
+ * - No screenshot (browser did not run, failed, or took none): the judge is not asked, and the metric is unscorable
+ *   with the judge gatherer's reason (the screenshot is optional evidence: the metric reads only the answer).
  * - Each repeat (`--judge-repeats`) is mapped, and the score is the mean of the mapped repeats; `details.ratings`
  *   are the ratings as kept.
  */
@@ -45,7 +46,8 @@ const visualExperience: MetricDefinition = {
   id: 'visual-experience',
   perspective: 'visual',
   kind: 'judge',
-  needs: ['screenshot', 'judge'],
+  needs: ['judge'],
+  optional: ['screenshot'],
   title: 'Visual experience',
   question: 'Does the first screen look good, with a clear hierarchy and a consistent style that fits its purpose?',
   suite: 'study',

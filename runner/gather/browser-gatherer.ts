@@ -58,6 +58,8 @@ import type { CdnOptions } from '../../cdn/index.js';
 import { FidelityRenderer, type FidelityOptions } from './fidelity/gather.js';
 import { gatherRequirementTests } from './interaction/tests/gather.js';
 import type { JudgeSettings } from '../../judges/settings.js';
+import { gate } from './step-gate.js';
+import { countLoads } from './loads.js';
 
 export const LIGHTHOUSE_RESERVE_MS = 25_000;
 export const CLOSE_TIMEOUT_MS = 5_000;
@@ -125,7 +127,21 @@ export class BrowserGatherer implements Gatherer {
     });
   }
 
+  /**
+   * One artifact, its browser steps gated as this page's (step-gate.ts): its own Lighthouse thread's measurement
+   * never holds them, another page's does. The time held and the page loads of every phase go into the timings.
+   */
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
+    const held = gate.stats.heldMs;
+    try {
+      await gate.scope(() => this.thread.threadId, () => this.gatherPage(evidence, request));
+    } finally {
+      const b = evidence.browser;
+      if (b?.ok && gate.stats.heldMs > held) b.value.timings.gateHeld = gate.stats.heldMs - held;
+    }
+  }
+
+  private async gatherPage(evidence: Evidence, request: GatherRequest): Promise<void> {
     const needsBrowser = request.needs.has('browser') || request.needs.has('screenshot') || request.needs.has('mobile');
     const needsLighthouse = request.needs.has('lighthouse');
     const needsInteraction = request.needs.has('interaction');
@@ -252,10 +268,12 @@ export class BrowserGatherer implements Gatherer {
   private record(evidence: Evidence, site: SiteHandle, all: NetworkEntry[], dropped: number): void {
     const { page: log, browser } = this.attribute(site, all);
     evidence.network = networkRecord(this.network, log, browser.length);
+    const loads = countLoads(all, site.origin);
     if (evidence.interaction?.ok) evidence.interaction.value.network = log.filter((e) => e.phase === 'interaction');
     const b = evidence.browser;
     if (!b?.ok) return;
     b.value.network = log;
+    Object.assign(b.value.timings, loads);
     if (browser.length) b.value.browserNetwork = browser;
     const last = markWebgradeCaused(b.value, log);
     for (const e of last.values()) {

@@ -11,6 +11,7 @@ import { sandboxContext } from './chrome-process.js';
 import { LighthouseTimeout, medianPerformance, runLighthouseWith, type LighthouseRun } from './lighthouse.js';
 import type { FromWorker, ToWorker } from './lighthouse-thread.js';
 import type { HoldVerdict } from './lighthouse-mobile.js';
+import { gate } from './step-gate.js';
 
 const port = parentPort!;
 
@@ -73,6 +74,7 @@ async function once(msg: Extract<ToWorker, { type: 'run' }>, timeoutMs: number, 
   let page: Page | undefined;
   let context: BrowserContext | undefined;
   try {
+    await gate.step('lighthouse set-up');
     context = await sandboxContext(await connect(msg.port), msg.proxyServer);
     page = await context.newPage();
     return await runLighthouseWith(msg.url, { port: msg.port, page, timeoutMs, lock: true, ...options });

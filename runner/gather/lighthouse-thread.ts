@@ -55,6 +55,9 @@ export class LighthouseThread {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
 
+  /** The worker's thread id while there is one (the step gate tells this page's measurement by it). */
+  get threadId(): number | undefined { return this.worker?.threadId; }
+
   private start(): Worker {
     const worker = new Worker(new URL('./lighthouse-thread-worker.js', import.meta.url));
     worker.unref();

@@ -29,6 +29,7 @@ import { errorMessage } from '../../core/errors.js';
 import { MOBILE_ARTIFACT, MOBILE_AUDIT, WebgradeMobileAudit, copyMeasureStats, mobileGatherer, type HoldVerdict, type MeasureStats, type MobileArtifact } from './lighthouse-mobile.js';
 import { MOBILE_EMULATION } from './mobile-measure.js';
 import { requestKeysFromDevtoolsLog } from './page-requests.js';
+import { navigateWithResolvedConfig } from './resolved-config.js';
 
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 
@@ -278,7 +279,7 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new LighthouseTimeout(`Lighthouse did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)), Math.max(0, opts.timeoutMs));
     });
-    job = lighthouse(url, flags, config, opts.page);
+    job = opts.page ? navigateWithResolvedConfig(url, flags, config, opts.page) : lighthouse(url, flags, config);
     job.catch(() => undefined);
     const result = await Promise.race([job, timeout]);
     if (!result?.lhr) throw new Error('Lighthouse returned no report');

@@ -10,9 +10,16 @@
  *
  * A lock directory in the OS temp folder, one per user (proper-lockfile: atomic mkdir, kept fresh by its holder,
  * taken over when stale, so a holder killed by SIGKILL blocks the others for at most STALE_MS).
+ *
+ * Its holder writes a marker inside the lock directory (`holder`: process id and thread id) so that the step gate
+ * (step-gate.ts) can tell a page's own measurement from another's. proper-lockfile removes its directory with
+ * rmdir and takes a lock as compromised when the directory's mtime is not the one it set, so the marker is
+ * written with the mtime put back, and every removal (release, stale takeover, exit) deletes the marker first.
  */
+import fs from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import lockfile from 'proper-lockfile';
 
 /** A lock whose holder stopped refreshing it this long ago is taken over (its process died). */
@@ -28,6 +35,37 @@ export function measureLockPath(): string {
   return join(tmpdir(), `webgrade-lighthouse-measure-${user}`);
 }
 
+/** The directory proper-lockfile makes for the lock at `path`. */
+export function lockDirectory(path: string): string {
+  return `${path}.lock`;
+}
+
+/** The marker inside the lock directory: `<pid> <threadId>` of the holder. */
+export const HOLDER_FILE = 'holder';
+
+/** node:fs, with removals of a lock directory that take its marker first (rmdir would fail on it). */
+const lockFs = {
+  ...fs,
+  rmdir(dir: string, cb: (err: NodeJS.ErrnoException | null) => void) {
+    fs.rm(join(dir, HOLDER_FILE), { force: true }, () => fs.rmdir(dir, cb));
+  },
+  rmdirSync(dir: string) {
+    fs.rmSync(join(dir, HOLDER_FILE), { force: true });
+    fs.rmdirSync(dir);
+  },
+};
+
+/** Write the holder marker into a lock directory just taken, keeping the mtime proper-lockfile checks. */
+function markHolder(dir: string): void {
+  try {
+    const { atime, mtime } = fs.statSync(dir);
+    fs.writeFileSync(join(dir, HOLDER_FILE), `${process.pid} ${threadId}\n`);
+    fs.utimesSync(dir, atime, mtime);
+  } catch {
+    /* without a marker the gate treats the holder as another page's: safe, only slower */
+  }
+}
+
 /**
  * Wait for the lock (at most `timeoutMs`); resolves to its release function. Rejects when the wait runs out, so
  * that a run never hangs on another process.
@@ -36,7 +74,8 @@ export async function acquireMeasureLock(timeoutMs: number, path = measureLockPa
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const release = await lockfile.lock(path, { realpath: false, stale: STALE_MS, update: STALE_MS / 4 });
+      const release = await lockfile.lock(path, { realpath: false, stale: STALE_MS, update: STALE_MS / 4, fs: lockFs });
+      markHolder(lockDirectory(path));
       let released = false;
       return async () => {
         if (released) return;

@@ -35,6 +35,7 @@ import { VIEWPORT } from './collectors/screenshots.js';
 import { PageFaults, type VisitCollector, type VisitContext } from './collectors/visit-collector.js';
 import { PAGE_SEED, seedRandomness } from './seeded-random.js';
 import { LOAD_TIMEOUT_MS, SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, sleep, withTimeout } from './time.js';
+import { gate } from './step-gate.js';
 
 /**
  * How long the page may take to answer once after load before it counts as not responding. It was 2 s, then 5 s:
@@ -159,6 +160,7 @@ class VisitRun {
 
   /** Navigate and wait for `load`; false (and a fault) when it did not come. */
   private async load(): Promise<boolean> {
+    await gate.step('visit load');
     const t = performance.now();
     try {
       await withTimeout(this.page.goto(this.entryUrl, { waitUntil: 'load', timeout: 0 }), Math.min(LOAD_TIMEOUT_MS, this.left() * 0.4), 'load');
@@ -224,6 +226,7 @@ class VisitRun {
   private async collect(ev: BrowserEvidence): Promise<void> {
     for (const c of this.collectors) {
       if (!c.collect || (c.screenshots && !this.opts.screenshots)) continue;
+      await gate.step(`visit ${c.name}`);
       const value = await this.step(c.field, c.name, () => c.collect!(this.ctx), c.limit);
       c.fill?.(ev, value, this.ctx);
     }

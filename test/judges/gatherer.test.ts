@@ -12,7 +12,7 @@ import visualExperience from '../../metrics/visual/visual-experience.js';
 import functionalAlignment from '../../metrics/functional-alignment/functional-alignment.js';
 import visualAlignment from '../../metrics/visual-alignment/visual-alignment.js';
 import contentAlignment from '../../metrics/content-alignment/content-alignment.js';
-import { buildEvidence } from '../metric-tester.js';
+import { buildEvidence, outcomeOf } from '../metric-tester.js';
 import { tempDir } from '../helpers.js';
 import { promptText, startChatServer, type ChatServer, type Script } from './chat-server.js';
 import { PNG_1x1, criteriaJson, testSettings, verdictsJson, visualJson } from './answers.js';
@@ -53,7 +53,7 @@ async function run(
   const evidence = buildEvidence({ html: opts.html ?? PAGE, evidence: { requirement: REQ, ...opts.evidence } });
   await gatherer.gather(evidence, { needs: new Set(['judge']), metrics, budgetMs: 60_000 });
   await gatherer.close();
-  const outcomes = await Promise.all(metrics.map((m) => m.score(evidence)));
+  const outcomes = await Promise.all(metrics.map((m) => outcomeOf(m, evidence)));
   return { outcomes, server, evidence };
 }
 

@@ -12,6 +12,7 @@ import { PAGE_SEED, seedRandomness } from '../seeded-random.js';
 import { LOAD_TIMEOUT_MS, MOBILE_SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, sleep, withTimeout } from '../time.js';
 import { dialogGuard } from './dialogs.js';
 import type { PageFaults } from './visit-collector.js';
+import { gate } from '../step-gate.js';
 
 /**
  * Load the entry under emulation in a page of `context` and measure overflow (and the first screen when
@@ -30,6 +31,7 @@ export async function visitMobile(
     await page.emulate(MOBILE_EMULATION);
     await Promise.all([page.evaluateOnNewDocument(dialogGuard), page.evaluateOnNewDocument(seedRandomness, PAGE_SEED)]);
     page.on('dialog', (d) => d.dismiss().catch(() => undefined));
+    await gate.step('phone visit');
     try {
       await withTimeout(page.goto(entryUrl, { waitUntil: 'load', timeout: 0 }), Math.min(LOAD_TIMEOUT_MS, left() - 500), 'mobile load');
     } catch (err) {

@@ -30,6 +30,7 @@ import { freezeAnimations } from '../collectors/screenshots.js';
 import { LOAD_TIMEOUT_MS, SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, sleep, withTimeout } from '../time.js';
 import { PAGE_SEED, seedRandomness } from '../seeded-random.js';
 import { COLLECT_ARGS, collectView, type CollectedView } from './collect.js';
+import { gate } from '../step-gate.js';
 
 /**
  * Screenshots are captured at half scale (1 px per 2 CSS px, Chrome's own scaling): SSIM compares them after a
@@ -84,6 +85,7 @@ export async function renderViews(context: BrowserContext, url: string, opts: Re
     page = await context.newPage();
     page.on('dialog', (d) => d.dismiss().catch(() => undefined));
     await Promise.all([page.setViewport({ width: first.width, height: first.height, deviceScaleFactor: 1 }), page.evaluateOnNewDocument(dialogGuard), page.evaluateOnNewDocument(seedRandomness, PAGE_SEED)]);
+    await gate.step('fidelity load');
     const tl = performance.now();
     try {
       await withTimeout(page.goto(url, { waitUntil: 'load', timeout: 0 }), Math.min(LOAD_TIMEOUT_MS, left() * 0.4), 'load');
@@ -99,6 +101,7 @@ export async function renderViews(context: BrowserContext, url: string, opts: Re
         views.push(missing(unresponsive));
         continue;
       }
+      await gate.step(`fidelity ${v.name} view`);
       const tv = performance.now();
       try {
         views.push(gathered(await withTimeout(viewAt(page, v, i > 0, opts.screenshots === false ? 0 : opts.shotScale ?? SHOT_SCALE), Math.min(STEP_TIMEOUT_MS, left()), `${v.name} view`)));

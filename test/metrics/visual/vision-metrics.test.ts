@@ -13,8 +13,9 @@ import mediaQuality from '../../../metrics/content/media-quality.js';
 import placeholderQuality from '../../../metrics/content/placeholder-quality.js';
 import type { MediaInfo } from '../../../core/browser-evidence.js';
 import type { MetricDefinition, MetricOutcome } from '../../../core/metric.js';
-import { buildEvidence } from '../../metric-tester.js';
+import { buildEvidence, outcomeOf } from '../../metric-tester.js';
 import { browserEvidence, cardGrid, shot, svgPng } from './synthetic.js';
+import { browserEvidence as visitEvidence } from '../synthetic-browser.js';
 
 const W = 1280;
 const H = 800;
@@ -55,9 +56,11 @@ describe('layout-consistency', () => {
     assert.deepEqual(a, b);
   });
 
-  it('is unscorable without a screenshot', async () => {
-    const ev = buildEvidence({ html: '<p>x</p>', evidence: browserEvidence({}) });
-    assert.equal((await layoutConsistency.score(ev)).score, null);
+  it('is unscorable without a screenshot, with the reason the runner gives', async () => {
+    const ev = buildEvidence({ html: '<p>x</p>', evidence: { browser: visitEvidence({ unavailable: { screenshots: 'screenshot timed out' } }) } });
+    const out = await outcomeOf(layoutConsistency, ev);
+    assert.equal(out.score, null);
+    assert.match((out as { reason: string }).reason, /no desktop screenshot: screenshot timed out/);
   });
 });
 

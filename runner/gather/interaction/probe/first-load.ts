@@ -9,9 +9,11 @@ import type { ProbeDriver } from '../driver.js';
 import { plain } from './effects.js';
 import { FIRST_LOAD_TIMEOUT_MS } from './limits.js';
 import { OutOfBudget, type ProbeRun } from './run.js';
+import { gate } from '../../step-gate.js';
 
 async function load(run: ProbeRun): Promise<Awaited<ReturnType<ProbeDriver['navigate']>>> {
   let nav: Awaited<ReturnType<ProbeDriver['navigate']>>;
+  await gate.step('probe first load');
   try {
     nav = await run.d.navigate(run.entryUrl, run.bound(run.opts.firstLoadMs ?? FIRST_LOAD_TIMEOUT_MS));
   } catch (err) {

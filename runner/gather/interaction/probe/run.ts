@@ -11,6 +11,7 @@ import { ProbeDriver, type Window } from '../driver.js';
 import { EVAL_MS, FINISH_RESERVE_MS, FRAME_COST_TARGET_MS, INTERACTION_DEFAULTS, MAX_FRAME_MS, NETWORK_QUIET_CAP_MS, PROBE_CONFIG, RELOAD_TIMEOUT_MS, RESTORE } from './limits.js';
 import type { Baseline, Navigated } from './page-answers.js';
 import { sampleFile } from './samples.js';
+import { gate } from '../../step-gate.js';
 
 export interface ProbeOptions {
   /** performance.now() by which the probe must be over. */
@@ -162,6 +163,7 @@ export class ProbeRun {
 
   /** Restore the start state: storage cleared, the entry page loaded again and settled, controls tagged. */
   async restore(url = this.entryUrl, tagSelectors: Array<string | null> = this.selectors): Promise<{ missing: number[]; status?: number }> {
+    await gate.step('probe restore');
     const t = performance.now();
     const d = this.d;
     await d.takeCoverage(this.bound(EVAL_MS)).catch(() => undefined);
