@@ -43,8 +43,11 @@ interface DriverLike {
 const BaseGatherer = Gatherer as unknown as new () => { meta: { supportedModes: string[] } };
 const BaseAudit = Audit as unknown as new () => object;
 
-/** What a held run is told when the caller's work is over: measure, or skip. */
-export type HoldVerdict = 'measure' | 'skip';
+/**
+ * What a held run is told when the caller's work is over: measure, measure a page that never goes idle (its
+ * waits are then the never-idle ones: lighthouse.ts `lighthouseSettingsFor`), or skip.
+ */
+export type HoldVerdict = 'measure' | 'measure-never-idle' | 'skip';
 
 /** How a run's measured phase went (issue "Numbers that hold still"); rows carry these in their timings. */
 export interface MeasureStats {
@@ -90,6 +93,11 @@ export interface MobileGathererOptions {
   stats?: MeasureStats;
   /** Take the phone measurement in getArtifact (false: the run only needs the hold and the lock). */
   measure?: boolean;
+  /**
+   * Called with the verdict before the page is loaded, with the run's settings object (the one Lighthouse reads
+   * its waits from when it navigates, right after this phase): the run changes its waits for a never-idle page.
+   */
+  onVerdict?: (verdict: HoldVerdict, settings: Record<string, unknown>) => void;
 }
 
 /** Build the gatherer class for one run. */
@@ -100,7 +108,7 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
   return class WebgradeMobile extends BaseGatherer {
     override meta = { supportedModes: ['navigation'] };
 
-    async startInstrumentation(context: { page: { close(): Promise<void> } }): Promise<void> {
+    async startInstrumentation(context: { page: { close(): Promise<void> }; settings: Record<string, unknown> }): Promise<void> {
       if (before) {
         const t = performance.now();
         const verdict = await before.catch(() => 'skip' as const);
@@ -109,6 +117,7 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
           await context.page.close();
           return;
         }
+        opts.onVerdict?.(verdict, context.settings);
       }
       if (lock) {
         const t = performance.now();

@@ -52,6 +52,41 @@ export const LIGHTHOUSE_SETTINGS = {
   skipAudits: ['bf-cache'],
 };
 
+/** The page as the visit saw it before Lighthouse measures. */
+export interface PageState {
+  /** The main thread stayed busy after load (collectors/busy-after-load.ts `isNeverIdle`). */
+  neverIdle?: boolean;
+}
+
+/**
+ * How long Lighthouse observes a page that never goes idle, from the start of its navigation (its
+ * `maxWaitForLoad`; the trace covers this window). See the module comment for the choice.
+ */
+export const NEVER_IDLE_WINDOW_MS = 5_000;
+
+/** The waits among the settings: what `lighthouseSettingsFor` changes for a page that never goes idle. */
+const WAIT_KEYS = ['maxWaitForLoad', 'pauseAfterLoadMs', 'networkQuietThresholdMs', 'cpuQuietThresholdMs'] as const;
+
+/**
+ * Lighthouse's settings for one run: LIGHTHOUSE_SETTINGS, with the never-idle window for a page that never goes
+ * idle. The one place the settings are chosen (a held run applies the waits when its verdict comes:
+ * `applyPageState`).
+ */
+export function lighthouseSettingsFor(page: PageState = {}): typeof LIGHTHOUSE_SETTINGS {
+  const settings = { ...LIGHTHOUSE_SETTINGS };
+  if (page.neverIdle) settings.maxWaitForLoad = NEVER_IDLE_WINDOW_MS;
+  return settings;
+}
+
+/** Put the waits `lighthouseSettingsFor(page)` chooses into a run's settings, never longer than they were. */
+export function applyPageState(settings: Record<string, unknown>, page: PageState): void {
+  const chosen = lighthouseSettingsFor(page);
+  for (const k of WAIT_KEYS) {
+    const now = settings[k];
+    settings[k] = typeof now === 'number' ? Math.min(now, chosen[k]) : chosen[k];
+  }
+}
+
 let queue: Promise<unknown> = Promise.resolve();
 
 type LighthouseFn = (url: string, flags: Record<string, unknown>, config?: Record<string, unknown>, page?: Page) => Promise<{ lhr: LhrLike; artifacts?: Record<string, unknown> } | undefined>;
@@ -156,6 +191,12 @@ export interface LighthouseRunOptions {
   lock?: boolean;
   /** Only the performance category (the extra runs of `--lighthouse-runs`); no phone measurement. */
   performanceOnly?: boolean;
+  /** Settings instead of LIGHTHOUSE_SETTINGS (the heavy-page benchmark's bare run). */
+  settings?: typeof LIGHTHOUSE_SETTINGS;
+  /** What the visit saw of the page (a run that is not held: its settings are chosen for it at the start). */
+  pageState?: PageState;
+  /** Called with the hold's verdict (see `mobile.before`). */
+  onVerdict?: (verdict: HoldVerdict) => void;
 }
 
 /**
@@ -256,9 +297,8 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     const lighthouse = await loadLighthouse();
     const categories = opts.performanceOnly ? ['performance'] : [...LIGHTHOUSE_CATEGORIES];
     const flags = { port: opts.port, output: 'json', logLevel: 'silent', onlyCategories: categories };
-    const settings = opts.defaults
-      ? { onlyCategories: categories }
-      : { ...LIGHTHOUSE_SETTINGS, maxWaitForLoad: Math.max(5000, Math.min(LIGHTHOUSE_SETTINGS.maxWaitForLoad, opts.timeoutMs - 5000)), onlyCategories: categories };
+    const base = opts.settings ?? lighthouseSettingsFor(opts.pageState);
+    const settings = opts.defaults ? { onlyCategories: categories } : { ...base, maxWaitForLoad: Math.max(5000, Math.min(base.maxWaitForLoad, opts.timeoutMs - 5000)), onlyCategories: categories };
     const config: Record<string, unknown> = { extends: 'lighthouse:default', settings };
     const stats: MeasureStats = {};
     const lock = opts.lock ? { timeoutMs: Math.max(1000, opts.timeoutMs - 2000), release: {} as { fn?: () => Promise<void> } } : undefined;
@@ -270,6 +310,10 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
         ...(opts.mobile?.before ? { before: opts.mobile.before } : {}),
         ...(lock ? { lock } : {}),
         stats,
+        onVerdict: (verdict, runSettings) => {
+          if (verdict === 'measure-never-idle') applyPageState(runSettings, { neverIdle: true });
+          opts.onVerdict?.(verdict);
+        },
       });
       config.artifacts = [{ id: MOBILE_ARTIFACT, gatherer: { implementation: gatherer } }];
       config.audits = [{ implementation: WebgradeMobileAudit }];

@@ -15,9 +15,11 @@
  *    never loads gets the fault "load timeout" and we go on with what is there.
  * 3. Settle: SETTLE_MS, or as long as the caller's `idle` work takes if longer (Node is idle then), with the
  *    main thread's busy share measured over it (collectors/busy-after-load.ts).
- * 4. Probe: the page must answer once within RESPONSIVE_PROBE_MS.
+ * 4. Probe: the page must answer once within RESPONSIVE_PROBE_MS; a page that never goes idle then has its clock
+ *    paused (`pauseClock`).
  * 5. Collect: each collector's step, in order, each within its limit.
- * 6. Phone: iPhone 12 Pro in a page of its own (collectors/mobile-visit.ts), unless the Lighthouse run measures it.
+ * 6. Phone: iPhone 12 Pro in a page of its own (collectors/mobile-visit.ts), unless the Lighthouse run measures it
+ *    (never for a page that never goes idle: collectors/busy-after-load.ts `isNeverIdle`).
  * 7. Finish: what the listeners recorded.
  *
  * When an in-page step times out the page is taken as unresponsive (a busy main thread: endless loop) and the
@@ -28,7 +30,7 @@ import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../../core/artifact/model.js';
 import type { BrowserEvidence } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
-import { busyAfterLoad } from './collectors/busy-after-load.js';
+import { busyAfterLoad, isNeverIdle } from './collectors/busy-after-load.js';
 import { visitCollectors } from './collectors/index.js';
 import { visitMobile } from './collectors/mobile-visit.js';
 import { VIEWPORT } from './collectors/screenshots.js';
@@ -88,6 +90,8 @@ class VisitRun {
   private readonly ctx: VisitContext;
   private closed = false;
   private responsive = true;
+  /** The main thread's busy share over the settle (collectors/busy-after-load.ts). */
+  private busy: number | undefined;
   private unresponsive = 'page did not respond (busy main thread)';
 
   constructor(
@@ -108,8 +112,9 @@ class VisitRun {
   async run(): Promise<BrowserEvidence> {
     await this.open();
     const loaded = await this.load();
-    const busy = await this.settle(loaded);
+    const busy = (this.busy = await this.settle(loaded));
     await this.step('domHtml', 'probe', () => this.page.evaluate(() => 1), RESPONSIVE_PROBE_MS);
+    if (isNeverIdle(busy)) await this.pauseClock();
     const ev: BrowserEvidence = {
       url: this.entryUrl,
       finalUrl: this.entryUrl,
@@ -185,6 +190,35 @@ class VisitRun {
     return busy;
   }
 
+  /**
+   * A page that never goes idle is collected on its own clock, stopped: its animation frames are held (the page's
+   * `requestAnimationFrame` keeps the callbacks it is given and never runs them: headless Chrome drives frames
+   * from its compositor, which virtual time does not stop) and its timers stand still (CDP virtual time paused),
+   * so that every collector's call is answered between two tasks instead of after a frame's work (a fractal
+   * recomputed every frame, slowed several times over by the block coverage the visit records, made each step
+   * wait seconds and the coverage step time out). The collectors then see the page as its last frame left it;
+   * what it logs afterwards is not seen (its per-frame errors were seen during load and settle). A loop that kept
+   * its own reference to `requestAnimationFrame` goes on. The screenshots' freeze pauses the same clock for every
+   * page.
+   */
+  private async pauseClock(): Promise<void> {
+    if (!this.responsive || this.closed) return;
+    const t = performance.now();
+    try {
+      const hold = () => {
+        const held: FrameRequestCallback[] = [];
+        window.requestAnimationFrame = (cb: FrameRequestCallback) => held.push(cb);
+        window.cancelAnimationFrame = () => undefined;
+      };
+      const pause = Promise.all([this.page.evaluate(hold), this.cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' })]);
+      await withTimeout(pause, Math.min(STEP_TIMEOUT_MS, this.left()), 'pause clock');
+    } catch (err) {
+      this.faults.add(`pausing the page clock failed: ${errorMessage(err)}`);
+    } finally {
+      this.mark('pause clock', t);
+    }
+  }
+
   /** Why the page stopped answering, named by what can still be seen from outside its renderer. */
   private unresponsiveCause(): string {
     if (this.closed) return 'page did not respond (its window was closed)';
@@ -233,7 +267,9 @@ class VisitRun {
   private async phone(ev: BrowserEvidence): Promise<void> {
     const { faults, opts } = this;
     const responsive = this.responsive && !this.closed;
-    if (responsive && opts.mobile === 'lighthouse') return; // measured in the Lighthouse run (browser-gatherer.ts)
+    // Measured in the Lighthouse run (browser-gatherer.ts), except on a page that never goes idle: its Lighthouse
+    // run is the one most likely to overrun, and the phone check must not depend on it.
+    if (responsive && opts.mobile === 'lighthouse' && !isNeverIdle(this.busy)) return;
     if (!responsive || this.left() <= 1000) {
       faults.skip('mobile', this.responsive ? 'no time left in the budget for mobile emulation' : this.unresponsive);
       return;

@@ -6,6 +6,19 @@
 import type { Page } from 'puppeteer-core';
 import { TimeoutError, withTimeout } from '../time.js';
 
+/**
+ * A page whose main thread was busy at least this share of the settle never goes idle: it animates or computes
+ * on every frame (issue 31). Measured on the development machine: the light corpus pages sit at 0–5 % after load
+ * (a few start-up timers), the heavy fixtures (fixtures/heavy/) and the corpus's canvas animations at 60–100 %;
+ * half is far from both. Such a page is measured on its own clock rather than on quiet (browser-gatherer.ts).
+ */
+export const NEVER_IDLE_BUSY = 0.5;
+
+/** Whether a page with this busy share after load is taken as never going idle. */
+export function isNeverIdle(busy: number | undefined): boolean {
+  return busy !== undefined && busy >= NEVER_IDLE_BUSY;
+}
+
 /** The metrics are answered by the page's main thread: one that does not answer within this is busy. */
 const METRICS_TIMEOUT_MS = 1000;
 
