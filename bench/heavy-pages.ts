@@ -18,7 +18,6 @@ import { fileURLToPath } from 'node:url';
 import { quantile, median } from 'simple-statistics';
 import { suiteMetrics } from '../metrics/registry.js';
 import { Scorer } from '../runner/score.js';
-import { lighthouseSettingsFor } from '../runner/gather/lighthouse.js';
 import { isNeverIdle } from '../runner/gather/collectors/busy-after-load.js';
 import { bareLighthouse, launchBareChrome } from './bare-lighthouse.js';
 import { corpusDir } from './common.js';
@@ -88,8 +87,8 @@ async function main(): Promise<void> {
         const p = list.find((x) => x.name === r.name)!;
         const t = performance.now();
         try {
-          // The settings the scorer chose for this page: the never-idle ones when its visit found it busy.
-          const lh = await bareLighthouse(p.path, chrome, 60_000, lighthouseSettingsFor({ neverIdle: isNeverIdle((r.phases.busyAfterLoadPct ?? 0) / 100) }));
+          // As the scorer measured this page: as a never-idle one when its visit found it busy.
+          const lh = await bareLighthouse(p.path, chrome, 60_000, { neverIdle: isNeverIdle((r.phases.busyAfterLoadPct ?? 0) / 100) });
           r.bare = { seconds: (performance.now() - t) / 1000, performance: lh.categories.performance?.score ?? null, ...(lh.runtimeError ? { error: lh.runtimeError } : {}) };
         } catch (err) {
           r.bare = { seconds: (performance.now() - t) / 1000, performance: null, error: (err as Error).message };
@@ -121,6 +120,8 @@ function report(rows: Row[]): void {
   console.log(`heavy seconds per page: median ${fmt(heavy.length ? median(heavy) : NaN)}, p90 ${fmt(p90)}, max ${fmt(heavy.length ? Math.max(...heavy) : NaN)} (goal p90 ≤ 20)`);
   console.log(`light seconds per page: median ${fmt(lightMedian)} over ${light.length}; heavy p90 / light median ${fmt(p90 / lightMedian, 2)} (goal ≤ 3)`);
   console.log(`bare Lighthouse with the same settings (the floor): median ${fmt(bare.length ? median(bare) : NaN)} s, max ${fmt(bare.length ? Math.max(...bare) : NaN)} s`);
+  const taken = (kind: Row['kind']) => rows.filter((r) => r.kind === kind && isNeverIdle((r.phases.busyAfterLoadPct ?? 0) / 100)).length;
+  console.log(`taken as never idle: ${taken('heavy')} of ${heavy.length} heavy pages, ${taken('light')} of ${light.length} light pages`);
   const forTime = rows.flatMap((r) => r.unscorable.filter((u) => FOR_TIME.test(u.reason)).map((u) => `${r.name} ${u.id}`));
   console.log(`study rule metrics unscorable for time: ${forTime.length}${forTime.length ? ` (${forTime.join(', ')})` : ''} (goal 0)`);
 }

@@ -24,6 +24,7 @@
 import { Audit, Gatherer } from 'lighthouse';
 import { measureOverflow, type OverflowMeasure } from './mobile-measure.js';
 import { acquireMeasureLock } from './measure-lock.js';
+import { holdAnimationFrames } from './collectors/busy-after-load.js';
 
 export const MOBILE_ARTIFACT = 'WebgradeMobile';
 export const MOBILE_AUDIT = 'webgrade-mobile';
@@ -35,7 +36,7 @@ export interface MobileArtifact {
 }
 
 interface DriverLike {
-  executionContext: { evaluate<T>(fn: () => T, opts: { args: []; useIsolation?: boolean }): Promise<T> };
+  executionContext: { evaluate<T>(fn: () => T, opts: { args: []; useIsolation?: boolean; deps?: unknown[] }): Promise<T> };
   defaultSession: { sendCommand(method: string, params?: Record<string, unknown>): Promise<unknown> };
 }
 
@@ -98,6 +99,8 @@ export interface MobileGathererOptions {
    * its waits from when it navigates, right after this phase): the run changes its waits for a never-idle page.
    */
   onVerdict?: (verdict: HoldVerdict, settings: Record<string, unknown>) => void;
+  /** The page never goes idle (known at the start; a held run may learn it from its verdict). */
+  neverIdle?: boolean;
 }
 
 /** Build the gatherer class for one run. */
@@ -105,6 +108,7 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
   const { screenshot, before, lock } = opts;
   const stats = opts.stats ?? {};
   let lockedAt = 0;
+  let neverIdle = !!opts.neverIdle;
   return class WebgradeMobile extends BaseGatherer {
     override meta = { supportedModes: ['navigation'] };
 
@@ -117,6 +121,7 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
           await context.page.close();
           return;
         }
+        if (verdict === 'measure-never-idle') neverIdle = true;
         opts.onVerdict?.(verdict, context.settings);
       }
       if (lock) {
@@ -138,7 +143,8 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
      * gatherers end the trace and collect it: the measurement is over, so the lock is given back here, before the
      * artifact phase (axe, image and font checks, ...), which measures nothing.
      */
-    async stopInstrumentation(): Promise<void> {
+    async stopInstrumentation(context: { driver: unknown }): Promise<void> {
+      if (neverIdle) await holdFrames(context.driver as DriverLike);
       if (lock?.release.fn) {
         const fn = lock.release.fn;
         stats.measuredMs = Math.round(performance.now() - lockedAt);
@@ -163,6 +169,16 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
       }
     }
   };
+}
+
+/**
+ * The trace is taken: on a page that never goes idle, its animation frames are held for the artifact phase, whose
+ * gatherers (axe, styles, fonts, trace elements, ...) each evaluate in the page and would otherwise wait for a
+ * frame's work every time (measured: 20–40 s of the run on the heavy fixtures under load). Its timers go on (axe
+ * needs them). A failure leaves the page as it was.
+ */
+async function holdFrames(driver: DriverLike): Promise<void> {
+  await driver.executionContext.evaluate(holdAnimationFrames, { args: [], useIsolation: false }).catch(() => undefined);
 }
 
 export class WebgradeMobileAudit extends BaseAudit {

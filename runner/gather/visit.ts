@@ -30,7 +30,7 @@ import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../../core/artifact/model.js';
 import type { BrowserEvidence } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
-import { busyAfterLoad, isNeverIdle } from './collectors/busy-after-load.js';
+import { busyAfterLoad, holdAnimationFrames, isNeverIdle } from './collectors/busy-after-load.js';
 import { visitCollectors } from './collectors/index.js';
 import { visitMobile } from './collectors/mobile-visit.js';
 import { VIEWPORT } from './collectors/screenshots.js';
@@ -191,26 +191,19 @@ class VisitRun {
   }
 
   /**
-   * A page that never goes idle is collected on its own clock, stopped: its animation frames are held (the page's
-   * `requestAnimationFrame` keeps the callbacks it is given and never runs them: headless Chrome drives frames
-   * from its compositor, which virtual time does not stop) and its timers stand still (CDP virtual time paused),
+   * A page that never goes idle is collected on its own clock, stopped: its animation frames are held
+   * (collectors/busy-after-load.ts `holdAnimationFrames`) and its timers stand still (CDP virtual time paused),
    * so that every collector's call is answered between two tasks instead of after a frame's work (a fractal
    * recomputed every frame, slowed several times over by the block coverage the visit records, made each step
    * wait seconds and the coverage step time out). The collectors then see the page as its last frame left it;
-   * what it logs afterwards is not seen (its per-frame errors were seen during load and settle). A loop that kept
-   * its own reference to `requestAnimationFrame` goes on. The screenshots' freeze pauses the same clock for every
-   * page.
+   * what it logs afterwards is not seen (its per-frame errors were seen during load and settle). The screenshots'
+   * freeze pauses the same clock for every page.
    */
   private async pauseClock(): Promise<void> {
     if (!this.responsive || this.closed) return;
     const t = performance.now();
     try {
-      const hold = () => {
-        const held: FrameRequestCallback[] = [];
-        window.requestAnimationFrame = (cb: FrameRequestCallback) => held.push(cb);
-        window.cancelAnimationFrame = () => undefined;
-      };
-      const pause = Promise.all([this.page.evaluate(hold), this.cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' })]);
+      const pause = Promise.all([this.page.evaluate(holdAnimationFrames), this.cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' })]);
       await withTimeout(pause, Math.min(STEP_TIMEOUT_MS, this.left()), 'pause clock');
     } catch (err) {
       this.faults.add(`pausing the page clock failed: ${errorMessage(err)}`);

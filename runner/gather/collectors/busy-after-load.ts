@@ -19,6 +19,18 @@ export function isNeverIdle(busy: number | undefined): boolean {
   return busy !== undefined && busy >= NEVER_IDLE_BUSY;
 }
 
+/**
+ * Runs in the page (self-contained: it is serialised): from now on the page's `requestAnimationFrame` keeps the
+ * callbacks it is given and never runs them, so that a loop driven by animation frames stops after the frame in
+ * flight and the page answers our calls between two tasks. Headless Chrome drives frames from its compositor,
+ * which CDP virtual time does not stop. A loop that kept its own reference to the function goes on.
+ */
+export function holdAnimationFrames(): void {
+  const held: FrameRequestCallback[] = [];
+  window.requestAnimationFrame = (cb: FrameRequestCallback) => held.push(cb);
+  window.cancelAnimationFrame = () => undefined;
+}
+
 /** The metrics are answered by the page's main thread: one that does not answer within this is busy. */
 const METRICS_TIMEOUT_MS = 1000;
 

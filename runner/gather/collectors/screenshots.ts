@@ -73,10 +73,7 @@ export const fullPageScreenshotCollector: VisitCollector<Screenshot> = {
     const h = await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0));
     const height = Math.min(Math.max(h, VIEWPORT.height), FULL_PAGE_CAP_PX);
     const clip = { x: 0, y: 0, width: VIEWPORT.width, height };
-    // A page no taller than the viewport (a full-screen canvas) is captured as it is shown: capturing beyond the
-    // viewport resizes the view, which makes such a page redraw at the new size before Chrome can paint it.
-    const beyond = height > VIEWPORT.height;
-    const png = Buffer.from(await page.screenshot({ type: 'png', ...(beyond ? { clip } : {}), captureBeyondViewport: beyond, optimizeForSpeed: true }));
+    const png = Buffer.from(await page.screenshot({ type: 'png', clip, captureBeyondViewport: true, optimizeForSpeed: true }));
     return { png, width: VIEWPORT.width, height, deviceScaleFactor: 1, truncated: h > FULL_PAGE_CAP_PX };
   },
   fill(ev: BrowserEvidence, shot: Screenshot | undefined): void {
