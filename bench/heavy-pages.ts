@@ -43,6 +43,8 @@ interface Row {
   wall: number;
   phases: Record<string, number>;
   unscorable: Array<{ id: string; reason: string }>;
+  /** The page's performance score (null: unscorable). */
+  performance: number | null;
   bare?: { seconds: number; performance: number | null; error?: string };
 }
 
@@ -74,7 +76,7 @@ async function main(): Promise<void> {
       const phases: Record<string, number> = {};
       for (const k of PHASES) if (doc.timings?.[k] !== undefined) phases[k] = doc.timings[k]!;
       const unscorable = doc.metrics.filter((m) => m.score === null).map((m) => ({ id: m.id, reason: (m.reason ?? '').slice(0, 120) }));
-      rows.push({ name: p.name, kind: p.kind, wall, phases, unscorable });
+      rows.push({ name: p.name, kind: p.kind, wall, phases, unscorable, performance: doc.metrics.find((m) => m.id === 'performance')?.score ?? null });
       process.stderr.write(`${p.name}: ${wall.toFixed(1)} s\n`);
     }
   } finally {
@@ -104,13 +106,14 @@ async function main(): Promise<void> {
 function report(rows: Row[]): void {
   const fmt = (v: number | undefined, d = 1) => (v === undefined ? '-' : v.toFixed(d));
   console.log(`${rows.length} pages (${rows.filter((r) => r.kind === 'heavy').length} heavy), ${only.length} rule metrics of the study suite, default budget, one page at a time`);
-  console.log(['page', 'kind', 'wall s', 'visit s', 'LH s', 'LH measured s', 'lock wait s', 'probe s', 'busy %', 'bare LH s', 'bare perf', 'unscorable'].join('\t'));
+  console.log(['page', 'kind', 'wall s', 'visit s', 'LH s', 'LH measured s', 'lock wait s', 'probe s', 'busy %', 'perf', 'bare LH s', 'bare perf', 'unscorable'].join('\t'));
   for (const r of rows) {
     const ms = (k: string) => (r.phases[k] === undefined ? undefined : r.phases[k]! / 1000);
-    // Every unscorable metric by id; the reason only for those unscorable for time (the others say what the page lacks).
-    const un = r.unscorable.map((u) => (FOR_TIME.test(u.reason) ? `${u.id} (TIME: ${u.reason})` : u.id)).join(', ') || '-';
+    // Every unscorable metric by id; the reason for those lost to time or to a failure (the others say what the page lacks).
+    const why = (u: { reason: string }) => (FOR_TIME.test(u.reason) ? `TIME: ${u.reason}` : /Lighthouse|respond|failed|crash/.test(u.reason) ? u.reason : '');
+    const un = r.unscorable.map((u) => (why(u) ? `${u.id} (${why(u)})` : u.id)).join(', ') || '-';
     const bare = r.bare ? [fmt(r.bare.seconds), r.bare.performance === null ? `n/a${r.bare.error ? ` (${r.bare.error.slice(0, 40)})` : ''}` : String(Math.round(r.bare.performance * 100))] : ['-', '-'];
-    console.log([r.name, r.kind, fmt(r.wall), fmt(ms('visit')), fmt(ms('lighthouse')), fmt(ms('lighthouseMeasured')), fmt(ms('lighthouseLockWait')), fmt(ms('interaction')), r.phases.busyAfterLoadPct ?? '-', ...bare, un].join('\t'));
+    console.log([r.name, r.kind, fmt(r.wall), fmt(ms('visit')), fmt(ms('lighthouse')), fmt(ms('lighthouseMeasured')), fmt(ms('lighthouseLockWait')), fmt(ms('interaction')), r.phases.busyAfterLoadPct ?? '-', r.performance ?? 'n/a', ...bare, un].join('\t'));
   }
   const heavy = rows.filter((r) => r.kind === 'heavy').map((r) => r.wall);
   const light = rows.filter((r) => r.kind === 'light').map((r) => r.wall);

@@ -138,7 +138,9 @@ export class BrowserGatherer implements Gatherer {
       if (needsBrowser) {
         const reserve = needsLighthouse ? Math.min(LIGHTHOUSE_RESERVE_MS, request.budgetMs * 0.45) : 0;
         // The phone check does not ride on the Lighthouse run's fate: a run that overruns ends early enough for the
-        // fallback mobile visit (fillMobile).
+        // fallback mobile visit (fillMobile). A page that never goes idle has it measured in the run all the same:
+        // there its frames are held after the trace (lighthouse-mobile.ts), so it costs nothing, while a mobile
+        // visit of such a page took 1.3–7.9 s before Lighthouse could measure (machine at load 20).
         const mobileReserve = request.needs.has('mobile') ? Math.min(MOBILE_FALLBACK_MS, request.budgetMs * 0.15) : 0;
         let decide!: (verdict: HoldVerdict) => void;
         const hold = new Promise<HoldVerdict>((r) => (decide = r));

@@ -18,8 +18,7 @@
  * 4. Probe: the page must answer once within RESPONSIVE_PROBE_MS; a page that never goes idle then has its clock
  *    paused (`pauseClock`).
  * 5. Collect: each collector's step, in order, each within its limit.
- * 6. Phone: iPhone 12 Pro in a page of its own (collectors/mobile-visit.ts), unless the Lighthouse run measures it
- *    (never for a page that never goes idle: collectors/busy-after-load.ts `isNeverIdle`).
+ * 6. Phone: iPhone 12 Pro in a page of its own (collectors/mobile-visit.ts), unless the Lighthouse run measures it.
  * 7. Finish: what the listeners recorded.
  *
  * When an in-page step times out the page is taken as unresponsive (a busy main thread: endless loop) and the
@@ -90,8 +89,6 @@ class VisitRun {
   private readonly ctx: VisitContext;
   private closed = false;
   private responsive = true;
-  /** The main thread's busy share over the settle (collectors/busy-after-load.ts). */
-  private busy: number | undefined;
   private unresponsive = 'page did not respond (busy main thread)';
 
   constructor(
@@ -112,7 +109,7 @@ class VisitRun {
   async run(): Promise<BrowserEvidence> {
     await this.open();
     const loaded = await this.load();
-    const busy = (this.busy = await this.settle(loaded));
+    const busy = await this.settle(loaded);
     await this.step('domHtml', 'probe', () => this.page.evaluate(() => 1), RESPONSIVE_PROBE_MS);
     if (isNeverIdle(busy)) await this.pauseClock();
     const ev: BrowserEvidence = {
@@ -260,9 +257,7 @@ class VisitRun {
   private async phone(ev: BrowserEvidence): Promise<void> {
     const { faults, opts } = this;
     const responsive = this.responsive && !this.closed;
-    // Measured in the Lighthouse run (browser-gatherer.ts), except on a page that never goes idle: its Lighthouse
-    // run is the one most likely to overrun, and the phone check must not depend on it.
-    if (responsive && opts.mobile === 'lighthouse' && !isNeverIdle(this.busy)) return;
+    if (responsive && opts.mobile === 'lighthouse') return; // measured in the Lighthouse run (browser-gatherer.ts)
     if (!responsive || this.left() <= 1000) {
       faults.skip('mobile', this.responsive ? 'no time left in the budget for mobile emulation' : this.unresponsive);
       return;
