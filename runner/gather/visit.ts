@@ -257,7 +257,10 @@ class VisitRun {
   private async phone(ev: BrowserEvidence): Promise<void> {
     const { faults, opts } = this;
     const responsive = this.responsive && !this.closed;
-    if (responsive && opts.mobile === 'lighthouse') return; // measured in the Lighthouse run (browser-gatherer.ts)
+    // Measured in the Lighthouse run (browser-gatherer.ts), which runs whenever the page answered the probe and gave
+    // its DOM: a later step that timed out on a page busy starting up (a Pyodide page beside other work) is that
+    // step's loss, not the phone check's.
+    if (opts.mobile === 'lighthouse' && !this.closed && !faults.unavailable.domHtml) return;
     if (!responsive || this.left() <= 1000) {
       faults.skip('mobile', this.responsive ? 'no time left in the budget for mobile emulation' : this.unresponsive);
       return;
