@@ -34,8 +34,8 @@ const lightCount = Number(arg('--light') ?? 3);
 const pick = arg('--pages')?.split(',');
 const only = suiteMetrics('study').filter((m) => m.kind !== 'judge').map((m) => m.id);
 
-/** A reason that says the metric's measurement ran out of time (as opposed to a page fault). */
-export const FOR_TIME = /time|timed out|did not finish|budget|stopped answering/i;
+/** A reason that says a measurement ran out of time, or a step timed out on a busy page (as opposed to what the page lacks). */
+export const FOR_TIME = /time|timed out|did not finish|budget|stopped answering|did not respond/i;
 
 interface Row {
   name: string;

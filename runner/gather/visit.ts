@@ -110,8 +110,10 @@ class VisitRun {
     await this.open();
     const loaded = await this.load();
     const busy = await this.settle(loaded);
-    await this.step('domHtml', 'probe', () => this.page.evaluate(() => 1), RESPONSIVE_PROBE_MS);
-    if (isNeverIdle(busy)) await this.pauseClock();
+    // On a page that never goes idle the probe's one answer is the hold of its frames (`pauseClock`).
+    const neverIdle = isNeverIdle(busy);
+    await this.step('domHtml', 'probe', () => this.page.evaluate(neverIdle ? holdAnimationFrames : () => undefined), RESPONSIVE_PROBE_MS);
+    if (neverIdle) await this.pauseClock();
     const ev: BrowserEvidence = {
       url: this.entryUrl,
       finalUrl: this.entryUrl,
@@ -188,8 +190,9 @@ class VisitRun {
   }
 
   /**
-   * A page that never goes idle is collected on its own clock, stopped: its animation frames are held
-   * (collectors/busy-after-load.ts `holdAnimationFrames`) and its timers stand still (CDP virtual time paused),
+   * A page that never goes idle is collected on its own clock, stopped: its animation frames are held (by the
+   * responsiveness probe: collectors/busy-after-load.ts `holdAnimationFrames`) and its timers stand still (CDP
+   * virtual time paused, here),
    * so that every collector's call is answered between two tasks instead of after a frame's work (a fractal
    * recomputed every frame, slowed several times over by the block coverage the visit records, made each step
    * wait seconds and the coverage step time out). The collectors then see the page as its last frame left it;
@@ -200,8 +203,7 @@ class VisitRun {
     if (!this.responsive || this.closed) return;
     const t = performance.now();
     try {
-      const pause = Promise.all([this.page.evaluate(holdAnimationFrames), this.cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' })]);
-      await withTimeout(pause, Math.min(STEP_TIMEOUT_MS, this.left()), 'pause clock');
+      await withTimeout(this.cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' }), Math.min(STEP_TIMEOUT_MS, this.left()), 'pause clock');
     } catch (err) {
       this.faults.add(`pausing the page clock failed: ${errorMessage(err)}`);
     } finally {

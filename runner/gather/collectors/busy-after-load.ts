@@ -20,12 +20,15 @@ export function isNeverIdle(busy: number | undefined): boolean {
 }
 
 /**
- * Runs in the page (self-contained: it is serialised): from now on the page's `requestAnimationFrame` keeps the
- * callbacks it is given and never runs them, so that a loop driven by animation frames stops after the frame in
- * flight and the page answers our calls between two tasks. Headless Chrome drives frames from its compositor,
- * which CDP virtual time does not stop. A loop that kept its own reference to the function goes on.
+ * Runs in the page (self-contained: it is serialised): the frame callbacks already requested are cancelled (frame
+ * request ids count up from 1 in a document: the last thousand before a fresh one) and from now on the page's
+ * `requestAnimationFrame` keeps the callbacks it is given and never runs them, so that a loop driven by animation
+ * frames stops at once and the page answers our calls between two tasks. Headless Chrome drives frames from its
+ * compositor, which CDP virtual time does not stop. A loop that kept its own reference to the function goes on.
  */
 export function holdAnimationFrames(): void {
+  const last = window.requestAnimationFrame(() => undefined);
+  for (let id = Math.max(1, last - 1000); id <= last; id++) window.cancelAnimationFrame(id);
   const held: FrameRequestCallback[] = [];
   window.requestAnimationFrame = (cb: FrameRequestCallback) => held.push(cb);
   window.cancelAnimationFrame = () => undefined;
