@@ -8,9 +8,9 @@ import { TimeoutError, withTimeout } from '../time.js';
 
 /**
  * A page whose main thread was busy at least this share of the settle never goes idle: it animates or computes
- * on every frame (issue 31). Measured on the development machine: the light corpus pages sit at 0–5 % after load
- * (a few start-up timers), the heavy fixtures (fixtures/heavy/) and the corpus's canvas animations at 60–100 %;
- * half is far from both. Such a page is measured on its own clock rather than on quiet (browser-gatherer.ts).
+ * on every frame (issue 31). Measured on 2026-11-25 (bench/heavy-pages.ts, machine loaded): corpus pages 0–24 %
+ * after load (start-up work), one corpus animation (arena-animated) and the heavy fixtures (fixtures/heavy/)
+ * 86–100 %; half is far from both. Such a page is measured on its own clock rather than on quiet (browser-gatherer.ts).
  */
 export const NEVER_IDLE_BUSY = 0.5;
 
