@@ -20,7 +20,7 @@ import { loadArtifact } from '../core/artifact/load.js';
 import type { NetworkSettings } from '../core/network.js';
 import { CdnCache, isCdnHost } from '../cdn/index.js';
 import { chromeBinary, sandboxContext, scoringChromeFlags } from '../runner/gather/chrome-process.js';
-import { runLighthouse } from '../runner/gather/lighthouse.js';
+import { runLighthouse, type PageState } from '../runner/gather/lighthouse.js';
 import { Sandbox } from '../runner/gather/sandbox/sandbox.js';
 import { servedArtifact } from '../runner/gather/server.js';
 import type { LighthouseEvidence } from '../core/evidence.js';
@@ -63,12 +63,12 @@ export async function launchBareChrome(network: NetworkSettings = { mode: 'cdn' 
 }
 
 /** Serve `input` (file or folder) through the sandbox and run Lighthouse once on it with the given Chrome. */
-export async function bareLighthouse(input: string, chrome: BareChrome, timeoutMs = 60_000): Promise<LighthouseEvidence> {
+export async function bareLighthouse(input: string, chrome: BareChrome, timeoutMs = 60_000, pageState?: PageState): Promise<LighthouseEvidence> {
   const site = await chrome.sandbox.open(servedArtifact(loadArtifact(input)));
   const context = await sandboxContext(chrome.browser, await site.endpoint('lighthouse'));
   try {
     const page = await context.newPage();
-    return await runLighthouse(site.entryUrl, { port: chrome.port, timeoutMs, page });
+    return await runLighthouse(site.entryUrl, { port: chrome.port, timeoutMs, page, ...(pageState ? { pageState } : {}) });
   } finally {
     await context.close().catch(() => undefined);
     await site.close();

@@ -23,6 +23,7 @@ const BENCHMARKS = [
   ['bare-lighthouse', []],
   ['browser-suite', []],
   ['hostile', []],
+  ['heavy-pages', []],
   ['interaction', []],
   ['requirement-tests', []],
   ['fidelity', []],

@@ -41,7 +41,8 @@ import { errorMessage } from '../../core/errors.js';
 import type { Gatherer, GatherRequest, GathererFactory, GathererOptions } from '../../core/gatherer.js';
 import type { BrowserEvidence, InteractionSettings } from '../../core/browser-evidence.js';
 import type { LighthouseEvidence } from '../../core/evidence.js';
-import { LighthouseTimeout, type LighthouseRun } from './lighthouse.js';
+import { LighthouseTimeout, type LighthouseRun, type PageState } from './lighthouse.js';
+import { isNeverIdle } from './collectors/busy-after-load.js';
 import { LighthouseThread } from './lighthouse-thread.js';
 import { MEASURE_TIMINGS, copyMeasureStats, type HoldVerdict, type MeasureStats } from './lighthouse-mobile.js';
 import { mobileResult } from './mobile-measure.js';
@@ -156,6 +157,11 @@ export class BrowserGatherer implements Gatherer {
       let early: EarlyLighthouse | undefined;
       if (needsBrowser) {
         const reserve = needsLighthouse ? Math.min(LIGHTHOUSE_RESERVE_MS, request.budgetMs * 0.45) : 0;
+        // The phone check does not ride on the Lighthouse run's fate: a run that overruns ends early enough for the
+        // fallback mobile visit (fillMobile). A page that never goes idle has it measured in the run all the same:
+        // there its frames are held after the trace (lighthouse-mobile.ts), so it costs nothing, while a mobile
+        // visit of such a page took 1.3–7.9 s before Lighthouse could measure (machine at load 20).
+        const mobileReserve = request.needs.has('mobile') ? Math.min(MOBILE_FALLBACK_MS, request.budgetMs * 0.15) : 0;
         let decide!: (verdict: HoldVerdict) => void;
         const hold = new Promise<HoldVerdict>((r) => (decide = r));
         let visitOver!: () => void;
@@ -168,7 +174,7 @@ export class BrowserGatherer implements Gatherer {
           // idle then, and the benchmark only feeds a warning), or when the visit is over if that comes first.
           let benchmarking!: () => void;
           const benchmark = new Promise<void>((r) => (benchmarking = r));
-          early = { started: performance.now(), run: this.runLighthouse(site, deadline, { screenshot: screenshots, before: hold }, benchmarking), measure: false };
+          early = { started: performance.now(), run: this.runLighthouse(site, deadline - mobileReserve, { screenshot: screenshots, before: hold }, benchmarking), measure: false };
           staticScoring = Promise.race([benchmark, visited]).then(() => request.background?.());
         }
         const kills = this.chrome.kills;
@@ -202,7 +208,7 @@ export class BrowserGatherer implements Gatherer {
           }
         } finally {
           visitOver();
-          decide(early?.measure ? 'measure' : 'skip');
+          decide(early?.measure ? (pageState(evidence.browser).neverIdle ? 'measure-never-idle' : 'measure') : 'skip');
         }
       }
       // Without the visit, the probe runs here: before Lighthouse, which has not started.
@@ -396,11 +402,11 @@ export class BrowserGatherer implements Gatherer {
   /** Lighthouse after the visit: not run when the visit showed that the page never loads or does not answer. */
   private async lighthouse(evidence: Evidence, site: SiteHandle, deadline: number, mobile?: { screenshot: boolean }): Promise<LighthouseOutcome> {
     const skip = lighthouseSkipReason(evidence.browser);
-    return skip ? notRun(skip) : this.runLighthouse(site, deadline, mobile);
+    return skip ? notRun(skip) : this.runLighthouse(site, deadline, mobile, undefined, pageState(evidence.browser));
   }
 
   /** One Lighthouse run on our Chrome within `deadline`, in the Lighthouse thread; never throws. */
-  private async runLighthouse(site: SiteHandle, deadline: number, mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> }, onBenchmark?: () => void): Promise<LighthouseOutcome> {
+  private async runLighthouse(site: SiteHandle, deadline: number, mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> }, onBenchmark?: () => void, page?: PageState): Promise<LighthouseOutcome> {
     const timeoutMs = deadline - performance.now();
     if (timeoutMs < 3000) return notRun('Lighthouse not run: no time left in the artifact budget');
     let port: number;
@@ -411,7 +417,7 @@ export class BrowserGatherer implements Gatherer {
       return notRun(`could not start Chrome for Lighthouse: ${errorMessage(err)}`);
     }
     try {
-      const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}) });
+      const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}), ...(page ? { page } : {}) });
       const out: LighthouseOutcome = { evidence: gathered(run.evidence) };
       if (run.mobile) out.mobile = run.mobile;
       for (const k of run.requests ?? []) this.requestsOf(site, 'lighthouse').add(k);
@@ -452,6 +458,11 @@ interface EarlyLighthouse {
   started: number;
   run: Promise<LighthouseOutcome>;
   measure: boolean;
+}
+
+/** What the visit saw of the page that changes how Lighthouse measures it: whether it never goes idle. */
+function pageState(b: Evidence['browser']): PageState {
+  return { neverIdle: !!b?.ok && isNeverIdle(b.value.busyAfterLoad) };
 }
 
 /** Why Lighthouse should not run after this visit: the page never finished loading, or stopped answering. */

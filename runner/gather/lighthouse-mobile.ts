@@ -24,6 +24,7 @@
 import { Audit, Gatherer } from 'lighthouse';
 import { measureOverflow, type OverflowMeasure } from './mobile-measure.js';
 import { acquireMeasureLock } from './measure-lock.js';
+import { holdAnimationFrames } from './collectors/busy-after-load.js';
 
 export const MOBILE_ARTIFACT = 'WebgradeMobile';
 export const MOBILE_AUDIT = 'webgrade-mobile';
@@ -35,7 +36,7 @@ export interface MobileArtifact {
 }
 
 interface DriverLike {
-  executionContext: { evaluate<T>(fn: () => T, opts: { args: []; useIsolation?: boolean }): Promise<T> };
+  executionContext: { evaluate<T>(fn: () => T, opts: { args: []; useIsolation?: boolean; deps?: unknown[] }): Promise<T> };
   defaultSession: { sendCommand(method: string, params?: Record<string, unknown>): Promise<unknown> };
 }
 
@@ -43,8 +44,11 @@ interface DriverLike {
 const BaseGatherer = Gatherer as unknown as new () => { meta: { supportedModes: string[] } };
 const BaseAudit = Audit as unknown as new () => object;
 
-/** What a held run is told when the caller's work is over: measure, or skip. */
-export type HoldVerdict = 'measure' | 'skip';
+/**
+ * What a held run is told when the caller's work is over: measure, measure a page that never goes idle (its
+ * waits are then the never-idle ones: lighthouse.ts `lighthouseSettingsFor`), or skip.
+ */
+export type HoldVerdict = 'measure' | 'measure-never-idle' | 'skip';
 
 /** How a run's measured phase went (issue "Numbers that hold still"); rows carry these in their timings. */
 export interface MeasureStats {
@@ -90,6 +94,13 @@ export interface MobileGathererOptions {
   stats?: MeasureStats;
   /** Take the phone measurement in getArtifact (false: the run only needs the hold and the lock). */
   measure?: boolean;
+  /**
+   * Called with the verdict before the page is loaded, with the run's settings object (the one Lighthouse reads
+   * its waits from when it navigates, right after this phase): the run changes its waits for a never-idle page.
+   */
+  onVerdict?: (verdict: HoldVerdict, settings: Record<string, unknown>) => void;
+  /** The page never goes idle (known at the start; a held run may learn it from its verdict). */
+  neverIdle?: boolean;
 }
 
 /** Build the gatherer class for one run. */
@@ -97,10 +108,11 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
   const { screenshot, before, lock } = opts;
   const stats = opts.stats ?? {};
   let lockedAt = 0;
+  let neverIdle = !!opts.neverIdle;
   return class WebgradeMobile extends BaseGatherer {
     override meta = { supportedModes: ['navigation'] };
 
-    async startInstrumentation(context: { page: { close(): Promise<void> } }): Promise<void> {
+    async startInstrumentation(context: { page: { close(): Promise<void> }; settings: Record<string, unknown> }): Promise<void> {
       if (before) {
         const t = performance.now();
         const verdict = await before.catch(() => 'skip' as const);
@@ -109,6 +121,8 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
           await context.page.close();
           return;
         }
+        if (verdict === 'measure-never-idle') neverIdle = true;
+        opts.onVerdict?.(verdict, context.settings);
       }
       if (lock) {
         const t = performance.now();
@@ -129,7 +143,8 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
      * gatherers end the trace and collect it: the measurement is over, so the lock is given back here, before the
      * artifact phase (axe, image and font checks, ...), which measures nothing.
      */
-    async stopInstrumentation(): Promise<void> {
+    async stopInstrumentation(context: { driver: unknown }): Promise<void> {
+      if (neverIdle) await holdFrames(context.driver as DriverLike);
       if (lock?.release.fn) {
         const fn = lock.release.fn;
         stats.measuredMs = Math.round(performance.now() - lockedAt);
@@ -154,6 +169,16 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
       }
     }
   };
+}
+
+/**
+ * The trace is taken: on a page that never goes idle, its animation frames are held for the artifact phase, whose
+ * gatherers (axe, styles, fonts, trace elements, ...) each evaluate in the page and would otherwise wait for a
+ * frame's work every time (measured: 20–40 s of the run on the heavy fixtures under load). Its timers go on (axe
+ * needs them). A failure leaves the page as it was.
+ */
+async function holdFrames(driver: DriverLike): Promise<void> {
+  await driver.executionContext.evaluate(holdAnimationFrames, { args: [], useIsolation: false }).catch(() => undefined);
 }
 
 export class WebgradeMobileAudit extends BaseAudit {

@@ -94,12 +94,15 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     let verdict: HoldVerdict | undefined;
     const before = msg.hold ? new Promise<HoldVerdict>((r) => verdicts.set(id, (v) => r((verdict = v)))) : undefined;
     const first = await once(msg, msg.timeoutMs, {
+      ...(msg.page ? { pageState: msg.page } : {}),
       ...(msg.mobile ? { mobile: { screenshot: msg.mobile.screenshot, ...(before ? { before } : {}) } } : {}),
       ...(msg.benchmark ? { onBenchmark: () => send({ type: 'benchmark', id }) } : {}),
     });
     const runs = [first];
     while (runs.length < (msg.runs ?? 1) && deadline - performance.now() > MIN_EXTRA_RUN_MS) {
-      runs.push(await once(msg, deadline - performance.now(), { performanceOnly: true }));
+      // The extra runs observe the page as the first did (its never-idle window, when its verdict said so).
+      const neverIdle = msg.page?.neverIdle || verdict === 'measure-never-idle';
+      runs.push(await once(msg, deadline - performance.now(), { performanceOnly: true, pageState: { neverIdle } }));
     }
     const result: LighthouseRun = { ...first, evidence: medianPerformance(runs.map((r) => r.evidence)), requests: [...new Set(runs.flatMap((r) => r.requests ?? []))] };
     if (runs.length > 1) {

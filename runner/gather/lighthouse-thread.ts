@@ -17,7 +17,7 @@
  * at once (the caller kills Chrome, as for any Lighthouse timeout). A new worker starts with the next run.
  */
 import { Worker } from 'node:worker_threads';
-import { LighthouseTimeout, type LighthouseRun } from './lighthouse.js';
+import { LighthouseTimeout, type LighthouseRun, type PageState } from './lighthouse.js';
 import type { HoldVerdict } from './lighthouse-mobile.js';
 
 export const THREAD_GRACE_MS = 5_000;
@@ -31,11 +31,13 @@ export interface ThreadRunOptions {
   runs?: number;
   mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> };
   onBenchmark?: () => void;
+  /** What the visit saw of the page, for a run that is not held (a held run learns it with its verdict). */
+  page?: PageState;
 }
 
 /** Messages from the main thread to the worker. */
 export type ToWorker =
-  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean }
+  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean; page?: PageState }
   | { type: 'verdict'; id: number; verdict: HoldVerdict };
 
 /** Messages from the worker to the main thread. */
@@ -110,6 +112,7 @@ export class LighthouseThread {
         ...(opts.mobile ? { mobile: { screenshot: opts.mobile.screenshot } } : {}),
         hold: !!before,
         benchmark: !!opts.onBenchmark,
+        ...(opts.page ? { page: opts.page } : {}),
       };
       worker.postMessage(msg);
       before?.then(

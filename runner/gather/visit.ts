@@ -15,7 +15,8 @@
  *    never loads gets the fault "load timeout" and we go on with what is there.
  * 3. Settle: SETTLE_MS, or as long as the caller's `idle` work takes if longer (Node is idle then), with the
  *    main thread's busy share measured over it (collectors/busy-after-load.ts).
- * 4. Probe: the page must answer once within RESPONSIVE_PROBE_MS.
+ * 4. Probe: the page must answer once within RESPONSIVE_PROBE_MS; a page that never goes idle then has its clock
+ *    paused (`pauseClock`).
  * 5. Collect: each collector's step, in order, each within its limit.
  * 6. Phone: iPhone 12 Pro in a page of its own (collectors/mobile-visit.ts), unless the Lighthouse run measures it.
  * 7. Finish: what the listeners recorded.
@@ -28,7 +29,7 @@ import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../../core/artifact/model.js';
 import type { BrowserEvidence } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
-import { busyAfterLoad } from './collectors/busy-after-load.js';
+import { busyAfterLoad, holdAnimationFrames, isNeverIdle } from './collectors/busy-after-load.js';
 import { visitCollectors } from './collectors/index.js';
 import { visitMobile } from './collectors/mobile-visit.js';
 import { VIEWPORT } from './collectors/screenshots.js';
@@ -110,7 +111,10 @@ class VisitRun {
     await this.open();
     const loaded = await this.load();
     const busy = await this.settle(loaded);
-    await this.step('domHtml', 'probe', () => this.page.evaluate(() => 1), RESPONSIVE_PROBE_MS);
+    // On a page that never goes idle the probe's one answer is the hold of its frames (`pauseClock`).
+    const neverIdle = isNeverIdle(busy);
+    await this.step('domHtml', 'probe', () => this.page.evaluate(neverIdle ? holdAnimationFrames : () => undefined), RESPONSIVE_PROBE_MS);
+    if (neverIdle) await this.pauseClock();
     const ev: BrowserEvidence = {
       url: this.entryUrl,
       finalUrl: this.entryUrl,
@@ -187,6 +191,28 @@ class VisitRun {
     return busy;
   }
 
+  /**
+   * A page that never goes idle is collected on its own clock, stopped: its animation frames are held (by the
+   * responsiveness probe: collectors/busy-after-load.ts `holdAnimationFrames`) and its timers stand still (CDP
+   * virtual time paused, here),
+   * so that every collector's call is answered between two tasks instead of after a frame's work (a fractal
+   * recomputed every frame, slowed several times over by the block coverage the visit records, made each step
+   * wait seconds and the coverage step time out). The collectors then see the page as its last frame left it;
+   * what it logs afterwards is not seen (its per-frame errors were seen during load and settle). The screenshots'
+   * freeze pauses the same clock for every page.
+   */
+  private async pauseClock(): Promise<void> {
+    if (!this.responsive || this.closed) return;
+    const t = performance.now();
+    try {
+      await withTimeout(this.cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' }), Math.min(STEP_TIMEOUT_MS, this.left()), 'pause clock');
+    } catch (err) {
+      this.faults.add(`pausing the page clock failed: ${errorMessage(err)}`);
+    } finally {
+      this.mark('pause clock', t);
+    }
+  }
+
   /** Why the page stopped answering, named by what can still be seen from outside its renderer. */
   private unresponsiveCause(): string {
     if (this.closed) return 'page did not respond (its window was closed)';
@@ -236,7 +262,10 @@ class VisitRun {
   private async phone(ev: BrowserEvidence): Promise<void> {
     const { faults, opts } = this;
     const responsive = this.responsive && !this.closed;
-    if (responsive && opts.mobile === 'lighthouse') return; // measured in the Lighthouse run (browser-gatherer.ts)
+    // Measured in the Lighthouse run (browser-gatherer.ts), which runs whenever the page answered the probe and gave
+    // its DOM: a later step that timed out on a page busy starting up (a Pyodide page beside other work) is that
+    // step's loss, not the phone check's.
+    if (opts.mobile === 'lighthouse' && !this.closed && !faults.unavailable.domHtml) return;
     if (!responsive || this.left() <= 1000) {
       faults.skip('mobile', this.responsive ? 'no time left in the budget for mobile emulation' : this.unresponsive);
       return;

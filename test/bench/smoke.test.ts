@@ -69,6 +69,12 @@ const SMOKES: Smoke[] = [
     figures: [/^\d+ metrics \(.*\), budget 20 s per page$/m, /window-close\.html/],
   },
   {
+    // One heavy fixture and one light corpus page (none when the corpus is absent), no corpus animated pages.
+    name: 'heavy-pages',
+    args: ['--pages', 'cloth', '--light', '1', '--no-corpus'],
+    figures: [/^\d+ pages \(1 heavy\), \d+ rule metrics of the study suite/m, /^cloth\.html\theavy\t/m, /^heavy seconds per page: median [\d.]+, p90/m, /^bare Lighthouse with the same settings \(the floor\): median/m, /^study rule metrics unscorable for time: \d+/m],
+  },
+  {
     name: 'interaction',
     args: ['--pages', '1', '--dir', fixture('interaction')],
     figures: [/^probe alone, 1 pages/m, /^ {2}seconds per page: median [\d.]+, p90/m, /^ {2}controls \d+, actions \d+/m, /^ {2}pages with at least one inert control:/m],

@@ -6,6 +6,34 @@
 import type { Page } from 'puppeteer-core';
 import { TimeoutError, withTimeout } from '../time.js';
 
+/**
+ * A page whose main thread was busy at least this share of the settle never goes idle: it animates or computes
+ * on every frame (issue 31). Measured on 2026-11-25 (bench/heavy-pages.ts, machine loaded): corpus pages 0–24 %
+ * after load (start-up work), one corpus animation (arena-animated) and the heavy fixtures (fixtures/heavy/)
+ * 86–100 %; half is far from both. Such a page is measured on its own clock rather than on quiet (browser-gatherer.ts).
+ */
+export const NEVER_IDLE_BUSY = 0.5;
+
+/** Whether a page with this busy share after load is taken as never going idle. */
+export function isNeverIdle(busy: number | undefined): boolean {
+  return busy !== undefined && busy >= NEVER_IDLE_BUSY;
+}
+
+/**
+ * Runs in the page (self-contained: it is serialised): the frame callbacks already requested are cancelled (frame
+ * request ids count up from 1 in a document: the last thousand before a fresh one) and from now on the page's
+ * `requestAnimationFrame` keeps the callbacks it is given and never runs them, so that a loop driven by animation
+ * frames stops at once and the page answers our calls between two tasks. Headless Chrome drives frames from its
+ * compositor, which CDP virtual time does not stop. A loop that kept its own reference to the function goes on.
+ */
+export function holdAnimationFrames(): void {
+  const last = window.requestAnimationFrame(() => undefined);
+  for (let id = Math.max(1, last - 1000); id <= last; id++) window.cancelAnimationFrame(id);
+  const held: FrameRequestCallback[] = [];
+  window.requestAnimationFrame = (cb: FrameRequestCallback) => held.push(cb);
+  window.cancelAnimationFrame = () => undefined;
+}
+
 /** The metrics are answered by the page's main thread: one that does not answer within this is busy. */
 const METRICS_TIMEOUT_MS = 1000;
 

@@ -1,0 +1,135 @@
+/**
+ * Heavy-page benchmark (issue 31): pages that never go idle (fixtures/heavy/: a fractal recomputed every frame, a
+ * three.js scene of 1,500 meshes from the CDN, a particle storm, a cloth simulation; plus the corpus's pages that
+ * run requestAnimationFrame) scored with every rule metric of the study suite by one Scorer at the default budget,
+ * one page at a time (the default concurrency), as `webgrade score` would; then light corpus pages scored by the
+ * same Scorer in the same run, for the ratio. Per page: wall time, each phase's time (the visit, Lighthouse's whole
+ * run and its measured phase, the interaction probe, the page's main-thread busy share after load), the metrics
+ * that became unscorable and why; and a bare Lighthouse run of the page with the same settings (bare-lighthouse.ts:
+ * the same Chrome flags and sandbox, nothing else), the floor.
+ *
+ *   node dist/bench/heavy-pages.js [--pages a,b] [--light 3] [--no-corpus] [--no-bare] [--dir DIR]
+ *
+ * Goals: heavy p90 ≤ 20 s and ≤ 3× the light pages' median; no study rule metric unscorable for time.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { quantile, median } from 'simple-statistics';
+import { suiteMetrics } from '../metrics/registry.js';
+import { Scorer } from '../runner/score.js';
+import { isNeverIdle } from '../runner/gather/collectors/busy-after-load.js';
+import { bareLighthouse, launchBareChrome } from './bare-lighthouse.js';
+import { corpusDir } from './common.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const heavyDir = join(here, '..', '..', 'fixtures', 'heavy');
+const corpus = arg('--dir') ?? join(corpusDir, 'llm-tools', 'pages');
+const lightCount = Number(arg('--light') ?? 3);
+const pick = arg('--pages')?.split(',');
+const only = suiteMetrics('study').filter((m) => m.kind !== 'judge').map((m) => m.id);
+
+/** A reason that says a measurement ran out of time, or a step timed out on a busy page (as opposed to what the page lacks). */
+export const FOR_TIME = /time|timed out|did not finish|budget|stopped answering|did not respond/i;
+
+interface Row {
+  name: string;
+  kind: 'heavy' | 'light';
+  wall: number;
+  phases: Record<string, number>;
+  unscorable: Array<{ id: string; reason: string }>;
+  /** The page's performance score (null: unscorable). */
+  performance: number | null;
+  bare?: { seconds: number; performance: number | null; error?: string };
+}
+
+function pages(): Array<{ name: string; path: string; kind: 'heavy' | 'light' }> {
+  const out: Array<{ name: string; path: string; kind: 'heavy' | 'light' }> = [];
+  for (const f of readdirSync(heavyDir).filter((f) => f.endsWith('.html')).sort()) out.push({ name: f, path: join(heavyDir, f), kind: 'heavy' });
+  if (existsSync(corpus)) {
+    const all = readdirSync(corpus).filter((f) => f.endsWith('.html')).sort();
+    const animated = all.filter((f) => /requestAnimationFrame/.test(readFileSync(join(corpus, f), 'utf8')));
+    if (!process.argv.includes('--no-corpus')) for (const f of animated) out.push({ name: `corpus/${f}`, path: join(corpus, f), kind: 'heavy' });
+    // Light pages: neither animated nor canvas nor CSS keyframes, the first in name order.
+    const light = all.filter((f) => !/@keyframes|requestAnimationFrame|<canvas|setInterval/.test(readFileSync(join(corpus, f), 'utf8')));
+    for (const f of light.slice(0, lightCount)) out.push({ name: `corpus/${f}`, path: join(corpus, f), kind: 'light' });
+  }
+  return out.filter((p) => !pick || p.kind === 'light' || pick.some((x) => p.name.includes(x)));
+}
+
+const PHASES = ['visit', 'lighthouse', 'lighthouseMeasured', 'lighthouseLockWait', 'interaction', 'busyAfterLoadPct'] as const;
+
+async function main(): Promise<void> {
+  const list = pages();
+  const rows: Row[] = [];
+  const scorer = new Scorer({ only });
+  try {
+    for (const p of list) {
+      const t = performance.now();
+      const doc = await scorer.score(p.path);
+      const wall = (performance.now() - t) / 1000;
+      const phases: Record<string, number> = {};
+      for (const k of PHASES) if (doc.timings?.[k] !== undefined) phases[k] = doc.timings[k]!;
+      const unscorable = doc.metrics.filter((m) => m.score === null).map((m) => ({ id: m.id, reason: (m.reason ?? '').slice(0, 120) }));
+      rows.push({ name: p.name, kind: p.kind, wall, phases, unscorable, performance: doc.metrics.find((m) => m.id === 'performance')?.score ?? null });
+      process.stderr.write(`${p.name}: ${wall.toFixed(1)} s\n`);
+    }
+  } finally {
+    await scorer.close();
+  }
+  if (!process.argv.includes('--no-bare')) {
+    const chrome = await launchBareChrome();
+    try {
+      for (const r of rows.filter((x) => x.kind === 'heavy')) {
+        const p = list.find((x) => x.name === r.name)!;
+        const t = performance.now();
+        try {
+          // As the scorer measured this page: as a never-idle one when its visit found it busy.
+          const lh = await bareLighthouse(p.path, chrome, 60_000, { neverIdle: isNeverIdle((r.phases.busyAfterLoadPct ?? 0) / 100) });
+          r.bare = { seconds: (performance.now() - t) / 1000, performance: lh.categories.performance?.score ?? null, ...(lh.runtimeError ? { error: lh.runtimeError } : {}) };
+        } catch (err) {
+          r.bare = { seconds: (performance.now() - t) / 1000, performance: null, error: (err as Error).message };
+        }
+      }
+    } finally {
+      await chrome.close();
+    }
+  }
+  report(rows);
+}
+
+function report(rows: Row[]): void {
+  const fmt = (v: number | undefined, d = 1) => (v === undefined ? '-' : v.toFixed(d));
+  console.log(`${rows.length} pages (${rows.filter((r) => r.kind === 'heavy').length} heavy), ${only.length} rule metrics of the study suite, default budget, one page at a time`);
+  console.log(['page', 'kind', 'wall s', 'visit s', 'LH s', 'LH measured s', 'lock wait s', 'probe s', 'busy %', 'perf', 'bare LH s', 'bare perf', 'unscorable'].join('\t'));
+  for (const r of rows) {
+    const ms = (k: string) => (r.phases[k] === undefined ? undefined : r.phases[k]! / 1000);
+    // Every unscorable metric by id; the reason for those lost to time or to a failure (the others say what the page lacks).
+    const why = (u: { reason: string }) => (FOR_TIME.test(u.reason) ? `TIME: ${u.reason}` : /Lighthouse|respond|failed|crash/.test(u.reason) ? u.reason : '');
+    const un = r.unscorable.map((u) => (why(u) ? `${u.id} (${why(u)})` : u.id)).join(', ') || '-';
+    const bare = r.bare ? [fmt(r.bare.seconds), r.bare.performance === null ? `n/a${r.bare.error ? ` (${r.bare.error.slice(0, 40)})` : ''}` : String(Math.round(r.bare.performance * 100))] : ['-', '-'];
+    console.log([r.name, r.kind, fmt(r.wall), fmt(ms('visit')), fmt(ms('lighthouse')), fmt(ms('lighthouseMeasured')), fmt(ms('lighthouseLockWait')), fmt(ms('interaction')), r.phases.busyAfterLoadPct ?? '-', r.performance ?? 'n/a', ...bare, un].join('\t'));
+  }
+  const heavy = rows.filter((r) => r.kind === 'heavy').map((r) => r.wall);
+  const light = rows.filter((r) => r.kind === 'light').map((r) => r.wall);
+  const p90 = heavy.length ? quantile(heavy, 0.9) : NaN;
+  const lightMedian = light.length ? median(light) : NaN;
+  const bare = rows.flatMap((r) => (r.bare ? [r.bare.seconds] : []));
+  console.log(`heavy seconds per page: median ${fmt(heavy.length ? median(heavy) : NaN)}, p90 ${fmt(p90)}, max ${fmt(heavy.length ? Math.max(...heavy) : NaN)} (goal p90 ≤ 20)`);
+  console.log(`light seconds per page: median ${fmt(lightMedian)} over ${light.length}; heavy p90 / light median ${fmt(p90 / lightMedian, 2)} (goal ≤ 3)`);
+  console.log(`bare Lighthouse with the same settings (the floor): median ${fmt(bare.length ? median(bare) : NaN)} s, max ${fmt(bare.length ? Math.max(...bare) : NaN)} s`);
+  const taken = (kind: Row['kind']) => rows.filter((r) => r.kind === kind && isNeverIdle((r.phases.busyAfterLoadPct ?? 0) / 100)).length;
+  console.log(`taken as never idle: ${taken('heavy')} of ${heavy.length} heavy pages, ${taken('light')} of ${light.length} light pages`);
+  const forTime = rows.flatMap((r) => r.unscorable.filter((u) => FOR_TIME.test(u.reason)).map((u) => `${r.name} ${u.id}`));
+  console.log(`study rule metrics unscorable for time: ${forTime.length}${forTime.length ? ` (${forTime.join(', ')})` : ''} (goal 0)`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.stack : err);
+  process.exit(1);
+});
