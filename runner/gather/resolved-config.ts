@@ -75,7 +75,9 @@ export async function navigateWithResolvedConfig(url: string, flags: Record<stri
     const Impl = own.get(a.id) ?? (a.gatherer.instance.constructor as new () => object);
     return { ...a, gatherer: { ...a.gatherer, implementation: Impl, instance: new Impl() } };
   }) ?? null;
-  const resolvedConfig: ResolvedConfig = { ...base, artifacts };
+  // Settings copied per run: a run may change its own waits (a never-idle verdict, lighthouse.ts `applyPageState`),
+  // and that must not reach the next run that reuses this resolution.
+  const resolvedConfig: ResolvedConfig = { ...base, settings: { ...base.settings }, artifacts };
   const computedCache = new Map();
   const runnerOptions = { resolvedConfig, computedCache };
   const artifactsOut = await lh.Runner.gather(async () => {
