@@ -16,7 +16,7 @@ import lighthouseLog from 'lighthouse-logger';
 import type { Page } from 'puppeteer-core';
 
 type Defn = { id: string; gatherer: { instance: object; implementation?: new () => object } };
-interface ResolvedConfig {
+export interface ResolvedConfig {
   artifacts: Defn[] | null;
   settings: Record<string, unknown>;
   [k: string]: unknown;
@@ -69,15 +69,7 @@ export async function navigateWithResolvedConfig(url: string, flags: Record<stri
     configStats.resolved++;
     resolved.set(key, base);
   }
-  // This run's gatherer classes: ours from this run's config (made per run), the others as resolved.
-  const own = new Map(((config.artifacts as Array<{ id: string; gatherer: { implementation: new () => object } }> | undefined) ?? []).map((a) => [a.id, a.gatherer.implementation]));
-  const artifacts = base.artifacts?.map((a) => {
-    const Impl = own.get(a.id) ?? (a.gatherer.instance.constructor as new () => object);
-    return { ...a, gatherer: { ...a.gatherer, implementation: Impl, instance: new Impl() } };
-  }) ?? null;
-  // Settings copied per run: a run may change its own waits (a never-idle verdict, lighthouse.ts `applyPageState`),
-  // and that must not reach the next run that reuses this resolution.
-  const resolvedConfig: ResolvedConfig = { ...base, settings: { ...base.settings }, artifacts };
+  const resolvedConfig = perRunConfig(base, config);
   const computedCache = new Map();
   const runnerOptions = { resolvedConfig, computedCache };
   const artifactsOut = await lh.Runner.gather(async () => {
@@ -88,4 +80,19 @@ export async function navigateWithResolvedConfig(url: string, flags: Record<stri
     return lh.finalizeArtifacts(baseArtifacts, gathered);
   }, runnerOptions);
   return (await lh.Runner.audit(artifactsOut, runnerOptions)) as { lhr: never; artifacts?: Record<string, unknown> } | undefined;
+}
+
+/**
+ * This run's configuration from a resolved one: our gatherers from this run's config (made per run), the others as
+ * resolved, each a fresh instance; the settings copied, since a run may change its own waits (a never-idle verdict,
+ * lighthouse.ts `applyPageState`) and that must not reach the next run that reuses the resolution.
+ */
+export function perRunConfig(base: ResolvedConfig, config: Record<string, unknown>): ResolvedConfig {
+  const own = new Map(((config.artifacts as Array<{ id: string; gatherer: { implementation: new () => object } }> | undefined) ?? []).map((a) => [a.id, a.gatherer.implementation]));
+  const artifacts =
+    base.artifacts?.map((a) => {
+      const Impl = own.get(a.id) ?? (a.gatherer.instance.constructor as new () => object);
+      return { ...a, gatherer: { ...a.gatherer, implementation: Impl, instance: new Impl() } };
+    }) ?? null;
+  return { ...base, settings: { ...base.settings }, artifacts };
 }

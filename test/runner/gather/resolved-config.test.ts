@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'puppeteer-core';
 import { ChromeProcess } from '../../../runner/gather/chrome-process.js';
-import { runLighthouseWith, type LighthouseRun } from '../../../runner/gather/lighthouse.js';
-import { configStats } from '../../../runner/gather/resolved-config.js';
+import { applyPageState, runLighthouseWith, type LighthouseRun } from '../../../runner/gather/lighthouse.js';
+import { configStats, perRunConfig, type ResolvedConfig } from '../../../runner/gather/resolved-config.js';
 
 const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>t</title></head><body><h1>Hello</h1><p>A small page.</p><img src="/missing.png"></body></html>';
 
@@ -80,5 +80,19 @@ describe('Lighthouse with its configuration resolved once', () => {
       if (!perf.has(id) && mode === 'binary') assert.equal(got[0], score, `${id}: score`);
     }
     for (const r of [first, second, fresh]) assert.ok(r.mobile?.ok, JSON.stringify(r.mobile));
+  });
+});
+
+describe('a run of a reused configuration', () => {
+  it('changes only its own settings: a never-idle verdict does not shorten the next run’s waits', () => {
+    class Ours {}
+    class Theirs {}
+    const base: ResolvedConfig = { settings: { maxWaitForLoad: 30_000 }, artifacts: [{ id: 'theirs', gatherer: { instance: new Theirs() } }, { id: 'ours', gatherer: { instance: new Ours() } }] };
+    const first = perRunConfig(base, { artifacts: [{ id: 'ours', gatherer: { implementation: Ours } }] });
+    applyPageState(first.settings, { neverIdle: true });
+    assert.ok((first.settings.maxWaitForLoad as number) < 30_000);
+    const second = perRunConfig(base, {});
+    assert.equal(second.settings.maxWaitForLoad, 30_000);
+    assert.notEqual(second.artifacts![0]!.gatherer.instance, base.artifacts![0]!.gatherer.instance, 'a fresh gatherer instance per run');
   });
 });
