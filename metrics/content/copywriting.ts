@@ -83,11 +83,12 @@
  * multi-megabyte page scores in under 5 s with the cap applied.
  */
 import emojiRegex from 'emoji-regex';
-import { syllable } from 'syllable';
 import writeGood from 'write-good';
 import { logPenalty, round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
-import { extractVisibleText, type TextBlock, type VisibleText } from './visible-text.js';
+import { extractVisibleText, type VisibleText } from './visible-text.js';
+import { MAX_TEXT_CHARS, WORD, capBlocks, fleschReadingEase, isEnglish, sentencesOf, wordsOf, type Sentence } from './sentences.js';
+export { MAX_TEXT_CHARS, capBlocks, fleschReadingEase, isEnglish, sentencesOf, wordsOf, type Sentence } from './sentences.js';
 import { COMPLIANCE_TERMS, OPERATION_GROUPS, TECHNICAL_TERMS, TECHNICAL_TERMS_ZH_STANDARD } from './copywriting-vocabulary.js';
 
 /** The fourteen sub-scores, in the order of the module comment (statistical, structural, vocabulary). */
@@ -116,69 +117,17 @@ export interface SubScore {
   examples: string[];
 }
 
-export const MAX_TEXT_CHARS = 200_000;
 export const MAX_WRITE_GOOD_CHARS = 50_000;
 const MAX_WRITE_GOOD_SENTENCE = 1_000;
-const MAX_WORD_LETTERS = 40;
 const MAX_EXAMPLES = 10;
 const LONG_SENTENCE_WORDS = 25;
 const PROSE_MIN_WORDS = 4;
 
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
-const ENGLISH_FUNCTION_WORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'is', 'are', 'was', 'be', 'it', 'this', 'that', 'you', 'your', 'we', 'our', 'at', 'by', 'from', 'as', 'can', 'will', 'not', 'all', 'if']);
 // Every repetition bounded: `test` on a block stays linear in its length.
 const PLACEHOLDER = /\blorem\b|\bipsum\b|\bdolor sit\b|\bTODO\b|\bTBD\b|\bFIXME\b|\bplaceholder\b|\byour (?:text|title|content|name|company|logo) here\b|\binsert [\w\s]{1,30} here\b|\bsample text\b|\bxxx+\b|\[(?:insert|your|placeholder|name|title|text)[^\]\n]{0,80}\]|\{\{[^}\n]{0,80}\}\}|\buntitled\b/i;
 const VAGUE_LABELS = new Set(['click here', 'here', 'more', 'read more', 'link', 'button', 'click', 'this', 'go', '...', '…', 'learn more', 'details']);
 const DEFAULT_TITLES = new Set(['document', 'untitled', 'untitled document', 'index', 'index.html', 'new page', 'page', 'react app', 'vite app', 'vite + react', 'vite + react + ts', 'my app', 'app', 'title', 'home', 'webpage', 'html']);
 const DOUBLED_OK = new Set(['ha', 'bye', 'no', 'very', 'so', 'knock', 'tick', 'tock', 'cha', 'bla', 'blah', 'la', 'na', 'pew', 'go', 'yes']);
-
-export interface Sentence {
-  text: string;
-  words: string[];
-}
-
-export function wordsOf(text: string): string[] {
-  return text.match(WORD) ?? [];
-}
-
-/** Split a block into sentences (see the module comment). */
-export function sentencesOf(text: string): Sentence[] {
-  return text
-    .split(/(?<=[.!?。！？])\s+|(?<=[。！？])/u)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0)
-    .map((s) => ({ text: s, words: wordsOf(s) }))
-    .filter((s) => s.words.length > 0);
-}
-
-export function isEnglish(words: readonly string[]): boolean {
-  if (words.length === 0) return false;
-  const hits = words.filter((w) => ENGLISH_FUNCTION_WORDS.has(w.toLowerCase())).length;
-  return hits / words.length >= 0.08;
-}
-
-/** Flesch reading ease of some sentences ("words" of more than 40 letters are left out). */
-export function fleschReadingEase(sentences: readonly Sentence[]): number {
-  const words = sentences.flatMap((s) => s.words).filter((w) => /\p{L}/u.test(w) && w.length <= MAX_WORD_LETTERS);
-  const syllables = words.reduce((n, w) => n + Math.max(1, syllable(w)), 0);
-  return 206.835 - 1.015 * (words.length / sentences.length) - 84.6 * (syllables / Math.max(1, words.length));
-}
-
-/** Blocks in document order up to `cap` characters, the crossing block cut (see the module comment). */
-export function capBlocks(blocks: readonly TextBlock[], cap = MAX_TEXT_CHARS): { blocks: TextBlock[]; chars: number; totalChars: number; truncated: boolean } {
-  const out: TextBlock[] = [];
-  let chars = 0;
-  let totalChars = 0;
-  for (const b of blocks) {
-    totalChars += b.text.length;
-    if (chars >= cap) continue;
-    const room = cap - chars;
-    const text = b.text.length > room ? b.text.slice(0, room) : b.text;
-    out.push(text === b.text ? b : { ...b, text });
-    chars += text.length;
-  }
-  return { blocks: out, chars, totalChars, truncated: totalChars > chars };
-}
 
 const clip = (s: string, n = 80) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
