@@ -48,6 +48,18 @@ export interface ScoreDocument {
   overall: Record<string, unknown> | null;
   /** Milliseconds by phase (load, each gatherer, scoring). */
   timings: Record<string, number>;
+  /** What the judges of this artifact cost (absent when no judge metric ran; runner/judge-cost.ts). */
+  judgeCost?: JudgeCost;
+}
+
+/** Tokens and money of one artifact's judge calls (cached answers cost nothing). */
+export interface JudgeCost {
+  calls: number;
+  cacheHits: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** USD; null when a judge model has no price configured. */
+  costUsd: number | null;
 }
 
 /** What decides a row's scores besides the page (runner/scoring-settings.ts); `webgrade merge` compares them. */
@@ -98,6 +110,7 @@ export interface ResultRow {
   perspectives?: Partial<Record<PerspectiveId, PerspectiveSummary>>;
   overall?: Record<string, unknown> | null;
   timings?: Record<string, number>;
+  judgeCost?: JudgeCost;
   ms?: number;
   finishedAt?: string;
 }

@@ -85,6 +85,8 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
       throw err;
     }
     pool = { id: settingsId, pool: next };
+    // With judges, jobs whose browser work is done wait for them in the pool while the browsers take more.
+    worker.concurrency = concurrency + next.judgeSlots;
     if (old) poolSwitch = old.pool.close();
     return next;
   };

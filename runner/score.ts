@@ -31,6 +31,7 @@ import { isStaticMetric, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
 import { MEASURE_TIMINGS } from './gather/lighthouse-mobile.js';
 import { browserVersion } from './chrome.js';
+import { judgeCostOf } from './judge-cost.js';
 
 export { isStaticMetric, runMetric };
 
@@ -271,6 +272,8 @@ export class Scorer {
       timings,
     };
     if (evidence.requirement) doc.requirement = evidence.requirement.id;
+    const cost = evidence.judges ? judgeCostOf(metrics) : undefined;
+    if (cost) doc.judgeCost = cost;
     if (evidence.network) doc.network = evidence.network;
     const browser = evidence.browser || evidence.lighthouse || evidence.interaction ? browserVersion() : null;
     if (browser) doc.browser = browser;
