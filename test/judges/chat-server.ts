@@ -26,6 +26,10 @@ export interface Reply {
   delayMs?: number;
   finishReason?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** The model the answer says served it (default: the one asked). */
+  model?: string;
+  /** A `system_fingerprint` to send. */
+  systemFingerprint?: string;
 }
 
 export type Script = Reply[] | ((req: RecordedRequest, index: number) => Reply);
@@ -84,7 +88,8 @@ export async function startChatServer(script: Script): Promise<ChatServer> {
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
-        res.end(JSON.stringify(completion((body as { model: string }).model, reply.content ?? '', reply.finishReason, reply.usage)));
+        const answer = { ...completion(reply.model ?? (body as { model: string }).model, reply.content ?? '', reply.finishReason, reply.usage), ...(reply.systemFingerprint ? { system_fingerprint: reply.systemFingerprint } : {}) };
+        res.end(JSON.stringify(answer));
       };
       if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
