@@ -24,6 +24,8 @@ export interface Reply {
   hang?: boolean;
   /** Delay before answering, ms. */
   delayMs?: number;
+  /** Answer only once this settles (then after `delayMs`). */
+  until?: Promise<unknown>;
   finishReason?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** The model the answer says served it (default: the one asked). */
@@ -91,8 +93,9 @@ export async function startChatServer(script: Script): Promise<ChatServer> {
         const answer = { ...completion(reply.model ?? (body as { model: string }).model, reply.content ?? '', reply.finishReason, reply.usage), ...(reply.systemFingerprint ? { system_fingerprint: reply.systemFingerprint } : {}) };
         res.end(JSON.stringify(answer));
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
-      else send();
+      const later = () => (reply.delayMs ? setTimeout(send, reply.delayMs) : send());
+      if (reply.until) void reply.until.then(later);
+      else later();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

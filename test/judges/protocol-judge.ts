@@ -33,18 +33,24 @@ export interface ProtocolJudgeOptions {
   /** Say that this model served every answer (another than asked: the served-model warning). */
   served?: string;
   systemFingerprint?: string;
+  /** Hold every answer until this many requests have arrived (a pipeline test: nobody waits for judges). */
+  holdUntilRequests?: number;
   /** Answer the first n requests with 429 and this `retry-after` (seconds). */
   rateLimitFirst?: { n: number; retryAfterSeconds: number };
 }
 
 export function startProtocolJudge(opts: ProtocolJudgeOptions = {}): Promise<ChatServer> {
+  let release!: () => void;
+  const all = new Promise<void>((r) => (release = r));
   return startChatServer((req, index): Reply => {
+    if (opts.holdUntilRequests !== undefined && index + 1 >= opts.holdUntilRequests) release();
     if (opts.rateLimitFirst && index < opts.rateLimitFirst.n) {
       return { status: 429, error: 'rate limited', headers: { 'retry-after': String(opts.rateLimitFirst.retryAfterSeconds) } };
     }
     return {
       content: protocolAnswer(req),
       ...(opts.delayMs ? { delayMs: opts.delayMs } : {}),
+      ...(opts.holdUntilRequests !== undefined ? { until: all } : {}),
       ...(opts.served ? { model: opts.served } : {}),
       ...(opts.systemFingerprint ? { systemFingerprint: opts.systemFingerprint } : {}),
     };
