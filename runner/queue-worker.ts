@@ -7,7 +7,8 @@ import type { Redis } from 'ioredis';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { ResultRow } from '../core/results.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
-import { startWorkerPool, type WorkerPool } from './batch.js';
+import { startWorkerPool, type WorkerPool } from './worker-pool.js';
+import type { JudgeSettings } from '../judges/settings.js';
 import { DEFAULT_QUEUE, DEFAULT_STALL_SECONDS, JOB_ATTEMPTS, readQueueSettings, type QueueSettings } from './queue.js';
 import { materialise } from './queue-jobs.js';
 import { RefusedPayload, validateJobData, type ValidJob } from './queue-trust.js';
@@ -32,6 +33,8 @@ export interface QueueWorkerOptions extends WorkerEvents {
   sharedRoot?: string;
   /** Cap on a job's decoded files (`worker --max-job-mb`). */
   maxJobBytes?: number;
+  /** The judges' endpoint and limits (the worker's own flags and environment; the stance comes from the queue). */
+  judge?: JudgeSettings;
   /** The scoring process's module, from the worker's own environment (tests); never from Redis. */
   workerModule?: string;
 }
@@ -78,7 +81,8 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
     const old = pool;
     let next: WorkerPool;
     try {
-      next = startWorkerPool({ ...scoring, network, checkNetwork, concurrency, ...(opts.workerModule ? { workerModule: opts.workerModule } : {}) });
+      const judge = opts.judge ? { judge: { ...opts.judge, alignment: scoring.alignment ?? opts.judge.alignment } } : {};
+      next = startWorkerPool({ ...scoring, network, checkNetwork, concurrency, ...judge, ...(opts.workerModule ? { workerModule: opts.workerModule } : {}) });
     } catch (err) {
       // Settings this webgrade cannot score with (an unknown metric id) fail every job alike: no retry.
       if (err instanceof InputError) throw new UnrecoverableError(`queue ${name}: ${err.message}`);

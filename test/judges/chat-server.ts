@@ -42,6 +42,8 @@ export interface ChatServer {
   requests: RecordedRequest[];
   /** Most requests in flight at the same time. */
   maxInFlight: number;
+  /** Requests in flight now. */
+  inFlight: number;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,9 @@ export async function startChatServer(script: Script): Promise<ChatServer> {
     requests,
     get maxInFlight() {
       return state.maxInFlight;
+    },
+    get inFlight() {
+      return inFlight;
     },
     close: () =>
       new Promise<void>((resolve) => {
