@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from '
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runBatch, type BatchJob } from '../../runner/batch.js';
+import { Scorer } from '../../runner/score.js';
 import { parseResults } from '../../runner/results-file.js';
 import type { ResultRow } from '../../core/results.js';
 import type { Requirement } from '../../core/requirements.js';
@@ -135,5 +136,23 @@ describe('batch: browser and judge stages as a pipeline', () => {
     for (const m of row!.metrics) assert.notEqual(m.score, null, `${m.id}: ${m.reason}`);
     assert.ok(server.requests.some((r) => JSON.stringify(r.body).includes('image_url')), 'the visual judges saw the saved screenshot');
     assert.equal(existsSync(pending), false);
+  });
+});
+
+describe('score: the source-only judges start before the browser', () => {
+  it('with room for three calls, the three judges that read only the source are the first asked', async () => {
+    const server = await judge();
+    const { jobs, reqs } = runsOf(PAGES.slice(0, 1));
+    const scorer = new Scorer({ only: JUDGES, judge: testSettings(server.url, { concurrency: 3, timeoutMs: 120_000 }) });
+    try {
+      const doc = await scorer.score(jobs[0]!.path, { requirement: reqs[0]! });
+      for (const m of doc.metrics) assert.notEqual(m.score, null, `${m.id}: ${m.reason}`);
+      assert.equal(doc.judgeCost?.calls, 5);
+    } finally {
+      await scorer.close();
+    }
+    const names = server.requests.map((r) => r.body.response_format?.json_schema?.name as string);
+    assert.deepEqual(names.slice(0, 3).sort(), ['content_verdicts', 'functional_verdicts', 'functionality_ratings']);
+    assert.deepEqual(names.slice(3).sort(), ['visual_rating', 'visual_verdicts']);
   });
 });
