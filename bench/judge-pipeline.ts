@@ -94,6 +94,11 @@ async function batch(name: string, only?: string): Promise<{ seconds: number; ro
 const perMin = (s: number) => (pages.length * 60) / s;
 const judgeScores = (rows: Row[]) => JSON.stringify(rows.map((r) => [r.requirement, r.metrics.filter((m) => m.kind === 'judge').map((m) => m.score)]).sort());
 const unscorableJudges = (rows: Row[]) => rows.flatMap((r) => r.metrics.filter((m) => m.kind === 'judge' && m.score === null)).length;
+/** The (page, judge metric) pairs whose scores differ between two runs. */
+function differing(a: Row[], b: Row[]): string[] {
+  const score = (rows: Row[], req: string, id: string) => rows.find((r) => r.requirement === req)?.metrics.find((m) => m.id === id)?.score;
+  return a.flatMap((r) => r.metrics.filter((m) => m.kind === 'judge' && score(b, r.requirement, m.id) !== m.score).map((m) => `${r.requirement} ${m.id}`));
+}
 const series = (xs: number[]) => xs.filter((_, i) => i % 5 === 0).join(' ');
 
 async function viaQueue(redisUrl: string, name: string, only?: string): Promise<number> {
@@ -127,6 +132,8 @@ try {
   const cached = await batch('from-cache');
   const same = judgeScores(cached.rows) === judgeScores(j.rows);
   console.log(`batch again from the judge cache: ${cached.seconds.toFixed(1)} s, ${perMin(cached.seconds).toFixed(2)} pages/min (load ${load()}); ${server.requests.length - calls} judge calls; judge scores identical: ${same}`);
+  // A screenshot judge is asked again when the page's screenshot differs from the first run's (its cache key is its input).
+  if (!same) console.log(`judge scores that differ: ${differing(j.rows, cached.rows).join(', ')}`);
   if (withQueue) {
     const bin = redisServerBinary();
     if ('skip' in bin) console.log(`queue: not measured (${bin.skip})`);
