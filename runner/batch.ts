@@ -289,7 +289,13 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
 
   const { out: _out, repeats: _repeats, requirements: _reqs, references: _refs, onStart: _onStart, onProgress: _onProgress, ...poolOpts } = opts;
   const pendingDir = `${resolve(opts.out)}.pending`;
-  const pool = startWorkerPool({ ...poolOpts, pendingDir, concurrency: Math.max(1, Math.min(opts.concurrency, queue.length)) });
+  let pool: ReturnType<typeof startWorkerPool>;
+  try {
+    pool = startWorkerPool({ ...poolOpts, pendingDir, concurrency: Math.max(1, Math.min(opts.concurrency, queue.length)) });
+  } catch (err) {
+    writer.close(); // bad judge settings (a budget without prices): nothing was scored
+    throw err;
+  }
   const onSignal = () => {
     summary.interrupted = true;
     resolveAll();
