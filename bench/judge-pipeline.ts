@@ -8,7 +8,9 @@
  *   1. `batch` without judges (the study suite minus its five judge metrics);
  *   2. `batch` with them (the whole study suite), judge calls in flight sampled every second;
  *   3. the same again from the judge cache (a new results file): its time and whether its scores are identical;
- *   4. with `--queue` (and redis-server installed): one queue worker with and without judges.
+ *   4. without judges again: the first run also warms what every later run reuses (Chrome's files, the CDN
+ *      cache), so the ratio is taken against the mean of both runs without judges;
+ *   5. with `--queue` (and redis-server installed): one queue worker with and without judges.
  * Prints pages/min of each, the ratio with/without (goal ≥ 0.9), and the calls in flight over time.
  *
  *   node dist/bench/judge-pipeline.js [--pages 8] [--delay 15] [--dir DIR] [--judge-concurrency N] [--queue]
@@ -134,6 +136,10 @@ try {
   console.log(`batch again from the judge cache: ${cached.seconds.toFixed(1)} s, ${perMin(cached.seconds).toFixed(2)} pages/min (load ${load()}); ${server.requests.length - calls} judge calls; judge scores identical: ${same}`);
   // A screenshot judge is asked again when the page's screenshot differs from the first run's (its cache key is its input).
   if (!same) console.log(`judge scores that differ: ${differing(j.rows, cached.rows).join(', ')}`);
+  const bare2 = await batch('without-judges-again', ruleOnly);
+  const bareMean = (bare.seconds + bare2.seconds) / 2;
+  console.log(`batch without judges, again: ${bare2.seconds.toFixed(1)} s, ${perMin(bare2.seconds).toFixed(2)} pages/min (load ${load()})`);
+  console.log(`ratio with judges / mean of both without: ${(bareMean / j.seconds).toFixed(2)} (goal ≥ 0.9)`);
   if (withQueue) {
     const bin = redisServerBinary();
     if ('skip' in bin) console.log(`queue: not measured (${bin.skip})`);

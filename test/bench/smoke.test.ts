@@ -140,6 +140,7 @@ const SMOKES: Smoke[] = [
       new RegExp(String.raw`^ratio with/without judges: (${num}) \(goal ≥ 0\.9\)$`, 'm'),
       /^judge calls in flight, every 5 s: [\d ]+ \(most at once: \d+\)$/m,
       /^batch again from the judge cache: .*; 0 judge calls; judge scores identical: true$/m,
+      new RegExp(String.raw`^ratio with judges / mean of both without: (${num}) \(goal ≥ 0\.9\)$`, 'm'),
     ],
   },
 ];
