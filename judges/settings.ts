@@ -21,6 +21,8 @@
  *   "cache": true, "cacheDir": "/path", "maxSourceChars": 60000,
  *   "alignment": "study" | "strict" }
  * ```
+ * `concurrency` is the judge calls in flight at once: 4 for `score`; a batch's or queue worker's judge stage, which
+ * serves every artifact through one queue, defaults to 16 (`defaults` of resolveJudgeSettings; runner/judge-stage.ts).
  * `alignment` (flag `--alignment`, default `study`) is the stance of the three alignment judges: the study's
  * "addressed at a high level, mock data and unfinished features count" or our strict "implemented so that it
  * works" (core/judge-answer.ts, ALIGNMENT_STANCES). It changes their prompt and prompt version.
