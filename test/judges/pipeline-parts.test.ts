@@ -13,6 +13,9 @@ import { checklistPrompt } from '../../judges/prompts/checklist.js';
 import type { JudgeSettings } from '../../judges/settings.js';
 import { mixedServedWarnings, servedNotAskedWarnings } from '../../runner/judge-pins.js';
 import type { ResultRow } from '../../core/results.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, tempDir } from '../helpers.js';
 import { startChatServer, type ChatServer, type Script } from './chat-server.js';
 import { testSettings } from './answers.js';
 
@@ -103,5 +106,18 @@ describe('judge pipeline parts', () => {
     assert.deepEqual(mixedServedWarnings(rows), ["judge model: the rows' visual-experience scores come from different served models: gpt-x-0613 (2 rows), gpt-x (1 row); they are not comparable"]);
     assert.deepEqual(mixedServedWarnings(rows.slice(1)), []);
     assert.deepEqual(servedNotAskedWarnings(rows.slice(0, 1)), []);
+  });
+
+  it('merge warns when the merged rows mix served models for one judge metric', async () => {
+    const dir = tempDir();
+    const a = join(dir, 'a.jsonl');
+    const b = join(dir, 'b.jsonl');
+    writeFileSync(a, JSON.stringify(row('r1', 'gpt-x', ['gpt-x'])) + '\n');
+    writeFileSync(b, JSON.stringify(row('r2', 'gpt-x', ['gpt-y'])) + '\n');
+    const r = await runCli(['merge', a, b, '--out', join(dir, 'all.jsonl')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /warning: judge model: the rows' visual-experience scores come from different served models: gpt-x \(1 row\), gpt-y \(1 row\)/);
+    const same = await runCli(['merge', a, '--out', join(dir, 'one.jsonl')]);
+    assert.doesNotMatch(same.stderr, /judge model/);
   });
 });
