@@ -7,7 +7,9 @@ import type { Redis } from 'ioredis';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { ResultRow } from '../core/results.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
-import { startWorkerPool, type WorkerPool } from './worker-pool.js';
+import { judgeSlotsFor, startWorkerPool, type WorkerPool } from './worker-pool.js';
+import { selectMetrics } from './score.js';
+import { DEFAULT_STAGE_JUDGE_CONCURRENCY } from './judge-stage.js';
 import type { JudgeSettings } from '../judges/settings.js';
 import { DEFAULT_QUEUE, DEFAULT_STALL_SECONDS, JOB_ATTEMPTS, readQueueSettings, type QueueSettings } from './queue.js';
 import { materialise } from './queue-jobs.js';
@@ -89,8 +91,7 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
       throw err;
     }
     pool = { id: settingsId, pool: next };
-    // With judges, jobs whose browser work is done wait for them in the pool while the browsers take more.
-    worker.concurrency = concurrency + next.judgeSlots;
+    worker.concurrency = concurrency + next.judgeSlots; // see where the worker is made
     if (old) poolSwitch = old.pool.close();
     return next;
   };
@@ -128,9 +129,21 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
     }
   };
 
+  // With judges, jobs whose browser work is done wait for them in the pool while the browsers take more: the
+  // worker holds that many more jobs. BullMQ applies a changed concurrency only once a job in hand finishes, so
+  // it is set from the queue's settings when they are there at the start (and raised by poolFor otherwise).
+  const initial = await readQueueSettings(redis, name).catch(() => null);
+  let initialConcurrency = concurrency;
+  try {
+    if (initial && selectMetrics(initial.pool.only, initial.pool.suite).some((m) => m.kind === 'judge')) {
+      initialConcurrency += judgeSlotsFor(opts.judge?.concurrency ?? DEFAULT_STAGE_JUDGE_CONCURRENCY);
+    }
+  } catch {
+    /* settings this webgrade cannot score with: every job says so */
+  }
   const worker = new Worker<unknown, ResultRow>(name, processor, {
     connection: redis,
-    concurrency,
+    concurrency: initialConcurrency,
     lockDuration: stallMs,
     stalledInterval: stallMs,
     maxStalledCount: JOB_ATTEMPTS - 1,

@@ -154,6 +154,11 @@ const WORKER_URL = new URL('./batch-worker.js', import.meta.url);
 
 type BaseRow = Pick<ResultRow, 'model' | 'requirement' | 'repeat' | 'labels' | 'settings'>;
 
+/** How many pages may wait for judges before the browser pauses, for a judge concurrency (see the module comment). */
+export function judgeSlotsFor(judgeConcurrency: number): number {
+  return Math.max(4, judgeConcurrency);
+}
+
 export function startWorkerPool(opts: PoolOptions): WorkerPool {
   return new Pool(opts);
 }
@@ -187,7 +192,7 @@ class Pool implements WorkerPool {
       : null;
     this.ownsEvidenceDir = hasJudge && !opts.pendingDir;
     this.evidenceDir = hasJudge ? new PendingEvidence(opts.pendingDir ?? mkdtempSync(join(tmpdir(), 'webgrade-pending-'))) : null;
-    this.maxAwaiting = opts.maxAwaitingJudges ?? Math.max(4, this.stage?.runtime.settings.concurrency ?? 4);
+    this.maxAwaiting = opts.maxAwaitingJudges ?? judgeSlotsFor(this.stage?.runtime.settings.concurrency ?? 4);
     this.judgeSlots = this.stage ? this.maxAwaiting : 0;
   }
 
