@@ -74,6 +74,21 @@ export interface JudgeAnswer {
   payload: unknown;
   /** Token and cost accounting, repeats, cache hits. */
   usage?: Record<string, unknown>;
+  /** What judged (absent in evidence saved before it was recorded). */
+  pin?: JudgePin;
+}
+
+/**
+ * What judged an answer: the model asked, the models the provider says it served (`model` of each response, in
+ * order of first appearance over repeats and retries), the `system_fingerprint`s it sent, its host and the prompt
+ * version.
+ */
+export interface JudgePin {
+  asked: string;
+  served: string[];
+  systemFingerprints: string[];
+  host: string;
+  promptVersion: string;
 }
 
 export interface EvidenceOptions {

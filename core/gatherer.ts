@@ -30,6 +30,11 @@ export interface Gatherer {
   provides: readonly EvidenceNeed[];
   /** Fill its part of the evidence. Must not throw for page faults: record a `missing(reason)` instead. */
   gather(evidence: Evidence, request: GatherRequest): Promise<void>;
+  /**
+   * Optional: begin work that needs only the loaded artifact, before any gatherer runs (the judges that read only
+   * the source); `gather` finishes it. Must not throw.
+   */
+  start?(evidence: Evidence, request: Pick<GatherRequest, 'metrics'>): void;
   /** Record `reason` as the cause of every part this gatherer fills (called if `gather` threw anyway). */
   fail(evidence: Evidence, reason: string): void;
   /** Release processes and files (browsers, servers). Called once when the scorer closes. */

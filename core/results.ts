@@ -50,6 +50,18 @@ export interface ScoreDocument {
   timings: Record<string, number>;
   /** The pictures kept for the row (a batch worker with an evidence folder). */
   evidence?: RowEvidence;
+  /** What the judges of this artifact cost (absent when no judge metric ran; runner/judge-cost.ts). */
+  judgeCost?: JudgeCost;
+}
+
+/** Tokens and money of one artifact's judge calls (cached answers cost nothing). */
+export interface JudgeCost {
+  calls: number;
+  cacheHits: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** USD; null when a judge model has no price configured. */
+  costUsd: number | null;
 }
 
 /** What decides a row's scores besides the page (runner/scoring-settings.ts); `webgrade merge` compares them. */
@@ -126,6 +138,7 @@ export interface ResultRow {
   perspectives?: Partial<Record<PerspectiveId, PerspectiveSummary>>;
   overall?: Record<string, unknown> | null;
   timings?: Record<string, number>;
+  judgeCost?: JudgeCost;
   ms?: number;
   finishedAt?: string;
   /** The network mode and CDN libraries served (from the ScoreDocument; absent when no browser ran). */

@@ -37,6 +37,9 @@ export interface CacheEntry {
   createdAt: string;
   text: string;
   usage: { promptTokens: number; completionTokens: number };
+  /** The model the provider said answered (absent in entries written before it was kept). */
+  servedModel?: string;
+  systemFingerprint?: string;
 }
 
 export function cacheKey(parts: CacheKeyParts): string {

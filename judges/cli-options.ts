@@ -17,6 +17,13 @@ function positiveNumber(value: string): number {
   return n;
 }
 
+/** `--judge-budget <usd>`: a positive amount of money. */
+export function parseUsd(value: string): number {
+  const n = Number(value.replace(/^\$/, ''));
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive amount of USD, e.g. 25 or 0.5');
+  return n;
+}
+
 function alignmentStance(value: string): AlignmentStance {
   if (!(ALIGNMENT_STANCES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected ${ALIGNMENT_STANCES.join(' or ')}`);
   return value as AlignmentStance;
@@ -38,7 +45,7 @@ export function addAlignmentOption(cmd: Command): Command {
  * Register the judge options on `cmd` (returns it, for chaining). `alignment: false` leaves out `--alignment` for
  * commands that ask no alignment judge (`checklist` derives items; the stance does not enter its prompt).
  */
-export function addJudgeOptions(cmd: Command, opts: { repeats?: boolean; alignment?: boolean } = {}): Command {
+export function addJudgeOptions(cmd: Command, opts: { repeats?: boolean; alignment?: boolean; concurrencyDefault?: number } = {}): Command {
   cmd
     .option('--judge-config <file>', 'JSON file with judge endpoint, models per metric, prices, limits (see README)')
     .option('--judge-base-url <url>', 'OpenAI-compatible endpoint of the LLM judge (default: $OPENAI_BASE_URL)')
@@ -47,7 +54,7 @@ export function addJudgeOptions(cmd: Command, opts: { repeats?: boolean; alignme
   if (opts.alignment !== false) addAlignmentOption(cmd);
   return cmd
     .option('--judge-timeout <seconds>', 'time limit of one judge request (default 120)', positiveNumber)
-    .option('--judge-concurrency <n>', 'judge requests in flight at once (default 4)', positiveInt)
+    .option('--judge-concurrency <n>', `judge requests in flight at once (default ${opts.concurrencyDefault ?? 4})`, positiveInt)
     .option('--no-judge-cache', 'do not read or write the judge answer cache');
 }
 
@@ -63,6 +70,6 @@ export function addAgentOptions(cmd: Command): Command {
  * Judge settings from the parsed flags of a command that called addJudgeOptions; `tasks` are the judge tasks a
  * config file's `models` may name (the registry's judge metric ids and `checklist`). Throws InputError.
  */
-export function judgeSettingsFromFlags(flags: JudgeFlags, tasks: readonly string[], env: NodeJS.ProcessEnv = process.env): JudgeSettings {
-  return resolveJudgeSettings(flags, env, tasks);
+export function judgeSettingsFromFlags(flags: JudgeFlags, tasks: readonly string[], env: NodeJS.ProcessEnv = process.env, defaults: { concurrency?: number } = {}): JudgeSettings {
+  return resolveJudgeSettings(flags, env, tasks, defaults);
 }

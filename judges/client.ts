@@ -4,7 +4,12 @@
  * - Endpoint, key and timeout come from JudgeSettings. Retries with backoff on 408/409/429/5xx, connection errors
  *   and timeouts are the openai client's own (`maxRetries`; exponential backoff from 0.5 s to 8 s with jitter, or
  *   the server's `retry-after`/`retry-after-ms`).
- * - A p-queue limits the requests in flight (`concurrency`), shared by every judge call of one client.
+ * - A p-queue limits the requests in flight (`concurrency`), shared by every judge call of one client. A 429 answer
+ *   pauses the whole queue for its `retry-after` (`retry-after-ms`, or 1 s when absent, at most 60 s): the other
+ *   calls of a highly concurrent pipeline wait too, instead of each meeting the limit in turn; the refused call
+ *   itself is retried by the openai client after the same wait.
+ * - Pinning: every answer says which model the server says it served (`model`), its `system_fingerprint` when
+ *   given, and the client knows the provider's host (`host`), so rows can record what really judged them.
  * - Structured output: asks for a JSON-schema response format first (or what `responseFormat` says); when the
  *   server rejects the request with 400/422, it asks again with `json_object`, then with no response format, and
  *   remembers per model what worked. The answer is parsed tolerantly either way (parse.ts).
@@ -30,6 +35,8 @@ export interface ChatResult {
   finishReason: string | null;
   responseFormat: ResponseFormatMode;
   ms: number;
+  /** The provider's `system_fingerprint`, when it sends one. */
+  systemFingerprint?: string;
 }
 
 export interface ChatRequest {
@@ -58,24 +65,78 @@ export function costUsd(settings: JudgeSettings, model: string, usage: TokenUsag
   return (usage.promptTokens * p.input + usage.completionTokens * p.output) / 1e6;
 }
 
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** How long a 429 answer asks us to wait, in ms (headers as the openai client reads them; 1 s when absent). */
+export function retryAfterMs(headers: Headers): number {
+  const ms = Number(headers.get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return Math.min(ms, 60_000);
+  const raw = headers.get('retry-after');
+  const s = Number(raw);
+  if (raw && Number.isFinite(s) && s >= 0) return Math.min(s * 1000, 60_000);
+  const date = raw ? Date.parse(raw) - Date.now() : NaN;
+  return Number.isFinite(date) && date > 0 ? Math.min(date, 60_000) : 1000;
+}
+
 export class JudgeClient {
   private readonly openai: OpenAI;
   private readonly queue: PQueue;
   private readonly formatByModel = new Map<string, ResponseFormatMode>();
+  private resumeAt = 0;
+  /** 429 answers met (each paused the queue). */
+  rateLimited = 0;
 
   constructor(readonly settings: JudgeSettings) {
     this.openai = new OpenAI({
-      baseURL: settings.baseURL ?? 'https://api.openai.com/v1',
+      baseURL: settings.baseURL ?? DEFAULT_BASE_URL,
       apiKey: settings.apiKey ?? 'none',
       timeout: settings.timeoutMs,
       maxRetries: settings.maxRetries,
+      fetch: (url, init) => this.fetchWatching(url, init),
     });
     this.queue = new PQueue({ concurrency: settings.concurrency });
+  }
+
+  /** The provider's host (recorded in rows). */
+  get host(): string {
+    try {
+      return new URL(this.settings.baseURL ?? DEFAULT_BASE_URL).host;
+    } catch {
+      return this.settings.baseURL ?? '';
+    }
   }
 
   /** Requests waiting for a slot plus those in flight. */
   get pending(): number {
     return this.queue.size + this.queue.pending;
+  }
+
+  /** Requests in flight (holding a slot). */
+  get inFlight(): number {
+    return this.queue.pending;
+  }
+
+  /** Requests waiting for a slot (or for a rate-limit pause to end). */
+  get waiting(): number {
+    return this.queue.size;
+  }
+
+  private async fetchWatching(url: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> {
+    const res = await fetch(url, init);
+    if (res.status === 429) this.pauseFor(retryAfterMs(res.headers));
+    return res;
+  }
+
+  private pauseFor(ms: number): void {
+    this.rateLimited++;
+    const until = Date.now() + ms;
+    if (until <= this.resumeAt) return;
+    this.resumeAt = until;
+    this.queue.pause();
+    const t = setTimeout(() => {
+      if (Date.now() >= this.resumeAt - 5) this.queue.start();
+    }, ms);
+    void t;
   }
 
   chat(req: ChatRequest): Promise<ChatResult> {
@@ -111,6 +172,7 @@ export class JudgeClient {
           finishReason: choice?.finish_reason ?? null,
           responseFormat: mode,
           ms: Math.round(performance.now() - t0),
+          ...(completion.system_fingerprint ? { systemFingerprint: completion.system_fingerprint } : {}),
         };
       } catch (err) {
         const status = err instanceof APIError ? err.status : undefined;

@@ -11,9 +11,17 @@
  *   (`deadlineMs`, default 10 min, independent of the page's time budget: a slow judge is not the page's fault);
  *   when the deadline passes, calls in flight are aborted and their metrics become unscorable.
  * - The payload of a JudgeAnswer is `JudgePayload<T>`: the valid answers of every repeat, the reasons of failed
- *   repeats, and the prompt context (truncation, items, screenshot or not).
+ *   repeats, and the prompt context (truncation, items, screenshot or not). Its `pin` says what judged: the
+ *   model asked, the models the provider says it served, their system fingerprints, the provider's host and the
+ *   prompt version.
+ * - Two steps (`begin`): the judges that read only the source (functionality and the functional and content
+ *   alignment) start as soon as the artifact is loaded (`start`, before the browser runs); those that read the
+ *   screenshot (visual experience, visual alignment) start when it is given. The deadline counts from `begin`.
+ * - A shared runtime (`runtime`: one client, so one call queue, one cache, one cost ledger) lets a batch's
+ *   judge stage (runner/judge-stage.ts) put the judges of every artifact through one queue.
  */
 import { JudgeCache } from './cache.js';
+import type { JudgeLedger } from './ledger.js';
 import { JudgeClient } from './client.js';
 import type { PromptSpec } from './prompts/common.js';
 import { alignmentPrompt, type AlignmentKind } from './prompts/alignment.js';
@@ -23,12 +31,45 @@ import { askRepeated, type JudgeContext } from './run.js';
 import { CHECKLIST_TASK, modelFor, notConfiguredReason, resolveJudgeSettings, type AlignmentStance, type JudgeSettings } from './settings.js';
 import { NO_REQUIREMENT_REASON, noChecklistReason, type JudgePayload } from '../core/judge-answer.js';
 import type { JudgeSpec } from '../core/metric.js';
-import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer } from '../core/evidence.js';
+import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer, type JudgePin } from '../core/evidence.js';
+import type { MetricDefinition } from '../core/metric.js';
 import type { Gatherer, GatherRequest, GathererOptions } from '../core/gatherer.js';
 import { errorMessage } from '../core/errors.js';
 
 
-function desktopScreenshot(evidence: Evidence): { ok: true; png: Buffer; width: number; height: number } | { ok: false; reason: string } {
+/** The desktop screenshot a visual judge sees, or why there is none. */
+export type ScreenshotInput = { ok: true; png: Buffer; width: number; height: number } | { ok: false; reason: string };
+
+/** Whether a judge reads the page's screenshot (the others read only the source and may start before the browser). */
+export function judgeNeedsScreenshot(judge: JudgeSpec): boolean {
+  return judge.prompt === 'visual-experience' || (judge.prompt === 'alignment' && judge.items === 'visual');
+}
+
+/** One client, cache and ledger shared by many artifacts' judges (a batch's judge stage). */
+export interface JudgeRuntime {
+  settings: JudgeSettings;
+  client: JudgeClient;
+  cache: JudgeCache;
+  ledger?: JudgeLedger;
+}
+
+export function createJudgeRuntime(settings: JudgeSettings, ledger?: JudgeLedger): JudgeRuntime {
+  return { settings, client: new JudgeClient(settings), cache: new JudgeCache(settings.cacheDir), ...(ledger ? { ledger } : {}) };
+}
+
+/** The judges of one artifact under way (see the module comment). */
+export interface JudgeRun {
+  /** Start the screenshot judges with the screenshot (or why there is none); later calls are ignored. */
+  withScreenshot(shot: ScreenshotInput): void;
+  /** Settles when every asked judge has its outcome in `evidence.judges` (after `withScreenshot`). */
+  done: Promise<void>;
+  /** Abort the calls still in flight (their judges become unscorable with `reason`). */
+  cancel(reason: string): void;
+}
+
+type JudgeMetric = MetricDefinition & { judge: JudgeSpec };
+
+export function desktopScreenshot(evidence: Evidence): ScreenshotInput {
   const b = evidence.browser;
   if (!b) return { ok: false, reason: 'no screenshot: the browser did not run' };
   if (!b.ok) return { ok: false, reason: `no screenshot: ${b.reason}` };
@@ -52,12 +93,17 @@ export class JudgeGatherer implements Gatherer {
   readonly provides = ['judge'] as const;
   private settings: JudgeSettings | undefined;
   private settingsError: string | undefined;
-  private client: JudgeClient | undefined;
-  private cache: JudgeCache | undefined;
+  private runtime: JudgeRuntime | undefined;
   /** Ids of the judge metrics of the current artifact (those `fail` marks). */
   private asked: string[] = [];
+  private readonly runs = new WeakMap<Evidence, JudgeRun>();
 
-  constructor(private readonly options: GathererOptions & JudgeGathererOptions) {}
+  constructor(private readonly options: GathererOptions & JudgeGathererOptions & { runtime?: JudgeRuntime }) {
+    if (options.runtime) {
+      this.runtime = options.runtime;
+      this.settings = options.runtime.settings;
+    }
+  }
 
   private setup(tasks: readonly string[]): void {
     if (this.settings || this.settingsError) return;
@@ -69,12 +115,11 @@ export class JudgeGatherer implements Gatherer {
   }
 
   /** Build the prompt for one metric (its declared `judge` spec), or say why it cannot be asked. */
-  private prompt(id: string, judge: JudgeSpec, evidence: Evidence, settings: JudgeSettings): PromptSpec<unknown> | string {
+  private prompt(id: string, judge: JudgeSpec, evidence: Evidence, settings: JudgeSettings, shot: ScreenshotInput | undefined): PromptSpec<unknown> | string {
     const req = evidence.requirement;
     const kind = judge.prompt === 'alignment' ? judge.items : undefined;
     if (judge.prompt === 'visual-experience') {
-      const shot = desktopScreenshot(evidence);
-      if (!shot.ok) return shot.reason;
+      if (!shot?.ok) return shot?.reason ?? 'no screenshot';
       const nc = notConfiguredReason(settings, id);
       if (nc) return nc;
       return visualExperiencePrompt(shot.png, req, shot) as PromptSpec<unknown>;
@@ -87,39 +132,69 @@ export class JudgeGatherer implements Gatherer {
     const nc = notConfiguredReason(settings, id);
     if (nc) return nc;
     if (judge.prompt === 'functionality') return functionalityPrompt(evidence.artifact, req, settings.maxSourceChars) as PromptSpec<unknown>;
-    const shot = kind === 'visual' ? desktopScreenshot(evidence) : undefined;
     return alignmentPrompt(kind!, evidence.artifact, req, req.checklist![kind!], settings.maxSourceChars, shot?.ok ? shot : undefined, settings.alignment) as PromptSpec<unknown>;
   }
 
+  /** Start the source-only judges of this artifact now (before the browser runs); `gather` finishes them. */
+  start(evidence: Evidence, request: Pick<GatherRequest, 'metrics'>): void {
+    if (!this.runs.has(evidence)) this.runs.set(evidence, this.begin(evidence, request.metrics));
+  }
+
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
-    const asked = request.metrics.filter((m): m is typeof m & { judge: JudgeSpec } => m.kind === 'judge' && !!m.judge);
+    const run = this.runs.get(evidence) ?? this.begin(evidence, request.metrics);
+    this.runs.delete(evidence);
+    run.withScreenshot(desktopScreenshot(evidence));
+    await run.done;
+  }
+
+  /** Begin judging one artifact: the source-only judges start at once, the screenshot ones at `withScreenshot`. */
+  begin(evidence: Evidence, metrics: readonly MetricDefinition[]): JudgeRun {
+    const asked = metrics.filter((m): m is JudgeMetric => m.kind === 'judge' && !!m.judge);
     evidence.judges ??= {};
     this.asked = asked.map((m) => m.id);
-    if (asked.length === 0) return;
+    const idle: JudgeRun = { withScreenshot: () => undefined, done: Promise.resolve(), cancel: () => undefined };
+    if (asked.length === 0) return idle;
     this.setup(this.asked);
     if (!this.settings) {
       for (const m of asked) evidence.judges[m.id] = missing(this.settingsError ?? 'no judge configured');
-      return;
+      return idle;
     }
     const settings = this.settings;
     const controller = new AbortController();
+    let cancelled: string | undefined;
     const timer = setTimeout(() => controller.abort(), settings.deadlineMs);
     timer.unref?.();
-    try {
-      await Promise.all(asked.map(async (m) => {
-        evidence.judges![m.id] = await this.judgeOne(m.id, m.judge, evidence, settings, controller.signal);
-      }));
-    } finally {
-      clearTimeout(timer);
-    }
+    const ask = (m: JudgeMetric, shot: ScreenshotInput | undefined) =>
+      this.judgeOne(m.id, m.judge, evidence, settings, controller.signal, shot).then((g) => {
+        evidence.judges![m.id] = cancelled ? missing(cancelled) : g;
+      });
+    const early = asked.filter((m) => !judgeNeedsScreenshot(m.judge)).map((m) => ask(m, undefined));
+    let giveShot!: (shot: ScreenshotInput) => void;
+    const late = new Promise<ScreenshotInput>((res) => (giveShot = res)).then((shot) => Promise.all(asked.filter((m) => judgeNeedsScreenshot(m.judge)).map((m) => ask(m, shot))));
+    const done = Promise.all([...early, late]).then(
+      () => clearTimeout(timer),
+      (err: unknown) => {
+        clearTimeout(timer);
+        throw err;
+      },
+    );
+    return {
+      withScreenshot: (shot) => giveShot(shot),
+      done,
+      cancel: (reason) => {
+        cancelled = reason;
+        controller.abort();
+        giveShot({ ok: false, reason });
+      },
+    };
   }
 
-  private async judgeOne(id: string, judge: JudgeSpec, evidence: Evidence, settings: JudgeSettings, signal: AbortSignal): Promise<Gathered<JudgeAnswer>> {
-    const spec = this.prompt(id, judge, evidence, settings);
+  private async judgeOne(id: string, judge: JudgeSpec, evidence: Evidence, settings: JudgeSettings, signal: AbortSignal, shot: ScreenshotInput | undefined): Promise<Gathered<JudgeAnswer>> {
+    const spec = this.prompt(id, judge, evidence, settings, shot);
     if (typeof spec === 'string') return missing(spec);
-    this.client ??= new JudgeClient(settings);
-    this.cache ??= new JudgeCache(settings.cacheDir);
-    const ctx: JudgeContext = { client: this.client, cache: this.cache, settings, signal };
+    this.runtime ??= createJudgeRuntime(settings);
+    const { client, cache, ledger } = this.runtime;
+    const ctx: JudgeContext = { client, cache, settings, signal, ...(ledger ? { ledger } : {}) };
     const model = modelFor(settings, id)!;
     const t0 = performance.now();
     const r = await askRepeated(ctx, spec, model, settings.repeats);
@@ -129,9 +204,11 @@ export class JudgeGatherer implements Gatherer {
       return missing(why);
     }
     const payload: JudgePayload = { repeats: r.answer.values, failedRepeats: r.answer.failures, context: spec.context };
-    const usage: Record<string, unknown> = { ...r.answer.usage, wallMs, repeatsAsked: settings.repeats };
-    if (this.cache.writeErrors.length) usage.cacheWriteErrors = [...this.cache.writeErrors];
-    return gathered({ model, promptVersion: spec.promptVersion, payload, usage });
+    const { servedModels, systemFingerprints, ...rest } = r.answer.usage;
+    const usage: Record<string, unknown> = { ...rest, wallMs, repeatsAsked: settings.repeats };
+    if (cache.writeErrors.length) usage.cacheWriteErrors = [...cache.writeErrors];
+    const pin: JudgePin = { asked: model, served: servedModels, systemFingerprints, host: client.host, promptVersion: spec.promptVersion };
+    return gathered({ model, promptVersion: spec.promptVersion, payload, usage, pin });
   }
 
   fail(evidence: Evidence, reason: string): void {
@@ -140,7 +217,7 @@ export class JudgeGatherer implements Gatherer {
   }
 
   async close(): Promise<void> {
-    this.client = undefined;
+    if (!this.options.runtime) this.runtime = undefined;
   }
 }
 

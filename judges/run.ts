@@ -9,6 +9,7 @@ import { cacheKey, type JudgeCache } from './cache.js';
 import { extractJson, type Validation } from './parse.js';
 import type { ChatMessage, PromptSpec } from './prompts/common.js';
 import type { JudgeSettings } from './settings.js';
+import type { JudgeLedger } from './ledger.js';
 
 export interface JudgeContext {
   client: JudgeClient;
@@ -16,6 +17,8 @@ export interface JudgeContext {
   settings: JudgeSettings;
   /** The judge deadline of this artifact (or command). */
   signal?: AbortSignal;
+  /** The run's cost ledger and budget (judges/ledger.ts); without one, calls are neither counted nor capped. */
+  ledger?: JudgeLedger;
 }
 
 /** Token, cost and call accounting of one judge question (all its repeats and retries). */
@@ -31,18 +34,30 @@ export interface JudgeUsage {
   /** Wall-clock ms of answered calls, summed. */
   callMs: number;
   responseFormats: string[];
+  /** The models the provider says answered (`model` of each response; the cache keeps it for hits). */
+  servedModels: string[];
+  /** The providers' `system_fingerprint`s, when given. */
+  systemFingerprints: string[];
 }
 
 export function emptyUsage(): JudgeUsage {
-  return { calls: 0, cacheHits: 0, invalidAnswers: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, callMs: 0, responseFormats: [] };
+  return { calls: 0, cacheHits: 0, invalidAnswers: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, callMs: 0, responseFormats: [], servedModels: [], systemFingerprints: [] };
 }
 
-function account(settings: JudgeSettings, usage: JudgeUsage, model: string, r: ChatResult): void {
+function served(usage: JudgeUsage, model: string | undefined, fingerprint: string | undefined): void {
+  if (model && !usage.servedModels.includes(model)) usage.servedModels.push(model);
+  if (fingerprint && !usage.systemFingerprints.includes(fingerprint)) usage.systemFingerprints.push(fingerprint);
+}
+
+function account(ctx: JudgeContext, usage: JudgeUsage, model: string, r: ChatResult): void {
+  const { settings } = ctx;
   usage.calls++;
   usage.promptTokens += r.usage.promptTokens;
   usage.completionTokens += r.usage.completionTokens;
   usage.callMs += r.ms;
   const c = costUsd(settings, model, r.usage);
+  ctx.ledger?.record(r.usage.promptTokens, r.usage.completionTokens, c);
+  served(usage, r.model, r.systemFingerprint);
   usage.costUsd = c === null || usage.costUsd === null ? null : usage.costUsd + c;
   if (!usage.responseFormats.includes(r.responseFormat)) usage.responseFormats.push(r.responseFormat);
 }
@@ -64,6 +79,7 @@ export async function askOnce<T>(ctx: JudgeContext, spec: PromptSpec<T>, model: 
     const v = checkAnswer(spec, hit.text);
     if (v.ok) {
       usage.cacheHits++;
+      served(usage, hit.servedModel ?? hit.model, hit.systemFingerprint);
       return { ok: true, value: v.value, cached: true };
     }
   }
@@ -72,17 +88,20 @@ export async function askOnce<T>(ctx: JudgeContext, spec: PromptSpec<T>, model: 
   const attempts = settings.invalidRetries + 1;
   for (let attempt = 0; attempt < attempts; attempt++) {
     let r: ChatResult;
+    const refused = ctx.ledger?.refusal();
+    if (refused) return { ok: false, reason: attempt > 0 ? `${refused} (after an invalid answer: ${lastError})` : refused };
     try {
       r = await ctx.client.chat({ model, messages, schema: spec.schema, signal: ctx.signal });
     } catch (err) {
       const msg = err instanceof JudgeCallError ? err.message : `judge call failed: ${err instanceof Error ? err.message : String(err)}`;
       return { ok: false, reason: attempt > 0 ? `${msg} (after an invalid answer: ${lastError})` : msg };
     }
-    account(settings, usage, model, r);
+    account(ctx, usage, model, r);
     const v = checkAnswer(spec, r.text);
     if (v.ok) {
       ctx.cache.put({
         version: 1, key, model, promptVersion: spec.promptVersion, repeat, createdAt: new Date().toISOString(), text: r.text, usage: r.usage,
+        servedModel: r.model, ...(r.systemFingerprint ? { systemFingerprint: r.systemFingerprint } : {}),
       });
       return { ok: true, value: v.value, cached: false };
     }

@@ -22,6 +22,8 @@
  *   "alignment": "study" | "strict",
  *   "agent": { "maxSteps": 12, "maxTokens": 200000, "timeSeconds": 180, "vision": true } }
  * ```
+ * `concurrency` is the judge calls in flight at once: 4 for `score`; a batch's or queue worker's judge stage, which
+ * serves every artifact through one queue, defaults to 16 (`defaults` of resolveJudgeSettings; runner/judge-stage.ts).
  * `alignment` (flag `--alignment`, default `study`) is the stance of the three alignment judges: the study's
  * "addressed at a high level, mock data and unfinished features count" or our strict "implemented so that it
  * works" (core/judge-answer.ts, ALIGNMENT_STANCES). It changes their prompt and prompt version.
@@ -274,9 +276,12 @@ export function loadJudgeConfig(path: string, env: NodeJS.ProcessEnv = process.e
   return parseJudgeConfig(value, `judge config ${path}`, env, tasks);
 }
 
-/** Merge flags > config file > environment > defaults into complete settings (`tasks`: see parseJudgeConfig). */
-export function resolveJudgeSettings(flags: JudgeFlags = {}, env: NodeJS.ProcessEnv = process.env, tasks?: readonly string[]): JudgeSettings {
-  const s: JudgeSettings = { ...DEFAULT_JUDGE_SETTINGS, models: {}, prices: {}, cacheDir: defaultCacheDir(env) };
+/**
+ * Merge flags > config file > environment > defaults into complete settings (`tasks`: see parseJudgeConfig).
+ * `defaults` replaces some of the defaults (a batch's judge stage runs more calls at once: runner/judge-stage.ts).
+ */
+export function resolveJudgeSettings(flags: JudgeFlags = {}, env: NodeJS.ProcessEnv = process.env, tasks?: readonly string[], defaults: Partial<Pick<JudgeSettings, 'concurrency'>> = {}): JudgeSettings {
+  const s: JudgeSettings = { ...DEFAULT_JUDGE_SETTINGS, ...defaults, models: {}, prices: {}, cacheDir: defaultCacheDir(env) };
   if (env.OPENAI_BASE_URL) s.baseURL = env.OPENAI_BASE_URL;
   if (env.OPENAI_API_KEY) s.apiKey = env.OPENAI_API_KEY;
   if (env.WEBGRADE_JUDGE_MODEL) s.model = env.WEBGRADE_JUDGE_MODEL;

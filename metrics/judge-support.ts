@@ -51,6 +51,7 @@ export function judgeDetails(answer: JudgeAnswer, payload: JudgePayload, repeatS
     spread: spreadOf(repeatScores),
     failedRepeats: payload.failedRepeats,
     usage: answer.usage ?? {},
+    ...(answer.pin ? { pin: answer.pin } : {}),
     prompt: payload.context,
   };
 }

@@ -3,12 +3,14 @@
  * one Lighthouse per process (Lighthouse cannot run twice at once in one Node process; TOOLCHAIN.md).
  *
  * Protocol (IPC messages):
- *   parent → worker  {type: 'init', suite?, network?, lighthouseRuns?, alignment?, viewports?, only?, budgetMs, checkNetwork}   then any number of
- *                    {type: 'job', jobId, path, requirement?, reference?}
+ *   parent → worker  {type: 'init', suite?, network?, lighthouseRuns?, alignment?, viewports?, only?, budgetMs, checkNetwork, deferJudges?}   then any number of
+ *                    {type: 'job', jobId, path, requirement?, reference?, shotPath?}
  *   worker → parent  {type: 'ready'} after init;
- *                    {type: 'done', jobId, doc} or {type: 'error', jobId, message} per job;
+ *                    {type: 'done', jobId, doc, shot?} or {type: 'error', jobId, message} per job;
  *                    {type: 'chrome', pid, profile} whenever it starts a Chrome (if the worker is killed, the
  *                    parent kills that Chrome and removes its profile: chrome-launcher starts Chrome detached).
+ * With `deferJudges` the worker asks no judge (the parent's judge stage does: runner/judge-stage.ts): it saves
+ * the desktop screenshot to `shotPath` and reports its file and size (`shot`), or why there is none.
  * The worker closes its Scorer (and so its Chrome) and exits when the parent disconnects (including when the
  * parent dies, even by `kill -9`) or on SIGTERM/SIGINT.
  */
@@ -21,6 +23,9 @@ import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
 import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
 import { keepEvidence, type EvidenceKey, type EvidenceTarget } from './evidence-keep.js';
+import type { Evidence } from '../core/evidence.js';
+import type { SavedShot } from './judge-stage.js';
+import { writeFileSync } from 'node:fs';
 
 export interface InitMessage {
   type: 'init';
@@ -36,6 +41,8 @@ export interface InitMessage {
   viewports?: ViewportSpec[];
   /** Where to keep each row's pictures (evidence-keep.ts); absent = keep none. */
   evidence?: EvidenceTarget;
+  /** Leave the judges to the parent (see the module comment). */
+  deferJudges?: boolean;
 }
 export interface JobMessage {
   type: 'job';
@@ -46,11 +53,13 @@ export interface JobMessage {
   reference?: ReferenceInput;
   /** Which row the pictures belong to (with `init.evidence`). */
   key?: EvidenceKey;
+  /** Where to save the desktop screenshot for the parent's judges (with `deferJudges`). */
+  shotPath?: string;
 }
 export type ToWorker = InitMessage | JobMessage;
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'done'; jobId: number; doc: unknown }
+  | { type: 'done'; jobId: number; doc: unknown; shot?: SavedShot }
   | { type: 'error'; jobId: number; message: string }
   | { type: 'chrome'; pid: number; profile: string };
 
@@ -78,6 +87,21 @@ function send(msg: FromWorker): void {
 
 onChromeLaunch(({ pid, profile }) => send({ type: 'chrome', pid, profile }));
 
+/** Save the desktop screenshot for the parent's judges; say why there is none otherwise. */
+function saveShot(evidence: Evidence, path: string): SavedShot {
+  const b = evidence.browser;
+  if (!b) return { reason: 'no screenshot: the browser did not run' };
+  if (!b.ok) return { reason: `no screenshot: ${b.reason}` };
+  const shot = b.value.screenshots.desktop;
+  if (!shot) return { reason: 'no screenshot: the browser session took no desktop screenshot' };
+  try {
+    writeFileSync(path, shot.png);
+  } catch (err) {
+    return { reason: `no screenshot: it could not be saved for the judges (${errorMessage(err)})` };
+  }
+  return { path, width: shot.width, height: shot.height };
+}
+
 process.on('message', (msg: ToWorker) => {
   if (msg.type === 'init') {
     try {
@@ -88,6 +112,7 @@ process.on('message', (msg: ToWorker) => {
       if (msg.lighthouseRuns) opts.lighthouseRuns = msg.lighthouseRuns;
       if (msg.alignment) opts.alignment = msg.alignment;
       if (msg.viewports) opts.viewports = msg.viewports;
+      if (msg.deferJudges) opts.deferJudges = true;
       scorer = new Scorer(opts);
       keep = msg.evidence;
       send({ type: 'ready' });
@@ -106,9 +131,13 @@ process.on('message', (msg: ToWorker) => {
     const extra = { ...(msg.requirement ? { requirement: msg.requirement } : {}), ...(msg.reference ? { reference: msg.reference } : {}) };
     const target = keep;
     const key = msg.key;
-    const scored = target && key ? s.scoreWithEvidence(msg.path, extra).then(async ({ doc, evidence }) => ({ ...doc, evidence: await keepEvidence(target, key, evidence, s.metrics, doc.metrics) })) : s.score(msg.path, extra);
-    scored.then(
-      (doc) => send({ type: 'done', jobId: msg.jobId, doc }),
+    s.scoreWithEvidence(msg.path, extra)
+      .then(async ({ doc, evidence }) => {
+        const kept = target && key ? { evidence: await keepEvidence(target, key, evidence, s.metrics, doc.metrics) } : {};
+        return { type: 'done' as const, jobId: msg.jobId, doc: { ...doc, ...kept }, ...(msg.shotPath ? { shot: saveShot(evidence, msg.shotPath) } : {}) };
+      })
+      .then(
+        (done) => send(done),
       (err) => send({ type: 'error', jobId: msg.jobId, message: errorMessage(err) }),
     );
   }

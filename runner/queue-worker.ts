@@ -7,7 +7,10 @@ import type { Redis } from 'ioredis';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { ResultRow } from '../core/results.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
-import { startWorkerPool, type WorkerPool } from './batch.js';
+import { judgeSlotsFor, startWorkerPool, type WorkerPool } from './worker-pool.js';
+import { selectMetrics } from './score.js';
+import { DEFAULT_STAGE_JUDGE_CONCURRENCY } from './judge-stage.js';
+import type { JudgeSettings } from '../judges/settings.js';
 import { DEFAULT_QUEUE, DEFAULT_STALL_SECONDS, JOB_ATTEMPTS, readQueueSettings, type QueueSettings } from './queue.js';
 import { materialise } from './queue-jobs.js';
 import { RefusedPayload, validateJobData, type ValidJob } from './queue-trust.js';
@@ -36,6 +39,8 @@ export interface QueueWorkerOptions extends WorkerEvents {
   sharedRoot?: string;
   /** Cap on a job's decoded files (`worker --max-job-mb`). */
   maxJobBytes?: number;
+  /** The judges' endpoint and limits (the worker's own flags and environment; the stance comes from the queue). */
+  judge?: JudgeSettings;
   /** The scoring process's module, from the worker's own environment (tests); never from Redis. */
   workerModule?: string;
   /** False: return rows without pictures (`worker --no-evidence`); else they ride in the row (evidence-transfer.ts). */
@@ -86,13 +91,15 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
     const old = pool;
     let next: WorkerPool;
     try {
-      next = startWorkerPool({ ...scoring, network, checkNetwork, concurrency, ...(opts.workerModule ? { workerModule: opts.workerModule } : {}), ...(keep ? { evidence: keep } : {}) });
+      const judge = opts.judge ? { judge: { ...opts.judge, alignment: scoring.alignment ?? opts.judge.alignment } } : {};
+      next = startWorkerPool({ ...scoring, network, checkNetwork, concurrency, ...judge, ...(opts.workerModule ? { workerModule: opts.workerModule } : {}), ...(keep ? { evidence: keep } : {}) });
     } catch (err) {
       // Settings this webgrade cannot score with (an unknown metric id) fail every job alike: no retry.
       if (err instanceof InputError) throw new UnrecoverableError(`queue ${name}: ${err.message}`);
       throw err;
     }
     pool = { id: settingsId, pool: next };
+    worker.concurrency = concurrency + next.judgeSlots; // see where the worker is made
     if (old) poolSwitch = old.pool.close();
     return next;
   };
@@ -130,9 +137,21 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
     }
   };
 
+  // With judges, jobs whose browser work is done wait for them in the pool while the browsers take more: the
+  // worker holds that many more jobs. BullMQ applies a changed concurrency only once a job in hand finishes, so
+  // it is set from the queue's settings when they are there at the start (and raised by poolFor otherwise).
+  const initial = await readQueueSettings(redis, name).catch(() => null);
+  let initialConcurrency = concurrency;
+  try {
+    if (initial && selectMetrics(initial.pool.only, initial.pool.suite).some((m) => m.kind === 'judge')) {
+      initialConcurrency += judgeSlotsFor(opts.judge?.concurrency ?? DEFAULT_STAGE_JUDGE_CONCURRENCY);
+    }
+  } catch {
+    /* settings this webgrade cannot score with: every job says so */
+  }
   const worker = new Worker<unknown, ResultRow>(name, processor, {
     connection: redis,
-    concurrency,
+    concurrency: initialConcurrency,
     lockDuration: stallMs,
     stalledInterval: stallMs,
     maxStalledCount: JOB_ATTEMPTS - 1,

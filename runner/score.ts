@@ -31,6 +31,7 @@ import { isStaticMetric, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
 import { MEASURE_TIMINGS } from './gather/lighthouse-mobile.js';
 import { browserVersion } from './chrome.js';
+import { judgeCostOf } from './judge-cost.js';
 
 export { isStaticMetric, runMetric };
 
@@ -61,6 +62,11 @@ export interface ScorerOptions {
   fidelityCache?: string | false;
   /** Score the static metrics in a worker thread under the budget (default true; see the module comment). */
   staticThread?: boolean;
+  /**
+   * Leave the judges out (their metrics unscorable for want of a judge gatherer): a batch worker whose parent asks
+   * them in its judge stage (runner/judge-stage.ts) and replaces those results.
+   */
+  deferJudges?: boolean;
 }
 
 /** Per artifact being scored: its deadline (performance.now()) and timings. */
@@ -129,7 +135,7 @@ export class Scorer {
     if (opts.alignment) this.options.alignment = opts.alignment;
     if (opts.viewports) this.options.viewports = opts.viewports;
     if (opts.fidelityCache !== undefined) this.options.fidelityCache = opts.fidelityCache;
-    this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options));
+    this.gatherers = (opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options))).filter((g) => !(opts.deferJudges && g.name === 'judge'));
     if (opts.staticThread !== false && this.metrics.some(isStaticMetric)) {
       this.staticThread = new StaticThread();
       this.staticThread.start();
@@ -184,6 +190,8 @@ export class Scorer {
     const active = this.gatherers.filter((g) => g.provides.some((n) => needs.has(n)));
     const pending = new Set<EvidenceNeed>(active.flatMap((g) => g.provides));
     let overlapMs = 0;
+    // Work that needs only the loaded artifact (the source-only judges) starts before the browser.
+    for (const g of active) g.start?.(evidence, { metrics: this.metrics });
     for (const g of active) {
       const t = performance.now();
       const budgetMs = Math.max(0, this.options.budgetMs - (t - start));
@@ -265,6 +273,8 @@ export class Scorer {
       timings,
     };
     if (evidence.requirement) doc.requirement = evidence.requirement.id;
+    const cost = evidence.judges ? judgeCostOf(metrics) : undefined;
+    if (cost) doc.judgeCost = cost;
     if (evidence.network) doc.network = evidence.network;
     const browser = evidence.browser || evidence.lighthouse || evidence.interaction ? browserVersion() : null;
     if (browser) doc.browser = browser;

@@ -16,6 +16,7 @@ import { existsSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import type { ResultRow } from '../core/results.js';
 import { readResults, rowKey } from './results-file.js';
+import { mixedServedWarnings } from './judge-pins.js';
 import { browsersOf, rowSettings, settingsDifference, type ScoringSettings } from './scoring-settings.js';
 
 export interface Shard {
@@ -50,6 +51,8 @@ export interface MergeSummary {
   badLines: number;
   /** The browsers the rows were scored with, when more than one (a warning, not a refusal). */
   browsers?: string[];
+  /** Judge metrics whose merged rows were served by more than one model (runner/judge-pins.ts; a warning). */
+  judgeWarnings: string[];
 }
 
 function scoresOf(r: ResultRow): string {
@@ -98,5 +101,5 @@ export function mergeResults(inputs: readonly string[], out: string): MergeSumma
   writeFileSync(tmp, rows.map((r) => JSON.stringify(r) + '\n').join(''));
   renameSync(tmp, out);
   const browsers = browsersOf(seenSettings);
-  return { files: inputs.length, rows: rows.length, duplicates, conflicting, badLines, ...(browsers.length > 1 ? { browsers } : {}) };
+  return { files: inputs.length, rows: rows.length, duplicates, conflicting, badLines, ...(browsers.length > 1 ? { browsers } : {}), judgeWarnings: mixedServedWarnings(rows) };
 }

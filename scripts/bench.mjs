@@ -30,6 +30,7 @@ const BENCHMARKS = [
   ['fidelity-checks', []],
   ['fidelity-ocr', []],
   ['batch', []],
+  ['judge-pipeline', []],
   ['stability', ['--out', stabilityOut]],
   ['noise-guard', [join(stabilityOut, 'a-c1.jsonl'), join(stabilityOut, 'b-c1.jsonl')]],
   ['network-modes', []],

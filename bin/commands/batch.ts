@@ -6,10 +6,13 @@ import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { warnChromeSandboxOnce } from '../chrome-warning.js';
 import { printable } from '../../core/text.js';
-import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
+import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
-import type { AlignmentStance } from '../../core/judge-answer.js';
-import { addAlignmentOption } from '../../judges/cli-options.js';
+import { addJudgeOptions, judgeSettingsFromFlags, parseUsd } from '../../judges/cli-options.js';
+import type { JudgeFlags } from '../../judges/settings.js';
+import { DEFAULT_STAGE_JUDGE_CONCURRENCY, checkBudgetPrices } from '../../runner/judge-stage.js';
+import { selectMetrics } from '../../runner/score.js';
+import type { PipelineStats } from '../../runner/worker-pool.js';
 import { InputError } from '../../core/errors.js';
 import { parseViewports } from '../../core/fidelity.js';
 import { inShard, parseShard } from '../../runner/shard.js';
@@ -19,7 +22,8 @@ import { dirname, resolve } from 'node:path';
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
 
-interface BatchFlags extends NetworkFlags {
+interface BatchFlags extends NetworkFlags, JudgeFlags {
+  judgeBudget?: number;
   suite?: SuiteId;
   requirements?: string;
   out: string;
@@ -28,7 +32,6 @@ interface BatchFlags extends NetworkFlags {
   budget?: number;
   checkNetwork?: boolean;
   progress?: boolean;
-  alignment?: AlignmentStance;
   references?: string;
   viewports?: string;
   repeats?: number;
@@ -55,6 +58,34 @@ function fmtDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
+function usd(x: number): string {
+  return x >= 1 ? `$${x.toFixed(2)}` : `$${x.toFixed(4)}`;
+}
+
+/** The judge stage's cost so far: tokens, and money when prices are configured. */
+export function judgeCostText(j: NonNullable<PipelineStats['judges']>): string {
+  const tokens = `${j.calls} calls, ${j.promptTokens + j.completionTokens} tokens (${j.promptTokens} in, ${j.completionTokens} out)`;
+  const money = j.calls === 0 ? '' : j.unpricedCalls === j.calls ? ', cost unknown (no prices configured)' : `, ${usd(j.costUsd)}${j.unpricedCalls ? ` + ${j.unpricedCalls} unpriced calls` : ''}`;
+  return tokens + money + (j.budgetUsd !== undefined ? ` of a ${usd(j.budgetUsd)} budget` : '');
+}
+
+/**
+ * The two stages of a progress line: browser and judges each done/in flight/waiting, and the ETA of the slower
+ * (each stage's rate so far applied to what it has left).
+ */
+export function stagesText(st: PipelineStats, total: number, startDone: number, elapsedMs: number): string {
+  const b = st.browser;
+  const eta = (done: number) => (done > 0 ? ((total - startDone - done) * elapsedMs) / done : Infinity);
+  let text = `browser ${b.done} done, ${b.inFlight} in flight, ${b.waiting} waiting`;
+  let etaMs = eta(b.done);
+  const j = st.judges;
+  if (j) {
+    text += ` | judges ${j.pagesDone} pages done, ${j.pagesWaiting} waiting, ${j.callsInFlight} calls in flight, ${j.callsWaiting} queued | ${judgeCostText(j)}`;
+    etaMs = Math.max(etaMs, eta(j.pagesDone));
+  }
+  return `${text} | ETA ${Number.isFinite(etaMs) ? fmtDuration(etaMs) : '-'}`;
+}
+
 /** Progress on stderr: a bar on a terminal, plain lines otherwise. */
 export function progressReporter(opts: { tty: boolean; label?: string }): Pick<BatchOptions, 'onStart' | 'onProgress'> & { stop(): void } {
   let bar: cliProgress.SingleBar | null = null;
@@ -69,25 +100,25 @@ export function progressReporter(opts: { tty: boolean; label?: string }): Pick<B
         bar = new cliProgress.SingleBar(
           {
             stream: process.stderr,
-            format: `${opts.label ?? 'scoring'} [{bar}] {value}/{total} | ok {ok} failed {failed} | {rate}/min | ETA {eta_formatted} | {last}`,
+            format: `${opts.label ?? 'scoring'} [{bar}] {value}/{total} | ok {ok} failed {failed} | {rate}/min | {stages}`,
             hideCursor: true,
             etaBuffer: 20,
             fps: 5,
           },
           cliProgress.Presets.shades_classic,
         );
-        bar.start(info.total, info.alreadyDone, { ok: 0, failed: 0, rate: '-', last: '' });
+        bar.start(info.total, info.alreadyDone, { ok: 0, failed: 0, rate: '-', stages: '' });
       }
     },
     onProgress(p: BatchProgress) {
       const n = p.done - startDone;
       const rate = n > 0 ? (n / (p.elapsedMs / 60_000)).toFixed(1) : '-';
-      const etaMs = n > 0 ? ((p.total - p.done) * p.elapsedMs) / n : 0;
       const what = printable(`${p.row.model}/${p.row.requirement}${p.row.repeat ? ` #${p.row.repeat}` : ''}`);
-      if (bar) bar.update(p.done, { ok: p.ok, failed: p.failed, rate, last: what.slice(0, 40) });
+      const stages = stagesText(p.stages, p.total, startDone, p.elapsedMs);
+      if (bar) bar.update(p.done, { ok: p.ok, failed: p.failed, rate, stages });
       else {
         const status = p.row.status === 'ok' ? `ok ${((p.row.ms ?? 0) / 1000).toFixed(1)}s` : `FAILED: ${printable(p.row.error ?? '')}`;
-        warn(`[${p.done}/${p.total}] ${what} ${status} | ${rate}/min | ETA ${fmtDuration(etaMs)}\n`);
+        warn(`[${p.done}/${p.total}] ${what} ${status} | ${rate}/min | ${stages}\n`);
       }
     },
     stop() {
@@ -107,6 +138,12 @@ export function summaryText(s: BatchSummary, out: string): string {
   else if (s.scored) lines.push('unscorable per metric: none');
   for (const f of s.failures) lines.push(`failed: ${printable(`${f.model}/${f.requirement}`)}${f.repeat ? ` #${f.repeat}` : ''}: ${printable(f.error)}`);
   if (s.failed > s.failures.length) lines.push(`… and ${s.failed - s.failures.length} more failures (status "failed" in the results file)`);
+  const j = s.stages?.judges;
+  if (j) {
+    lines.push(`judges: ${judgeCostText(j)}${j.rateLimited ? `; rate-limited ${j.rateLimited} times (429, waited as asked)` : ''}`);
+    if (j.refusedCalls) lines.push(`judge budget of ${usd(j.budgetUsd ?? 0)} reached: ${j.refusedCalls} judge calls not made; those judge metrics are unscorable ("judge budget ... reached")`);
+  }
+  for (const w of s.judgeWarnings) lines.push(`warning: ${printable(w)}`);
   if (s.missingRequirement) lines.push(`${s.missingRequirement} artifacts have no requirement with their id in --requirements (scored without one, no labels)`);
   return lines.join('\n');
 }
@@ -121,7 +158,7 @@ export async function runBatchWithProgress(jobs: BatchJob[], opts: BatchOptions,
 }
 
 export function batchCommand(): Command {
-  return addAlignmentOption(addNetworkOptions(new Command('batch')))
+  return addJudgeOptions(addNetworkOptions(new Command('batch')), { concurrencyDefault: DEFAULT_STAGE_JUDGE_CONCURRENCY })
     .description('score every artifact of runs/<model>/<requirement-id>.html (or <id>/index.html), appending rows to a results JSONL; re-running resumes')
     .argument('<runs-dir>', 'folder with one sub-folder per model')
     .requiredOption('--out <results.jsonl>', 'results file (appended to; existing rows are kept and skipped)')
@@ -136,6 +173,7 @@ export function batchCommand(): Command {
     .option('--repeats <n>', 'score every artifact n times, each gathered anew (rows marked "repeat": 1..n), to measure test–retest noise (default 1)', parsePositiveInt)
     .option('--evidence-dir <dir>', 'keep each artifact\'s pictures (screenshots, metric pictures, inert-control crops; WebP under a per-artifact cap) in <dir> (default: <results>.evidence/ beside the results)')
     .option('--no-evidence', 'keep no pictures')
+    .option('--judge-budget <usd>', 'stop issuing judge calls once this many USD are spent (needs "prices" for the judge models in --judge-config); the remaining judge metrics are unscorable, saying so', parseUsd)
     .option('--shard <i/n>', 'score only shard i of n (1-based; a stable split by model and requirement), e.g. one per array job; combine the results files with `webgrade merge`')
     .action(
       action(async (runsDir: string, flags: BatchFlags) => {
@@ -157,6 +195,13 @@ export function batchCommand(): Command {
         opts.network = networkFromFlags(flags);
         if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
         if (flags.alignment) opts.alignment = flags.alignment;
+        const judgeIds = selectMetrics(flags.only, flags.suite).filter((m) => m.kind === 'judge').map((m) => m.id);
+        if (judgeIds.length) opts.judge = judgeSettingsFromFlags(flags, judgeTasks(), process.env, { concurrency: DEFAULT_STAGE_JUDGE_CONCURRENCY });
+        else if (flags.judgeBudget !== undefined) throw new InputError('--judge-budget: no judge metric is selected');
+        if (flags.judgeBudget !== undefined) {
+          checkBudgetPrices(opts.judge!, judgeIds, flags.judgeBudget);
+          opts.judgeBudgetUsd = flags.judgeBudget;
+        }
         if (flags.repeats) opts.repeats = flags.repeats;
         if (requirements) opts.requirements = requirements;
         if (flags.references) {

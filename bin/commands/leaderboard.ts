@@ -16,6 +16,8 @@ import { action, choiceParser, parseNonNegativeInt, parsePositiveInt, parseSuite
 import { DEFAULT_SUITE, type SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import type { ResultRow } from '../../runner/results-file.js';
+import { mixedServedWarnings } from '../../runner/judge-pins.js';
+import { printable } from '../../core/text.js';
 
 /** The suite the rows were scored with: theirs when they all agree (rows without one: study), else study. */
 export function rowsSuite(rows: readonly ResultRow[]): SuiteId {
@@ -97,6 +99,10 @@ export function leaderboardCommand(): Command {
         if (read.badLines.length) doc.notes.push(`unreadable lines skipped: ${read.badLines.join(', ')}`);
         if (valid.rejected) doc.notes.push(`${valid.rejected} ${valid.rejected === 1 ? 'row' : 'rows'} rejected: a metric score outside 0–100 or not a finite number (e.g. ${valid.examples.join('; ')})`);
         if (duplicates) doc.notes.push(`${duplicates} duplicate (model, requirement, repeat) rows: the last one counts`);
+        for (const w of mixedServedWarnings(rows)) {
+          doc.notes.push(w);
+          warn(`warning: ${printable(w)}\n`);
+        }
         let text: string;
         if (format === 'json') text = JSON.stringify(doc, null, 2) + '\n';
         else if (format === 'csv') text = leaderboardCsv(doc);

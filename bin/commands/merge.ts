@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { action } from '../cli-support.js';
 import { mergeResults } from '../../runner/shard.js';
+import { printable } from '../../core/text.js';
 
 export function mergeCommand(): Command {
   return new Command('merge')
@@ -15,6 +16,7 @@ export function mergeCommand(): Command {
           `merged ${s.files} files: ${s.rows} rows → ${flags.out}${s.duplicates ? ` (${s.duplicates} duplicates dropped${s.conflicting ? `, ${s.conflicting} of them with other scores` : ''})` : ''}${s.badLines ? `; ${s.badLines} unreadable lines skipped` : ''}\n`,
         );
         if (s.browsers) process.stderr.write(`warning: the rows were scored with ${s.browsers.length} browsers (${s.browsers.join(', ')}): a browser release can change what a page shows and scores\n`);
+        for (const w of s.judgeWarnings) process.stderr.write(`warning: ${printable(w)}\n`);
       }),
     );
 }

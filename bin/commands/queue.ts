@@ -7,11 +7,13 @@ import type { Redis } from 'ioredis';
 import { discoverRuns } from '../../runner/batch.js';
 import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
-import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
+import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
 import { InputError } from '../../core/errors.js';
 import { DEFAULT_NETWORK_MODE, describeNetwork, NETWORK_MODES, type NetworkModeId } from '../../core/network.js';
 import { JOB_LIMITS } from '../../runner/queue-trust.js';
-import { addAlignmentOption } from '../../judges/cli-options.js';
+import { addAlignmentOption, judgeSettingsFromFlags } from '../../judges/cli-options.js';
+import type { JudgeFlags } from '../../judges/settings.js';
+import { DEFAULT_STAGE_JUDGE_CONCURRENCY } from '../../runner/judge-stage.js';
 import type { SuiteId } from '../../core/metric.js';
 import type { AlignmentStance } from '../../core/judge-answer.js';
 import { connectRedis, DEFAULT_MAX_JOB_BYTES, DEFAULT_QUEUE, DEFAULT_STALL_SECONDS, makeQueueSettings, type QueueSettings, RedisUnreachable, removeQueue } from '../../runner/queue.js';
@@ -195,6 +197,8 @@ interface WorkerFlags extends CommonFlags {
   stallTimeout?: number;
   quiet?: boolean;
   evidence?: boolean;
+  judgeConfig?: string;
+  judgeConcurrency?: number;
 }
 
 export function workerCommand(): Command {
@@ -203,6 +207,8 @@ export function workerCommand(): Command {
     .option('--concurrency <n>', 'jobs at once, each in its own scoring process with its own Chrome (default 1)', parsePositiveInt)
     .option('--stall-timeout <seconds>', `a killed worker's job goes to another worker after about this long (default ${DEFAULT_STALL_SECONDS})`, parsePositiveNumber)
     .option('--quiet', 'no line per job')
+    .option('--judge-config <file>', 'JSON file with the judge endpoint, models, prices, limits (README "LLM judges"; default: $WEBGRADE_JUDGE_CONFIG and the environment)')
+    .option('--judge-concurrency <n>', `judge requests in flight at once, for all the worker's jobs (default ${DEFAULT_STAGE_JUDGE_CONCURRENCY})`, parsePositiveInt)
     // What pages reach, and where from, is the worker's own choice: a queue's Redis never sets it (README "Security").
     .option('--network <mode>', `what pages may reach: cdn | offline | live | record:<dir> | replay:<dir> (default ${DEFAULT_NETWORK_MODE}); the queue's --network is only compared with it`)
     .option('--cdn-cache <dir>', 'CDN cache folder (default: $XDG_CACHE_HOME/webgrade/cdn or ~/.cache/webgrade/cdn)')
@@ -219,6 +225,10 @@ export function workerCommand(): Command {
         if (flags.allowHost) networkFlags.allowHost = flags.allowHost;
         const network = networkFromFlags(networkFlags); // bad flags are one line, before Redis
         const sharedRoot = flags.sharedRoot ? checkSharedRoot(flags.sharedRoot) : undefined;
+        const judgeFlags: JudgeFlags = {};
+        if (flags.judgeConfig) judgeFlags.judgeConfig = flags.judgeConfig;
+        if (flags.judgeConcurrency) judgeFlags.judgeConcurrency = flags.judgeConcurrency;
+        const judge = judgeSettingsFromFlags(judgeFlags, judgeTasks(), process.env, { concurrency: DEFAULT_STAGE_JUDGE_CONCURRENCY }); // a bad config is one line, before Redis
         await withRedis(
           flags.redis,
           async (redis) => {
@@ -230,6 +240,7 @@ export function workerCommand(): Command {
               concurrency: flags.concurrency ?? 1,
               network,
               checkNetwork: flags.checkNetwork ?? false,
+              judge,
               ...(sharedRoot ? { sharedRoot } : {}),
               ...(flags.maxJobMb ? { maxJobBytes: flags.maxJobMb * 1024 * 1024 } : {}),
               ...(flags.stallTimeout ? { stallSeconds: flags.stallTimeout } : {}),

@@ -140,6 +140,20 @@ const SMOKES: Smoke[] = [
     args: ['--pages', '0', '--operators', 'strip-comments'],
     figures: [/^webgrade mutate benchmark: 2 pages \(2 fixtures\)/m, /^per target metric/m, /^comment-rate\s+\d+\s+\d+/m, /^per operator/m, /^strip-comments\s/m],
   },
+  {
+    // Judges answered by a local chat-completions server after 0.2 s; the figures of README come from 8 pages at 15 s.
+    name: 'judge-pipeline',
+    args: ['--pages', '1', '--delay', '0.2', '--dir', pagesDir],
+    figures: [
+      /^judge pipeline bench: 1 pages, judges answer after 0\.2 s/m,
+      new RegExp(String.raw`^batch without judges: [\d.]+ s, (${num}) pages/min`, 'm'),
+      new RegExp(String.raw`^batch with judges: +[\d.]+ s, (${num}) pages/min .*; 5 judge calls, 0 judge metrics unscorable$`, 'm'),
+      new RegExp(String.raw`^ratio with/without judges: (${num}) \(goal ≥ 0\.9\)$`, 'm'),
+      /^judge calls in flight, every 5 s: [\d ]+ \(most at once: \d+\)$/m,
+      /^batch again from the judge cache: .*; 0 judge calls; judge scores identical: true$/m,
+      new RegExp(String.raw`^ratio with judges / mean of both without: (${num}) \(goal ≥ 0\.9\)$`, 'm'),
+    ],
+  },
 ];
 
 async function smoke(t: TestContext, s: Smoke): Promise<void> {

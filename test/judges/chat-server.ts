@@ -24,8 +24,14 @@ export interface Reply {
   hang?: boolean;
   /** Delay before answering, ms. */
   delayMs?: number;
+  /** Answer only once this settles (then after `delayMs`). */
+  until?: Promise<unknown>;
   finishReason?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** The model the answer says served it (default: the one asked). */
+  model?: string;
+  /** A `system_fingerprint` to send. */
+  systemFingerprint?: string;
 }
 
 export type Script = Reply[] | ((req: RecordedRequest, index: number) => Reply);
@@ -36,6 +42,8 @@ export interface ChatServer {
   requests: RecordedRequest[];
   /** Most requests in flight at the same time. */
   maxInFlight: number;
+  /** Requests in flight now. */
+  inFlight: number;
   close(): Promise<void>;
 }
 
@@ -84,10 +92,12 @@ export async function startChatServer(script: Script): Promise<ChatServer> {
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
-        res.end(JSON.stringify(completion((body as { model: string }).model, reply.content ?? '', reply.finishReason, reply.usage)));
+        const answer = { ...completion(reply.model ?? (body as { model: string }).model, reply.content ?? '', reply.finishReason, reply.usage), ...(reply.systemFingerprint ? { system_fingerprint: reply.systemFingerprint } : {}) };
+        res.end(JSON.stringify(answer));
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
-      else send();
+      const later = () => (reply.delayMs ? setTimeout(send, reply.delayMs) : send());
+      if (reply.until) void reply.until.then(later);
+      else later();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,6 +107,9 @@ export async function startChatServer(script: Script): Promise<ChatServer> {
     requests,
     get maxInFlight() {
       return state.maxInFlight;
+    },
+    get inFlight() {
+      return inFlight;
     },
     close: () =>
       new Promise<void>((resolve) => {
