@@ -19,10 +19,10 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { loadArtifact } from '../core/artifact/load.js';
 import type { NetworkSettings } from '../core/network.js';
 import { CdnCache, isCdnHost } from '../cdn/index.js';
-import { chromeBinary, sandboxContext, scoringChromeFlags } from '../runner/gather/chrome-process.js';
-import { runLighthouse, type PageState } from '../runner/gather/lighthouse.js';
-import { Sandbox } from '../runner/gather/sandbox/sandbox.js';
-import { servedArtifact } from '../runner/gather/server.js';
+import { chromeBinary, sandboxContext, scoringChromeFlags } from '../gather/chrome-process.js';
+import { runLighthouse, type PageState } from '../gather/lighthouse.js';
+import { Sandbox } from '../gather/sandbox/sandbox.js';
+import { servedArtifact } from '../gather/server.js';
 import type { LighthouseEvidence } from '../core/evidence.js';
 
 export interface BareChrome {

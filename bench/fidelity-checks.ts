@@ -1,5 +1,5 @@
 /**
- * The check behind rendering by resizing (runner/gather/fidelity/render.ts): each page is rendered once at every
+ * The check behind rendering by resizing (gather/fidelity/render.ts): each page is rendered once at every
  * viewport by resizing one loaded page, and once more loaded fresh at each smaller viewport; visual-fidelity and
  * component-fidelity of the resized view against the fresh one say how much resizing changes (100 = nothing).
  * Uses the product's Chrome and sandbox, like the scorer. Used by `fidelity.js --checks`; run on its own it checks
@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadArtifact } from '../core/artifact/load.js';
 import { DEFAULT_VIEWPORTS } from '../core/fidelity.js';
-import { ChromeProcess, sandboxContext } from '../runner/gather/chrome-process.js';
-import { SandboxThread } from '../runner/gather/sandbox/sandbox-thread.js';
-import { servedArtifact } from '../runner/gather/server.js';
-import { renderViews } from '../runner/gather/fidelity/render.js';
+import { ChromeProcess, sandboxContext } from '../gather/chrome-process.js';
+import { SandboxThread } from '../gather/sandbox/sandbox-thread.js';
+import { servedArtifact } from '../gather/server.js';
+import { renderViews } from '../gather/fidelity/render.js';
 import { compareBlocks } from '../metrics/fidelity/visual-fidelity.js';
 import { compareComponents } from '../metrics/fidelity/component-fidelity.js';
 import { corpusDir, inputDir } from './common.js';

@@ -21,10 +21,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadArtifact } from '../core/artifact/load.js';
 import { NAMED_VIEWPORTS } from '../core/fidelity.js';
-import { ChromeProcess, sandboxContext } from '../runner/gather/chrome-process.js';
-import { SandboxThread } from '../runner/gather/sandbox/sandbox-thread.js';
-import { servedArtifact } from '../runner/gather/server.js';
-import { renderViews } from '../runner/gather/fidelity/render.js';
+import { ChromeProcess, sandboxContext } from '../gather/chrome-process.js';
+import { SandboxThread } from '../gather/sandbox/sandbox-thread.js';
+import { servedArtifact } from '../gather/server.js';
+import { renderViews } from '../gather/fidelity/render.js';
 import { prepareBlocks, ratio } from '../metrics/fidelity/fidelity-tools.js';
 import { cannotRun, corpusDir, inputDir } from './common.js';
 

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { quantile, median } from 'simple-statistics';
 import { suiteMetrics } from '../metrics/registry.js';
 import { Scorer } from '../runner/score.js';
-import { isNeverIdle } from '../runner/gather/collectors/busy-after-load.js';
+import { isNeverIdle } from '../gather/collectors/busy-after-load.js';
 import { bareLighthouse, launchBareChrome } from './bare-lighthouse.js';
 import { corpusDir } from './common.js';
 

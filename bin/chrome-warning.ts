@@ -1,9 +1,9 @@
 /**
  * The warning `score` and `batch` print when they start a Chrome that runs without its own sandbox (as root;
- * runner/chrome.ts). Printed when the first Chrome starts, so runs that need no browser, and input errors found
+ * gather/chrome.ts). Printed when the first Chrome starts, so runs that need no browser, and input errors found
  * before one starts, stay quiet; once per process, on stderr, so `--json` output stays a document.
  */
-import { chromeSandboxWarning } from '../runner/chrome.js';
+import { chromeSandboxWarning } from '../gather/chrome.js';
 import { warn } from './cli-support.js';
 
 let warned = false;

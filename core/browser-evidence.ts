@@ -1,5 +1,5 @@
 /**
- * The shape of what one browser session gathers about an artifact (see runner/gather/ for how). Every rule
+ * The shape of what one browser session gathers about an artifact (see gather/ for how). Every rule
  * metric that needs the browser reads only this. Fields may be added; existing ones keep their meaning,
  * because saved evidence (`--save-evidence`) is read back by `--from-evidence`.
  */
@@ -28,7 +28,7 @@ export interface PageError {
 }
 
 
-/** A font family that rendered some of the page's text (see runner/gather/collectors/fonts.ts). */
+/** A font family that rendered some of the page's text (see gather/collectors/fonts.ts). */
 export interface FontUse {
   family: string;
   /** Glyphs it drew in the sampled elements. */
@@ -121,7 +121,7 @@ export interface BrowserEvidence {
   pageErrors: PageError[];
   /**
    * The sandbox's log of every request the page made in every phase of this artifact (visit, mobile, lighthouse
-   * ...); the browser's own requests are in `browserNetwork` (runner/gather/page-requests.ts).
+   * ...); the browser's own requests are in `browserNetwork` (gather/page-requests.ts).
    */
   network: NetworkEntry[];
   /** Requests the browser made on its own while the page was open (refused like any other; no metric reads them). */
@@ -134,7 +134,7 @@ export interface BrowserEvidence {
   coverage?: { js: CoverageEntry[]; css: CoverageEntry[] };
   /** The font families that rendered the text, most glyphs first. */
   fonts?: FontUse[];
-  /** CSS/Web animations stopped before the screenshots (runner/gather/collectors/screenshots.ts `freezeAnimations`). */
+  /** CSS/Web animations stopped before the screenshots (gather/collectors/screenshots.ts `freezeAnimations`). */
   frozenAnimations?: number;
   icons?: IconInfo[];
   media?: MediaInfo[];
@@ -152,14 +152,14 @@ export interface BrowserEvidence {
   unavailable?: Record<string, string>;
   /** Dialogs (alert/confirm/prompt/beforeunload) the page opened; all were dismissed. */
   dialogs?: number;
-  /** `domHtml` was cut at the cap (see runner/gather/collectors/dom.ts). */
+  /** `domHtml` was cut at the cap (see gather/collectors/dom.ts). */
   domTruncated?: boolean;
   /** The load event fired within the load timeout. */
   loaded?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The interaction probe (runner/gather/interaction/): what happened when the page was used.
+// The interaction probe (gather/interaction/): what happened when the page was used.
 
 /**
  * What kind of control an action targets, which decides the action:

@@ -1,6 +1,6 @@
 /**
  * Reference fidelity (SPEC "Suites": the extended suite's `fidelity` perspective): the contract between the
- * gathering side (runner/gather/fidelity/ renders the candidate and the reference) and the `fidelity` metrics
+ * gathering side (gather/fidelity/ renders the candidate and the reference) and the `fidelity` metrics
  * (metrics/fidelity/). Everything here is data: what a rendered view holds, which viewports exist, what the score
  * document records about the reference used.
  *
@@ -70,7 +70,7 @@ export interface PageBox {
 }
 
 /**
- * One visible text parent (runner/gather/fidelity/collect.ts): the element that holds text nodes directly, with
+ * One visible text parent (gather/fidelity/collect.ts): the element that holds text nodes directly, with
  * the text of those nodes (whitespace collapsed, cut at TEXT_KEEP_CHARS), its full length, the union of the text
  * nodes' boxes, the element's computed `color` and its tag.
  */
@@ -151,7 +151,7 @@ export interface FidelityViewPair {
 /**
  * The fidelity evidence: the reference used and, per viewport, both rendered views. `method` says how the
  * viewports were produced: `resize` (one load at the first viewport, then the window resized; see
- * runner/gather/fidelity/render.ts).
+ * gather/fidelity/render.ts).
  */
 export interface FidelityEvidence {
   reference: ReferenceRecord;

@@ -1,6 +1,6 @@
 /**
  * The network contract (SPEC "Behaviour users expect"): what a page under test may reach in each network mode, and
- * the log every request leaves. runner/gather/sandbox/ enforces it; metrics read the log from the browser
+ * the log every request leaves. gather/sandbox/ enforces it; metrics read the log from the browser
  * evidence; the score document and every results row record the mode and the CDN libraries served.
  *
  * Modes (`--network <mode>` on score, batch and norms):
@@ -73,7 +73,7 @@ export interface NetworkEntry {
   navigationKept?: boolean;
   /**
    * Requested by the browser on its own (the favicon probe; Chrome's own services, such as "folae"), not by the
-   * page: runner/gather/page-requests.ts decides, and such entries are kept apart from the page's log
+   * page: gather/page-requests.ts decides, and such entries are kept apart from the page's log
    * (`BrowserEvidence.browserNetwork`).
    */
   browserMade?: boolean;

@@ -1,6 +1,6 @@
 /**
  * Requirement tests (SPEC "Requirement tests"): the `tests` of a requirement line, their validation, and the
- * shape of their results in the evidence (runner/gather/interaction/tests/ runs them; the metric
+ * shape of their results in the evidence (gather/interaction/tests/ runs them; the metric
  * `requirement-tests` reads the results).
  *
  * Interpretations of the format:

@@ -5,7 +5,7 @@
  *
  * Repeated components follow component-consistency's definition (its module comment): siblings with the same
  * tag and class list, class-less ones only for component-like tags, at least 2 members of which half have at
- * least 2 element children. Icons follow the page collector's (runner/gather/collectors/icons.ts): small inline
+ * least 2 element children. Icons follow the page collector's (gather/collectors/icons.ts): small inline
  * SVGs, icon-font `<i>`/`<span>` elements, emoji used as icons; an icon's group is its nearest ancestor that
  * holds another icon. These are static guesses of what the browser will show; the runner's scores say whether
  * the defect was seen.

@@ -1,6 +1,6 @@
 /**
  * What `webgrade report` shows, computed once from a results file: the leaderboard under every persona (as the
- * HTML leaderboard computes it: weights/report-html.ts `reportData`), per model the per-metric z against the
+ * HTML leaderboard computes it: report/leaderboard-html.ts `reportData`), per model the per-metric z against the
  * others and its best and worst artifacts, per requirement every model's artifact, per artifact its row, and
  * the failures of the run aggregated per metric and reason.
  *
@@ -21,7 +21,7 @@ import { DEFAULT_SUITE, type SuiteId } from '../core/metric.js';
 import { findMetric, metricOrder, suiteMetrics } from '../metrics/registry.js';
 import { artifactKey, pageOverall, populationFromRows, repeatOf, type Population } from '../weights/aggregate.js';
 import { guardedPopulationNorms, leaderboardFromPopulation, type LeaderboardDoc } from '../weights/leaderboard.js';
-import { reportData, type ReportData } from '../weights/report-html.js';
+import { reportData, type ReportData } from './leaderboard-html.js';
 import { DEFAULT_NOISE_GUARD_K } from '../weights/noise.js';
 import { resolveWeights, type ResolvedWeights } from '../weights/personas.js';
 import { loadDefaultNorms } from '../weights/norms.js';

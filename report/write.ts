@@ -2,7 +2,7 @@
  * `webgrade report <results> --out DIR`: the static report folder (report/data.ts says what it shows).
  *
  *   index.html                      leaderboard with the persona switch, links to every model and requirement
- *   leaderboard.html                the HTML leaderboard (weights/report-html.ts: heatmap, intervals, breakdowns)
+ *   leaderboard.html                the HTML leaderboard (report/leaderboard-html.ts: heatmap, intervals, breakdowns)
  *   model/<model>.html              strengths, weaknesses, best and worst artifacts as thumbnails
  *   requirement/<id>.html           every model's artifact side by side
  *   artifact/<model>/<id>.html      screenshots, scores, reasons, details in words, pictures, network, settings
@@ -28,7 +28,7 @@ import type { Comparison } from './compare.js';
 import { pagePath, type ArtifactView, type ReportModel } from './data.js';
 import { detailsHtml } from './details.js';
 import { TEMPLATES } from './templates.js';
-import { renderReportHtml } from '../weights/report-html.js';
+import { renderReportHtml } from './leaderboard-html.js';
 import { safeSegment } from '../runner/evidence-keep.js';
 
 export interface Img {

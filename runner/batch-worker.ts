@@ -17,7 +17,7 @@
 import { errorMessage } from '../core/errors.js';
 import type { Requirement } from '../core/requirements.js';
 import { Scorer } from './score.js';
-import { onChromeLaunch } from './gather/chrome-process.js';
+import { onChromeLaunch } from '../gather/chrome-process.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';

@@ -19,7 +19,7 @@
  * - Artifacts are dispatched in a fixed order (model, then requirement id), so a resumed run continues in order.
  * - References (fidelity metrics): `--references <dir>` (`<id>.html`, `<id>/index.html`, `<id>.png`), else the
  *   requirement's `reference`; each job carries its reference to the worker. The same reference is scored once per
- *   model: its rendered views are cached (runner/gather/fidelity/reference-cache.ts), in the worker's memory and
+ *   model: its rendered views are cached (gather/fidelity/reference-cache.ts), in the worker's memory and
  *   on disk, so every worker renders it at most once.
  * - `repeats: n` (≥ 2; `batch --repeats`) scores every artifact n times, each a job of its own (evidence gathered
  *   anew), rows marked `repeat: 1..n`. Repeat-major order (every artifact's repeat 1, then every repeat 2, ...):

@@ -3,8 +3,8 @@
  */
 import type { GathererFactory, GathererOptions } from '../core/gatherer.js';
 import { judgeGathererFactory, type JudgeGathererOptions } from '../judges/gatherer.js';
-import { browserGathererFactory, type BrowserGathererOptions } from './gather/browser-gatherer.js';
-import { remoteCheckGathererFactory } from './gather/remote-check.js';
+import { browserGathererFactory, type BrowserGathererOptions } from '../gather/browser-gatherer.js';
+import { remoteCheckGathererFactory } from '../gather/remote-check.js';
 
 export type { Gatherer, GatherRequest, GathererFactory } from '../core/gatherer.js';
 
@@ -12,7 +12,7 @@ export type { Gatherer, GatherRequest, GathererFactory } from '../core/gatherer.
 export type ScorerGathererOptions = GathererOptions & JudgeGathererOptions & BrowserGathererOptions;
 
 export const GATHERER_FACTORIES: GathererFactory<ScorerGathererOptions>[] = [
-  browserGathererFactory, // keep first: browser session + Lighthouse (runner/gather/)
+  browserGathererFactory, // keep first: browser session + Lighthouse (gather/)
   remoteCheckGathererFactory, // --check-network: remote URLs for resource-validity
   judgeGathererFactory, // keep last: judges read the browser's screenshots
 ];

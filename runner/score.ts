@@ -29,8 +29,8 @@ import { DEFAULT_SUITE, PERSPECTIVES, allNeeds, type EvidenceNeed, type MetricDe
 import { round2 } from '../metrics/formula.js';
 import { isStaticMetric, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
-import { MEASURE_TIMINGS } from './gather/lighthouse-mobile.js';
-import { browserVersion } from './chrome.js';
+import { MEASURE_TIMINGS } from '../gather/lighthouse-mobile.js';
+import { browserVersion } from '../gather/chrome.js';
 import { judgeCostOf } from './judge-cost.js';
 
 export { isStaticMetric, runMetric };
@@ -52,13 +52,13 @@ export interface ScorerOptions {
   network?: NetworkSettings;
   /** Options of the CDN cache (cdn/: its folder, another registry); default: from `network` and npm's config. */
   cdn?: CdnOptions;
-  /** Lighthouse runs per artifact; the performance score is their median (runner/gather/browser-gatherer.ts). */
+  /** Lighthouse runs per artifact; the performance score is their median (gather/browser-gatherer.ts). */
   lighthouseRuns?: number;
   /** Alignment judges' stance when `judge` is absent (settings from the environment, e.g. batch workers). */
   alignment?: AlignmentStance;
   /** The fidelity viewports (default desktop, tablet, phone; core/fidelity.ts). */
   viewports?: ViewportSpec[];
-  /** The rendered-reference cache folder; false = memory only (runner/gather/fidelity/reference-cache.ts). */
+  /** The rendered-reference cache folder; false = memory only (gather/fidelity/reference-cache.ts). */
   fidelityCache?: string | false;
   /** Score the static metrics in a worker thread under the budget (default true; see the module comment). */
   staticThread?: boolean;
@@ -281,13 +281,13 @@ export class Scorer {
     if (evidence.fidelity?.ok) doc.reference = evidence.fidelity.value.reference;
     else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
     // The phases that explain a row's time: the visit, Lighthouse's whole run, its hold for our visit, its wait for
-    // the machine-wide measurement lock (runner/gather/measure-lock.ts) and the time it held it (the measured
+    // the machine-wide measurement lock (gather/measure-lock.ts) and the time it held it (the measured
     // phase), the interaction probe, the fallback phone visit, the time the step gate held our steps while another
-    // page was measured (runner/gather/step-gate.ts).
+    // page was measured (gather/step-gate.ts).
     const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
     if (bt?.total !== undefined) timings.visit = bt.total;
     for (const k of ['lighthouse', ...Object.values(MEASURE_TIMINGS), 'interaction', 'mobile', 'gateHeld']) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
-    // How many times the page was loaded, in all and per phase (runner/gather/loads.ts).
+    // How many times the page was loaded, in all and per phase (gather/loads.ts).
     for (const [k, v] of Object.entries(bt ?? {})) if (k === 'loads' || k.startsWith('loads.')) timings[k] = v;
     // The page's main-thread busy share after load, in %: a page that never goes idle shows here.
     if (evidence.browser?.ok && evidence.browser.value.busyAfterLoad !== undefined) timings.busyAfterLoadPct = Math.round(evidence.browser.value.busyAfterLoad * 100);

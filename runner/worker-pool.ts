@@ -33,7 +33,7 @@ import type { JudgeSettings } from '../judges/settings.js';
 import type { FromWorker, ToWorker } from './batch-worker.js';
 import { selectMetrics } from './score.js';
 import { scoringSettings } from './scoring-settings.js';
-import { reapOwnedBy, reapProfile } from './gather/chrome-reaper.js';
+import { reapOwnedBy, reapProfile } from '../gather/chrome-reaper.js';
 import { JudgeStage, type JudgeHandle, type SavedShot } from './judge-stage.js';
 import { PendingEvidence } from './pending-evidence.js';
 import type { EvidenceTarget } from './evidence-keep.js';

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { launchBrowser } from '../dist/runner/chrome.js';
+import { launchBrowser } from '../dist/gather/chrome.js';
 
 const [dir, out, width = '1200', pick] = process.argv.slice(2);
 if (!dir || !out) {

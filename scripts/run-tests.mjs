@@ -31,7 +31,7 @@ const files = walk(testRoot)
 if (files.length === 0) { console.error('no test files matched'); process.exit(2); }
 
 // Which browser the browser tests ran on: a Chrome release can change what a page asks for and shows.
-const { browserVersion } = await import(join(root, 'dist', 'runner', 'chrome.js'));
+const { browserVersion } = await import(join(root, 'dist', 'gather', 'chrome.js'));
 console.log(`# browser: ${browserVersion() ?? 'none found (browser tests will report it)'}; node ${process.version}`);
 
 const args = ['--test', `--test-concurrency=${process.env.WEBGRADE_TEST_CONCURRENCY ?? 2}`];

@@ -11,7 +11,7 @@ import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import { dedupeRows, readResults } from '../../runner/results-file.js';
 import { populationFromRows } from '../../weights/aggregate.js';
 import { analyse, MIN_GROUP } from '../../weights/analyse.js';
-import { analysisCsv, analysisTable } from '../../weights/analyse-format.js';
+import { analysisCsv, analysisTable } from '../../report/analyse-format.js';
 import { DEFAULT_ITERATIONS, DEFAULT_SEED } from '../../weights/bootstrap.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';

@@ -6,9 +6,9 @@ import { dedupeRows, readResults, rowsWithValidScores } from '../../runner/resul
 import { populationFromRows } from '../../weights/aggregate.js';
 import { DEFAULT_ITERATIONS, DEFAULT_SEED } from '../../weights/bootstrap.js';
 import { leaderboardFromPopulation } from '../../weights/leaderboard.js';
-import { leaderboardCsv, leaderboardTable } from '../../weights/leaderboard-format.js';
+import { leaderboardCsv, leaderboardTable } from '../../report/leaderboard-format.js';
 import { DEFAULT_PERSONA, PERSONA_IDS, resolveWeights } from '../../weights/personas.js';
-import { renderReportHtml, reportData } from '../../weights/report-html.js';
+import { renderReportHtml, reportData } from '../../report/leaderboard-html.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';

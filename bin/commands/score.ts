@@ -10,15 +10,15 @@ import type { Evidence } from '../../core/evidence.js';
 import { errorMessage, InputError } from '../../core/errors.js';
 import { loadRequirementRef, type Requirement } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS, Scorer, type MetricResult } from '../../runner/score.js';
-import { onChromeLaunch } from '../../runner/gather/chrome-process.js';
+import { onChromeLaunch } from '../../gather/chrome-process.js';
 import { warnChromeSandboxOnce } from '../chrome-warning.js';
 import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
-import { explainMetric, scoreTable } from '../format.js';
+import { explainMetric, scoreTable } from '../../report/format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { addAgentOptions, addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
-import { saveEvidence, savedEvidenceGatherers } from '../../runner/gather/evidence-files.js';
+import { saveEvidence, savedEvidenceGatherers } from '../../runner/evidence-files.js';
 
 interface ScoreFlags extends JudgeFlags, NetworkFlags {
   suite?: SuiteId;

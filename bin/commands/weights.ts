@@ -12,7 +12,7 @@ import { dedupeRows, readResults, rowsWithValidScores } from '../../runner/resul
 import { populationFromRows, type Population } from '../../weights/aggregate.js';
 import { DEFAULT_SEED } from '../../weights/bootstrap.js';
 import { DEFAULT_FIT_ITERATIONS, DEFAULT_FOLDS, DEFAULT_L2, FITTED_PERSONA, fileSha256, fittedPersona, fitWeights, provenanceOf, TIE_RULES, type DataSummary, type TieRule } from '../../weights/fit.js';
-import { fitTable } from '../../weights/fit-format.js';
+import { fitTable } from '../../report/fit-format.js';
 import { judgementsFromPairs, judgementsFromRatings, type Judgements } from '../../weights/judgements.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';

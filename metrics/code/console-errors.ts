@@ -25,7 +25,7 @@
  * - Counted: 404s of the artifact's own missing files, Chrome's security errors (e.g. "Not allowed to load
  *   local resource" for file:// URLs), CSP errors, and everything the page logs with console.error.
  * - Warnings, logs and info messages never count.
- * - "Load and a short settle" = the `load` event plus SETTLE_MS (300 ms, runner/gather/time.ts); errors
+ * - "Load and a short settle" = the `load` event plus SETTLE_MS (300 ms, gather/time.ts); errors
  *   after that (e.g. on a timer 5 s later) are not seen.
  * - Unscorable when the browser session failed, or when the page never finished loading (the errors of the
  *   rest of the load were never observed; the faults are in the reason).

@@ -1,7 +1,7 @@
 /**
  * `media-quality` (SPEC #13): do the page's images and videos decode, look sharp, and carry text alternatives?
  *
- * Reads `browser.media` (runner/gather/collectors/media.ts). Only **visible** items count ("every image and
+ * Reads `browser.media` (gather/collectors/media.ts). Only **visible** items count ("every image and
  * video the page shows"); hidden ones are listed in details.
  *
  * Clarity per item (0–100):

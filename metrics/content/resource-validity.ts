@@ -23,7 +23,7 @@
  * - `file:` URLs are invalid (a served page cannot reach the file system). Other special schemes
  *   (`blob:`, `javascript:`, `about:`, `mailto:`, `#`, empty) are not resources: left out and counted as ignored.
  * - Remote URLs of well-known CDNs (jsDelivr, unpkg, cdnjs, esm.sh, Google Fonts ...), in network mode `cdn` (the
- *   default): checked through the CDN cache filled from the npm registry (runner/gather/remote-check.ts). Valid
+ *   default): checked through the CDN cache filled from the npm registry (gather/remote-check.ts). Valid
  *   when the package, version and file exist; invalid when the registry says they were never published (a
  *   version or file that does not exist: a real defect of the page, 404 on the real CDN too); unverified when the
  *   cache cannot serve that URL form or the registry is out of reach.

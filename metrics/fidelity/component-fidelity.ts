@@ -2,7 +2,7 @@
  * `component-fidelity` (extended suite, perspective `fidelity`): CANVAS's component-wise similarity against a
  * reference, on desktop, tablet and phone (`--viewports`).
  *
- * Components per viewport (runner/gather/fidelity/collect.ts): non-text components (images, icons, form inputs,
+ * Components per viewport (gather/fidelity/collect.ts): non-text components (images, icons, form inputs,
  * buttons, boxes with a visible background) and text components (the text blocks, prepared exactly as
  * visual-fidelity prepares them: filters, lower-casing, same-row merging). Only what starts within 3 screens.
  * Matching (ours: CANVAS matches the design tool's component tree, which a web page does not have):

@@ -2,7 +2,7 @@
  * `visual-fidelity` (extended suite, perspective `fidelity`): UI2App's judge-free visual fidelity against a
  * reference, on desktop, tablet and phone (core/fidelity.ts's default viewports, our choice; `--viewports`).
  *
- * Per viewport, from the text blocks of both rendered pages (runner/gather/fidelity/collect.ts: every visible text
+ * Per viewport, from the text blocks of both rendered pages (gather/fidelity/collect.ts: every visible text
  * parent, with its text, box, computed colour and tag), prepared and matched as fidelity-tools.ts says (filters:
  * smaller than 2×2 px, further than 3 screens down, longer than 500 characters; lower-cased, cut to 200
  * characters; same-row same-tag fragments within 0.02 merged; Hungarian matching on 1 − ρ, ρ difflib's ratio
@@ -31,7 +31,7 @@
  *
  * UI2App's other two rules (issue 36):
  * - A build that does not run scores 0: a viewport where the reference rendered and the page did not respond (its
- *   view timed out: an endless loop, a busy main thread; runner/gather/fidelity/render.ts) scores 0 and is
+ *   view timed out: an endless loop, a busy main thread; gather/fidelity/render.ts) scores 0 and is
  *   averaged in, instead of being left out. A page that loads but shows nothing already scores 0 (nothing
  *   matches). Failures that are not the page's (no time left in the budget, the browser failing) still leave the
  *   viewport out, and the metric unscorable when no viewport is left.

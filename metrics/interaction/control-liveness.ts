@@ -2,7 +2,7 @@
  * control-liveness (extended suite, interaction; SPEC "Suites"): UI2App's "the affordance produces no effect".
  * score = 100 × controls with an observable effect / controls acted on.
  *
- * The interaction probe (runner/gather/interaction/probe.ts) enumerates the visible, enabled controls of the
+ * The interaction probe (gather/interaction/probe.ts) enumerates the visible, enabled controls of the
  * start state (buttons, links within the page, text fields, checkboxes and radios, selects, ranges, colour and
  * date inputs, file inputs, any other element with click or key listeners found by CDP
  * `DOMDebugger.getEventListeners`, and the page's document-level key listeners as one "keyboard" control), acts

@@ -5,7 +5,7 @@
  * Interpretations:
  * - An action's errors are the uncaught exceptions, unhandled promise rejections (one handled later does not
  *   count) and console messages of level error or assert raised from the action until the end of its
- *   observation (runner/gather/interaction/probe.ts), minus the errors the page raises by itself in the same
+ *   observation (gather/interaction/probe.ts), minus the errors the page raises by itself in the same
  *   stretch of its clock without any action (a timer that throws every second is console-errors' business, not
  *   an action's). "Failed to load resource" lines about requests the sandbox refused are webgrade's doing and
  *   do not count. Each error is named with the action that raised it.

@@ -15,7 +15,7 @@
  *   navigation is unscorable (nothing to validate). Its figures are in the details in both cases (`linkValidity`).
  * `details.formula` says which was used.
  *
- * Interpretations (the search is runner/gather/interaction/probe/navigation.ts):
+ * Interpretations (the search is gather/interaction/probe/navigation.ts):
  * - In-app links: links to other files of the artifact, links to fragments of the page (anchors), hash routes
  *   (`#/…`, `#!…`), and, as navigation, tabs (`role=tab`, elements in a `role=tablist`, or with a `data-tab`,
  *   `data-page`, `data-view`, `data-route`, `data-section`, `data-screen` or `data-panel` attribute, or a

@@ -1,7 +1,7 @@
 /**
  * Shared by the interaction metrics: the interaction probe's evidence (the runner checked it is there), and how an
  * action and a control are named in details. What the probe does is documented in
- * runner/gather/interaction/probe.ts; the evidence format in core/browser-evidence.ts.
+ * gather/interaction/probe.ts; the evidence format in core/browser-evidence.ts.
  */
 import { present, type Evidence } from '../../core/evidence.js';
 import type { InteractionAction, InteractionControl, InteractionEvidence } from '../../core/browser-evidence.js';

@@ -1,6 +1,6 @@
 /**
  * render-validity (extended suite, interaction; SPEC "Suites"): UI2App's executability probe on the first view,
- * generalised to what the screen shows (below); 100 or 0. The first view is the state after the probe's first load and settle (runner/gather/interaction/).
+ * generalised to what the screen shows (below); 100 or 0. The first view is the state after the probe's first load and settle (gather/interaction/).
  *
  * It counts as rendered when all of these hold (UI2App's thresholds):
  * - the body has at least 3 descendant elements;
@@ -21,7 +21,7 @@
  * rendered". The screenshot is what a person sees, so (this metric is in the extended suite; UI2App's rule stays
  * its reference point, reported as `ui2app` in the details) the first view also counts as rendered, with no
  * error before the first render, when the viewport of the probe's start-state screenshot shows a scene
- * (runner/gather/interaction/probe/screen.ts reads the pixels):
+ * (gather/interaction/probe/screen.ts reads the pixels):
  * - a visual covering at least 10 % of the viewport whose region shows a drawing: at least 8 colours and at
  *   least 0.5 % of its pixels off its most common colour (a canvas, WebGL included, an image, a video, an svg);
  * - or the viewport as a whole: at least 15 % of it off the background colour, at least 16 colours and at

@@ -15,7 +15,7 @@
  *   a page with half its CSS dead scores 75 when it has no JS, and a page with none dead scores 100.
  * - JS: V8 block coverage over the page's load and the interaction probe (SPEC "Suites": code that runs only on
  *   user interaction, such as click handlers, input listeners and the functions only they call, must not count
- *   as dead). The probe (runner/gather/interaction/probe.ts) loads the page once per action in its own context,
+ *   as dead). The probe (gather/interaction/probe.ts) loads the page once per action in its own context,
  *   with block coverage on throughout; its coverage is the union over all those loads and actions, the first of
  *   which repeats the visit's load (details: `interactionCovered: true`). This metric needs the probe, so its
  *   score does not depend on which other metrics were selected. When the probe's coverage is missing (the probe
@@ -28,7 +28,7 @@
  *   (`.btn:hover`, `input:focus`, `li::before`) counts as used, since it styles existing elements. Rules
  *   inside `@media` blocks that do not apply at 1280×800 count as unused (they are dead on this screen).
  *   Only style rules count; `@font-face`, `@keyframes`, `@import` and similar at-rules are neither used nor
- *   unused (runner/gather/css-rules.ts).
+ *   unused (gather/css-rules.ts).
  * - A language with no own code has nothing unused: its sub-score is 1. With no own JS and no own CSS at all
  *   the metric is unscorable (nothing to measure).
  * - Unscorable when the browser session failed or coverage could not be collected (page unresponsive).

@@ -1,6 +1,6 @@
 /**
  * performance (SPEC #16): Lighthouse performance category × 100, from the artifact's one Lighthouse run
- * (runner/gather/lighthouse.ts: Lighthouse's mobile form factor with the screen and user agent of an iPhone
+ * (gather/lighthouse.ts: Lighthouse's mobile form factor with the screen and user agent of an iPhone
  * 12 Pro — the same phone mobile-compat measures in that run — and simulated throttling; shortened quiet
  * windows, checked to give the same category scores). Unscorable when Lighthouse did not run or could not
  * compute the category (e.g. NO_FCP, NO_LCP); see lighthouse-category.ts.

@@ -1,7 +1,7 @@
 /**
  * `icon-consistency` (SPEC #8): do the icons that appear together look like one family?
  *
- * Reads `browser.icons` (runner/gather/collectors/icons.ts: inline SVG, icon fonts, small SVG images, emoji used
+ * Reads `browser.icons` (gather/collectors/icons.ts: inline SVG, icon fonts, small SVG images, emoji used
  * as icons). Icons are grouped by their shared container (the nearest ancestor holding another icon). Six
  * dimensions are checked; a dimension **fails** when any group of two or more comparable icons is inconsistent
  * in it. F = failed dimensions (0–6); score = `max(0, 100 − 25 × F)`. Unscorable without icons.

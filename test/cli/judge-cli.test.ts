@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { findChrome } from '../../runner/chrome.js';
+import { findChrome } from '../../gather/chrome.js';
 import { loadRequirements } from '../../core/requirements.js';
 import { fixture, runCli, tempDir } from '../helpers.js';
 import { refusedPort, startChatServer, type ChatServer, type Script } from '../judges/chat-server.js';

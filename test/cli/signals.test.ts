@@ -2,7 +2,7 @@
  * SIGTERM and SIGINT stop `score` and `batch` promptly at any moment and leave no Chrome behind; a batch worker
  * killed with SIGKILL (the parent's hard limit, the OOM killer) does not leave its Chrome either: the parent
  * reaps it, records the artifact as failed and goes on. Real Chromium, real signals. A Chrome belongs to a
- * process when its profile's owner marker names that process (runner/gather/chrome-reaper.ts).
+ * process when its profile's owner marker names that process (gather/chrome-reaper.ts).
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { OWNER_MARKER, PROFILE_PREFIX, processesUsing } from '../../runner/gather/chrome-reaper.js';
+import { OWNER_MARKER, PROFILE_PREFIX, processesUsing } from '../../gather/chrome-reaper.js';
 import { parseResults } from '../../runner/results-file.js';
 import { cliPath, fixture, tempDir } from '../helpers.js';
 
@@ -102,7 +102,7 @@ async function assertNoChrome(profiles: string[]): Promise<void> {
   } catch (err) {
     throw new Error(`${(err as Error).message}: ${describeProcs(profiles)}`);
   }
-  // The reaper removes a profile once its Chrome is gone (runner/gather/chrome-reaper.ts): give it the moment.
+  // The reaper removes a profile once its Chrome is gone (gather/chrome-reaper.ts): give it the moment.
   await until(() => profiles.every((p) => !readdirSync(tmpdir()).includes(p.slice(tmpdir().length + 1))) || undefined, 5_000, 'profiles removed').catch(() => undefined);
   for (const p of profiles) assert.equal(readdirSync(tmpdir()).includes(p.slice(tmpdir().length + 1)), false, `profile ${p} left behind`);
 }

@@ -1,7 +1,9 @@
 /**
- * The import layering of README "Layout": imports run one way, bin/ → report/ → runner/ (orchestration) → survey/,
- * weights/ → metrics/, judges/, cdn/ → core/ (the contract), and no file imports itself back through a chain
- * (no cycles). Read with TypeScript's own pre-processor over the sources, so `import type` counts too. Inside
+ * The import layering of README "Layout", the pipeline's rooms: imports run one way, bin/ (CLI) → report/ (every
+ * printed and HTML format) → runner/ (orchestration) → survey/, weights/ (aggregation) → metrics/ → core/ (the
+ * contract), with gather/ (artifact serving, browser session, Lighthouse, probe, sandbox) under runner/ and over
+ * cdn/ and judges/, and no file imports itself back through a chain (no cycles).
+ * Read with TypeScript's own pre-processor over the sources, so `import type` counts too. Inside
  * metrics/, a metric module (one that registry.ts lists) is imported by no other metric file: shared code lives
  * in the library room metrics/lib/, which imports no metric module.
  */
@@ -16,14 +18,15 @@ import { repoRoot } from '../helpers.js';
 const ALLOWED: Record<string, readonly string[]> = {
   core: [],
   cdn: ['core'],
-  metrics: ['core'],
   judges: ['core'],
+  gather: ['core', 'cdn', 'judges'],
+  metrics: ['core'],
   weights: ['core', 'metrics'],
   survey: ['core', 'metrics', 'weights'],
-  runner: ['core', 'cdn', 'metrics', 'judges', 'weights'],
-  mutate: ['core', 'metrics', 'runner'],
+  runner: ['core', 'cdn', 'gather', 'metrics', 'judges', 'weights'],
   report: ['core', 'metrics', 'weights', 'runner'],
-  bin: ['core', 'cdn', 'metrics', 'judges', 'weights', 'survey', 'runner', 'mutate', 'report'],
+  mutate: ['core', 'gather', 'metrics', 'runner'],
+  bin: ['core', 'cdn', 'gather', 'metrics', 'judges', 'weights', 'survey', 'runner', 'report', 'mutate'],
 };
 
 function sources(): string[] {
@@ -78,7 +81,7 @@ describe('import layering', () => {
   const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
   it('finds the sources of every layer', () => {
-    for (const l of ['core', 'metrics', 'judges', 'weights', 'survey', 'runner', 'bin']) assert.ok(files.some((f) => layer(f) === l), l);
+    for (const l of ['core', 'cdn', 'judges', 'gather', 'metrics', 'weights', 'survey', 'runner', 'report', 'bin']) assert.ok(files.some((f) => layer(f) === l), l);
   });
 
   it('lets each folder import only the layers below it', () => {

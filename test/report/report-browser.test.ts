@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'puppeteer-core';
-import { launchBrowser, type LaunchedBrowser } from '../../runner/chrome.js';
+import { launchBrowser, type LaunchedBrowser } from '../../gather/chrome.js';
 import type { ResultRow } from '../../core/results.js';
 import { fixture, runCli, tempDir } from '../helpers.js';
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { findReference, resolveReference } from '../../runner/reference.js';
 import { loadRequirements } from '../../core/requirements.js';
-import { ReferenceCache } from '../../runner/gather/fidelity/reference-cache.js';
-import { pictureViewport } from '../../runner/gather/fidelity/gather.js';
+import { ReferenceCache } from '../../gather/fidelity/reference-cache.js';
+import { pictureViewport } from '../../gather/fidelity/gather.js';
 import { DEFAULT_VIEWPORTS } from '../../core/fidelity.js';
 import { tempDir } from '../helpers.js';
 

@@ -10,7 +10,7 @@ import { metricsOf, rankedMetricPerspectives } from '../../survey/catalogue.js';
 const RANKED_METRIC_PERSPECTIVES = rankedMetricPerspectives();
 import { parseResponses, surveyWeights } from '../../survey/weights.js';
 import { startSurveyServer, type SurveyServer } from '../../survey/server.js';
-import { launchBrowser } from '../../runner/chrome.js';
+import { launchBrowser } from '../../gather/chrome.js';
 import { runCli, tempDir } from '../helpers.js';
 import { surveyToken } from './survey-helpers.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pageOverall, populationFromRows } from '../../weights/aggregate.js';
 import { analyse } from '../../weights/analyse.js';
-import { analysisCsv, analysisTable } from '../../weights/analyse-format.js';
+import { analysisCsv, analysisTable } from '../../report/analyse-format.js';
 import { parseCsv } from '../../weights/csv.js';
 import { guardedPopulationNorms } from '../../weights/leaderboard.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { populationFromRows } from '../../weights/aggregate.js';
 import { leaderboard } from '../../weights/leaderboard.js';
-import { leaderboardCsv, leaderboardTable } from '../../weights/leaderboard-format.js';
+import { leaderboardCsv, leaderboardTable } from '../../report/leaderboard-format.js';
 import { presetWeights } from '../../weights/personas.js';
-import { reportData } from '../../weights/report-html.js';
+import { reportData } from '../../report/leaderboard-html.js';
 import { parseCsv } from '../../weights/csv.js';
 import { repeatRow, row } from './synthetic.js';
 

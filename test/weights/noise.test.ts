@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { aggregate, pageOverall, populationFromRows, populationNorms, scoreModels } from '../../weights/aggregate.js';
 import { bootstrap } from '../../weights/bootstrap.js';
 import { guardedPopulationNorms, leaderboard } from '../../weights/leaderboard.js';
-import { leaderboardCsv, leaderboardTable } from '../../weights/leaderboard-format.js';
+import { leaderboardCsv, leaderboardTable } from '../../report/leaderboard-format.js';
 import { DEFAULT_NOISE_GUARD_K, guardNorms, retestOf, retestSources } from '../../weights/noise.js';
 import { applyNorms, buildNorms, normOverallText } from '../../weights/norms.js';
 import { presetWeights } from '../../weights/personas.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { STUDY_METRICS as METRIC_CATALOG } from '../../metrics/registry.js';
-import { launchBrowser } from '../../runner/chrome.js';
+import { launchBrowser } from '../../gather/chrome.js';
 import { runCli, tempDir } from '../helpers.js';
 import { row } from './synthetic.js';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { leaderboard } from '../../weights/leaderboard.js';
-import { CSV_AVERAGE_ROW, leaderboardCsv, leaderboardTable, pctOfSd } from '../../weights/leaderboard-format.js';
+import { CSV_AVERAGE_ROW, leaderboardCsv, leaderboardTable, pctOfSd } from '../../report/leaderboard-format.js';
 import { presetWeights } from '../../weights/personas.js';
 import { row } from './synthetic.js';
 

@@ -9,10 +9,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadArtifact } from '../../../core/artifact/load.js';
 import { DEFAULT_VIEWPORTS } from '../../../core/fidelity.js';
-import { ChromeProcess, sandboxContext } from '../../../runner/gather/chrome-process.js';
-import { SandboxThread } from '../../../runner/gather/sandbox/sandbox-thread.js';
-import { servedArtifact } from '../../../runner/gather/server.js';
-import { renderViews } from '../../../runner/gather/fidelity/render.js';
+import { ChromeProcess, sandboxContext } from '../../../gather/chrome-process.js';
+import { SandboxThread } from '../../../gather/sandbox/sandbox-thread.js';
+import { servedArtifact } from '../../../gather/server.js';
+import { renderViews } from '../../../gather/fidelity/render.js';
 import { fixture } from '../../helpers.js';
 
 export const RECORDED_PAGES = ['landing', 'landing-shuffled', 'landing-inverted', 'empty'] as const;

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadArtifact } from '../../../core/artifact/load.js';
 import type { Evidence } from '../../../core/evidence.js';
-import { BrowserGatherer } from '../../../runner/gather/browser-gatherer.js';
+import { BrowserGatherer } from '../../../gather/browser-gatherer.js';
 import { fixture } from '../../helpers.js';
 
 export const RECORDED = ['todo', 'dead-form', 'tabs', 'canvas-game', 'throws', 'sound-copy', 'site', 'webgl-scene', 'canvas-scene', 'canvas-throws', 'opposite-keys', 'held-keys', 'dead-keys', 'restart-animation', 'canvas-spawn'];

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { InteractionAction, InteractionControl, InteractionEffect, InteractionEvidence, NavigationResult } from '../../../core/browser-evidence.js';
 import { gathered, type Gathered } from '../../../core/evidence.js';
 import { fixture } from '../../helpers.js';
-import { INTERACTION_DEFAULTS } from '../../../runner/gather/interaction/probe/limits.js';
+import { INTERACTION_DEFAULTS } from '../../../gather/interaction/probe/limits.js';
 
 /** The probe's own defaults, as a real run records them. */
 const SETTINGS: InteractionEvidence['settings'] = { ...INTERACTION_DEFAULTS, restore: 'reload' };

@@ -1,0 +1,82 @@
+/**
+ * The desktop screenshots (BrowserEvidence.screenshots.desktop, .fullPage, and .frozenAnimations), taken only
+ * when a metric needs them. Screenshots of a page that moves differ between runs (the screenshot metrics of one
+ * animated page differed by up to 41.5 points), so the page is frozen first (`freezeAnimations`, then CDP virtual
+ * time paused); then the first screen (VIEWPORT) and the full page (VIEWPORT.width × min(max(scrollHeight,
+ * VIEWPORT.height), FULL_PAGE_CAP_PX); `truncated` says when the cap cut it). PNGs are encoded with Chrome's fast
+ * zlib setting (`optimizeForSpeed`): larger files, the same pixels.
+ */
+import type { BrowserEvidence, Screenshot } from '../../core/browser-evidence.js';
+import type { VisitCollector, VisitContext } from './visit-collector.js';
+
+export const VIEWPORT = { width: 1280, height: 800 } as const;
+export const FULL_PAGE_CAP_PX = 8000;
+
+/**
+ * Runs in the page before the screenshots: every CSS animation, transition and Web Animation is stopped at a
+ * fixed point, finite ones at their end (the state an intro animation settles in) and infinite ones (spinners,
+ * pulses, marquees) at their start; the caller then pauses the page's clock (CDP virtual time), so that timers
+ * and requestAnimationFrame loops stand still while both screenshots are taken. What a script drew before that
+ * moment (a canvas game's frame, a counter) still depends on how long the page ran: documented, not controlled.
+ * Returns how many animations were stopped.
+ */
+export function freezeAnimations(): number {
+  let n = 0;
+  for (const a of document.getAnimations()) {
+    try {
+      const end = a.effect?.getComputedTiming().endTime;
+      if (typeof end === 'number' && Number.isFinite(end)) a.finish();
+      else {
+        a.pause();
+        a.currentTime = 0;
+      }
+      n++;
+    } catch {
+      /* an animation that cannot be stopped stays as it is */
+    }
+  }
+  return n;
+}
+
+export const freezeCollector: VisitCollector<number> = {
+  field: 'screenshots',
+  name: 'freeze',
+  screenshots: true,
+  async collect({ page, cdp }: VisitContext): Promise<number> {
+    const n = await page.evaluate(freezeAnimations);
+    await cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' });
+    return n;
+  },
+  fill(ev: BrowserEvidence, frozen: number | undefined): void {
+    if (frozen !== undefined) ev.frozenAnimations = frozen;
+  },
+};
+
+export const desktopScreenshotCollector: VisitCollector<Screenshot> = {
+  field: 'screenshots',
+  name: 'desktop screenshot',
+  screenshots: true,
+  async collect({ page }: VisitContext): Promise<Screenshot> {
+    const png = Buffer.from(await page.screenshot({ type: 'png', captureBeyondViewport: false, optimizeForSpeed: true }));
+    return { png, width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: 1 };
+  },
+  fill(ev: BrowserEvidence, shot: Screenshot | undefined): void {
+    if (shot) ev.screenshots.desktop = shot;
+  },
+};
+
+export const fullPageScreenshotCollector: VisitCollector<Screenshot> = {
+  field: 'screenshots',
+  name: 'full-page screenshot',
+  screenshots: true,
+  async collect({ page }: VisitContext): Promise<Screenshot> {
+    const h = await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0));
+    const height = Math.min(Math.max(h, VIEWPORT.height), FULL_PAGE_CAP_PX);
+    const clip = { x: 0, y: 0, width: VIEWPORT.width, height };
+    const png = Buffer.from(await page.screenshot({ type: 'png', clip, captureBeyondViewport: true, optimizeForSpeed: true }));
+    return { png, width: VIEWPORT.width, height, deviceScaleFactor: 1, truncated: h > FULL_PAGE_CAP_PX };
+  },
+  fill(ev: BrowserEvidence, shot: Screenshot | undefined): void {
+    if (shot) ev.screenshots.fullPage = shot;
+  },
+};

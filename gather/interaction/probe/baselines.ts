@@ -1,0 +1,75 @@
+/**
+ * Phase 2, the baselines: runs without an action. The unfilled one (L going on) tells what changes by itself;
+ * a filled one (R1) when the page has text fields, since buttons act on a filled form; a second run of the same
+ * (R2) tells what is unstable (depends on real time) and never counts as an effect. When the keyboard control
+ * is acted on, the unfilled run (and R2 when it is unfilled too) also snapshots the moments its keys are read.
+ * The start view is read at the end, leaving out what changes by itself or is unstable.
+ */
+import type { InteractionView } from '../../../core/browser-evidence.js';
+import { differing, plain, topmost } from './effects.js';
+import type { Baseline, PrepareResult } from './page-answers.js';
+import { keyCheckpoints, playedKeys } from './play.js';
+import type { ProbeRun } from './run.js';
+
+/**
+ * PREP then OBSERVE without an action (after a restore when `reload`), the form filled when `fill`; with
+ * `moments` (virtual ms after PREP), a snapshot at each of those too, the clock going on past OBSERVE if need be.
+ */
+async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: number[] = []): Promise<Baseline> {
+  const { settings, ev } = run;
+  if (reload) await run.restore();
+  const w = run.d.startWindow();
+  const prep = await run.call<PrepareResult>('prepare', [{ fill, target: null, exclude: null, prepMs: settings.prepMs, frames: false }]);
+  if (fill && prep.filled) ev.filled = prep.filled;
+  if (prep.storm) run.clockBehind('in the PREP of a baseline');
+  const fillErrors = w.errors.map(plain);
+  const before = await run.call<Record<string, string>>('snapshot', ['A', null, true]);
+  const w2 = run.d.startWindow();
+  const at: Record<number, Record<string, string>> = {};
+  let now = 0;
+  for (const ms of [...new Set([...moments, settings.observeMs])].sort((a, b) => a - b)) {
+    await run.advance(ms - now);
+    now = ms;
+    await run.quiet();
+    at[ms] = await run.call<Record<string, string>>('snapshot', ['B', null, true]);
+  }
+  const after = at[settings.observeMs]!;
+  if (fill && fillErrors.length) ev.fillErrors = fillErrors;
+  // The errors of the whole run count as the page's own (a key's window may run past OBSERVE).
+  return { before, after, spontaneous: differing(before, after), errors: w2.errors.map(plain), view: undefined as unknown as InteractionView, ...(moments.length ? { at } : {}) };
+}
+
+/** Paths that differ between the two identical runs `a` and `b` at any moment both snapshotted. */
+function unstableOf(a: Baseline, b: Baseline): string[] {
+  const out = [...differing(a.before, b.before), ...differing(a.after, b.after)];
+  for (const [ms, snap] of Object.entries(a.at ?? {})) {
+    const twin = b.at?.[Number(ms)];
+    if (twin) out.push(...differing(snap, twin));
+  }
+  return topmost(out);
+}
+
+export async function baselines(run: ProbeRun): Promise<void> {
+  const tb = performance.now();
+  await run.call('tag', [run.selectors]);
+  const keyboard = run.chosen.find((c) => c.kind === 'keyboard');
+  const moments = keyboard ? keyCheckpoints(playedKeys(keyboard).length) : [];
+  const plainBase = await baseline(run, false, run.adaptFrames(), moments);
+  const needFill = run.hasTextField && run.chosen.some((c) => c.kind !== 'keyboard');
+  const filledBase = needFill ? await baseline(run, true, true) : plainBase;
+  // Nothing to act on or follow: no comparison needs the second run (a canvas scene alone saves a reload).
+  const twin = run.controls.length ? await baseline(run, needFill, true, needFill ? [] : moments) : null;
+  const ref = needFill ? filledBase : plainBase;
+  const unstable = twin ? unstableOf(ref, twin) : [];
+  if (unstable.length) run.ev.unstable = unstable.slice(0, 50);
+  // The start view is read after the last moment snapshotted: what changed by itself by any of them is left out.
+  const drift = Object.values(plainBase.at ?? {}).flatMap((snap) => differing(plainBase.before, snap));
+  run.ignoreInViews = topmost([...unstable, ...[...plainBase.spontaneous, ...ref.spontaneous, ...drift].filter((p) => !p.startsWith('~'))]);
+  ref.view = await run.call<InteractionView>('view', [null, run.ignoreInViews]);
+  if (plainBase !== ref) plainBase.view = ref.view;
+  run.ev.navigation.startView = ref.view;
+  run.plainBase = plainBase;
+  run.ref = ref;
+  run.unstable = unstable;
+  run.mark('baselines', tb);
+}

@@ -1,0 +1,79 @@
+/**
+ * Phase 1, the controls: listeners are listed with CDP `DOMDebugger.getEventListeners` (every element, window
+ * and document), controls are enumerated in document order (a keyboard control first when the page listens
+ * for keys), those to act on are chosen, and the start state is screenshotted.
+ */
+import type { InteractionControl, Screenshot } from '../../../core/browser-evidence.js';
+import { errorMessage } from '../../../core/errors.js';
+import { VIEWPORT } from '../driver.js';
+import { DEFAULT_KEYS, keysOf } from './keys.js';
+import { EVAL_MS, SCREENSHOT_CAP_PX } from './limits.js';
+import type { RawControl } from './page-answers.js';
+import { readScreen } from './screen.js';
+import { OutOfBudget, type ProbeRun } from './run.js';
+
+/** The sources of the document-level key listeners (empty when they could not be listed). */
+async function keySources(run: ProbeRun): Promise<string[]> {
+  try {
+    return (await run.d.listeners(run.bound(EVAL_MS))).documentKeys;
+  } catch (err) {
+    if (err instanceof OutOfBudget) throw err;
+    run.faults.push(`listeners could not be listed: ${errorMessage(err)}`);
+    return [];
+  }
+}
+
+/** The keyboard control, when the page listens for keys other than only Escape/Tab. */
+function keyboard(run: ProbeRun, sources: string[]): InteractionControl[] {
+  if (!sources.length) return [];
+  const named = keysOf(sources);
+  const onlyDismiss = named.length > 0 && named.every((k) => k === 'Escape' || k === 'Tab');
+  if (!onlyDismiss) return [{ index: 0, kind: 'keyboard', selector: 'document', tag: 'document', text: 'key listeners on the page', keys: named.length ? named : DEFAULT_KEYS, acted: false }];
+  run.faults.push('the page\'s key listeners only test Escape/Tab: nothing to dismiss in the start state, not acted on');
+  return [];
+}
+
+/** At most `maxControls` (keyboard first, then document order), spread evenly over document order when there are more. */
+function choose(controls: InteractionControl[], max: number): InteractionControl[] {
+  const actable = controls.filter((c) => c.kind !== 'page-link');
+  return actable.length <= max ? actable : Array.from({ length: max }, (_, i) => actable[Math.floor((i * actable.length) / max)]!);
+}
+
+export async function discoverControls(run: ProbeRun): Promise<void> {
+  const te = performance.now();
+  const sources = await keySources(run);
+  const raw = await run.call<RawControl[]>('enumerate', []);
+  const controls = keyboard(run, sources);
+  for (const r of raw) controls.push({ index: controls.length, ...r, acted: false });
+  run.ev.controls = run.controls = controls;
+  run.selectors = controls.map((c) => (c.kind === 'keyboard' ? null : c.selector));
+  run.hasTextField = raw.some((c) => c.kind === 'text');
+  run.chosen = choose(controls, run.settings.maxControls);
+  for (const c of run.chosen) c.acted = true;
+  run.mark('enumerate', te);
+}
+
+/**
+ * The start state, full page (height capped): the inert controls' crops are cut from it, and its viewport is
+ * the first view as shown (render-validity reads its pixels; the clock has not moved since the first view).
+ */
+export async function screenshot(run: ProbeRun): Promise<void> {
+  const ts = performance.now();
+  try {
+    const shot = await run.d.screenshot(SCREENSHOT_CAP_PX, run.bound(EVAL_MS));
+    run.ev.screenshot = { png: shot.png, width: shot.width, height: shot.height, deviceScaleFactor: 1, truncated: shot.truncated } satisfies Screenshot;
+  } catch (err) {
+    if (err instanceof OutOfBudget) throw err;
+    run.unavailable.screenshot = `screenshot failed: ${errorMessage(err)}`;
+  }
+  run.mark('screenshot', ts);
+  const fv = run.ev.firstView;
+  if (!fv || !run.ev.screenshot) return;
+  const tp = performance.now();
+  try {
+    fv.screen = await readScreen(run.ev.screenshot.png, VIEWPORT, fv.visualBoxes ?? []);
+  } catch (err) {
+    run.faults.push(`the first view's pixels could not be read: ${errorMessage(err)}`);
+  }
+  run.mark('screen', tp);
+}

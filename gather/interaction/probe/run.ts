@@ -1,0 +1,216 @@
+/**
+ * One run of the probe on one page: the state its phases share (the evidence being written, the driver, the
+ * budget, the controls and baselines found) and the steps every phase uses (calls bounded by the budget, the
+ * settle, the restore of the start state, reading a document reached by navigation).
+ */
+import type { BrowserContext } from 'puppeteer-core';
+import type { Artifact } from '../../../core/artifact/model.js';
+import type { InteractionControl, InteractionEvidence, InteractionSettings, InteractionView } from '../../../core/browser-evidence.js';
+import { withTimeout } from '../../time.js';
+import { ProbeDriver, type Window } from '../driver.js';
+import { EVAL_MS, FINISH_RESERVE_MS, FRAME_COST_TARGET_MS, INTERACTION_DEFAULTS, MAX_FRAME_MS, NETWORK_QUIET_CAP_MS, PROBE_CONFIG, RELOAD_TIMEOUT_MS, RESTORE } from './limits.js';
+import type { Baseline, Navigated } from './page-answers.js';
+import { sampleFile } from './samples.js';
+import { gate } from '../../step-gate.js';
+
+export interface ProbeOptions {
+  /** performance.now() by which the probe must be over. */
+  deadline: number;
+  /** performance.now() when the probe's work began (its browser context created): the budget counts from here. */
+  started?: number;
+  /** At most this long for the first load's load event (default FIRST_LOAD_TIMEOUT_MS). */
+  firstLoadMs?: number;
+  settings?: Partial<Omit<InteractionSettings, 'restore'>>;
+}
+
+/** The probe's budget is used up: the phase in progress stops and the run finishes. */
+export class OutOfBudget extends Error {}
+
+/** What one move of the page clock did (page/clock.ts `advance`). */
+export interface Advanced {
+  fired: number;
+  storm: boolean;
+  slow: boolean;
+  realMs: number;
+  moved: number;
+}
+
+export class ProbeRun {
+  readonly t0 = performance.now();
+  readonly settings: InteractionSettings;
+  /** performance.now() by which the steps must be over (the finish has FINISH_RESERVE_MS after it). */
+  readonly deadline: number;
+  readonly timings: Record<string, number> = {};
+  readonly faults: string[] = [];
+  readonly unavailable: Record<string, string> = {};
+  readonly ev: InteractionEvidence;
+  d!: ProbeDriver;
+  /** An action was cut by the budget while the page may still be running its handler. */
+  busy = false;
+  /** Reloads then wait less for the load event. */
+  firstLoadTimedOut = false;
+  controls: InteractionControl[] = [];
+  /** The controls acted on (at most `maxControls`). */
+  chosen: InteractionControl[] = [];
+  /** The controls' selectors in the entry document (null for the keyboard), tagged after each restore. */
+  selectors: Array<string | null> = [];
+  /** The page has a text field (then the baselines are run on a filled form). */
+  hasTextField = false;
+  plainBase!: Baseline;
+  /** The baseline actions are compared with (filled when the page has text fields). */
+  ref!: Baseline;
+  /** Paths that differ between two identical runs: never an effect. */
+  unstable: string[] = [];
+  /** Paths left out of every view (they change by themselves or are unstable). */
+  ignoreInViews: string[] = [];
+  /** The view after each control's action (navigation reuses it). */
+  readonly viewAfter = new Map<number, InteractionView>();
+  /** Field index → the controls whose action made the page read its value. */
+  readonly readsOf = new Map<number, Set<number>>();
+  /** Virtual ms between animation frames (more than 16 on a heavy page, from `adaptFrames`). */
+  frameMs = PROBE_CONFIG.frameMs;
+  /** Real ms the first settle cost per virtual second of the page clock. */
+  settleCost?: number;
+  private clockNoted = false;
+
+  constructor(
+    readonly context: BrowserContext,
+    readonly artifact: Artifact,
+    readonly origin: string,
+    readonly entryUrl: string,
+    readonly opts: ProbeOptions,
+  ) {
+    this.settings = { ...INTERACTION_DEFAULTS, ...opts.settings, restore: RESTORE };
+    const hardDeadline = Math.min(opts.deadline, (opts.started ?? this.t0) + this.settings.budgetMs);
+    this.deadline = hardDeadline - FINISH_RESERVE_MS;
+    this.ev = { settings: this.settings, controls: [], actions: [], navigation: { views: [], links: [], untried: [] }, loadErrors: [], filled: [], timings: this.timings, faults: this.faults, unavailable: this.unavailable };
+  }
+
+  /** A new page for the probe (the first, or after a hung one). */
+  async openPage(): Promise<void> {
+    this.d = new ProbeDriver(this.context, this.origin, PROBE_CONFIG, sampleFile);
+    await this.d.open();
+  }
+
+  left(): number {
+    return this.deadline - performance.now();
+  }
+
+  bound(ms: number): number {
+    return Math.max(1, Math.min(ms, this.left()));
+  }
+
+  /** Add the real milliseconds since `since` to the timing `name`. */
+  mark(name: string, since: number): void {
+    this.timings[name] = (this.timings[name] ?? 0) + Math.round(performance.now() - since);
+  }
+
+  /** Call the in-page probe within the budget; OutOfBudget when none is left. */
+  call<T>(fn: string, args: unknown[], ms = EVAL_MS): Promise<T> {
+    if (this.left() <= 0) throw new OutOfBudget('the probe\'s time budget is used up');
+    return this.d.call<T>(fn, args, this.bound(ms));
+  }
+
+  quiet(since?: number): Promise<boolean> {
+    return this.d.networkQuiet(Math.min(NETWORK_QUIET_CAP_MS, this.left()), since);
+  }
+
+  /**
+   * Move the page clock `ms` ahead. When the page's callbacks could not all run (a storm of them, or more
+   * real time than the page script allows one move), the clock fell behind and what follows depends on real
+   * time: the log says so once.
+   */
+  async advance(ms: number, note = true): Promise<Advanced> {
+    const r = await this.call<Advanced>('advance', [ms]);
+    if ((r.storm || r.slow) && note) this.clockBehind(r.storm ? `over ${PROBE_CONFIG.maxFires} callbacks in one move` : `a move of ${ms} virtual ms took over ${PROBE_CONFIG.maxAdvanceRealMs} real ms`);
+    return r;
+  }
+
+  /** Log (once) that the page clock fell behind (`why`), in any move of it, PREP's included. */
+  clockBehind(why: string): void {
+    if (this.clockNoted) return;
+    this.clockNoted = true;
+    this.faults.push(`the page clock fell behind (${why}): states after it depend on real time`);
+  }
+
+  /** SETTLE virtual ms of the page clock, with the network quiet before and after. */
+  async settle(): Promise<void> {
+    await this.quiet();
+    // The first settle measures the page's cost (frames then adapt): a clock behind there is not noted.
+    const r = await this.advance(this.settings.settleMs, this.settleCost !== undefined);
+    this.settleCost ??= (r.realMs * 1000) / Math.max(1, r.moved);
+    await this.quiet();
+  }
+
+  /**
+   * On a page whose first settle cost more than FRAME_COST_TARGET_MS real ms a virtual second, animation
+   * frames come further apart (16 ms times the excess, at most MAX_FRAME_MS) in every later load: each
+   * restore, baseline and action then costs a fraction, and the budget reaches the controls. True when the
+   * interval changed (the document loaded so far ran at 16 ms: a baseline must reload).
+   */
+  adaptFrames(): boolean {
+    if (this.settleCost === undefined || this.settleCost <= FRAME_COST_TARGET_MS) return false;
+    const base = PROBE_CONFIG.frameMs;
+    this.frameMs = Math.min(MAX_FRAME_MS, base * Math.ceil(this.settleCost / FRAME_COST_TARGET_MS));
+    this.settings.frameMs = this.frameMs;
+    return true;
+  }
+
+  /** In a document just loaded: frames at the run's interval when it is not the default. */
+  private async frames(): Promise<void> {
+    if (this.frameMs !== PROBE_CONFIG.frameMs) await this.call('setFrameMs', [this.frameMs]);
+  }
+
+  /** Restore the start state: storage cleared, the entry page loaded again and settled, controls tagged. */
+  async restore(url = this.entryUrl, tagSelectors: Array<string | null> = this.selectors): Promise<{ missing: number[]; status?: number }> {
+    await gate.step('probe restore');
+    const t = performance.now();
+    const d = this.d;
+    await d.takeCoverage(this.bound(EVAL_MS)).catch(() => undefined);
+    // localStorage and sessionStorage are cleared by the page script; the rest through the browser, when used.
+    const deep = await d.call<boolean>('clearSession', [], this.bound(1000)).catch(() => true);
+    if (deep) await withTimeout(d.cdp.send('Storage.clearDataForOrigin', { origin: this.origin, storageTypes: 'cookies,local_storage,indexeddb,websql,cache_storage,service_workers,file_systems' }), this.bound(EVAL_MS), 'clear storage').catch(() => undefined);
+    const nav = await d.navigate(url, this.bound(this.firstLoadTimedOut ? 2000 : RELOAD_TIMEOUT_MS));
+    if (nav.error) throw new Error(`reload failed: ${nav.error}`);
+    await this.frames();
+    await this.settle();
+    const missing = await this.call<number[]>('tag', [tagSelectors]);
+    this.mark('restore', t);
+    return nav.status !== undefined ? { missing, status: nav.status } : { missing };
+  }
+
+  /** Wait (a bounded number of polls) until the document reached by navigation has loaded. */
+  private async loaded(): Promise<void> {
+    for (let i = 0; i < 50; i++) {
+      const ready = await this.d.eval<string>('document.readyState', this.bound(1000), 'ready state').catch(() => 'loading');
+      if (ready === 'complete') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /** After a navigation during an action: wait for the new document, settle it, and read its view. */
+  async afterNavigation(w: Window): Promise<Navigated> {
+    const last = w.documents[w.documents.length - 1]!;
+    const status = this.d.statusOfLoader(last.loaderId);
+    const out: Navigated = { url: last.url, ...(status !== undefined ? { status } : {}) };
+    try {
+      await withTimeout(this.loaded(), this.bound(RELOAD_TIMEOUT_MS), 'navigation load');
+      const hasProbe = await this.d.eval<boolean>('!!window.__wgProbe', this.bound(1000), 'probe present');
+      if (hasProbe) {
+        await this.frames();
+        await this.settle();
+        out.view = await this.call<InteractionView>('view', [status]);
+      }
+    } catch {
+      /* a document we cannot read (an error page, a download): its status says what it was */
+    }
+    return out;
+  }
+
+  /** The paths of `base` that change by themselves, with the hash they have at the end of its OBSERVE. */
+  versus(base: Baseline): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const p of base.spontaneous) out[p] = base.after[p] ?? '-';
+    return out;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The probe's frame interval on heavy pages (ProbeRun.adaptFrames): decided from what the first settle cost in
+ * real time per virtual second, and recorded in the log's settings. The cost is given here, not measured.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { BrowserContext } from 'puppeteer-core';
+import type { Artifact } from '../../core/artifact/model.js';
+import { FRAME_COST_TARGET_MS, MAX_FRAME_MS, PROBE_CONFIG } from '../../gather/interaction/probe/limits.js';
+import { ProbeRun } from '../../gather/interaction/probe/run.js';
+
+const run = (settleCost?: number) => {
+  const r = new ProbeRun({} as BrowserContext, {} as Artifact, 'http://127.0.0.1:1', 'http://127.0.0.1:1/index.html', { deadline: performance.now() + 10_000 });
+  if (settleCost !== undefined) r.settleCost = settleCost;
+  return r;
+};
+
+describe('frames on heavy pages', () => {
+  it('keeps 16 ms frames when the first settle was cheap, or not measured', () => {
+    for (const r of [run(), run(FRAME_COST_TARGET_MS), run(40)]) {
+      assert.equal(r.adaptFrames(), false);
+      assert.equal(r.frameMs, PROBE_CONFIG.frameMs);
+      assert.equal(r.ev.settings.frameMs, undefined);
+    }
+  });
+
+  it('spaces frames out by the excess, in multiples of 16 ms, up to the cap, and logs the interval', () => {
+    const r = run(FRAME_COST_TARGET_MS * 2.5);
+    assert.equal(r.adaptFrames(), true);
+    assert.equal(r.frameMs, 48);
+    assert.equal(r.ev.settings.frameMs, 48);
+    const heavy = run(FRAME_COST_TARGET_MS * 40);
+    heavy.adaptFrames();
+    assert.equal(heavy.frameMs, MAX_FRAME_MS);
+  });
+});
