@@ -39,7 +39,10 @@ function run(runs: string, concurrency: number): { seconds: number; rows: Row[] 
   const r = spawnSync(process.execPath, [cli, 'batch', runs, '--out', out, '--concurrency', String(concurrency)], { stdio: ['ignore', 'ignore', 'inherit'] });
   const seconds = (performance.now() - t) / 1000;
   if (r.status !== 0) throw new Error(`batch --concurrency ${concurrency} exited ${r.status}`);
-  const rows = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row);
+  const rows = readFileSync(out, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
   // batch records a page it could not score as a failed row and goes on: pages per minute would then mean nothing.
   if (!rows.some((row) => row.status === 'ok')) throw new Error(`batch --concurrency ${concurrency} scored no page (see its messages above)`);
   return { seconds, rows };
@@ -49,7 +52,10 @@ function main(): void {
   const work = mkdtempSync(join(tmpdir(), 'webgrade-bench-batch-'));
   const runs = join(work, 'runs');
   mkdirSync(join(runs, 'corpus'), { recursive: true });
-  const pages = readdirSync(dir).filter((f) => /\.html?$/i.test(f)).sort().slice(0, count);
+  const pages = readdirSync(dir)
+    .filter((f) => /\.html?$/i.test(f))
+    .sort()
+    .slice(0, count);
   for (const p of pages) symlinkSync(join(dir, p), join(runs, 'corpus', p));
   try {
     const one = run(runs, 1);
@@ -57,7 +63,11 @@ function main(): void {
     const byReq = (rows: Row[]) => new Map(rows.map((r) => [r.requirement, r]));
     const a = byReq(one.rows);
     const b = byReq(two.rows);
-    console.log(`${pages.length} pages; ${cpus().length} cores; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(
+      `${pages.length} pages; ${cpus().length} cores; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     const failed = (rows: Row[]) => rows.filter((r) => r.status !== 'ok').length;
     console.log(`--concurrency 1: ${one.seconds.toFixed(1)} s, ${((60 * pages.length) / one.seconds).toFixed(1)} pages/min (${failed(one.rows)} failed)`);
     console.log(`--concurrency 2: ${two.seconds.toFixed(1)} s, ${((60 * pages.length) / two.seconds).toFixed(1)} pages/min (${failed(two.rows)} failed)`);
@@ -75,7 +85,9 @@ function main(): void {
       const worst = diffs.reduce((x, y) => (Math.abs(y.d) > Math.abs(x.d) ? y : x));
       const mean = diffs.reduce((s, x) => s + Math.abs(x.d), 0) / diffs.length;
       const changed = diffs.filter((x) => x.d !== 0).length;
-      console.log(`${id}: largest change ${worst.d.toFixed(1)} points (${worst.page}); mean |change| ${mean.toFixed(2)}; ${changed} of ${diffs.length} pages changed`);
+      console.log(
+        `${id}: largest change ${worst.d.toFixed(1)} points (${worst.page}); mean |change| ${mean.toFixed(2)}; ${changed} of ${diffs.length} pages changed`,
+      );
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -90,9 +90,14 @@ async function main(): Promise<void> {
   const count = arg('--pages', 30);
   const repeats = arg('--repeats', 5);
   const repeatPages = arg('--repeat-pages', 3);
-  const pages = readdirSync(dir).filter((f) => /\.html?$/i.test(f)).sort().slice(0, count);
+  const pages = readdirSync(dir)
+    .filter((f) => /\.html?$/i.test(f))
+    .sort()
+    .slice(0, count);
   // The Scorer refuses metrics outside its suite, so the ids come from the same suite it is given.
-  const ruleIds = suiteMetrics(suiteId).filter((m) => m.kind === 'rule').map((m) => m.id);
+  const ruleIds = suiteMetrics(suiteId)
+    .filter((m) => m.kind === 'rule')
+    .map((m) => m.id);
   const peak = { rss: 0, pss: 0 };
   const sampler = setInterval(() => {
     const m = treeMemory(process.pid);
@@ -150,11 +155,15 @@ async function main(): Promise<void> {
   }
   const ms = median(suite);
   const mb = median(bare);
-  console.log(`${pages.length} pages from ${dir}; ${ruleIds.length} rule metrics of the ${suiteId} suite; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `${pages.length} pages from ${dir}; ${ruleIds.length} rule metrics of the ${suiteId} suite; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(`median seconds per page: full rule suite ${f2(ms)}, bare Lighthouse ${f2(mb)}; ratio ${f2(ms / mb)} (goal ≤ 1.3)`);
   const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
   console.log(`peak memory (node + both Chromes): ${mib(peak.pss)} PSS (${mib(peak.rss)} RSS, shared pages counted per process)`);
-  console.log('\nwhere the suite\'s time goes (median seconds per page)');
+  console.log("\nwhere the suite's time goes (median seconds per page)");
   for (const [name, xs] of phases) console.log(`  ${name.padEnd(40)} ${f2(median(xs))}`);
   console.log(`\nscore stability: ${repeats} runs of each of ${Math.min(repeatPages, pages.length)} pages; standard deviation per metric`);
   console.log('metric                      mean sd   max sd');

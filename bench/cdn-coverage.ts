@@ -29,7 +29,12 @@ const concurrency = Number(opt('--concurrency') ?? 4);
 
 const isBase = (r: UrlResult | undefined) => r?.answer.kind === 'unavailable' && /directory listings are not served/.test(r.answer.reason ?? '');
 
-async function pass(label: string, cacheDir: string, urls: string[], registryAccess = true): Promise<{ results: Map<string, UrlResult>; seconds: number; requests: number }> {
+async function pass(
+  label: string,
+  cacheDir: string,
+  urls: string[],
+  registryAccess = true,
+): Promise<{ results: Map<string, UrlResult>; seconds: number; requests: number }> {
   const cdn = new CdnCache({ dir: cacheDir, registryAccess });
   const t = performance.now();
   const results = await prefetchUrls(cdn, urls, concurrency);
@@ -49,7 +54,11 @@ async function main(): Promise<void> {
     const cold = await pass('cold', cacheDir, urls);
     const warm = await pass('warm', cacheDir, urls);
     const offline = await pass('offline', cacheDir, urls, false);
-    const same = [...cold.results.values()].every((r) => JSON.stringify(warm.results.get(r.url)?.answer) === JSON.stringify(r.answer) && JSON.stringify(offline.results.get(r.url)?.answer) === JSON.stringify(r.answer));
+    const same = [...cold.results.values()].every(
+      (r) =>
+        JSON.stringify(warm.results.get(r.url)?.answer) === JSON.stringify(r.answer) &&
+        JSON.stringify(offline.results.get(r.url)?.answer) === JSON.stringify(r.answer),
+    );
     const res = cold.results;
     const withCdn = scans.filter((s) => s.urls.length > 0);
     const dynamicOnly = scans.filter((s) => s.urls.length === 0 && s.dynamic.length > 0);
@@ -60,22 +69,40 @@ async function main(): Promise<void> {
     const pagesOf = (u: string) => scans.filter((s) => s.urls.includes(u)).map((s) => basename(s.page));
     const out: string[] = [];
     out.push(`CDN coverage over ${dir}`);
-    out.push(`pages: ${pages.length} scanned in ${scanSeconds.toFixed(1)} s; ${withCdn.length} with CDN URLs (${urls.length} distinct URLs), ${dynamicOnly.length} more with only dynamic ones (${new Set(scans.flatMap((s) => s.dynamic)).size} dynamic URLs)`);
-    out.push(`pages whose CDN URLs were all served: ${full.length}/${withCdn.length} = ${((100 * full.length) / Math.max(1, withCdn.length)).toFixed(1)}% (goal ≥ 90%)`);
+    out.push(
+      `pages: ${pages.length} scanned in ${scanSeconds.toFixed(1)} s; ${withCdn.length} with CDN URLs (${urls.length} distinct URLs), ${dynamicOnly.length} more with only dynamic ones (${new Set(scans.flatMap((s) => s.dynamic)).size} dynamic URLs)`,
+    );
+    out.push(
+      `pages whose CDN URLs were all served: ${full.length}/${withCdn.length} = ${((100 * full.length) / Math.max(1, withCdn.length)).toFixed(1)}% (goal ≥ 90%)`,
+    );
     const pageRes = urls.map((u) => res.get(u)!);
     const k = (kind: string, list: UrlResult[]) => list.filter((r) => r.answer.kind === kind && !isBase(r)).length;
-    out.push(`page URLs: served ${k('served', pageRes)}, not found ${k('not-found', pageRes)}, unavailable ${k('unavailable', pageRes)}, base URLs ${pageRes.filter(isBase).length}`);
+    out.push(
+      `page URLs: served ${k('served', pageRes)}, not found ${k('not-found', pageRes)}, unavailable ${k('unavailable', pageRes)}, base URLs ${pageRes.filter(isBase).length}`,
+    );
     const followed = [...res.values()].filter((r) => r.from);
-    out.push(`followed URLs (webfonts, module imports): served ${k('served', followed)}, not found ${k('not-found', followed)}, unavailable ${k('unavailable', followed)}`);
-    out.push(`time: cold ${cold.seconds.toFixed(1)} s (${cold.requests} registry requests), warm ${warm.seconds.toFixed(1)} s (${warm.requests} requests), offline ${offline.seconds.toFixed(1)} s; answers identical across passes: ${same}`);
-    out.push(`cache: ${(stats.bytes / 1048576).toFixed(1)} MiB, ${stats.packages.length} package versions, ${stats.builds} builds, ${cdn.store.pins().length} pins (${cacheDir})`);
+    out.push(
+      `followed URLs (webfonts, module imports): served ${k('served', followed)}, not found ${k('not-found', followed)}, unavailable ${k('unavailable', followed)}`,
+    );
+    out.push(
+      `time: cold ${cold.seconds.toFixed(1)} s (${cold.requests} registry requests), warm ${warm.seconds.toFixed(1)} s (${warm.requests} requests), offline ${offline.seconds.toFixed(1)} s; answers identical across passes: ${same}`,
+    );
+    out.push(
+      `cache: ${(stats.bytes / 1048576).toFixed(1)} MiB, ${stats.packages.length} package versions, ${stats.builds} builds, ${cdn.store.pins().length} pins (${cacheDir})`,
+    );
     const list = (title: string, rs: UrlResult[]) => {
       if (!rs.length) return;
       out.push(title);
       for (const r of rs) out.push(`  ${r.url}\n    ${r.answer.kind}: ${r.answer.reason} [${r.from ? `from ${r.from}` : pagesOf(r.url).join(', ')}]`);
     };
-    list('page URLs not served:', pageRes.filter((r) => r.answer.kind !== 'served' && !isBase(r)));
-    list('followed URLs not served:', followed.filter((r) => r.answer.kind !== 'served'));
+    list(
+      'page URLs not served:',
+      pageRes.filter((r) => r.answer.kind !== 'served' && !isBase(r)),
+    );
+    list(
+      'followed URLs not served:',
+      followed.filter((r) => r.answer.kind !== 'served'),
+    );
     list('base URLs (a folder given to a library as baseURL/indexURL; its package is cached):', pageRes.filter(isBase));
     const dyn = [...new Set(scans.flatMap((s) => s.dynamic.map((d) => `${d} [${basename(s.page)}]`)))];
     if (dyn.length) out.push('dynamic URLs (built at run time; not fetched):', ...dyn.map((d) => `  ${d}`));

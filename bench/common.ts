@@ -24,6 +24,7 @@ export function cannotRun(reason: string): never {
  * dangle) when it exists; otherwise exit with CANNOT_RUN naming it (the corpus is not in the repository).
  */
 export function inputDir(dir: string, what = 'pages folder'): string {
-  if (!existsSync(dir)) cannotRun(`${what} ${dir} is absent (the shared corpus lives beside the repository; the usage in the benchmark's header says how to give another)`);
+  if (!existsSync(dir))
+    cannotRun(`${what} ${dir} is absent (the shared corpus lives beside the repository; the usage in the benchmark's header says how to give another)`);
   return resolve(dir);
 }

@@ -44,7 +44,7 @@ export async function renderFreshVsResized(paths: string[]): Promise<string> {
           const comp = compareComponents(a.value, b.value, v).sub;
           const e = (per[v.name] ??= { visual: [], component: [] });
           e.visual.push(25 * (vis.size! + vis.text! + vis.position! + vis.colour!));
-          e.component.push(100 * ((comp.match ?? 0) + (comp.position ?? 0) + (comp.colour ?? comp.match ?? 0) + (comp.text ?? 1)) / 4);
+          e.component.push((100 * ((comp.match ?? 0) + (comp.position ?? 0) + (comp.colour ?? comp.match ?? 0) + (comp.text ?? 1))) / 4);
         }
       } finally {
         await site.close();
@@ -56,7 +56,10 @@ export async function renderFreshVsResized(paths: string[]): Promise<string> {
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
   return Object.entries(per)
-    .map(([vp, x]) => `${vp}: visual mean ${mean(x.visual).toFixed(2)} (min ${Math.min(...x.visual).toFixed(1)}, ${x.visual.filter((s) => s < 99.5).length} of ${x.visual.length} below 99.5), component mean ${mean(x.component).toFixed(2)} (min ${Math.min(...x.component).toFixed(1)})`)
+    .map(
+      ([vp, x]) =>
+        `${vp}: visual mean ${mean(x.visual).toFixed(2)} (min ${Math.min(...x.visual).toFixed(1)}, ${x.visual.filter((s) => s < 99.5).length} of ${x.visual.length} below 99.5), component mean ${mean(x.component).toFixed(2)} (min ${Math.min(...x.component).toFixed(1)})`,
+    )
     .join('; ');
 }
 
@@ -65,7 +68,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   let pages = process.argv.slice(2);
   if (!pages.length) {
     const refs = inputDir(join(corpusDir, 'design2code', 'references'), 'Design2Code references folder');
-    pages = readdirSync(refs).filter((f) => f.endsWith('.html')).sort().map((f) => join(refs, f));
+    pages = readdirSync(refs)
+      .filter((f) => f.endsWith('.html'))
+      .sort()
+      .map((f) => join(refs, f));
   }
   renderFreshVsResized(pages)
     .then((out) => console.log(`resized views vs views loaded fresh at that size, ${pages.length} pages: ${out}`))

@@ -42,13 +42,31 @@ async function main(): Promise<void> {
   // Both packages are needed: the engine, and the English data it reads offline.
   for (const pkg of ['tesseract.js', '@tesseract.js-data/eng']) {
     if (!existsSync(join(modules, pkg, 'package.json'))) {
-      cannotRun(`${pkg} is not installed in ${modules} (it is not a dependency of webgrade): npm install --prefix /tmp/ocr tesseract.js@7 @tesseract.js-data/eng, then pass --modules /tmp/ocr/node_modules`);
+      cannotRun(
+        `${pkg} is not installed in ${modules} (it is not a dependency of webgrade): npm install --prefix /tmp/ocr tesseract.js@7 @tesseract.js-data/eng, then pass --modules /tmp/ocr/node_modules`,
+      );
     }
   }
   const require = createRequire(join(modules, 'noop.js'));
-  const { createWorker } = require('tesseract.js') as { createWorker: (lang: string, oem: number, opts: Record<string, unknown>) => Promise<{ recognize: (img: Buffer, o?: object, out?: object) => Promise<{ data: { blocks: Array<{ paragraphs: Array<{ text: string; lines: OcrLine[] }> }> | null } }>; terminate: () => Promise<void> }> };
+  const { createWorker } = require('tesseract.js') as {
+    createWorker: (
+      lang: string,
+      oem: number,
+      opts: Record<string, unknown>,
+    ) => Promise<{
+      recognize: (
+        img: Buffer,
+        o?: object,
+        out?: object,
+      ) => Promise<{ data: { blocks: Array<{ paragraphs: Array<{ text: string; lines: OcrLine[] }> }> | null } }>;
+      terminate: () => Promise<void>;
+    }>;
+  };
   const langPath = join(modules, '@tesseract.js-data', 'eng', '4.0.0_best_int');
-  const refs = readdirSync(inputDir(join(dir, 'references'), 'Design2Code references folder')).filter((f) => f.endsWith('.html')).sort().slice(0, Number(opt('--pages') ?? 100));
+  const refs = readdirSync(inputDir(join(dir, 'references'), 'Design2Code references folder'))
+    .filter((f) => f.endsWith('.html'))
+    .sort()
+    .slice(0, Number(opt('--pages') ?? 100));
   const sandbox = new SandboxThread({ network: { mode: 'cdn' } });
   const chrome = new ChromeProcess({ spki: () => sandbox.certificates() });
   const tStart = performance.now();
@@ -76,10 +94,11 @@ async function main(): Promise<void> {
       const s = (performance.now() - t) / 1000;
       secs.push(s);
       const candidates: string[] = [];
-      for (const b of out.data.blocks ?? []) for (const p of b.paragraphs) {
-        candidates.push(p.text.toLowerCase().replace(/\s+/g, ' ').trim());
-        for (const l of p.lines) candidates.push(l.text.toLowerCase().replace(/\s+/g, ' ').trim());
-      }
+      for (const b of out.data.blocks ?? [])
+        for (const p of b.paragraphs) {
+          candidates.push(p.text.toLowerCase().replace(/\s+/g, ' ').trim());
+          for (const l of p.lines) candidates.push(l.text.toLowerCase().replace(/\s+/g, ' ').trim());
+        }
       const dom = prepareBlocks(view.value.blocks ?? [], v).blocks.filter((b) => b.y * v.height < view.value.screenshot!.height);
       let a = 0;
       let b8 = 0;
@@ -91,7 +110,9 @@ async function main(): Promise<void> {
       blocks += dom.length;
       at03 += a;
       at08 += b8;
-      process.stderr.write(`${f}: ${s.toFixed(2)} s, ${dom.length} DOM blocks, recall ${(a / Math.max(1, dom.length)).toFixed(2)} (ρ≥0.3) ${(b8 / Math.max(1, dom.length)).toFixed(2)} (ρ≥0.8)\n`);
+      process.stderr.write(
+        `${f}: ${s.toFixed(2)} s, ${dom.length} DOM blocks, recall ${(a / Math.max(1, dom.length)).toFixed(2)} (ρ≥0.3) ${(b8 / Math.max(1, dom.length)).toFixed(2)} (ρ≥0.8)\n`,
+      );
     }
   } finally {
     await worker.terminate();

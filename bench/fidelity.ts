@@ -173,7 +173,9 @@ async function main(): Promise<void> {
           gatherMs[cache].push(doc.timings.browser ?? 0);
         }
         scoreMs.push(doc.metrics.reduce((s, m) => s + m.ms, 0));
-        process.stderr.write(`${method}/${id}: ${only.map((m) => metric(doc, m)?.score ?? 'n/a').join(' ')} (${Math.round(ms)} ms, reference ${cache ?? '?'})\n`);
+        process.stderr.write(
+          `${method}/${id}: ${only.map((m) => metric(doc, m)?.score ?? 'n/a').join(' ')} (${Math.round(ms)} ms, reference ${cache ?? '?'})\n`,
+        );
       }
     }
     // A fresh scorer reads the references from the disk cache, as a second batch worker process would.
@@ -207,7 +209,15 @@ async function main(): Promise<void> {
   report(rows, methods, costs, gatherMs, scoreMs, cpuS, loads);
 }
 
-function report(rows: Row[], methods: string[], costs: Record<string, number[]>, gatherMs: Record<string, number[]>, scoreMs: number[], cpuS: Record<string, number[]>, loads: string[]): void {
+function report(
+  rows: Row[],
+  methods: string[],
+  costs: Record<string, number[]>,
+  gatherMs: Record<string, number[]>,
+  scoreMs: number[],
+  cpuS: Record<string, number[]>,
+  loads: string[],
+): void {
   const f = (x: number, d = 1) => x.toFixed(d);
   const lines: string[] = [];
   const stats = methods.map((m) => {
@@ -216,24 +226,53 @@ function report(rows: Row[], methods: string[], costs: Record<string, number[]>,
     const cf = rs.map((r) => metric(r.doc, 'component-fidelity')?.score ?? 0);
     // our component variant (F1, Chebyshev, ΔE2000, page word F1), reported beside CANVAS's: viewport mean of its computed sub-scores
     const cfOurs = rs.map((r) => {
-      const vps = ((metric(r.doc, 'component-fidelity')?.details.viewports as Array<{ score: number | null; webgrade?: Record<string, number | null> }> | undefined) ?? []).filter((v) => v.score !== null && v.webgrade);
+      const vps = (
+        (metric(r.doc, 'component-fidelity')?.details.viewports as Array<{ score: number | null; webgrade?: Record<string, number | null> }> | undefined) ?? []
+      ).filter((v) => v.score !== null && v.webgrade);
       const per = vps.map((v) => {
         const xs = Object.values(v.webgrade!).filter((x): x is number => x !== null);
         return xs.length ? (100 * xs.reduce((a, b) => a + b, 0)) / xs.length : 0;
       });
       return per.length ? mean(per) : 0;
     });
-    const cfSub = (k: string) => rs.map((r) => ((metric(r.doc, 'component-fidelity')?.details.subScores as Record<string, number | null> | undefined)?.[k] ?? 0) * 100);
+    const cfSub = (k: string) =>
+      rs.map((r) => ((metric(r.doc, 'component-fidelity')?.details.subScores as Record<string, number | null> | undefined)?.[k] ?? 0) * 100);
     const sub = (k: string) => rs.map((r) => ((metric(r.doc, 'visual-fidelity')?.details.subScores as Record<string, number> | undefined)?.[k] ?? 0) * 100);
     const ssim = rs.map((r) => ((metric(r.doc, 'visual-fidelity')?.details.ssim as { mean: number | null } | undefined)?.mean ?? 0) * 100);
-    const perVp = (vp: string) => rs.map((r) => ((metric(r.doc, 'visual-fidelity')?.details.viewports as Array<{ viewport: string; score: number | null }> | undefined)?.find((v) => v.viewport === vp)?.score ?? 0));
+    const perVp = (vp: string) =>
+      rs.map(
+        (r) =>
+          (metric(r.doc, 'visual-fidelity')?.details.viewports as Array<{ viewport: string; score: number | null }> | undefined)?.find((v) => v.viewport === vp)
+            ?.score ?? 0,
+      );
     const unscorable = rs.filter((r) => metric(r.doc, 'visual-fidelity')?.score === null).length;
-    return { m, n: rs.length, vf, cf, cfOurs, cfMatch: cfSub('match'), cfPosition: cfSub('position'), cfColour: cfSub('colour'), cfText: cfSub('text'), size: sub('size'), text: sub('text'), position: sub('position'), colour: sub('colour'), ssim, desktop: perVp('desktop'), tablet: perVp('tablet'), phone: perVp('phone'), unscorable };
+    return {
+      m,
+      n: rs.length,
+      vf,
+      cf,
+      cfOurs,
+      cfMatch: cfSub('match'),
+      cfPosition: cfSub('position'),
+      cfColour: cfSub('colour'),
+      cfText: cfSub('text'),
+      size: sub('size'),
+      text: sub('text'),
+      position: sub('position'),
+      colour: sub('colour'),
+      ssim,
+      desktop: perVp('desktop'),
+      tablet: perVp('tablet'),
+      phone: perVp('phone'),
+      unscorable,
+    };
   });
   const vfRank = ranks(stats.map((s) => mean(s.vf)));
   const cfRank = ranks(stats.map((s) => mean(s.cf)));
   lines.push('', `Design2Code outputs vs their references (${stats[0]?.n ?? 0} pages per method; mean and 95 % bootstrap CI; scores 0–100)`, '');
-  lines.push('| method | n | visual-fidelity | CI | rank | component-fidelity | CI | rank | size | text | position | colour | SSIM | desktop / tablet / phone (visual) | published final (rank) |');
+  lines.push(
+    '| method | n | visual-fidelity | CI | rank | component-fidelity | CI | rank | size | text | position | colour | SSIM | desktop / tablet / phone (visual) | published final (rank) |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   stats.forEach((s, i) => {
     const [a, b] = ci(s.vf);
@@ -245,19 +284,68 @@ function report(rows: Row[], methods: string[], costs: Record<string, number[]>,
     );
   });
   lines.push('', "component-fidelity: CANVAS's sub-scores (the score) and our variant (reported in the details)", '');
-  lines.push('| method | component-fidelity (CANVAS) | match recall | position (Euclidean) | colour (RGB) | text (string F1) | ours (F1, Chebyshev, ΔE2000, word F1) | rank ours |');
+  lines.push(
+    '| method | component-fidelity (CANVAS) | match recall | position (Euclidean) | colour (RGB) | text (string F1) | ours (F1, Chebyshev, ΔE2000, word F1) | rank ours |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|');
   const oursRank = ranks(stats.map((s) => mean(s.cfOurs)));
-  stats.forEach((s, i) => lines.push(`| ${s.m} | ${f(mean(s.cf))} | ${f(mean(s.cfMatch))} | ${f(mean(s.cfPosition))} | ${f(mean(s.cfColour))} | ${f(mean(s.cfText))} | ${f(mean(s.cfOurs))} | ${oursRank[i]} |`));
+  stats.forEach((s, i) =>
+    lines.push(
+      `| ${s.m} | ${f(mean(s.cf))} | ${f(mean(s.cfMatch))} | ${f(mean(s.cfPosition))} | ${f(mean(s.cfColour))} | ${f(mean(s.cfText))} | ${f(mean(s.cfOurs))} | ${oursRank[i]} |`,
+    ),
+  );
   const common = stats.filter((s) => PUBLISHED[s.m]);
   if (common.length >= 3) {
     const pub = common.map((s) => PUBLISHED[s.m]!.final);
-    lines.push('', `Spearman ρ with the published final score over the ${common.length} methods it covers: visual-fidelity ${f(spearman(common.map((s) => mean(s.vf)), pub), 2)}, component-fidelity ${f(spearman(common.map((s) => mean(s.cf)), pub), 2)} (ours ${f(spearman(common.map((s) => mean(s.cfOurs)), pub), 2)}); with the published block-match (size): ${f(spearman(common.map((s) => mean(s.size)), common.map((s) => PUBLISHED[s.m]!.size)), 2)}`);
-    lines.push(`our ranking (visual-fidelity): ${[...stats].sort((a, b) => mean(b.vf) - mean(a.vf)).map((s) => s.m).join(' > ')}`);
-    lines.push(`published ranking (final): ${Object.entries(PUBLISHED).sort((a, b) => b[1].final - a[1].final).map(([m]) => m).join(' > ')}`);
+    lines.push(
+      '',
+      `Spearman ρ with the published final score over the ${common.length} methods it covers: visual-fidelity ${f(
+        spearman(
+          common.map((s) => mean(s.vf)),
+          pub,
+        ),
+        2,
+      )}, component-fidelity ${f(
+        spearman(
+          common.map((s) => mean(s.cf)),
+          pub,
+        ),
+        2,
+      )} (ours ${f(
+        spearman(
+          common.map((s) => mean(s.cfOurs)),
+          pub,
+        ),
+        2,
+      )}); with the published block-match (size): ${f(
+        spearman(
+          common.map((s) => mean(s.size)),
+          common.map((s) => PUBLISHED[s.m]!.size),
+        ),
+        2,
+      )}`,
+    );
+    lines.push(
+      `our ranking (visual-fidelity): ${[...stats]
+        .sort((a, b) => mean(b.vf) - mean(a.vf))
+        .map((s) => s.m)
+        .join(' > ')}`,
+    );
+    lines.push(
+      `published ranking (final): ${Object.entries(PUBLISHED)
+        .sort((a, b) => b[1].final - a[1].final)
+        .map(([m]) => m)
+        .join(' > ')}`,
+    );
   }
-  const c = (k: string) => (costs[k]!.length ? `median ${f(quantile(costs[k]!, 0.5) / 1000, 2)} s, p90 ${f(quantile(costs[k]!, 0.9) / 1000, 2)} s over ${costs[k]!.length} (gathering median ${f(quantile(gatherMs[k]!, 0.5) / 1000, 2)} s); CPU (this process and Chrome) median ${f(quantile(cpuS[k]!, 0.5), 2)} s, p90 ${f(quantile(cpuS[k]!, 0.9), 2)} s` : 'none');
-  lines.push('', `Cost per page pair (render both or read the reference, score both metrics at three viewports); load average at the start ${loads[0]}, at the end ${loads[loads.length - 1]} (${cpuCount()} cores):`);
+  const c = (k: string) =>
+    costs[k]!.length
+      ? `median ${f(quantile(costs[k]!, 0.5) / 1000, 2)} s, p90 ${f(quantile(costs[k]!, 0.9) / 1000, 2)} s over ${costs[k]!.length} (gathering median ${f(quantile(gatherMs[k]!, 0.5) / 1000, 2)} s); CPU (this process and Chrome) median ${f(quantile(cpuS[k]!, 0.5), 2)} s, p90 ${f(quantile(cpuS[k]!, 0.9), 2)} s`
+      : 'none';
+  lines.push(
+    '',
+    `Cost per page pair (render both or read the reference, score both metrics at three viewports); load average at the start ${loads[0]}, at the end ${loads[loads.length - 1]} (${cpuCount()} cores):`,
+  );
   lines.push(`- reference rendered now: ${c('rendered')}`);
   lines.push(`- reference cached in memory: ${c('memory')}`);
   lines.push(`- reference read from the disk cache (fresh scorer): ${c('disk')}`);
@@ -266,7 +354,9 @@ function report(rows: Row[], methods: string[], costs: Record<string, number[]>,
 }
 
 function cpuCount(): number {
-  return readFileSync('/proc/cpuinfo', 'utf8').split('\n').filter((l) => l.startsWith('processor')).length;
+  return readFileSync('/proc/cpuinfo', 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('processor')).length;
 }
 
 /** Resize vs fresh load, and run-to-run spread. */
@@ -281,7 +371,9 @@ async function runChecks(scorer: Scorer, rows: Row[], refs: Map<string, Referenc
     const doc = await scorer.score(join(tmp, 'runs', r.method, r.id), { reference: refs.get(r.id)! });
     for (const id of ['visual-fidelity', 'component-fidelity']) diffs.push(Math.abs((metric(doc, id)?.score ?? 0) - (metric(r.doc, id)?.score ?? 0)));
   }
-  process.stdout.write(`Run-to-run: largest difference over ${again.length} pairs × 2 metrics: ${Math.max(...diffs).toFixed(2)} (mean ${mean(diffs).toFixed(3)})\n`);
+  process.stdout.write(
+    `Run-to-run: largest difference over ${again.length} pairs × 2 metrics: ${Math.max(...diffs).toFixed(2)} (mean ${mean(diffs).toFixed(3)})\n`,
+  );
 }
 
 main().catch((err) => {

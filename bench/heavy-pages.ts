@@ -32,7 +32,9 @@ const heavyDir = join(here, '..', '..', 'fixtures', 'heavy');
 const corpus = arg('--dir') ?? join(corpusDir, 'llm-tools', 'pages');
 const lightCount = Number(arg('--light') ?? 3);
 const pick = arg('--pages')?.split(',');
-const only = suiteMetrics('study').filter((m) => m.kind !== 'judge').map((m) => m.id);
+const only = suiteMetrics('study')
+  .filter((m) => m.kind !== 'judge')
+  .map((m) => m.id);
 
 /** A reason that says a measurement ran out of time, or a step timed out on a busy page (as opposed to what the page lacks). */
 export const FOR_TIME = /time|timed out|did not finish|budget|stopped answering|did not respond/i;
@@ -50,9 +52,14 @@ interface Row {
 
 function pages(): Array<{ name: string; path: string; kind: 'heavy' | 'light' }> {
   const out: Array<{ name: string; path: string; kind: 'heavy' | 'light' }> = [];
-  for (const f of readdirSync(heavyDir).filter((f) => f.endsWith('.html')).sort()) out.push({ name: f, path: join(heavyDir, f), kind: 'heavy' });
+  for (const f of readdirSync(heavyDir)
+    .filter((f) => f.endsWith('.html'))
+    .sort())
+    out.push({ name: f, path: join(heavyDir, f), kind: 'heavy' });
   if (existsSync(corpus)) {
-    const all = readdirSync(corpus).filter((f) => f.endsWith('.html')).sort();
+    const all = readdirSync(corpus)
+      .filter((f) => f.endsWith('.html'))
+      .sort();
     const animated = all.filter((f) => /requestAnimationFrame/.test(readFileSync(join(corpus, f), 'utf8')));
     if (!process.argv.includes('--no-corpus')) for (const f of animated) out.push({ name: `corpus/${f}`, path: join(corpus, f), kind: 'heavy' });
     // Light pages: neither animated nor canvas nor CSS keyframes, the first in name order.
@@ -91,7 +98,11 @@ async function main(): Promise<void> {
         try {
           // As the scorer measured this page: as a never-idle one when its visit found it busy.
           const lh = await bareLighthouse(p.path, chrome, 60_000, { neverIdle: isNeverIdle((r.phases.busyAfterLoadPct ?? 0) / 100) });
-          r.bare = { seconds: (performance.now() - t) / 1000, performance: lh.categories.performance?.score ?? null, ...(lh.runtimeError ? { error: lh.runtimeError } : {}) };
+          r.bare = {
+            seconds: (performance.now() - t) / 1000,
+            performance: lh.categories.performance?.score ?? null,
+            ...(lh.runtimeError ? { error: lh.runtimeError } : {}),
+          };
         } catch (err) {
           r.bare = { seconds: (performance.now() - t) / 1000, performance: null, error: (err as Error).message };
         }
@@ -105,24 +116,54 @@ async function main(): Promise<void> {
 
 function report(rows: Row[]): void {
   const fmt = (v: number | undefined, d = 1) => (v === undefined ? '-' : v.toFixed(d));
-  console.log(`${rows.length} pages (${rows.filter((r) => r.kind === 'heavy').length} heavy), ${only.length} rule metrics of the study suite, default budget, one page at a time`);
-  console.log(['page', 'kind', 'wall s', 'visit s', 'LH s', 'LH measured s', 'lock wait s', 'probe s', 'busy %', 'perf', 'bare LH s', 'bare perf', 'unscorable'].join('\t'));
+  console.log(
+    `${rows.length} pages (${rows.filter((r) => r.kind === 'heavy').length} heavy), ${only.length} rule metrics of the study suite, default budget, one page at a time`,
+  );
+  console.log(
+    ['page', 'kind', 'wall s', 'visit s', 'LH s', 'LH measured s', 'lock wait s', 'probe s', 'busy %', 'perf', 'bare LH s', 'bare perf', 'unscorable'].join(
+      '\t',
+    ),
+  );
   for (const r of rows) {
     const ms = (k: string) => (r.phases[k] === undefined ? undefined : r.phases[k]! / 1000);
     // Every unscorable metric by id; the reason for those lost to time or to a failure (the others say what the page lacks).
     const why = (u: { reason: string }) => (FOR_TIME.test(u.reason) ? `TIME: ${u.reason}` : /Lighthouse|respond|failed|crash/.test(u.reason) ? u.reason : '');
     const un = r.unscorable.map((u) => (why(u) ? `${u.id} (${why(u)})` : u.id)).join(', ') || '-';
-    const bare = r.bare ? [fmt(r.bare.seconds), r.bare.performance === null ? `n/a${r.bare.error ? ` (${r.bare.error.slice(0, 40)})` : ''}` : String(Math.round(r.bare.performance * 100))] : ['-', '-'];
-    console.log([r.name, r.kind, fmt(r.wall), fmt(ms('visit')), fmt(ms('lighthouse')), fmt(ms('lighthouseMeasured')), fmt(ms('lighthouseLockWait')), fmt(ms('interaction')), r.phases.busyAfterLoadPct ?? '-', r.performance ?? 'n/a', ...bare, un].join('\t'));
+    const bare = r.bare
+      ? [
+          fmt(r.bare.seconds),
+          r.bare.performance === null ? `n/a${r.bare.error ? ` (${r.bare.error.slice(0, 40)})` : ''}` : String(Math.round(r.bare.performance * 100)),
+        ]
+      : ['-', '-'];
+    console.log(
+      [
+        r.name,
+        r.kind,
+        fmt(r.wall),
+        fmt(ms('visit')),
+        fmt(ms('lighthouse')),
+        fmt(ms('lighthouseMeasured')),
+        fmt(ms('lighthouseLockWait')),
+        fmt(ms('interaction')),
+        r.phases.busyAfterLoadPct ?? '-',
+        r.performance ?? 'n/a',
+        ...bare,
+        un,
+      ].join('\t'),
+    );
   }
   const heavy = rows.filter((r) => r.kind === 'heavy').map((r) => r.wall);
   const light = rows.filter((r) => r.kind === 'light').map((r) => r.wall);
   const p90 = heavy.length ? quantile(heavy, 0.9) : NaN;
   const lightMedian = light.length ? median(light) : NaN;
   const bare = rows.flatMap((r) => (r.bare ? [r.bare.seconds] : []));
-  console.log(`heavy seconds per page: median ${fmt(heavy.length ? median(heavy) : NaN)}, p90 ${fmt(p90)}, max ${fmt(heavy.length ? Math.max(...heavy) : NaN)} (goal p90 ≤ 20)`);
+  console.log(
+    `heavy seconds per page: median ${fmt(heavy.length ? median(heavy) : NaN)}, p90 ${fmt(p90)}, max ${fmt(heavy.length ? Math.max(...heavy) : NaN)} (goal p90 ≤ 20)`,
+  );
   console.log(`light seconds per page: median ${fmt(lightMedian)} over ${light.length}; heavy p90 / light median ${fmt(p90 / lightMedian, 2)} (goal ≤ 3)`);
-  console.log(`bare Lighthouse with the same settings (the floor): median ${fmt(bare.length ? median(bare) : NaN)} s, max ${fmt(bare.length ? Math.max(...bare) : NaN)} s`);
+  console.log(
+    `bare Lighthouse with the same settings (the floor): median ${fmt(bare.length ? median(bare) : NaN)} s, max ${fmt(bare.length ? Math.max(...bare) : NaN)} s`,
+  );
   const taken = (kind: Row['kind']) => rows.filter((r) => r.kind === kind && isNeverIdle((r.phases.busyAfterLoadPct ?? 0) / 100)).length;
   console.log(`taken as never idle: ${taken('heavy')} of ${heavy.length} heavy pages, ${taken('light')} of ${light.length} light pages`);
   const forTime = rows.flatMap((r) => r.unscorable.filter((u) => FOR_TIME.test(u.reason)).map((u) => `${r.name} ${u.id}`));

@@ -26,20 +26,33 @@ function arg(name: string): string | undefined {
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = join(here, '..', '..', 'fixtures');
 const budgetS = Number(arg('--budget') ?? 20);
-const only = arg('--only')?.split(',') ?? suiteMetrics('study').filter((m) => m.kind !== 'judge').map((m) => m.id);
+const only =
+  arg('--only')?.split(',') ??
+  suiteMetrics('study')
+    .filter((m) => m.kind !== 'judge')
+    .map((m) => m.id);
 const pick = arg('--pages')?.split(',');
 
 /** Pages made at run time (never committed): name → path. */
 function generated(tmp: string): Array<[string, string]> {
   const big = join(tmp, 'big-file');
   mkdirSync(big);
-  writeFileSync(join(big, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>big file</title></head><body><p>A 50 MB file.</p><img src="big.bin" alt="big"><script>fetch('big.bin').then((r) => r.arrayBuffer());</script></body></html>`);
+  writeFileSync(
+    join(big, 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>big file</title></head><body><p>A 50 MB file.</p><img src="big.bin" alt="big"><script>fetch('big.bin').then((r) => r.arrayBuffer());</script></body></html>`,
+  );
   writeFileSync(join(big, 'big.bin'), Buffer.alloc(50 * 1024 * 1024, 1));
   const deep = join(tmp, 'deep-100k.html');
-  writeFileSync(deep, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>deep</title></head><body>${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}</body></html>`);
+  writeFileSync(
+    deep,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>deep</title></head><body>${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}</body></html>`,
+  );
   const words = join(tmp, 'paragraphs-80k.html');
   const para = (i: number) => `<p>Sign in to your account and log in again to manage the e-mail and email settings, item ${i}.</p>`;
-  writeFileSync(words, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>words</title></head><body>${Array.from({ length: 80_000 }, (_, i) => para(i)).join('\n')}</body></html>`);
+  writeFileSync(
+    words,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>words</title></head><body>${Array.from({ length: 80_000 }, (_, i) => para(i)).join('\n')}</body></html>`,
+  );
   return [
     ['50 MB file (generated)', big],
     ['nested 100 000 deep (generated)', deep],
@@ -58,7 +71,10 @@ try {
   ].filter(([name]) => !pick || pick.some((p) => name.startsWith(p)));
 
   const scorer = new Scorer({ only, budgetMs: budgetS * 1000 });
-  const table = new Table({ head: ['page', 'budget s', 'took s', '% of budget', 'unscorable', 'browser usable after', 'first fault / reason'], style: { head: [], border: [] } });
+  const table = new Table({
+    head: ['page', 'budget s', 'took s', '% of budget', 'unscorable', 'browser usable after', 'first fault / reason'],
+    style: { head: [], border: [] },
+  });
   try {
     for (const [name, path] of pages) {
       const t = performance.now();

@@ -69,7 +69,10 @@ async function probeAll(pages: string[]): Promise<void> {
   const load: number[] = [];
   try {
     for (const [i, page] of pages.entries()) {
-      const name = page.split('/').pop()!.replace(/\.html?$/, '');
+      const name = page
+        .split('/')
+        .pop()!
+        .replace(/\.html?$/, '');
       const evidence: Evidence = { artifact: loadArtifact(page), options: { checkNetwork: false } };
       const t = performance.now();
       await g.gather(evidence, { needs: new Set(['interaction']), metrics: [], budgetMs: 60_000 });
@@ -95,7 +98,9 @@ async function probeAll(pages: string[]): Promise<void> {
         if (r.score === null) unscorable[m.id] = (unscorable[m.id] ?? 0) + 1;
         else (metricScores[m.id] ??= []).push(r.score);
       }
-      process.stderr.write(`[${i + 1}/${pages.length}] ${name}: ${(probeMs / 1000).toFixed(2)} s, ${v.actions.length} actions, ${tl.inert.length} inert, ${v.navigation.links.length} nav links${v.unavailable?.actions ? ` (${v.unavailable.actions})` : ''}\n`);
+      process.stderr.write(
+        `[${i + 1}/${pages.length}] ${name}: ${(probeMs / 1000).toFixed(2)} s, ${v.actions.length} actions, ${tl.inert.length} inert, ${v.navigation.links.length} nav links${v.unavailable?.actions ? ` (${v.unavailable.actions})` : ''}\n`,
+      );
       if (out) {
         const pdir = join(out, name);
         mkdirSync(pdir, { recursive: true });
@@ -105,7 +110,10 @@ async function probeAll(pages: string[]): Promise<void> {
         for (const a of actions) {
           const c = v.controls[a.control]!;
           if (a.crop) writeFileSync(join(pdir, `crop-${a.control}.png`), a.crop);
-          if (a.outcome === 'done' && a.effects.length === 0) rows.push([name, a.control, c.kind, c.selector, JSON.stringify(c.text), a.action, a.note ?? '', a.crop ? `${name}/crop-${a.control}.png` : ''].join('\t'));
+          if (a.outcome === 'done' && a.effects.length === 0)
+            rows.push(
+              [name, a.control, c.kind, c.selector, JSON.stringify(c.text), a.action, a.note ?? '', a.crop ? `${name}/crop-${a.control}.png` : ''].join('\t'),
+            );
         }
       }
     }
@@ -114,13 +122,23 @@ async function probeAll(pages: string[]): Promise<void> {
   }
   if (out) writeFileSync(join(out, 'inert.tsv'), ['page\tcontrol\tkind\tselector\ttext\taction\tnote\tcrop', ...rows].join('\n') + '\n');
   console.log(`probe alone, ${times.length} pages (load average ${f2(median(load))} median during the run)`);
-  console.log(`  seconds per page: median ${f2(median(times) / 1000)}, p90 ${f2(quantile(times, 0.9) / 1000)}, largest ${f2(Math.max(...times) / 1000)} (budget ${INTERACTION_DEFAULTS.budgetMs / 1000} s; over it: ${overBudget})`);
-  console.log(`  median ms by phase: ${Object.entries(phases).map(([k, xs]) => `${k} ${Math.round(median(xs))}`).join(', ')}`);
+  console.log(
+    `  seconds per page: median ${f2(median(times) / 1000)}, p90 ${f2(quantile(times, 0.9) / 1000)}, largest ${f2(Math.max(...times) / 1000)} (budget ${INTERACTION_DEFAULTS.budgetMs / 1000} s; over it: ${overBudget})`,
+  );
+  console.log(
+    `  median ms by phase: ${Object.entries(phases)
+      .map(([k, xs]) => `${k} ${Math.round(median(xs))}`)
+      .join(', ')}`,
+  );
   console.log(`  controls ${controlsTotal}, actions ${actionsTotal} (${f2(actionsTotal / Math.max(1, times.length))} per page)`);
-  console.log(`  pages with at least one inert control: ${withInert} of ${scoredLiveness} with controls acted on (${f2((100 * withInert) / Math.max(1, scoredLiveness))}%)`);
+  console.log(
+    `  pages with at least one inert control: ${withInert} of ${scoredLiveness} with controls acted on (${f2((100 * withInert) / Math.max(1, scoredLiveness))}%)`,
+  );
   for (const m of INTERACTION_METRICS) {
     const xs = metricScores[m.id] ?? [];
-    console.log(`  ${m.id}: ${xs.length} scored (mean ${xs.length ? f2(xs.reduce((a, b) => a + b, 0) / xs.length) : 'n/a'}), ${unscorable[m.id] ?? 0} unscorable`);
+    console.log(
+      `  ${m.id}: ${xs.length} scored (mean ${xs.length ? f2(xs.reduce((a, b) => a + b, 0) / xs.length) : 'n/a'}), ${unscorable[m.id] ?? 0} unscorable`,
+    );
   }
 }
 
@@ -134,7 +152,8 @@ async function placement(pages: string[]): Promise<void> {
   };
   // The placement is a browser-gatherer option: set it on the scorers' gatherers.
   const set = (s: Scorer, p: 'before-lighthouse' | 'after-lighthouse') => {
-    for (const g of (s as unknown as { gatherers: Array<{ options?: { interactionPlacement?: string } }> }).gatherers) if (g instanceof BrowserGatherer) (g.options as { interactionPlacement?: string }).interactionPlacement = p;
+    for (const g of (s as unknown as { gatherers: Array<{ options?: { interactionPlacement?: string } }> }).gatherers)
+      if (g instanceof BrowserGatherer) (g.options as { interactionPlacement?: string }).interactionPlacement = p;
   };
   set(scorers.before, 'before-lighthouse');
   set(scorers.after, 'after-lighthouse');
@@ -147,15 +166,20 @@ async function placement(pages: string[]): Promise<void> {
         const t = performance.now();
         const { evidence } = await scorers[which].scoreWithEvidence(page);
         secs[which]!.push((performance.now() - t) / 1000);
-        if (which === 'before' && evidence.browser?.ok && evidence.browser.value.timings.lighthouseHeld !== undefined) held.push(evidence.browser.value.timings.lighthouseHeld);
+        if (which === 'before' && evidence.browser?.ok && evidence.browser.value.timings.lighthouseHeld !== undefined)
+          held.push(evidence.browser.value.timings.lighthouseHeld);
       }
-      process.stderr.write(`[${i + 1}/${pages.length}] ${page.split('/').pop()}: none ${f2(secs.none!.at(-1)!)} s, before ${f2(secs.before!.at(-1)!)} s, after ${f2(secs.after!.at(-1)!)} s\n`);
+      process.stderr.write(
+        `[${i + 1}/${pages.length}] ${page.split('/').pop()}: none ${f2(secs.none!.at(-1)!)} s, before ${f2(secs.before!.at(-1)!)} s, after ${f2(secs.after!.at(-1)!)} s\n`,
+      );
     }
   } finally {
     await Promise.all(Object.values(scorers).map((s) => s.close()));
   }
   const diff = (k: string) => secs[k]!.map((x, i) => x - secs.none![i]!);
-  console.log(`placement, ${pages.length} pages, whole extended rule suite (seconds per page, median): without the probe ${f2(median(secs.none!))}, probe before Lighthouse measures ${f2(median(secs.before!))} (+${f2(median(diff('before')))}), probe after Lighthouse ${f2(median(secs.after!))} (+${f2(median(diff('after')))}); Lighthouse held ${Math.round(median(held))} ms (median) with the probe before it`);
+  console.log(
+    `placement, ${pages.length} pages, whole extended rule suite (seconds per page, median): without the probe ${f2(median(secs.none!))}, probe before Lighthouse measures ${f2(median(secs.before!))} (+${f2(median(diff('before')))}), probe after Lighthouse ${f2(median(secs.after!))} (+${f2(median(diff('after')))}); Lighthouse held ${Math.round(median(held))} ms (median) with the probe before it`,
+  );
 }
 
 async function main(): Promise<void> {

@@ -47,25 +47,44 @@ if (!(count >= 1) || !(delayS >= 0)) {
 const work = mkdtempSync(join(tmpdir(), 'webgrade-bench-judges-'));
 const runs = join(work, 'runs');
 mkdirSync(join(runs, 'corpus'), { recursive: true });
-const pages = readdirSync(dir).filter((f) => /\.html?$/i.test(f)).sort().slice(0, count);
+const pages = readdirSync(dir)
+  .filter((f) => /\.html?$/i.test(f))
+  .sort()
+  .slice(0, count);
 for (const p of pages) symlinkSync(join(dir, p), join(runs, 'corpus', p));
 const reqs = join(work, 'reqs.jsonl');
-const checklist = { functional: ['The main action works', 'Inputs are validated'], visual: ['A clear, tidy layout'], content: ['A heading says what the tool does'] };
+const checklist = {
+  functional: ['The main action works', 'Inputs are validated'],
+  visual: ['A clear, tidy layout'],
+  content: ['A heading says what the tool does'],
+};
 writeFileSync(reqs, pages.map((p) => JSON.stringify({ id: p.replace(/\.html?$/i, ''), requirement: `A single-page tool: ${p}`, checklist })).join('\n') + '\n');
-const judgeIds = suiteMetrics('study').filter((m) => m.kind === 'judge').map((m) => m.id);
-const ruleOnly = suiteMetrics('study').filter((m) => m.kind !== 'judge').map((m) => m.id).join(',');
+const judgeIds = suiteMetrics('study')
+  .filter((m) => m.kind === 'judge')
+  .map((m) => m.id);
+const ruleOnly = suiteMetrics('study')
+  .filter((m) => m.kind !== 'judge')
+  .map((m) => m.id)
+  .join(',');
 
 const server = await startProtocolJudge({ delayMs: delayS * 1000 });
 const cacheDir = join(work, 'cache');
 const env = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'bench', WEBGRADE_JUDGE_MODEL: 'bench-judge', WEBGRADE_CACHE_DIR: cacheDir };
-const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 
 interface Row {
   requirement: string;
   status: string;
   metrics: Array<{ id: string; kind: string; score: number | null; reason?: string }>;
 }
-const rowsOf = (out: string): Row[] => readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row);
+const rowsOf = (out: string): Row[] =>
+  readFileSync(out, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
 
 /** Sample the judge calls in flight every second while `run` goes. */
 async function sampled<T>(run: () => Promise<T>): Promise<{ value: T; inFlight: number[] }> {
@@ -84,7 +103,17 @@ function childDone(child: ChildProcess, what: string): Promise<void> {
 
 async function batch(name: string, only?: string): Promise<{ seconds: number; rows: Row[] }> {
   const out = join(work, `${name}.jsonl`);
-  const args = [cli, 'batch', runs, '--out', out, '--requirements', reqs, ...(only ? ['--only', only] : []), ...(judgeConcurrency ? ['--judge-concurrency', judgeConcurrency] : [])];
+  const args = [
+    cli,
+    'batch',
+    runs,
+    '--out',
+    out,
+    '--requirements',
+    reqs,
+    ...(only ? ['--only', only] : []),
+    ...(judgeConcurrency ? ['--judge-concurrency', judgeConcurrency] : []),
+  ];
   const t = performance.now();
   await childDone(spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] }), `batch (${name})`);
   const seconds = (performance.now() - t) / 1000;
@@ -104,12 +133,20 @@ function differing(a: Row[], b: Row[]): string[] {
 const series = (xs: number[]) => xs.filter((_, i) => i % 5 === 0).join(' ');
 
 async function viaQueue(redisUrl: string, name: string, only?: string): Promise<number> {
-  const add = spawnSync(process.execPath, [cli, 'queue', 'add', runs, '--redis', redisUrl, '--queue', name, '--requirements', reqs, ...(only ? ['--only', only] : [])], { stdio: 'ignore', env });
+  const add = spawnSync(
+    process.execPath,
+    [cli, 'queue', 'add', runs, '--redis', redisUrl, '--queue', name, '--requirements', reqs, ...(only ? ['--only', only] : [])],
+    { stdio: 'ignore', env },
+  );
   if (add.status !== 0) throw new Error('queue add failed');
   const client = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const q = new Queue(name, { connection: client });
   const t = performance.now();
-  const w = spawn(process.execPath, [cli, 'worker', '--redis', redisUrl, '--queue', name, '--quiet', ...(judgeConcurrency ? ['--judge-concurrency', judgeConcurrency] : [])], { stdio: 'ignore', env });
+  const w = spawn(
+    process.execPath,
+    [cli, 'worker', '--redis', redisUrl, '--queue', name, '--quiet', ...(judgeConcurrency ? ['--judge-concurrency', judgeConcurrency] : [])],
+    { stdio: 'ignore', env },
+  );
   while ((await q.getJobCounts('completed')).completed < pages.length) await new Promise((r) => setTimeout(r, 200));
   const seconds = (performance.now() - t) / 1000;
   await new Promise((r) => {
@@ -127,13 +164,17 @@ try {
   console.log(`batch without judges: ${bare.seconds.toFixed(1)} s, ${perMin(bare.seconds).toFixed(2)} pages/min (load ${load()})`);
   const judged = await sampled(() => batch('with-judges'));
   const j = judged.value;
-  console.log(`batch with judges:    ${j.seconds.toFixed(1)} s, ${perMin(j.seconds).toFixed(2)} pages/min (load ${load()}); ${server.requests.length} judge calls, ${unscorableJudges(j.rows)} judge metrics unscorable`);
+  console.log(
+    `batch with judges:    ${j.seconds.toFixed(1)} s, ${perMin(j.seconds).toFixed(2)} pages/min (load ${load()}); ${server.requests.length} judge calls, ${unscorableJudges(j.rows)} judge metrics unscorable`,
+  );
   console.log(`ratio with/without judges: ${(bare.seconds / j.seconds).toFixed(2)} (goal ≥ 0.9)`);
   console.log(`judge calls in flight, every 5 s: ${series(judged.inFlight)} (most at once: ${server.maxInFlight})`);
   const calls = server.requests.length;
   const cached = await batch('from-cache');
   const same = judgeScores(cached.rows) === judgeScores(j.rows);
-  console.log(`batch again from the judge cache: ${cached.seconds.toFixed(1)} s, ${perMin(cached.seconds).toFixed(2)} pages/min (load ${load()}); ${server.requests.length - calls} judge calls; judge scores identical: ${same}`);
+  console.log(
+    `batch again from the judge cache: ${cached.seconds.toFixed(1)} s, ${perMin(cached.seconds).toFixed(2)} pages/min (load ${load()}); ${server.requests.length - calls} judge calls; judge scores identical: ${same}`,
+  );
   // A screenshot judge is asked again when the page's screenshot differs from the first run's (its cache key is its input).
   if (!same) console.log(`judge scores that differ: ${differing(j.rows, cached.rows).join(', ')}`);
   const bare2 = await batch('without-judges-again', ruleOnly);
@@ -149,7 +190,9 @@ try {
         const qBare = await viaQueue(redis.url, 'bench-bare', ruleOnly);
         rmSync(cacheDir, { recursive: true, force: true }); // the queue's judges start from a cold cache too
         const qJudged = await viaQueue(redis.url, 'bench-judged');
-        console.log(`queue, 1 worker: without judges ${perMin(qBare).toFixed(2)} pages/min, with judges ${perMin(qJudged).toFixed(2)} pages/min; ratio ${(qBare / qJudged).toFixed(2)} (goal ≥ 0.9; load ${load()})`);
+        console.log(
+          `queue, 1 worker: without judges ${perMin(qBare).toFixed(2)} pages/min, with judges ${perMin(qJudged).toFixed(2)} pages/min; ratio ${(qBare / qJudged).toFixed(2)} (goal ≥ 0.9; load ${load()})`,
+        );
       } finally {
         await redis.stop();
       }

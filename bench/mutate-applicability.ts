@@ -75,10 +75,25 @@ async function main(): Promise<void> {
       return { metric: m.id, operators: ops.map((o) => ({ id: o.id, applies: (applies.get(o.id) ?? []).length })), pages: any.size };
     });
   if (argv.includes('--json')) {
-    process.stdout.write(JSON.stringify({ pages: pages.map((p) => relative(corpus, p)), metrics: rows, notApplied: Object.fromEntries([...reasons].map(([k, v]) => [k, Object.fromEntries(v)])) }, null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify(
+        {
+          pages: pages.map((p) => relative(corpus, p)),
+          metrics: rows,
+          notApplied: Object.fromEntries([...reasons].map(([k, v]) => [k, Object.fromEntries(v)])),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     return;
   }
-  const lines = [`${M} corpus pages (${llm.length} llm-tools, ${design.length} Design2Code), static applicability`, '', '| metric | operators (applies on N of M pages) | at least one applies |', '|---|---|---|'];
+  const lines = [
+    `${M} corpus pages (${llm.length} llm-tools, ${design.length} Design2Code), static applicability`,
+    '',
+    '| metric | operators (applies on N of M pages) | at least one applies |',
+    '|---|---|---|',
+  ];
   for (const r of rows) lines.push(`| ${r.metric} | ${r.operators.map((o) => `\`${o.id}\` ${o.applies}/${M}`).join(', ')} | ${r.pages}/${M} |`);
   lines.push('', 'Why operators did not apply:');
   for (const [op, m] of reasons) lines.push(`- ${op}: ${[...m].map(([why, n]) => `${n}× ${why}`).join('; ')}`);

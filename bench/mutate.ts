@@ -43,7 +43,9 @@ const operators = arg('--operators')?.split(',');
 const out = arg('--out');
 const json = argv.includes('--json');
 if (!Number.isInteger(nPages) || nPages < 0 || !['targets', 'all'].includes(scope)) {
-  console.error('usage: node dist/bench/mutate.js [--pages 10] [--scope targets|all] [--repeats 1] [--suite extended] [--operators a,b] [--out results.jsonl] [--json]');
+  console.error(
+    'usage: node dist/bench/mutate.js [--pages 10] [--scope targets|all] [--repeats 1] [--suite extended] [--operators a,b] [--out results.jsonl] [--json]',
+  );
   process.exit(2);
 }
 
@@ -73,7 +75,16 @@ interface Tally {
   expectedMoves: number;
   misses: string[];
 }
-const tally = () => ({ judged: 0, detected: 0, notApplied: 0, unjudgeable: 0, mutantUnscorable: 0, falseMoves: new Map<string, number>(), expectedMoves: 0, misses: [] as string[] });
+const tally = () => ({
+  judged: 0,
+  detected: 0,
+  notApplied: 0,
+  unjudgeable: 0,
+  mutantUnscorable: 0,
+  falseMoves: new Map<string, number>(),
+  expectedMoves: 0,
+  misses: [] as string[],
+});
 const byMetric = new Map<string, Tally>();
 const byOperator = new Map<string, Tally>();
 const get = (m: Map<string, Tally>, k: string) => m.get(k) ?? (m.set(k, tally()), m.get(k)!);
@@ -93,7 +104,8 @@ function add(report: MutationReport, page: string): void {
         continue;
       }
       op.falseMoves.set(m.id, (op.falseMoves.get(m.id) ?? 0) + 1);
-      for (const t of Object.keys(o.detected)) get(byMetric, t).falseMoves.set(`${m.id} (${o.id})`, (get(byMetric, t).falseMoves.get(`${m.id} (${o.id})`) ?? 0) + 1);
+      for (const t of Object.keys(o.detected))
+        get(byMetric, t).falseMoves.set(`${m.id} (${o.id})`, (get(byMetric, t).falseMoves.get(`${m.id} (${o.id})`) ?? 0) + 1);
     }
     for (const t of Object.keys(o.detected)) {
       const mt = get(byMetric, t);
@@ -137,9 +149,18 @@ if (from) {
     const doc = JSON.parse(line) as MutationReport & { page: string };
     add(doc, doc.page);
   }
-  pages.splice(0, pages.length, ...readFileSync(from, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { page: string }).page));
+  pages.splice(
+    0,
+    pages.length,
+    ...readFileSync(from, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { page: string }).page),
+  );
 }
-const runner = from ? null : new MutationRunner({ suite, scope, repeats, ...(operators ? { operators } : {}), progress: (l) => process.stderr.write(`  ${l}\n`) });
+const runner = from
+  ? null
+  : new MutationRunner({ suite, scope, repeats, ...(operators ? { operators } : {}), progress: (l) => process.stderr.write(`  ${l}\n`) });
 const t0 = performance.now();
 try {
   for (const [i, p] of (runner ? pages : []).entries()) {
@@ -159,17 +180,27 @@ try {
 const minutes = (performance.now() - t0) / 60000;
 
 if (json) {
-  const obj = (m: Map<string, Tally>) => Object.fromEntries([...m].map(([k, t]) => [k, { ...t, rate: t.judged ? t.detected / t.judged : null, falseMoves: Object.fromEntries(t.falseMoves) }]));
+  const obj = (m: Map<string, Tally>) =>
+    Object.fromEntries([...m].map(([k, t]) => [k, { ...t, rate: t.judged ? t.detected / t.judged : null, falseMoves: Object.fromEntries(t.falseMoves) }]));
   console.log(JSON.stringify({ pages: pages.length, scope, repeats, suite, minutes, metrics: obj(byMetric), operators: obj(byOperator), failures }, null, 2));
 } else {
-  console.log(`webgrade mutate benchmark: ${pages.length} pages (${pages.map(nameOf).filter((p) => p.startsWith('fixtures')).length} fixtures), scope ${scope}, repeats ${repeats}, suite ${suite}, ${minutes.toFixed(1)} min`);
+  console.log(
+    `webgrade mutate benchmark: ${pages.length} pages (${pages.map(nameOf).filter((p) => p.startsWith('fixtures')).length} fixtures), scope ${scope}, repeats ${repeats}, suite ${suite}, ${minutes.toFixed(1)} min`,
+  );
   console.log('\nper target metric (mutants of its own operators; judged = applied, scorable and above 0 on the original)');
   console.log('(n/a: the operator did not apply; unjudg.: unscorable or at 0 on the original; mut.null: unscorable on the mutant, left out of the rate)');
-  console.log(`${'metric'.padEnd(26)}${'detected'.padStart(9)}${'judged'.padStart(8)}${'rate'.padStart(6)}${'n/a'.padStart(5)}${'unjudg.'.padStart(8)}${'mut.null'.padStart(9)}  false moves`);
+  console.log(
+    `${'metric'.padEnd(26)}${'detected'.padStart(9)}${'judged'.padStart(8)}${'rate'.padStart(6)}${'n/a'.padStart(5)}${'unjudg.'.padStart(8)}${'mut.null'.padStart(9)}  false moves`,
+  );
   for (const [k, t] of [...byMetric].sort((a, b) => a[0].localeCompare(b[0])))
-    console.log(`${k.padEnd(26)}${String(t.detected).padStart(9)}${String(t.judged).padStart(8)}${pct(t.detected, t.judged).padStart(6)}${String(t.notApplied).padStart(5)}${String(t.unjudgeable).padStart(8)}${String(t.mutantUnscorable).padStart(9)}  ${moves(t.falseMoves)}`);
+    console.log(
+      `${k.padEnd(26)}${String(t.detected).padStart(9)}${String(t.judged).padStart(8)}${pct(t.detected, t.judged).padStart(6)}${String(t.notApplied).padStart(5)}${String(t.unjudgeable).padStart(8)}${String(t.mutantUnscorable).padStart(9)}  ${moves(t.falseMoves)}`,
+    );
   console.log('\nper operator');
-  for (const [k, t] of byOperator) console.log(`${k.padEnd(22)} ${pct(t.detected, t.judged).padStart(5)} of ${String(t.judged).padStart(3)} judged, not applied ${t.notApplied}, expected moves ${t.expectedMoves}, false moves: ${moves(t.falseMoves)}`);
+  for (const [k, t] of byOperator)
+    console.log(
+      `${k.padEnd(22)} ${pct(t.detected, t.judged).padStart(5)} of ${String(t.judged).padStart(3)} judged, not applied ${t.notApplied}, expected moves ${t.expectedMoves}, false moves: ${moves(t.falseMoves)}`,
+    );
   console.log('\nmisses');
   for (const [k, t] of byMetric) for (const m of t.misses) console.log(`  ${k}: ${m}`);
   if (failures.length) console.log(`\nfailed pages:\n  ${failures.join('\n  ')}`);

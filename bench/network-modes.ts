@@ -43,7 +43,9 @@ const only = arg('--only')?.split(',');
 const suite = (arg('--suite') ?? 'study') as SuiteId;
 const coldLimit = Number(arg('--cold') ?? 5);
 
-const names = readdirSync(dir).filter((f) => f.endsWith('.html')).sort();
+const names = readdirSync(dir)
+  .filter((f) => f.endsWith('.html'))
+  .sort();
 const sha = (s: string) => createHash('sha1').update(s).digest('hex');
 /** README's sample (see above): CDN pages first, so that the cold pass runs on pages that fill the cache. */
 function defaultSample(): string[] {
@@ -84,7 +86,17 @@ async function run(scorer: Scorer, page: string): Promise<Run> {
   const ms = performance.now() - t;
   const log = evidence.browser?.ok ? evidence.browser.value.network : [];
   const scores = Object.fromEntries(doc.metrics.map((m) => [m.id, m.score]));
-  const row = { model: 'corpus', requirement: page.split('/').pop()!.replace(/\.html$/, ''), status: 'ok', ...doc, ms, finishedAt: new Date().toISOString() } as ResultRow;
+  const row = {
+    model: 'corpus',
+    requirement: page
+      .split('/')
+      .pop()!
+      .replace(/\.html$/, ''),
+    status: 'ok',
+    ...doc,
+    ms,
+    finishedAt: new Date().toISOString(),
+  } as ResultRow;
   return { ms, scores, cdnEntries: log.filter(isCdn), row };
 }
 
@@ -127,12 +139,19 @@ const allServed = withCdn.filter((r) => r.cdn.cdnEntries.every((e) => e.disposit
 // Answered as the CDN would answer: served, or a 404 for a package, version or file that was never published.
 const allAnswered = withCdn.filter((r) => r.cdn.cdnEntries.every((e) => e.disposition === 'cdn'));
 const unserved = new Map<string, string>();
-for (const r of withCdn) for (const e of r.cdn.cdnEntries) if (!(e.disposition === 'cdn' && (e.status ?? 0) < 400)) unserved.set(e.url, `${e.disposition} ${e.status ?? ''}: ${e.reason ?? ''} [${r.page.split('/').pop()}]`);
+for (const r of withCdn)
+  for (const e of r.cdn.cdnEntries)
+    if (!(e.disposition === 'cdn' && (e.status ?? 0) < 400))
+      unserved.set(e.url, `${e.disposition} ${e.status ?? ''}: ${e.reason ?? ''} [${r.page.split('/').pop()}]`);
 
 const lines: string[] = [];
 lines.push(`pages: ${results.length}; requesting CDN files: ${withCdn.length}`);
-lines.push(`all CDN requests served (mode cdn): ${allServed.length} of ${withCdn.length} (${((100 * allServed.length) / Math.max(1, withCdn.length)).toFixed(1)}%, goal ≥ 90%)`);
-lines.push(`all CDN requests answered as the CDN would (served, or a 404 for what was never published): ${allAnswered.length} of ${withCdn.length} (${((100 * allAnswered.length) / Math.max(1, withCdn.length)).toFixed(1)}%)`);
+lines.push(
+  `all CDN requests served (mode cdn): ${allServed.length} of ${withCdn.length} (${((100 * allServed.length) / Math.max(1, withCdn.length)).toFixed(1)}%, goal ≥ 90%)`,
+);
+lines.push(
+  `all CDN requests answered as the CDN would (served, or a 404 for what was never published): ${allAnswered.length} of ${withCdn.length} (${((100 * allAnswered.length) / Math.max(1, withCdn.length)).toFixed(1)}%)`,
+);
 lines.push(`CDN URLs not served (${unserved.size}):`);
 for (const [u, why] of unserved) lines.push(`  ${u.slice(0, 140)}\n    ${why}`);
 lines.push('');
@@ -146,13 +165,21 @@ for (const id of ids) {
   };
   const changed = both.filter((r) => Math.abs((r.cdn.scores[id] as number) - (r.off.scores[id] as number)) > 1e-9).length;
   const cdnPagesChanged = both.filter((r) => r.cdn.cdnEntries.length && Math.abs((r.cdn.scores[id] as number) - (r.off.scores[id] as number)) > 1e-9).length;
-  lines.push(`${id.padEnd(27)} ${mean('off').padStart(12)} ${mean('cdn').padStart(10)}   ${changed}/${both.length} (${((100 * changed) / Math.max(1, both.length)).toFixed(0)}%; ${cdnPagesChanged} of them CDN pages)`);
+  lines.push(
+    `${id.padEnd(27)} ${mean('off').padStart(12)} ${mean('cdn').padStart(10)}   ${changed}/${both.length} (${((100 * changed) / Math.max(1, both.length)).toFixed(0)}%; ${cdnPagesChanged} of them CDN pages)`,
+  );
 }
 lines.push('');
-lines.push(`seconds per CDN page (median): offline ${(median(offMs) / 1000).toFixed(2)}, cdn warm ${(median(warmMs) / 1000).toFixed(2)} (${(100 * (median(warmMs) / median(offMs) - 1)).toFixed(1)}% more; goal ≤ 5%), cdn cold ${(median(coldMs) / 1000).toFixed(2)}`);
+lines.push(
+  `seconds per CDN page (median): offline ${(median(offMs) / 1000).toFixed(2)}, cdn warm ${(median(warmMs) / 1000).toFixed(2)} (${(100 * (median(warmMs) / median(offMs) - 1)).toFixed(1)}% more; goal ≤ 5%), cdn cold ${(median(coldMs) / 1000).toFixed(2)}`,
+);
 const sandboxMs = withCdn.map((r) => r.cdn.cdnEntries.reduce((s, e) => s + (e.ms ?? 0), 0));
-lines.push(`time the sandbox took to answer a CDN page's CDN requests (sum per page; median, max): ${median(sandboxMs).toFixed(1)} ms, ${Math.max(0, ...sandboxMs).toFixed(1)} ms`);
-lines.push(`seconds per page, all pages (median): offline ${(median(results.map((r) => r.off.ms)) / 1000).toFixed(2)}, cdn warm ${(median(results.map((r) => r.cdn.ms)) / 1000).toFixed(2)}`);
+lines.push(
+  `time the sandbox took to answer a CDN page's CDN requests (sum per page; median, max): ${median(sandboxMs).toFixed(1)} ms, ${Math.max(0, ...sandboxMs).toFixed(1)} ms`,
+);
+lines.push(
+  `seconds per page, all pages (median): offline ${(median(results.map((r) => r.off.ms)) / 1000).toFixed(2)}, cdn warm ${(median(results.map((r) => r.cdn.ms)) / 1000).toFixed(2)}`,
+);
 process.stdout.write(lines.join('\n') + '\n');
 
 if (out) {

@@ -60,7 +60,8 @@ const runs: Array<{ name: string; rows: ResultRow[] }> = [];
 for (const [fi, f] of files.entries()) {
   const rows = dedupeRows(readResults(f).rows).rows;
   const reps = [...new Set(rows.map(repeatOf))].sort((a, b) => a - b);
-  for (const r of reps) runs.push({ name: `${f}${reps.length > 1 ? `#${r}` : ''}`, rows: rows.filter((x) => repeatOf(x) === r).map((x) => ({ ...x, repeat: fi * 1000 + r })) });
+  for (const r of reps)
+    runs.push({ name: `${f}${reps.length > 1 ? `#${r}` : ''}`, rows: rows.filter((x) => repeatOf(x) === r).map((x) => ({ ...x, repeat: fi * 1000 + r })) });
 }
 if (runs.length < 2) {
   console.error('need at least two runs of the same pages: two results files, or one written with `webgrade batch --repeats 2` or more');
@@ -68,7 +69,8 @@ if (runs.length < 2) {
 }
 const realModels = new Set(runs.flatMap((r) => r.rows.map((x) => x.model)));
 const usePseudo = realModels.size < 3;
-const relabel = (x: ResultRow): ResultRow => (usePseudo ? { ...x, model: `pseudo-${String(fnv(`${x.model}/${x.requirement}`) % pseudo).padStart(2, '0')}` } : x);
+const relabel = (x: ResultRow): ResultRow =>
+  usePseudo ? { ...x, model: `pseudo-${String(fnv(`${x.model}/${x.requirement}`) % pseudo).padStart(2, '0')}` } : x;
 for (const run of runs) run.rows = run.rows.map(relabel);
 
 const weights = resolveWeights({ persona }).metrics;
@@ -77,7 +79,13 @@ const retest = retestFromPopulation(all);
 const pops: Population[] = runs.map((r) => populationFromRows(r.rows, new Set(Object.keys(weights))));
 
 const pct = (x: number) => (x * 100).toFixed(2);
-const q = (xs: number[], p: number) => (xs.length ? quantileSorted([...xs].sort((a, b) => a - b), p) : NaN);
+const q = (xs: number[], p: number) =>
+  xs.length
+    ? quantileSorted(
+        [...xs].sort((a, b) => a - b),
+        p,
+      )
+    : NaN;
 
 interface KRow {
   k: number;
@@ -100,7 +108,10 @@ function rankRun(pop: Population, k: number) {
 
 function tau(a: Map<string, number>, b: Map<string, number>): number | null {
   const names = [...a.keys()].filter((m) => b.has(m));
-  return kendallTauB(names.map((m) => a.get(m)!), names.map((m) => b.get(m)!));
+  return kendallTauB(
+    names.map((m) => a.get(m)!),
+    names.map((m) => b.get(m)!),
+  );
 }
 
 const study = pops.map((p) => rankRun(p, 0));
@@ -143,10 +154,25 @@ const metrics = Object.keys(first).map((id) => ({
 }));
 
 if (json) {
-  console.log(JSON.stringify({ runs: runs.map((r) => r.name), models: usePseudo ? `${pseudo} pseudo-models` : [...realModels].sort(), persona, defaultK: DEFAULT_NOISE_GUARD_K, metrics, ks: rows }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        runs: runs.map((r) => r.name),
+        models: usePseudo ? `${pseudo} pseudo-models` : [...realModels].sort(),
+        persona,
+        defaultK: DEFAULT_NOISE_GUARD_K,
+        metrics,
+        ks: rows,
+      },
+      null,
+      2,
+    ),
+  );
 } else {
   const pages = pops[0]!.samples.length;
-  console.log(`${runs.length} runs (${runs.map((r) => r.name).join(', ')}); ${pages} pages in run 1; ranking ${usePseudo ? `${pseudo} pseudo-models (pages split by a hash of their id: the results have ${realModels.size} model${realModels.size === 1 ? '' : 's'})` : `${realModels.size} models`}; persona ${persona}`);
+  console.log(
+    `${runs.length} runs (${runs.map((r) => r.name).join(', ')}); ${pages} pages in run 1; ranking ${usePseudo ? `${pseudo} pseudo-models (pages split by a hash of their id: the results have ${realModels.size} model${realModels.size === 1 ? '' : 's'})` : `${realModels.size} models`}; persona ${persona}`,
+  );
   console.log('');
   console.log('metric                      weight   σ (run 1)  retest sd  retest/σ  pairs');
   for (const m of metrics.filter((x) => findMetric(x.id))) {

@@ -42,7 +42,10 @@ if ('skip' in bin) cannotRun(bin.skip);
 const work = mkdtempSync(join(tmpdir(), 'webgrade-bench-queue-'));
 const runs = join(work, 'runs');
 mkdirSync(join(runs, 'corpus'), { recursive: true });
-const pages = readdirSync(dir).filter((n) => n.endsWith('.html')).sort().slice(0, count);
+const pages = readdirSync(dir)
+  .filter((n) => n.endsWith('.html'))
+  .sort()
+  .slice(0, count);
 for (const p of pages) symlinkSync(join(dir, p), join(runs, 'corpus', p));
 // The recovery measurement waits for one job done while the worker it kills holds another: with one page it never ends.
 if (pages.length < 2) {
@@ -53,12 +56,19 @@ if (pages.length < 2) {
 
 const redis = await startRedis(bin.path);
 const client = new Redis(redis.url, { maxRetriesPerRequest: null });
-const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 console.log(`queue bench: ${pages.length} pages, --only ${only}, ${cpus().length} cores, load at start ${load()}`);
 
 function batch(concurrency: number): number {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [cli, 'batch', runs, '--out', join(work, `batch-${concurrency}.jsonl`), '--only', only, '--concurrency', String(concurrency)], { stdio: 'ignore' });
+  const r = spawnSync(
+    process.execPath,
+    [cli, 'batch', runs, '--out', join(work, `batch-${concurrency}.jsonl`), '--only', only, '--concurrency', String(concurrency)],
+    { stdio: 'ignore' },
+  );
   if (r.status !== 0) throw new Error(`batch exited ${r.status}`);
   return (performance.now() - t) / 1000;
 }
@@ -79,7 +89,15 @@ async function viaQueue(name: string, workers: number): Promise<{ seconds: numbe
   const ws = Array.from({ length: workers }, () => worker(name));
   await until(async () => (await q.getJobCounts('completed')).completed === pages.length);
   const seconds = (performance.now() - t) / 1000;
-  await Promise.all(ws.map((w) => new Promise((r) => { w.once('exit', r); w.kill('SIGTERM'); })));
+  await Promise.all(
+    ws.map(
+      (w) =>
+        new Promise((r) => {
+          w.once('exit', r);
+          w.kill('SIGTERM');
+        }),
+    ),
+  );
   const jobs = (await q.getJobs(['completed'])) as Job[];
   const overheadMs: number[] = [];
   const byWorker = new Map<string, Job[]>();
@@ -137,7 +155,10 @@ console.log(`queue overhead per job: median ${median(oh).toFixed(0)} ms, max ${M
     `recovery after SIGKILL (stall timeout ${stall} s): job taken by another worker after ${((j.processedOn! - killedAt) / 1000).toFixed(1)} s, done after ${((j.finishedOn! - killedAt) / 1000).toFixed(1)} s (stalled ${j.stalledCounter}×)`,
   );
   await until(async () => (await q.getJobCounts('completed')).completed === pages.length);
-  await new Promise((r) => { b.once('exit', r); b.kill('SIGTERM'); });
+  await new Promise((r) => {
+    b.once('exit', r);
+    b.kill('SIGTERM');
+  });
   await q.close();
 }
 client.disconnect();

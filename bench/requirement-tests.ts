@@ -90,7 +90,10 @@ async function scriptServer(): Promise<{ url: string; sizes: Array<{ text: numbe
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
-      const parsed = JSON.parse(body) as { model: string; messages: Array<{ content: string | Array<{ type: string; text?: string; image_url?: { url: string } }> }> };
+      const parsed = JSON.parse(body) as {
+        model: string;
+        messages: Array<{ content: string | Array<{ type: string; text?: string; image_url?: { url: string } }> }>;
+      };
       let text = 0;
       let image = 0;
       for (const m of parsed.messages) {
@@ -99,7 +102,16 @@ async function scriptServer(): Promise<{ url: string; sizes: Array<{ text: numbe
       }
       sizes.push({ text, image });
       const content = JSON.stringify(answers[Math.min(sizes.length - 1, answers.length - 1)]);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: parsed.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: Math.round(text / 4), completion_tokens: Math.round(content.length / 4) } }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'x',
+          object: 'chat.completion',
+          created: 0,
+          model: parsed.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: Math.round(text / 4), completion_tokens: Math.round(content.length / 4) },
+        }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -108,9 +120,21 @@ async function scriptServer(): Promise<{ url: string; sizes: Array<{ text: numbe
 
 async function agent(): Promise<void> {
   const server = await scriptServer();
-  const judge = { ...DEFAULT_JUDGE_SETTINGS, baseURL: server.url, apiKey: 'k', model: 'bench', models: {}, prices: {}, cacheDir: mkdtempSync(join(tmpdir(), 'webgrade-bench-agent-')) };
+  const judge = {
+    ...DEFAULT_JUDGE_SETTINGS,
+    baseURL: server.url,
+    apiKey: 'k',
+    model: 'bench',
+    models: {},
+    prices: {},
+    cacheDir: mkdtempSync(join(tmpdir(), 'webgrade-bench-agent-')),
+  };
   const scorer = new Scorer({ suite: 'extended', only: ['requirement-tests'], budgetMs: 120_000, network: { mode: 'offline' }, judge });
-  const req: Requirement = { id: 'shopping-list', requirement: 'A shopping list.', tests: [{ id: 'nl', task: 'Add milk to the list.', expected: 'milk is listed.' }] };
+  const req: Requirement = {
+    id: 'shopping-list',
+    requirement: 'A shopping list.',
+    tests: [{ id: 'nl', task: 'Add milk to the list.', expected: 'milk is listed.' }],
+  };
   const page = join(runs, 'working', 'shopping-list');
   try {
     // Chrome is started by a first scoring without the natural-language test, so that the timing is the session's.
@@ -127,7 +151,9 @@ async function agent(): Promise<void> {
     // OpenAI's "high" detail: the image scaled to 768 px on its short side, 170 tokens per 512-px tile plus 85.
     const visionTokens = 85 + 170 * Math.ceil(1229 / 512) * Math.ceil(768 / 512);
     console.log(`agent: 1 natural-language test solved in 2 steps: ${calls} calls, passed ${first?.passed}, ${agentS.toFixed(2)} s`);
-    console.log(`  per call: text ${q(text, 0.5)} characters (median; ≈ ${Math.round(q(text, 0.5) / 4)} tokens), screenshot ${Math.round(q(image, 0.5) / 1024)} KiB (≈ ${visionTokens} vision tokens at high detail)`);
+    console.log(
+      `  per call: text ${q(text, 0.5)} characters (median; ≈ ${Math.round(q(text, 0.5) / 4)} tokens), screenshot ${Math.round(q(image, 0.5) / 1024)} KiB (≈ ${visionTokens} vision tokens at high detail)`,
+    );
     console.log(`  replay of the recording: ${server.sizes.length - calls} calls, passed ${again?.passed} (${again?.source}), ${replayS.toFixed(2)} s`);
   } finally {
     await scorer.close();

@@ -43,7 +43,9 @@ const out = arg('--out') ?? mkdtempSync(join(tmpdir(), 'webgrade-stability-'));
 const lighthouseRuns = arg('--lighthouse-runs') ? Number(arg('--lighthouse-runs')) : undefined;
 mkdirSync(out, { recursive: true });
 
-const all = readdirSync(dir).filter((f) => f.endsWith('.html')).sort();
+const all = readdirSync(dir)
+  .filter((f) => f.endsWith('.html'))
+  .sort();
 const moving = all.filter((f) => /@keyframes|requestAnimationFrame|<canvas/.test(readFileSync(join(dir, f), 'utf8')));
 const pages = [...moving.slice(0, Math.floor(n / 3)), ...all.filter((f) => !moving.includes(f))].slice(0, n);
 const modelOf = (f: string) => `pseudo-${createHash('sha1').update(f).digest()[0]! % models}`;
@@ -56,7 +58,13 @@ async function run(name: string, concurrency: number): Promise<{ rows: ResultRow
   if (reuse && concurrency === 1) return { rows: readResults(join(reuse, `${name}.jsonl`)).rows, minutes: NaN };
   const file = join(out, `${name}.jsonl`);
   const t = Date.now();
-  await runBatch(jobs, { out: file, concurrency, budgetMs: 60_000, ...(lighthouseRuns ? { lighthouseRuns } : {}), onProgress: (p) => process.stderr.write(`${name} ${p.done}/${p.total}\r`) });
+  await runBatch(jobs, {
+    out: file,
+    concurrency,
+    budgetMs: 60_000,
+    ...(lighthouseRuns ? { lighthouseRuns } : {}),
+    onProgress: (p) => process.stderr.write(`${name} ${p.done}/${p.total}\r`),
+  });
   return { rows: readResults(file).rows, minutes: (Date.now() - t) / 60_000 };
 }
 
@@ -96,12 +104,18 @@ const perPage = (rows: ResultRow[], tag: string) => rows.map((r) => ({ ...r, mod
 const pop = populationFromRows([...perPage(A.rows, 'A'), ...perPage(B.rows, 'B')], new Set(Object.keys(weights.metrics)));
 const doc = leaderboardFromPopulation(pop, weights, { iterations: 0 });
 const overall = new Map(doc.models.map((m) => [m.model, m.overall]));
-const diffs = pages.map((f) => f.replace(/\.html$/, '')).map((k) => Math.abs((overall.get(`A:${k}`) ?? NaN) - (overall.get(`B:${k}`) ?? NaN))).filter((d) => Number.isFinite(d));
+const diffs = pages
+  .map((f) => f.replace(/\.html$/, ''))
+  .map((k) => Math.abs((overall.get(`A:${k}`) ?? NaN) - (overall.get(`B:${k}`) ?? NaN)))
+  .filter((d) => Number.isFinite(d));
 lines.push('');
-lines.push(`per-page overall A vs B (% of one SD): median ${(100 * quantile(diffs, 0.5)).toFixed(2)}, p90 ${(100 * quantile(diffs, 0.9)).toFixed(2)} (goal ≤ 2), max ${(100 * Math.max(...diffs)).toFixed(2)}`);
+lines.push(
+  `per-page overall A vs B (% of one SD): median ${(100 * quantile(diffs, 0.5)).toFixed(2)}, p90 ${(100 * quantile(diffs, 0.9)).toFixed(2)} (goal ≤ 2), max ${(100 * Math.max(...diffs)).toFixed(2)}`,
+);
 
 // Pseudo-model leaderboards from A and from B.
-const board = (rows: ResultRow[]) => leaderboardFromPopulation(populationFromRows(rows, new Set(Object.keys(weights.metrics))), weights, { iterations: 1000, seed: 1 });
+const board = (rows: ResultRow[]) =>
+  leaderboardFromPopulation(populationFromRows(rows, new Set(Object.keys(weights.metrics))), weights, { iterations: 1000, seed: 1 });
 const la = board(A.rows);
 const lb = board(B.rows);
 const rankB = new Map(lb.models.map((m) => [m.model, m.rank]));
@@ -121,6 +135,11 @@ lines.push(`pairs apart in A (bootstrap ≥ 95%): ${apart}; of those in the same
 
 const lockWaits = C.rows.map((r) => r.timings?.lighthouseLockWait).filter((x): x is number => typeof x === 'number');
 lines.push('');
-lines.push(`pages per minute: concurrency 1 ${(pages.length / A.minutes).toFixed(1)} and ${(pages.length / B.minutes).toFixed(1)}, concurrency 2 ${(pages.length / C.minutes).toFixed(1)} (goal ≥ 18)`);
-if (lockWaits.length) lines.push(`Lighthouse lock wait at concurrency 2 (s): median ${(quantile(lockWaits, 0.5) / 1000).toFixed(2)}, p90 ${(quantile(lockWaits, 0.9) / 1000).toFixed(2)}`);
+lines.push(
+  `pages per minute: concurrency 1 ${(pages.length / A.minutes).toFixed(1)} and ${(pages.length / B.minutes).toFixed(1)}, concurrency 2 ${(pages.length / C.minutes).toFixed(1)} (goal ≥ 18)`,
+);
+if (lockWaits.length)
+  lines.push(
+    `Lighthouse lock wait at concurrency 2 (s): median ${(quantile(lockWaits, 0.5) / 1000).toFixed(2)}, p90 ${(quantile(lockWaits, 0.9) / 1000).toFixed(2)}`,
+  );
 process.stdout.write(lines.join('\n') + '\n');

@@ -36,7 +36,11 @@ function parseArgs(argv: string[]): Args {
       if (v === undefined) throw new Error(`${a} needs a value`);
       return v;
     };
-    if (a === '--only') args.only = value().split(',').map((s) => s.trim()).filter(Boolean);
+    if (a === '--only')
+      args.only = value()
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (a === '--dir') args.dir = value();
     else if (a === '--extremes') args.extremes = Number(value());
     else if (a === '--json') args.json = true;
@@ -76,7 +80,9 @@ async function main(): Promise<void> {
   const ids = args.only ?? METRICS.filter((m) => allNeeds(m).every((n) => STATIC_NEEDS.has(n))).map((m) => m.id);
   if (ids.length === 0) throw new Error('no static metric is registered');
   const scorer = new Scorer({ only: ids, gatherers: [] });
-  const pages = readdirSync(inputDir(args.dir)).filter((f) => /\.html?$/i.test(f)).sort();
+  const pages = readdirSync(inputDir(args.dir))
+    .filter((f) => /\.html?$/i.test(f))
+    .sort();
   const results = new Map<string, Array<{ page: string; r: MetricResult }>>(ids.map((id) => [id, []]));
   const loadMs: number[] = [];
   const started = performance.now();
@@ -144,11 +150,15 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
   } else {
     const out: string[] = [];
-    out.push(`${pages.length} pages from ${args.dir} (${loadFailures} not loadable); wall ${summary.wallSeconds} s, median load ${summary.loadMedianMs} ms/page`);
+    out.push(
+      `${pages.length} pages from ${args.dir} (${loadFailures} not loadable); wall ${summary.wallSeconds} s, median load ${summary.loadMedianMs} ms/page`,
+    );
     out.push('metric                     min   median      max  scored  unscorable  failed   total ms  median ms/page');
     for (const s of stats) {
       const f = (x: number | null) => (x === null ? '-' : x.toFixed(2)).padStart(8);
-      out.push(`${s.id.padEnd(22)} ${f(s.min)} ${f(s.median)} ${f(s.max)} ${String(s.scored).padStart(7)} ${String(s.unscorable).padStart(11)} ${String(s.failed).padStart(7)} ${String(s.totalMs).padStart(10)} ${String(s.medianMs ?? '-').padStart(15)}`);
+      out.push(
+        `${s.id.padEnd(22)} ${f(s.min)} ${f(s.median)} ${f(s.max)} ${String(s.scored).padStart(7)} ${String(s.unscorable).padStart(11)} ${String(s.failed).padStart(7)} ${String(s.totalMs).padStart(10)} ${String(s.medianMs ?? '-').padStart(15)}`,
+      );
     }
     for (const s of stats) {
       for (const [reason, n] of Object.entries(s.reasons)) out.push(`  ${s.id}: unscorable ${n}× "${reason}"`);

@@ -38,7 +38,10 @@ async function main(): Promise<void> {
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   const metrics = IDS.map((id) => findMetric(id)).filter((m): m is MetricDefinition => !!m);
-  const pages = readdirSync(inputDir(dir)).filter((f) => /\.html?$/i.test(f)).sort().slice(0, count);
+  const pages = readdirSync(inputDir(dir))
+    .filter((f) => /\.html?$/i.test(f))
+    .sort()
+    .slice(0, count);
   const scorer = new Scorer({ only: metrics.map((m) => m.id) });
   const perMetric = new Map<string, number[]>(metrics.map((m) => [m.id, []]));
   const scores = new Map<string, number[]>(metrics.map((m) => [m.id, []]));
@@ -69,12 +72,18 @@ async function main(): Promise<void> {
   } finally {
     await scorer.close();
   }
-  console.log(`${pages.length} pages from ${dir}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `${pages.length} pages from ${dir}; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('metric                  median ms   p90 ms   scored   min     median   max');
   for (const m of metrics) {
     const t = perMetric.get(m.id)!;
     const s = scores.get(m.id)!;
-    console.log(`${m.id.padEnd(22)} ${f1(quantile(t, 0.5)).padStart(9)} ${f1(quantile(t, 0.9)).padStart(8)} ${String(s.length).padStart(8)}   ${f1(Math.min(...s)).padEnd(7)} ${f1(quantile(s, 0.5)).padEnd(8)} ${f1(Math.max(...s))}`);
+    console.log(
+      `${m.id.padEnd(22)} ${f1(quantile(t, 0.5)).padStart(9)} ${f1(quantile(t, 0.9)).padStart(8)} ${String(s.length).padStart(8)}   ${f1(Math.min(...s)).padEnd(7)} ${f1(quantile(s, 0.5)).padEnd(8)} ${f1(Math.max(...s))}`,
+    );
   }
   console.log(`all five together      ${f1(quantile(totals, 0.5)).padStart(9)} ${f1(quantile(totals, 0.9)).padStart(8)}   (goal: median < 300 ms per page)`);
   console.log(`first run on a page costs a median ${f1(quantile(firstRunExtra, 0.5))} ms more (caches, opencv start-up on the first page)`);

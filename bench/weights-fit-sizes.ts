@@ -43,13 +43,34 @@ for (const kind of ['ratings', 'pairs'] as const) {
       const pop = populationFromRows(d.rows);
       const j =
         kind === 'ratings'
-          ? judgementsFromRatings(matchRatings(d.ratings.map((r, i) => ({ line: i + 2, ...r })), pop.samples).byPage, pop.samples)
-          : judgementsFromPairs(matchPairs(d.pairs.map((p, i) => ({ line: i + 1, requirement: p.requirement, modelA: p.model_a, modelB: p.model_b, winner: p.winner })), pop.samples).pairs, pop.samples);
+          ? judgementsFromRatings(
+              matchRatings(
+                d.ratings.map((r, i) => ({ line: i + 2, ...r })),
+                pop.samples,
+              ).byPage,
+              pop.samples,
+            )
+          : judgementsFromPairs(
+              matchPairs(
+                d.pairs.map((p, i) => ({ line: i + 1, requirement: p.requirement, modelA: p.model_a, modelB: p.model_b, winner: p.winner })),
+                pop.samples,
+              ).pairs,
+              pop.samples,
+            );
       const fit = fitWeights(pop, j, data, 'simulated', { survey: [presetWeights('all')], suite: 'study', iterations, seed: 1 });
       const top = fit.doc.weights[0]!;
       const truth = fit.doc.agreement.metrics.find((m) => m.id === 'comment-rate')!.estimate;
       process.stdout.write(
-        [kind, follow ?? 'noise', requirements, `${top.id} ${(top.weight * 100).toFixed(0)}%`, show(fit.doc.agreement.fitted), show(fit.doc.agreement.survey[0]!.estimate), show(truth), fit.doc.verdict.beatsSurvey ? 'yes' : 'no'].join(' | ') + '\n',
+        [
+          kind,
+          follow ?? 'noise',
+          requirements,
+          `${top.id} ${(top.weight * 100).toFixed(0)}%`,
+          show(fit.doc.agreement.fitted),
+          show(fit.doc.agreement.survey[0]!.estimate),
+          show(truth),
+          fit.doc.verdict.beatsSurvey ? 'yes' : 'no',
+        ].join(' | ') + '\n',
       );
     }
   }

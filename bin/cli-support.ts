@@ -36,14 +36,27 @@ export const MAX_LIGHTHOUSE_RUNS = 9;
 /** `--network`, `--cdn-cache`, `--allow-host` (core/network.ts), on every command that loads pages. */
 export function addNetworkOptions(cmd: Command): Command {
   return cmd
-    .option('--network <mode>', `what pages may reach: ${NETWORK_MODES.map((m) => (m === 'record' || m === 'replay' ? `${m}:<dir>` : m)).join(' | ')} (default ${DEFAULT_NETWORK_MODE}: CDN files from a local cache filled from the npm registry)`)
+    .option(
+      '--network <mode>',
+      `what pages may reach: ${NETWORK_MODES.map((m) => (m === 'record' || m === 'replay' ? `${m}:<dir>` : m)).join(' | ')} (default ${DEFAULT_NETWORK_MODE}: CDN files from a local cache filled from the npm registry)`,
+    )
     .option('--cdn-cache <dir>', 'CDN cache folder (default: $XDG_CACHE_HOME/webgrade/cdn or ~/.cache/webgrade/cdn)')
-    .option('--allow-host <hosts>', 'live/record modes: hosts let through (comma-separated; default: the well-known CDN hosts)', (v: string) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
-    .option('--lighthouse-runs <n>', `Lighthouse runs per page; the performance score is their median (default ${DEFAULT_LIGHTHOUSE_RUNS}, at most ${MAX_LIGHTHOUSE_RUNS})`, (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > MAX_LIGHTHOUSE_RUNS) throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_LIGHTHOUSE_RUNS}`);
-      return n;
-    });
+    .option('--allow-host <hosts>', 'live/record modes: hosts let through (comma-separated; default: the well-known CDN hosts)', (v: string) =>
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .option(
+      '--lighthouse-runs <n>',
+      `Lighthouse runs per page; the performance score is their median (default ${DEFAULT_LIGHTHOUSE_RUNS}, at most ${MAX_LIGHTHOUSE_RUNS})`,
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > MAX_LIGHTHOUSE_RUNS)
+          throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_LIGHTHOUSE_RUNS}`);
+        return n;
+      },
+    );
 }
 
 /** The network settings of parsed flags; bad values are InputErrors. */
@@ -58,7 +71,8 @@ export function networkFromFlags(flags: NetworkFlags): NetworkSettings {
   if (mode === 'record' || mode === 'replay') {
     if (!m[2]) throw new InputError(`--network ${mode} needs a folder: --network ${mode}:<dir>`);
     out.dir = resolve(m[2]);
-    if (mode === 'replay' && !(existsSync(out.dir) && statSync(out.dir).isDirectory())) throw new InputError(`--network replay:${m[2]}: no such folder (record one with --network record:<dir>)`);
+    if (mode === 'replay' && !(existsSync(out.dir) && statSync(out.dir).isDirectory()))
+      throw new InputError(`--network replay:${m[2]}: no such folder (record one with --network record:<dir>)`);
   } else if (m[2]) throw new InputError(`--network ${mode} takes no folder`);
   if (flags.allowHost) {
     if (mode !== 'live' && mode !== 'record') throw new InputError('--allow-host applies to --network live and record only');
@@ -100,7 +114,10 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void> | 
 }
 
 export function parseIdList(value: string): string[] {
-  const ids = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (ids.length === 0) throw new InvalidArgumentError('expected a comma-separated list of ids');
   return ids;
 }

@@ -34,7 +34,11 @@ export interface BudgetLimits {
   storedBytes: number;
 }
 
-export const PAGE_LIMITS: BudgetLimits = { registryBytes: DEFAULT_PAGE_REGISTRY_BYTES, packages: DEFAULT_PAGE_PACKAGES, storedBytes: DEFAULT_PAGE_STORED_BYTES };
+export const PAGE_LIMITS: BudgetLimits = {
+  registryBytes: DEFAULT_PAGE_REGISTRY_BYTES,
+  packages: DEFAULT_PAGE_PACKAGES,
+  storedBytes: DEFAULT_PAGE_STORED_BYTES,
+};
 export const NO_LIMITS: BudgetLimits = { registryBytes: Infinity, packages: Infinity, storedBytes: Infinity };
 
 /** Over a budget: our limit, not the page's defect (an `unavailable` answer). */
@@ -93,7 +97,8 @@ export class CdnBudget {
   /** A download announced as `n` bytes (Content-Length): refused before reading when it cannot fit. */
   expect(what: string, n: number): void {
     this.run?.expect(what, n);
-    if (this.registryBytes + n > this.limits.registryBytes) throw new BudgetError(`${what} not downloaded: its ${mib(n)} would pass ${this.who}'s budget of ${mib(this.limits.registryBytes)} from the registry`);
+    if (this.registryBytes + n > this.limits.registryBytes)
+      throw new BudgetError(`${what} not downloaded: its ${mib(n)} would pass ${this.who}'s budget of ${mib(this.limits.registryBytes)} from the registry`);
   }
 
   /** Bytes as they arrive from the registry; throws (and the download is stopped) past the budget. */
@@ -101,12 +106,14 @@ export class CdnBudget {
     this.check(what);
     this.run?.addRegistryBytes(what, n);
     this.registryBytes += n;
-    if (this.registryBytes > this.limits.registryBytes) throw new BudgetError(`${what} not downloaded: over ${this.who}'s budget of ${mib(this.limits.registryBytes)} from the registry`);
+    if (this.registryBytes > this.limits.registryBytes)
+      throw new BudgetError(`${what} not downloaded: over ${this.who}'s budget of ${mib(this.limits.registryBytes)} from the registry`);
   }
 
   /** Bytes about to be added to the cache; refused (nothing written) past the budget. */
   addStored(what: string, n: number): void {
-    if (this.storedBytes + n > this.limits.storedBytes) throw new BudgetError(`${what} not cached: its ${mib(n)} would pass ${this.who}'s budget of ${mib(this.limits.storedBytes)} added to the cache`);
+    if (this.storedBytes + n > this.limits.storedBytes)
+      throw new BudgetError(`${what} not cached: its ${mib(n)} would pass ${this.who}'s budget of ${mib(this.limits.storedBytes)} added to the cache`);
     this.storedBytes += n;
   }
 

@@ -151,7 +151,8 @@ export class CdnCache {
   async answer(url: URL, req: CdnRequest = { method: 'GET', headers: {} }): Promise<CdnAnswer> {
     const cdn = cdnOf(url.host);
     if (!cdn) return { kind: 'unavailable', status: 501, reason: `${url.host} is not a CDN host answered from the cache` };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return { kind: 'unavailable', status: 501, reason: `${cdn}: method ${String(req.method)} is not served` };
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return { kind: 'unavailable', status: 501, reason: `${cdn}: method ${String(req.method)} is not served` };
     let b: Body;
     try {
       b = await HANDLERS[cdn](this.context, url, req.budget ?? this.registry.unpaged);

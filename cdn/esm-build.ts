@@ -189,7 +189,11 @@ async function buildIn(opts: EsmBuildOptions, root: string, pkgDir: string): Pro
     if (f) entryAbs = join(pkgDir, ...f.split('/'));
   }
   if (!entryAbs || !inside(pkgDir, entryAbs)) {
-    throw new NotFoundError(opts.subpath ? `${pkg.name}@${pkg.version} has no module or file "${opts.subpath}"` : `${pkg.name}@${pkg.version} has no entry point (no exports, module or main, nor index.js)`);
+    throw new NotFoundError(
+      opts.subpath
+        ? `${pkg.name}@${pkg.version} has no module or file "${opts.subpath}"`
+        : `${pkg.name}@${pkg.version} has no entry point (no exports, module or main, nor index.js)`,
+    );
   }
   const entry = relative(pkgDir, entryAbs).split(sep).join('/');
 
@@ -255,8 +259,16 @@ async function buildIn(opts: EsmBuildOptions, root: string, pkgDir: string): Pro
         return { path: r.path, sideEffects: r.sideEffects };
       });
       b.onLoad({ filter: /.*/, namespace: 'webgrade-empty' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
-      b.onLoad({ filter: /.*/, namespace: 'webgrade-req' }, (args) => ({ contents: REQUIRE_SHIM(args.path.slice(0, -'.cjs'.length)), loader: 'js', resolveDir: root }));
-      b.onLoad({ filter: /.*/, namespace: 'webgrade-esm' }, (args) => ({ contents: `import * as ns from ${JSON.stringify(args.path)};\nexport { ns };\n`, loader: 'js', resolveDir: root }));
+      b.onLoad({ filter: /.*/, namespace: 'webgrade-req' }, (args) => ({
+        contents: REQUIRE_SHIM(args.path.slice(0, -'.cjs'.length)),
+        loader: 'js',
+        resolveDir: root,
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'webgrade-esm' }, (args) => ({
+        contents: `import * as ns from ${JSON.stringify(args.path)};\nexport { ns };\n`,
+        loader: 'js',
+        resolveDir: root,
+      }));
     },
   };
   let result: esbuild.BuildResult & { metafile: esbuild.Metafile; outputFiles: esbuild.OutputFile[] };

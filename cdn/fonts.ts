@@ -170,7 +170,10 @@ export function familyCss(
           `  font-weight: ${weightCss};`,
           ...(display ? [`  font-display: ${display};`] : []),
           `  src: url(${fileUrl(pkg, file)}) format('woff2');`,
-          `  unicode-range: ${range.split(',').map((r) => r.trim()).join(', ')};`,
+          `  unicode-range: ${range
+            .split(',')
+            .map((r) => r.trim())
+            .join(', ')};`,
           '}',
         ].join('\n'),
       );

@@ -3,17 +3,7 @@
  * A CDN host with a path we do not understand gets `unavailable` "unsupported <cdn> URL form" from `answer`.
  */
 export type CdnId =
-  | 'jsdelivr'
-  | 'esm.run'
-  | 'unpkg'
-  | 'cdnjs'
-  | 'esm.sh'
-  | 'skypack'
-  | 'google-fonts'
-  | 'google-fonts-files'
-  | 'tailwind'
-  | 'fontawesome'
-  | 'fontawesome-kit';
+  'jsdelivr' | 'esm.run' | 'unpkg' | 'cdnjs' | 'esm.sh' | 'skypack' | 'google-fonts' | 'google-fonts-files' | 'tailwind' | 'fontawesome' | 'fontawesome-kit';
 
 const HOSTS: Record<string, CdnId> = {
   'cdn.jsdelivr.net': 'jsdelivr',
@@ -37,7 +27,11 @@ const HOSTS: Record<string, CdnId> = {
 };
 
 function norm(host: string): string {
-  return host.trim().toLowerCase().replace(/\.$/, '').replace(/:443$|:80$/, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/:443$|:80$/, '');
 }
 
 /** Is `host` (a hostname, optionally with :443/:80) one this module answers for? */

@@ -5,15 +5,7 @@
  * layout and concurrency.
  */
 export { isCdnHost, CDN_HOSTS } from './hosts.js';
-export {
-  CdnCache,
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_PACKAGE_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  type CdnAnswer,
-  type CdnOptions,
-  type CdnRequest,
-} from './cdn-cache.js';
+export { CdnCache, DEFAULT_MAX_BYTES, DEFAULT_MAX_PACKAGE_BYTES, DEFAULT_TIMEOUT_MS, type CdnAnswer, type CdnOptions, type CdnRequest } from './cdn-cache.js';
 export { defaultCacheDir, NOT_FOUND_PIN_MS } from './store.js';
 export {
   CdnBudget,

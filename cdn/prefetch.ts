@@ -60,7 +60,9 @@ export function findPages(inputs: string[]): string[] {
       return;
     }
     if (depth >= 2) return;
-    for (const n of readdirSync(p).filter((n) => !n.startsWith('.')).sort()) {
+    for (const n of readdirSync(p)
+      .filter((n) => !n.startsWith('.'))
+      .sort()) {
       const c = join(p, n);
       const cs = statSync(c);
       if (cs.isFile() && /\.html?$/i.test(n)) pages.push(c);
@@ -184,7 +186,15 @@ export async function prefetchUrls(cdn: CdnCache, urls: string[], concurrency = 
         url: job.url,
         answer:
           a.kind === 'served'
-            ? { kind: a.kind, status: a.status, package: a.package, version: a.version, file: a.file, bytes: a.body.length, ...(a.notes ? { notes: a.notes } : {}) }
+            ? {
+                kind: a.kind,
+                status: a.status,
+                package: a.package,
+                version: a.version,
+                file: a.file,
+                bytes: a.body.length,
+                ...(a.notes ? { notes: a.notes } : {}),
+              }
             : { kind: a.kind, status: a.status, reason: a.reason },
       };
       if (job.from) r.from = job.from;

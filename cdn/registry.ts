@@ -168,7 +168,8 @@ export class RegistryClient {
     } catch {
       throw new UnavailableError(`registry: malformed packument for ${name}`);
     }
-    if (!doc || typeof doc !== 'object' || !doc.versions || typeof doc.versions !== 'object') throw new UnavailableError(`registry: malformed packument for ${name}`);
+    if (!doc || typeof doc !== 'object' || !doc.versions || typeof doc.versions !== 'object')
+      throw new UnavailableError(`registry: malformed packument for ${name}`);
     if (!doc['dist-tags'] || typeof doc['dist-tags'] !== 'object') doc['dist-tags'] = {};
     return { doc, bytes: body.length };
   }
@@ -177,7 +178,13 @@ export class RegistryClient {
    * A response body, charged to the budget chunk by chunk and capped at `cap`; a budget or cap passed stops the
    * download at once.
    */
-  private async readBody(res: Awaited<ReturnType<typeof npmFetch>>, what: string, budget: CdnBudget, cap: number, overCapMessage?: (n: number) => string): Promise<Buffer> {
+  private async readBody(
+    res: Awaited<ReturnType<typeof npmFetch>>,
+    what: string,
+    budget: CdnBudget,
+    cap: number,
+    overCapMessage?: (n: number) => string,
+  ): Promise<Buffer> {
     const declared = Number(res.headers.get('content-length') ?? 0);
     const stop = () => (res.body as unknown as { destroy?: () => void }).destroy?.();
     try {
@@ -225,9 +232,15 @@ export class RegistryClient {
   /** The verified tarball bytes of an exact version, charged to `budget` (a package download, and its bytes). */
   async tarball(name: string, version: string, dist: NonNullable<Packument['versions'][string]['dist']>, budget: CdnBudget = this.unpaged): Promise<Buffer> {
     if (!validPackageName(name) || !validVersion(version)) throw new NotFoundError(`invalid package ${name}@${version}`);
-    const integrity = typeof dist.integrity === 'string' ? dist.integrity : typeof dist.shasum === 'string' ? `sha1-${Buffer.from(dist.shasum, 'hex').toString('base64')}` : null;
+    const integrity =
+      typeof dist.integrity === 'string'
+        ? dist.integrity
+        : typeof dist.shasum === 'string'
+          ? `sha1-${Buffer.from(dist.shasum, 'hex').toString('base64')}`
+          : null;
     if (!integrity) throw new UnavailableError(`registry: ${name}@${version} has no integrity or shasum`);
-    if (typeof dist.unpackedSize === 'number' && dist.unpackedSize > this.maxPackageBytes) throw new UnavailableError(overCap(name, version, dist.unpackedSize, this.maxPackageBytes));
+    if (typeof dist.unpackedSize === 'number' && dist.unpackedSize > this.maxPackageBytes)
+      throw new UnavailableError(overCap(name, version, dist.unpackedSize, this.maxPackageBytes));
     const url = this.tarballUrl(name, version, dist);
     budget.claimPackage(`${name}@${version}`);
     this.requests++;

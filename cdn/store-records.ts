@@ -52,7 +52,10 @@ export function encName(s: string): string {
 
 export function decName(s: string): string {
   if (s.includes('~')) return s;
-  return Buffer.from(s.replace(/%([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+  return Buffer.from(
+    s.replace(/%([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+    'latin1',
+  ).toString('utf8');
 }
 
 /** One file of a package: its SHA-256 and size. */
@@ -106,7 +109,14 @@ export function validManifest(raw: unknown, where: string, warn: Warn, name?: st
     if (validFilePath(path) && Array.isArray(e) && e.length === 2 && isSha(e[0]) && isSize(e[1])) files[path] = [e[0], e[1]];
     else bad.push(path);
   }
-  if (bad.length) warn(where, `${where}: ${bad.length} invalid file entr${bad.length === 1 ? 'y' : 'ies'} dropped (${bad.slice(0, 3).map((b) => JSON.stringify(b).slice(0, 80)).join(', ')})`);
+  if (bad.length)
+    warn(
+      where,
+      `${where}: ${bad.length} invalid file entr${bad.length === 1 ? 'y' : 'ies'} dropped (${bad
+        .slice(0, 3)
+        .map((b) => JSON.stringify(b).slice(0, 80))
+        .join(', ')})`,
+    );
   let integrity = '';
   if (isString(m.integrity) && INTEGRITY_RE.test(m.integrity)) integrity = m.integrity;
   else warn(`${where}#integrity`, `${where}: malformed integrity dropped`);

@@ -99,7 +99,18 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
  */
 export const NOT_FOUND_PIN_MS = 24 * 3600_000;
 
-export { decName, encName, isSha, sha256, validFilePath, type BuildRecord, type FileEntry, type PackageManifest, type Pin, type StoreStats } from './store-records.js';
+export {
+  decName,
+  encName,
+  isSha,
+  sha256,
+  validFilePath,
+  type BuildRecord,
+  type FileEntry,
+  type PackageManifest,
+  type Pin,
+  type StoreStats,
+} from './store-records.js';
 
 export class CacheStore {
   readonly dir: string;
@@ -131,7 +142,8 @@ export class CacheStore {
     for (const sub of ['blobs', 'packages', 'builds', 'pins', 'tmp', 'locks']) {
       mkdirSync(join(dir, sub), { recursive: true });
       // a linked subfolder would make reads, writes and eviction's deletions land outside the cache
-      if (!lstatSync(join(dir, sub)).isDirectory()) throw new Error(`${join(dir, sub)}: not a folder of the CDN cache (a link?); delete it or use another cache folder`);
+      if (!lstatSync(join(dir, sub)).isDirectory())
+        throw new Error(`${join(dir, sub)}: not a folder of the CDN cache (a link?); delete it or use another cache folder`);
     }
     const layout = join(dir, 'layout.json');
     if (!existsSync(layout)) this.atomicWrite(layout, JSON.stringify({ layout: LAYOUT_VERSION }) + '\n');
@@ -148,7 +160,6 @@ export class CacheStore {
     if (this.warnings.length < 100) this.warnings.push(message);
     process.emitWarning(`webgrade CDN cache ${this.dir}: ${message}`, { code: 'WEBGRADE_CDN_CACHE' });
   }
-
 
   private tmpPath(): string {
     return join(this.dir, 'tmp', `${process.pid}-${randomBytes(6).toString('hex')}`);
@@ -473,7 +484,7 @@ export class CacheStore {
 
   /**
    * Evict least-recently-used packages and builds until the cache is at most 90% of `maxBytes` (and at most
- * {@link EVICTION_SLACK_BYTES} below it), when it is over
+   * {@link EVICTION_SLACK_BYTES} below it), when it is over
    * `maxBytes`. Cheap when this process has written little since its last scan. `keep` (manifest or build
    * paths just written) is never evicted in this call. Returns the number of bytes removed.
    */

@@ -30,7 +30,15 @@ export interface TarballFiles {
 }
 
 const REGULAR = new Set(['File', 'OldFile', 'ContiguousFile']);
-const IGNORED = new Set(['Directory', 'GlobalExtendedHeader', 'ExtendedHeader', 'OldExtendedHeader', 'NextFileHasLongPath', 'NextFileHasLongLinkpath', 'OldGnuLongPath']);
+const IGNORED = new Set([
+  'Directory',
+  'GlobalExtendedHeader',
+  'ExtendedHeader',
+  'OldExtendedHeader',
+  'NextFileHasLongPath',
+  'NextFileHasLongLinkpath',
+  'OldGnuLongPath',
+]);
 const GZIP_MAGIC = [0x1f, 0x8b];
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 const startsWith = (b: Buffer, magic: number[]) => b.length >= magic.length && magic.every((m, i) => b[i] === m);
@@ -104,25 +112,22 @@ export async function readTarball(data: Buffer, maxBytes: number, label: string,
   const feed = (chunk: Buffer) => {
     if (first) {
       first = false;
-      if (startsWith(chunk, GZIP_MAGIC) || startsWith(chunk, ZSTD_MAGIC)) throw (stop = new UnavailableError(`${label}: unreadable tarball (compressed twice)`));
+      if (startsWith(chunk, GZIP_MAGIC) || startsWith(chunk, ZSTD_MAGIC))
+        throw (stop = new UnavailableError(`${label}: unreadable tarball (compressed twice)`));
     }
     parser.write(chunk);
   };
   try {
     if (startsWith(data, GZIP_MAGIC)) {
       let inflated = 0;
-      await pipeline(
-        Readable.from(slices(data)),
-        createGunzip(),
-        async (source: AsyncIterable<Buffer>) => {
-          for await (const chunk of source) {
-            inflated += chunk.length;
-            if (inflated > maxInflatedBytes) throw (stop = new InflatedCapError());
-            feed(chunk);
-            if (parseError) return;
-          }
-        },
-      );
+      await pipeline(Readable.from(slices(data)), createGunzip(), async (source: AsyncIterable<Buffer>) => {
+        for await (const chunk of source) {
+          inflated += chunk.length;
+          if (inflated > maxInflatedBytes) throw (stop = new InflatedCapError());
+          feed(chunk);
+          if (parseError) return;
+        }
+      });
     } else {
       if (data.length > maxInflatedBytes) throw new InflatedCapError();
       feed(data);
@@ -130,7 +135,8 @@ export async function readTarball(data: Buffer, maxBytes: number, label: string,
   } catch (caught) {
     const err = stop ?? caught;
     if (parseError) throw new UnavailableError(`${label}: unreadable tarball (${(parseError as Error).message})`);
-    if (err instanceof InflatedCapError) throw new UnavailableError(`${label} inflates to more than the per-tarball cap of ${(maxInflatedBytes / 1048576).toFixed(0)} MiB`);
+    if (err instanceof InflatedCapError)
+      throw new UnavailableError(`${label} inflates to more than the per-tarball cap of ${(maxInflatedBytes / 1048576).toFixed(0)} MiB`);
     if (err instanceof UnavailableError) throw err;
     throw new UnavailableError(`${label}: unreadable tarball (${(err as Error).message})`);
   }

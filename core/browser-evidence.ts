@@ -27,7 +27,6 @@ export interface PageError {
   stack?: string;
 }
 
-
 /** A font family that rendered some of the page's text (see gather/collectors/fonts.ts). */
 export interface FontUse {
   family: string;

@@ -248,5 +248,11 @@ export function remoteKey(url: string): string {
 
 /** Distinct remote URLs (as `remoteKey`s) the artifact references. */
 export function remoteUrls(artifact: Artifact): string[] {
-  return [...new Set(allReferences(artifact).filter((r) => r.location === 'remote').map((r) => remoteKey(r.url)))];
+  return [
+    ...new Set(
+      allReferences(artifact)
+        .filter((r) => r.location === 'remote')
+        .map((r) => remoteKey(r.url)),
+    ),
+  ];
 }

@@ -22,16 +22,58 @@ export interface JudgePayload<T = unknown> {
 
 /** The ten criteria of SPEC #1, in SPEC order; the prompt asks each question, the metric names them. */
 export const FUNCTIONALITY_CRITERIA: ReadonlyArray<{ id: string; title: string; question: string }> = [
-  { id: 'completeness', title: 'Completeness and business logic', question: 'Is every feature the requirement asks for present, and is its logic right (rules, calculations, state transitions)?' },
-  { id: 'output-validation', title: 'Output validation', question: 'Are results shown to the user checked and formatted correctly (numbers, units, rounding, dates, empty results, NaN/undefined never shown)?' },
-  { id: 'forms-flows', title: 'Forms and critical flows', question: 'Do forms validate their input and give feedback, and do the main flows (submit, confirm, cancel, navigate, reset) complete without dead buttons or dead ends?' },
-  { id: 'data-plausibility', title: 'Data and domain plausibility', question: 'Are sample data, formulas and facts (scientific, financial, geographic, ...) plausible and correct for the domain?' },
-  { id: 'list-states', title: 'List and card states', question: 'Do lists, cards and tables handle their empty, loading, error, single-item and overflowing states?' },
-  { id: 'boundary-conditions', title: 'Boundary conditions', question: 'Are zero, negative, very large, empty, duplicate and malformed inputs handled without breaking the app?' },
-  { id: 'security', title: 'Security', question: 'Is user input kept out of innerHTML/eval/document.write unless escaped, are there no secrets in the code, and are external links and embeds safe?' },
-  { id: 'branch-state-coverage', title: 'Branch and state coverage', question: 'Is every UI state and mode reachable and consistent (toggles, tabs, modes, game over/restart, reset), with no branch left unimplemented?' },
-  { id: 'data-flow', title: 'Data-flow consistency', question: 'Do the app state, storage and what is displayed stay in sync after every action (add, edit, delete, reload)?' },
-  { id: 'async-errors', title: 'Asynchronous error handling', question: 'Do fetches, timers and promises handle failure and slowness (catch, timeout, retry or message to the user)?' },
+  {
+    id: 'completeness',
+    title: 'Completeness and business logic',
+    question: 'Is every feature the requirement asks for present, and is its logic right (rules, calculations, state transitions)?',
+  },
+  {
+    id: 'output-validation',
+    title: 'Output validation',
+    question: 'Are results shown to the user checked and formatted correctly (numbers, units, rounding, dates, empty results, NaN/undefined never shown)?',
+  },
+  {
+    id: 'forms-flows',
+    title: 'Forms and critical flows',
+    question:
+      'Do forms validate their input and give feedback, and do the main flows (submit, confirm, cancel, navigate, reset) complete without dead buttons or dead ends?',
+  },
+  {
+    id: 'data-plausibility',
+    title: 'Data and domain plausibility',
+    question: 'Are sample data, formulas and facts (scientific, financial, geographic, ...) plausible and correct for the domain?',
+  },
+  {
+    id: 'list-states',
+    title: 'List and card states',
+    question: 'Do lists, cards and tables handle their empty, loading, error, single-item and overflowing states?',
+  },
+  {
+    id: 'boundary-conditions',
+    title: 'Boundary conditions',
+    question: 'Are zero, negative, very large, empty, duplicate and malformed inputs handled without breaking the app?',
+  },
+  {
+    id: 'security',
+    title: 'Security',
+    question:
+      'Is user input kept out of innerHTML/eval/document.write unless escaped, are there no secrets in the code, and are external links and embeds safe?',
+  },
+  {
+    id: 'branch-state-coverage',
+    title: 'Branch and state coverage',
+    question: 'Is every UI state and mode reachable and consistent (toggles, tabs, modes, game over/restart, reset), with no branch left unimplemented?',
+  },
+  {
+    id: 'data-flow',
+    title: 'Data-flow consistency',
+    question: 'Do the app state, storage and what is displayed stay in sync after every action (add, edit, delete, reload)?',
+  },
+  {
+    id: 'async-errors',
+    title: 'Asynchronous error handling',
+    question: 'Do fetches, timers and promises handle failure and slowness (catch, timeout, retry or message to the user)?',
+  },
 ];
 
 export interface CriterionRating {

@@ -30,7 +30,6 @@ export const PERSPECTIVES = [...STUDY_PERSPECTIVES, ...ADDED_PERSPECTIVES] as co
 export type PerspectiveId = (typeof PERSPECTIVES)[number];
 export type StudyPerspectiveId = (typeof STUDY_PERSPECTIVES)[number];
 
-
 /**
  * Suites (SPEC "Suites"): `study` is exactly the study's 24 metrics in its 9 perspectives, scored as the study
  * defines them (the default everywhere); `extended` is the study suite plus the metrics this project adds.

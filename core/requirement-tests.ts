@@ -66,7 +66,17 @@ export function isNaturalTest(t: RequirementTest): t is NaturalTest {
 
 /** Step kinds and the key each requires besides its own. */
 const STEP_KINDS: Record<string, string[]> = {
-  click: [], dblclick: [], hover: [], type: ['text'], press: [], select: ['option'], check: [], uncheck: [], drag: ['to'], wait: [], reload: [],
+  click: [],
+  dblclick: [],
+  hover: [],
+  type: ['text'],
+  press: [],
+  select: ['option'],
+  check: [],
+  uncheck: [],
+  drag: ['to'],
+  wait: [],
+  reload: [],
 };
 const EXPECT_KINDS = ['visible', 'hidden', 'count', 'value', 'url', 'storage', 'changed', 'noErrors'];
 const LOCATOR_KEYS = ['text', 'label', 'placeholder', 'role', 'name', 'css', 'nth'];
@@ -79,14 +89,17 @@ function checkLocator(v: unknown, where: string): void {
     if (/^\/.*\/[a-z]*$/.test(v)) regexOf(v, where);
     return;
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${where}: a locator is a string or {"text"|"label"|"placeholder"|"role"|"css", "nth"?}`);
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new Error(`${where}: a locator is a string or {"text"|"label"|"placeholder"|"role"|"css", "nth"?}`);
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(o)) if (!LOCATOR_KEYS.includes(k)) throw new Error(`${where}: unknown locator key "${k}"`);
   const ways = ['text', 'label', 'placeholder', 'role', 'css'].filter((k) => o[k] !== undefined);
   if (ways.length !== 1) throw new Error(`${where}: a locator names exactly one of text, label, placeholder, role, css`);
-  for (const k of [...ways, ...(o.name !== undefined ? ['name'] : [])]) if (typeof o[k] !== 'string' || (o[k] as string).trim() === '') throw new Error(`${where}: "${k}" must be a non-empty string`);
+  for (const k of [...ways, ...(o.name !== undefined ? ['name'] : [])])
+    if (typeof o[k] !== 'string' || (o[k] as string).trim() === '') throw new Error(`${where}: "${k}" must be a non-empty string`);
   if (o.name !== undefined && o.role === undefined) throw new Error(`${where}: "name" goes with "role"`);
-  if (o.nth !== undefined && (typeof o.nth !== 'number' || !Number.isInteger(o.nth) || o.nth < 1)) throw new Error(`${where}: "nth" must be a whole number ≥ 1`);
+  if (o.nth !== undefined && (typeof o.nth !== 'number' || !Number.isInteger(o.nth) || o.nth < 1))
+    throw new Error(`${where}: "nth" must be a whole number ≥ 1`);
 }
 
 /** `/re/flags` → its source and flags (with `i`); throws on a bad pattern. */
@@ -106,7 +119,9 @@ function checkStep(v: unknown, where: string): TestStep {
   const o = v as Record<string, unknown>;
   const kind = Object.keys(o).find((k) => k in STEP_KINDS);
   if (!kind) throw new Error(`${where}: unknown step (one of ${Object.keys(STEP_KINDS).join(', ')})`);
-  for (const k of Object.keys(o)) if (k !== kind && !STEP_KINDS[kind]!.includes(k) && !(kind === 'press' && k === 'hold')) throw new Error(`${where}: unexpected key "${k}" in a ${kind} step`);
+  for (const k of Object.keys(o))
+    if (k !== kind && !STEP_KINDS[kind]!.includes(k) && !(kind === 'press' && k === 'hold'))
+      throw new Error(`${where}: unexpected key "${k}" in a ${kind} step`);
   for (const k of STEP_KINDS[kind]!) if (o[k] === undefined) throw new Error(`${where}: a ${kind} step needs "${k}"`);
   const ms = (x: unknown, name: string) => {
     if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 600_000) throw new Error(`${where}: "${name}" must be milliseconds between 0 and 600000`);
@@ -147,7 +162,8 @@ function checkExpectation(v: unknown, where: string): Expectation {
   const kind = Object.keys(o).find((k) => EXPECT_KINDS.includes(k));
   if (!kind) throw new Error(`${where}: unknown expectation (one of ${EXPECT_KINDS.join(', ')})`);
   const extra: Record<string, string[]> = { count: ['min', 'max'], value: ['is', 'matches'] };
-  for (const k of Object.keys(o)) if (k !== kind && !(extra[kind] ?? []).includes(k)) throw new Error(`${where}: unexpected key "${k}" in a ${kind} expectation`);
+  for (const k of Object.keys(o))
+    if (k !== kind && !(extra[kind] ?? []).includes(k)) throw new Error(`${where}: unexpected key "${k}" in a ${kind} expectation`);
   const str = (x: unknown, name: string) => {
     if (typeof x !== 'string' || x.trim() === '') throw new Error(`${where}: "${name}" must be a non-empty string`);
   };
@@ -166,7 +182,9 @@ function checkExpectation(v: unknown, where: string): Expectation {
       break;
     case 'count':
       checkLocator(o.count, where);
-      for (const k of ['min', 'max']) if (o[k] !== undefined && (typeof o[k] !== 'number' || !Number.isInteger(o[k]) || (o[k] as number) < 0)) throw new Error(`${where}: "${k}" must be a whole number ≥ 0`);
+      for (const k of ['min', 'max'])
+        if (o[k] !== undefined && (typeof o[k] !== 'number' || !Number.isInteger(o[k]) || (o[k] as number) < 0))
+          throw new Error(`${where}: "${k}" must be a whole number ≥ 0`);
       if (o.min === undefined && o.max === undefined) throw new Error(`${where}: a count needs "min" or "max"`);
       break;
     case 'value':
@@ -239,11 +257,13 @@ export function describeStep(s: TestStep): string {
 export function describeExpectation(e: Expectation): string {
   if ('visible' in e) return `${JSON.stringify(e.visible)} visible`;
   if ('hidden' in e) return `${JSON.stringify(e.hidden)} hidden`;
-  if ('count' in e) return `count of ${describeLocator(e.count)} ${e.min !== undefined && e.max !== undefined ? `in ${e.min}–${e.max}` : e.min !== undefined ? `≥ ${e.min}` : `≤ ${e.max}`}`;
+  if ('count' in e)
+    return `count of ${describeLocator(e.count)} ${e.min !== undefined && e.max !== undefined ? `in ${e.min}–${e.max}` : e.min !== undefined ? `≥ ${e.min}` : `≤ ${e.max}`}`;
   if ('value' in e) return `value of ${describeLocator(e.value)} ${e.is !== undefined ? `is ${JSON.stringify(e.is)}` : `matches /${e.matches}/`}`;
   if ('url' in e) return `address contains ${JSON.stringify(e.url)}`;
   if ('storage' in e) return `storage has ${JSON.stringify(e.storage)}`;
-  if ('changed' in e) return `${typeof e.changed === 'string' && (e.changed === 'canvas' || e.changed === 'page') ? e.changed : describeLocator(e.changed)} changed`;
+  if ('changed' in e)
+    return `${typeof e.changed === 'string' && (e.changed === 'canvas' || e.changed === 'page') ? e.changed : describeLocator(e.changed)} changed`;
   return 'no uncaught errors';
 }
 

@@ -29,7 +29,8 @@ function parseLine(value: unknown, where: string): ImportedRequirement {
   if (!Array.isArray(o.ui_instruct)) throw new InputError(`${where}: missing "ui_instruct" (a list of {"task", "expected_result"})`);
   const tests = o.ui_instruct.map((u, i) => {
     const t = u as Record<string, unknown>;
-    if (!t || typeof t.task !== 'string' || !t.task.trim() || typeof t.expected_result !== 'string' || !t.expected_result.trim()) throw new InputError(`${where}: ui_instruct[${i}] needs "task" and "expected_result" strings`);
+    if (!t || typeof t.task !== 'string' || !t.task.trim() || typeof t.expected_result !== 'string' || !t.expected_result.trim())
+      throw new InputError(`${where}: ui_instruct[${i}] needs "task" and "expected_result" strings`);
     const cat = (t.task_category as Record<string, unknown> | undefined)?.primary_category;
     return { id: `${id}-${i + 1}`, ...(typeof cat === 'string' ? { title: cat } : {}), task: t.task, expected: t.expected_result };
   });
@@ -69,17 +70,20 @@ export function mergeInto(reqsText: string, reqsName: string, imported: readonly
   const byId = new Map(imported.map((r) => [r.id, r]));
   const used = new Set<string>();
   let added = 0;
-  const lines = reqsText.split(/\r?\n/).filter((l) => l.trim() !== '').map((line) => {
-    const obj = JSON.parse(line) as Record<string, unknown>;
-    const id = String(obj.id ?? obj.index);
-    const imp = byId.get(id);
-    if (!imp) return line;
-    used.add(id);
-    const mine = Array.isArray(obj.tests) ? (obj.tests as Array<Record<string, unknown>>) : [];
-    const ids = new Set(imp.tests.map((t) => t.id));
-    obj.tests = [...mine.filter((t) => !ids.has(String(t.id))), ...imp.tests];
-    added += imp.tests.length;
-    return JSON.stringify(obj);
-  });
+  const lines = reqsText
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .map((line) => {
+      const obj = JSON.parse(line) as Record<string, unknown>;
+      const id = String(obj.id ?? obj.index);
+      const imp = byId.get(id);
+      if (!imp) return line;
+      used.add(id);
+      const mine = Array.isArray(obj.tests) ? (obj.tests as Array<Record<string, unknown>>) : [];
+      const ids = new Set(imp.tests.map((t) => t.id));
+      obj.tests = [...mine.filter((t) => !ids.has(String(t.id))), ...imp.tests];
+      added += imp.tests.length;
+      return JSON.stringify(obj);
+    });
   return { text: lines.join('\n') + (lines.length ? '\n' : ''), added, unmatched: imported.map((r) => r.id).filter((id) => !used.has(id)) };
 }

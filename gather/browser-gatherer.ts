@@ -135,7 +135,10 @@ export class BrowserGatherer implements Gatherer {
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
     const held = gate.stats.heldMs;
     try {
-      await gate.scope(() => this.thread.threadId, () => this.gatherPage(evidence, request));
+      await gate.scope(
+        () => this.thread.threadId,
+        () => this.gatherPage(evidence, request),
+      );
     } finally {
       const b = evidence.browser;
       if (b?.ok && gate.stats.heldMs > held) b.value.timings.gateHeld = gate.stats.heldMs - held;
@@ -174,14 +177,25 @@ export class BrowserGatherer implements Gatherer {
           // idle then, and the benchmark only feeds a warning), or when the visit is over if that comes first.
           let benchmarking!: () => void;
           const benchmark = new Promise<void>((r) => (benchmarking = r));
-          early = { started: performance.now(), run: this.runLighthouse(site, deadline - mobileReserve, { screenshot: screenshots, before: hold }, benchmarking), measure: false };
+          early = {
+            started: performance.now(),
+            run: this.runLighthouse(site, deadline - mobileReserve, { screenshot: screenshots, before: hold }, benchmarking),
+            measure: false,
+          };
           staticScoring = Promise.race([benchmark, visited]).then(() => request.background?.());
         }
         const kills = this.chrome.kills;
         try {
           // Without Lighthouse, the static metrics are scored while the page settles: Node is idle then, and
           // nothing in the visit is a timing measurement.
-          evidence.browser = await this.visit(evidence, site, deadline - reserve, screenshots, needsLighthouse ? 'lighthouse' : 'visit', early ? undefined : request.background);
+          evidence.browser = await this.visit(
+            evidence,
+            site,
+            deadline - reserve,
+            screenshots,
+            needsLighthouse ? 'lighthouse' : 'visit',
+            early ? undefined : request.background,
+          );
           visitOver();
           // The interaction probe, in a context of its own, while the visit's metrics are scored (the probe waits
           // on Chrome; Node is mostly idle), before Lighthouse is released.
@@ -222,7 +236,8 @@ export class BrowserGatherer implements Gatherer {
         const t = early?.measure ? early.started : performance.now();
         const measured = early ? await early.run : undefined;
         // A run told to skip has ended at once; then Lighthouse runs now, unless the visit says it must not.
-        const run = early?.measure && measured ? measured : await this.lighthouse(evidence, site, deadline, needsBrowser ? { screenshot: screenshots } : undefined);
+        const run =
+          early?.measure && measured ? measured : await this.lighthouse(evidence, site, deadline, needsBrowser ? { screenshot: screenshots } : undefined);
         evidence.lighthouse = run.evidence;
         const b = evidence.browser;
         if (b?.ok) {
@@ -244,7 +259,14 @@ export class BrowserGatherer implements Gatherer {
       // visit and Lighthouse so that it competes with no measurement.
       if (request.needs.has('reference') && evidence.reference) {
         this.fidelity ??= new FidelityRenderer(this.options);
-        evidence.fidelity = await this.fidelity.gather(evidence, evidence.reference, { chrome: this.chrome, sandbox: this.sandbox, site, network: this.network, deadline, requests: this.requestsOf(site, 'fidelity') });
+        evidence.fidelity = await this.fidelity.gather(evidence, evidence.reference, {
+          chrome: this.chrome,
+          sandbox: this.sandbox,
+          site,
+          network: this.network,
+          deadline,
+          requests: this.requestsOf(site, 'fidelity'),
+        });
       }
     } finally {
       const { log, dropped } = await site.close().catch(() => ({ log: [] as NetworkEntry[], dropped: 0 }));
@@ -351,12 +373,21 @@ export class BrowserGatherer implements Gatherer {
       // The probe's budget and time count from here: starting Chrome (once for many artifacts) is not the probe's.
       t = performance.now();
       context = await sandboxContext(browser, await site.endpoint('interaction'), this.requestsOf(site, 'interaction'));
-      const ev = await probeInteraction(context, evidence.artifact, site.origin, site.entryUrl, { deadline, started: t, firstLoadMs, ...(this.options.interaction ? { settings: this.options.interaction } : {}) });
+      const ev = await probeInteraction(context, evidence.artifact, site.origin, site.entryUrl, {
+        deadline,
+        started: t,
+        firstLoadMs,
+        ...(this.options.interaction ? { settings: this.options.interaction } : {}),
+      });
       evidence.interaction = gathered(ev);
     } catch (err) {
       const dead = !this.chrome.alive;
       if (dead) await this.chrome.kill();
-      evidence.interaction = missing(dead ? `Chrome died during the interaction probe (${errorMessage(err)}); it is restarted for the next artifact` : `the interaction probe failed: ${errorMessage(err)}`);
+      evidence.interaction = missing(
+        dead
+          ? `Chrome died during the interaction probe (${errorMessage(err)}); it is restarted for the next artifact`
+          : `the interaction probe failed: ${errorMessage(err)}`,
+      );
     } finally {
       if (context) await this.closeContext(context);
       const ms = Math.round(performance.now() - t);
@@ -365,7 +396,14 @@ export class BrowserGatherer implements Gatherer {
     }
   }
 
-  private async visit(evidence: Evidence, site: SiteHandle, deadline: number, screenshots: boolean, mobile: 'visit' | 'lighthouse', idle?: () => Promise<void>) {
+  private async visit(
+    evidence: Evidence,
+    site: SiteHandle,
+    deadline: number,
+    screenshots: boolean,
+    mobile: 'visit' | 'lighthouse',
+    idle?: () => Promise<void>,
+  ) {
     let browser;
     try {
       browser = await this.chrome.browser();
@@ -377,12 +415,20 @@ export class BrowserGatherer implements Gatherer {
     try {
       context = await sandboxContext(browser, await site.endpoint('visit'), this.requestsOf(site, 'visit'));
       const newMobileContext = async () => (mobileContext = await sandboxContext(browser, await site.endpoint('mobile'), this.requestsOf(site, 'mobile')));
-      const ev = await visitArtifact(context, evidence.artifact, site.origin, site.entryUrl, { deadline, screenshots, mobile, mobileContext: newMobileContext, ...(idle ? { idle } : {}) });
+      const ev = await visitArtifact(context, evidence.artifact, site.origin, site.entryUrl, {
+        deadline,
+        screenshots,
+        mobile,
+        mobileContext: newMobileContext,
+        ...(idle ? { idle } : {}),
+      });
       return gathered(ev);
     } catch (err) {
       const dead = !this.chrome.alive;
       if (dead) await this.chrome.kill();
-      return missing<BrowserEvidence>(dead ? `Chrome died during the visit (${errorMessage(err)}); it is restarted for the next artifact` : `browser session failed: ${errorMessage(err)}`);
+      return missing<BrowserEvidence>(
+        dead ? `Chrome died during the visit (${errorMessage(err)}); it is restarted for the next artifact` : `browser session failed: ${errorMessage(err)}`,
+      );
     } finally {
       if (context) await this.closeContext(context);
       if (mobileContext) await this.closeContext(mobileContext);
@@ -392,7 +438,10 @@ export class BrowserGatherer implements Gatherer {
   private async closeContext(context: { close(): Promise<void> }): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const ok = await Promise.race([
-      context.close().then(() => true, () => true),
+      context.close().then(
+        () => true,
+        () => true,
+      ),
       new Promise<boolean>((r) => (timer = setTimeout(() => r(false), CLOSE_TIMEOUT_MS))),
     ]);
     clearTimeout(timer);
@@ -406,7 +455,13 @@ export class BrowserGatherer implements Gatherer {
   }
 
   /** One Lighthouse run on our Chrome within `deadline`, in the Lighthouse thread; never throws. */
-  private async runLighthouse(site: SiteHandle, deadline: number, mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> }, onBenchmark?: () => void, page?: PageState): Promise<LighthouseOutcome> {
+  private async runLighthouse(
+    site: SiteHandle,
+    deadline: number,
+    mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> },
+    onBenchmark?: () => void,
+    page?: PageState,
+  ): Promise<LighthouseOutcome> {
     const timeoutMs = deadline - performance.now();
     if (timeoutMs < 3000) return notRun('Lighthouse not run: no time left in the artifact budget');
     let port: number;
@@ -417,7 +472,15 @@ export class BrowserGatherer implements Gatherer {
       return notRun(`could not start Chrome for Lighthouse: ${errorMessage(err)}`);
     }
     try {
-      const run = await this.thread.run(site.entryUrl, { port, proxyServer: await site.endpoint('lighthouse'), timeoutMs, runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS, ...(mobile ? { mobile } : {}), ...(onBenchmark ? { onBenchmark } : {}), ...(page ? { page } : {}) });
+      const run = await this.thread.run(site.entryUrl, {
+        port,
+        proxyServer: await site.endpoint('lighthouse'),
+        timeoutMs,
+        runs: this.options.lighthouseRuns ?? DEFAULT_LIGHTHOUSE_RUNS,
+        ...(mobile ? { mobile } : {}),
+        ...(onBenchmark ? { onBenchmark } : {}),
+        ...(page ? { page } : {}),
+      });
       const out: LighthouseOutcome = { evidence: gathered(run.evidence) };
       if (run.mobile) out.mobile = run.mobile;
       for (const k of run.requests ?? []) this.requestsOf(site, 'lighthouse').add(k);
@@ -486,7 +549,8 @@ export const browserGathererFactory: GathererFactory<GathererOptions & BrowserGa
  */
 export function failedRequestUrl(c: Pick<BrowserEvidence['console'][number], 'text' | 'url'>): string | undefined {
   if (c.url && /^Failed to load resource/.test(c.text)) return c.url;
-  const m = /^Failed to find a valid digest in the 'integrity' attribute for resource '([^']+)'/.exec(c.text) ?? /^Fetch API cannot load (\S+?)\.? /.exec(c.text);
+  const m =
+    /^Failed to find a valid digest in the 'integrity' attribute for resource '([^']+)'/.exec(c.text) ?? /^Fetch API cannot load (\S+?)\.? /.exec(c.text);
   return m?.[1];
 }
 

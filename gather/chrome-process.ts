@@ -117,7 +117,11 @@ export function chromeBinary(): string {
 export function scoringChromeFlags(spki?: string, user: ChromeUser | null = chromeUser()): string[] {
   // No background features: they make requests of their own through the page's context (the autofill server
   // was seen asking content-autofill.googleapis.com from every page's context).
-  const flags = [...chromeFlags(scoringChromeSandboxed(user)), ...ISOLATION_FLAGS, '--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,InterestFeedContentSuggestions,PrivacySandboxSettings4'];
+  const flags = [
+    ...chromeFlags(scoringChromeSandboxed(user)),
+    ...ISOLATION_FLAGS,
+    '--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,InterestFeedContentSuggestions,PrivacySandboxSettings4',
+  ];
   if (spki) flags.push(`--ignore-certificate-errors-spki-list=${spki}`);
   return flags;
 }
@@ -141,12 +145,19 @@ function chownTree(path: string, user: ChromeUser): void {
 async function launchChrome(options: chromeLauncher.Options, user: ChromeUser | null): Promise<chromeLauncher.LaunchedChrome> {
   if (!user) return chromeLauncher.launch(options);
   const home = options.userDataDir as string;
-  const spawnAs = ((command: string, args: readonly string[], opts: SpawnOptions) => spawn(command, args, { ...opts, uid: user.uid, gid: user.gid })) as typeof spawn;
+  const spawnAs = ((command: string, args: readonly string[], opts: SpawnOptions) =>
+    spawn(command, args, { ...opts, uid: user.uid, gid: user.gid })) as typeof spawn;
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), TMPDIR: join(home, 'tmp') };
   const launcher = new chromeLauncher.Launcher({ ...options, envVars: env }, { spawn: spawnAs });
   await launcher.launch();
   if (launcher.pid === undefined || launcher.port === undefined || !launcher.chromeProcess) throw new Error(`Chrome did not start as ${user.name}`);
-  return { pid: launcher.pid, port: launcher.port, process: launcher.chromeProcess, remoteDebuggingPipes: launcher.remoteDebuggingPipes, kill: () => launcher.kill() };
+  return {
+    pid: launcher.pid,
+    port: launcher.port,
+    process: launcher.chromeProcess,
+    remoteDebuggingPipes: launcher.remoteDebuggingPipes,
+    kill: () => launcher.kill(),
+  };
 }
 
 export interface ChromeProcessOptions {
@@ -259,7 +270,10 @@ export class ChromeProcess {
         // targets until resumed) slowed every Lighthouse run by 0.3–0.6 s (bench/browser-suite.ts).
         targetFilter: (target) => target.type() === 'browser' || target.browserContext() !== target.browser().defaultBrowserContext(),
       });
-      await this._browser.target().createCDPSession().then((s) => s.send('Browser.setDownloadBehavior', { behavior: 'deny' }));
+      await this._browser
+        .target()
+        .createCDPSession()
+        .then((s) => s.send('Browser.setDownloadBehavior', { behavior: 'deny' }));
     } catch (err) {
       await this.kill();
       throw err;

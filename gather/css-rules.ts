@@ -36,7 +36,7 @@ function skipAtom(text: string, i: number): number {
 /** Index of the `}` matching the `{` at `open` (or text.length). */
 function matchBrace(text: string, open: number): number {
   let depth = 0;
-  for (let i = open; i < text.length; ) {
+  for (let i = open; i < text.length;) {
     const j = skipAtom(text, i);
     if (j !== i) {
       i = j;
@@ -104,7 +104,10 @@ export function cssStyleRules(text: string, from = 0, to = text.length, out: Rul
 }
 
 /** Bytes of rules used / all, given Chrome's used ranges (a rule is used when a used range starts inside it). */
-export function ruleCoverage(rules: readonly RuleRange[], used: ReadonlyArray<{ startOffset: number; endOffset: number }>): { total: number; used: number; unused: RuleRange[] } {
+export function ruleCoverage(
+  rules: readonly RuleRange[],
+  used: ReadonlyArray<{ startOffset: number; endOffset: number }>,
+): { total: number; used: number; unused: RuleRange[] } {
   const starts = used.map((u) => u.startOffset).sort((a, b) => a - b);
   let total = 0;
   let usedBytes = 0;

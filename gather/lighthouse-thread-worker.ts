@@ -70,7 +70,11 @@ port.on('message', (msg: ToWorker) => {
  * left), and the performance score is their median (lighthouse.ts `medianPerformance`). Every run takes the
  * machine-wide measurement lock around its measured phase.
  */
-async function once(msg: Extract<ToWorker, { type: 'run' }>, timeoutMs: number, options: Partial<Parameters<typeof runLighthouseWith>[1]>): Promise<LighthouseRun> {
+async function once(
+  msg: Extract<ToWorker, { type: 'run' }>,
+  timeoutMs: number,
+  options: Partial<Parameters<typeof runLighthouseWith>[1]>,
+): Promise<LighthouseRun> {
   let page: Page | undefined;
   let context: BrowserContext | undefined;
   try {
@@ -104,7 +108,11 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       const neverIdle = msg.page?.neverIdle || verdict === 'measure-never-idle';
       runs.push(await once(msg, deadline - performance.now(), { performanceOnly: true, pageState: { neverIdle } }));
     }
-    const result: LighthouseRun = { ...first, evidence: medianPerformance(runs.map((r) => r.evidence)), requests: [...new Set(runs.flatMap((r) => r.requests ?? []))] };
+    const result: LighthouseRun = {
+      ...first,
+      evidence: medianPerformance(runs.map((r) => r.evidence)),
+      requests: [...new Set(runs.flatMap((r) => r.requests ?? []))],
+    };
     if (runs.length > 1) {
       // Waits and measured phases add up over the runs.
       const sum = (k: 'lockWaitMs' | 'measuredMs') => runs.reduce((t, r) => t + (r[k] ?? 0), 0);

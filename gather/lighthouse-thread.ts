@@ -37,14 +37,24 @@ export interface ThreadRunOptions {
 
 /** Messages from the main thread to the worker. */
 export type ToWorker =
-  | { type: 'run'; id: number; url: string; port: number; proxyServer: string; timeoutMs: number; runs?: number; mobile?: { screenshot: boolean }; hold: boolean; benchmark: boolean; page?: PageState }
+  | {
+      type: 'run';
+      id: number;
+      url: string;
+      port: number;
+      proxyServer: string;
+      timeoutMs: number;
+      runs?: number;
+      mobile?: { screenshot: boolean };
+      hold: boolean;
+      benchmark: boolean;
+      page?: PageState;
+    }
   | { type: 'verdict'; id: number; verdict: HoldVerdict };
 
 /** Messages from the worker to the main thread. */
 export type FromWorker =
-  | { type: 'benchmark'; id: number }
-  | { type: 'done'; id: number; run: LighthouseRun }
-  | { type: 'failed'; id: number; message: string; timeout: boolean };
+  { type: 'benchmark'; id: number } | { type: 'done'; id: number; run: LighthouseRun } | { type: 'failed'; id: number; message: string; timeout: boolean };
 
 interface Pending {
   resolve(run: LighthouseRun): void;
@@ -58,7 +68,9 @@ export class LighthouseThread {
   private readonly pending = new Map<number, Pending>();
 
   /** The worker's thread id while there is one (the step gate tells this page's measurement by it). */
-  get threadId(): number | undefined { return this.worker?.threadId; }
+  get threadId(): number | undefined {
+    return this.worker?.threadId;
+  }
 
   private start(): Worker {
     const worker = new Worker(new URL('./lighthouse-thread-worker.js', import.meta.url));
@@ -88,17 +100,22 @@ export class LighthouseThread {
     const worker = (this.worker ??= this.start());
     const id = this.nextId++;
     return new Promise<LighthouseRun>((resolve, reject) => {
-      const guard = setTimeout(() => {
-        if (!this.pending.has(id)) return;
-        this.pending.delete(id);
-        void this.terminate();
-        reject(new LighthouseTimeout(`Lighthouse did not finish within ${Math.round(opts.timeoutMs / 1000)} s (its worker thread stopped answering)`));
-      }, Math.max(0, opts.timeoutMs) + THREAD_GRACE_MS);
+      const guard = setTimeout(
+        () => {
+          if (!this.pending.has(id)) return;
+          this.pending.delete(id);
+          void this.terminate();
+          reject(new LighthouseTimeout(`Lighthouse did not finish within ${Math.round(opts.timeoutMs / 1000)} s (its worker thread stopped answering)`));
+        },
+        Math.max(0, opts.timeoutMs) + THREAD_GRACE_MS,
+      );
       guard.unref();
-      const settle = <T>(f: (v: T) => void) => (v: T) => {
-        clearTimeout(guard);
-        f(v);
-      };
+      const settle =
+        <T>(f: (v: T) => void) =>
+        (v: T) => {
+          clearTimeout(guard);
+          f(v);
+        };
       this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), ...(opts.onBenchmark ? { onBenchmark: opts.onBenchmark } : {}) });
       const before = opts.mobile?.before;
       const msg: ToWorker = {

@@ -41,7 +41,16 @@ import lighthouseLog from 'lighthouse-logger';
 import type { Page } from 'puppeteer-core';
 import type { LighthouseEvidence } from '../core/evidence.js';
 import { errorMessage } from '../core/errors.js';
-import { MOBILE_ARTIFACT, MOBILE_AUDIT, WebgradeMobileAudit, copyMeasureStats, mobileGatherer, type HoldVerdict, type MeasureStats, type MobileArtifact } from './lighthouse-mobile.js';
+import {
+  MOBILE_ARTIFACT,
+  MOBILE_AUDIT,
+  WebgradeMobileAudit,
+  copyMeasureStats,
+  mobileGatherer,
+  type HoldVerdict,
+  type MeasureStats,
+  type MobileArtifact,
+} from './lighthouse-mobile.js';
 import { MOBILE_EMULATION } from './mobile-measure.js';
 import { requestKeysFromDevtoolsLog } from './page-requests.js';
 import { navigateWithResolvedConfig } from './resolved-config.js';
@@ -105,7 +114,12 @@ export function applyPageState(settings: Record<string, unknown>, page: PageStat
 
 let queue: Promise<unknown> = Promise.resolve();
 
-type LighthouseFn = (url: string, flags: Record<string, unknown>, config?: Record<string, unknown>, page?: Page) => Promise<{ lhr: LhrLike; artifacts?: Record<string, unknown> } | undefined>;
+type LighthouseFn = (
+  url: string,
+  flags: Record<string, unknown>,
+  config?: Record<string, unknown>,
+  page?: Page,
+) => Promise<{ lhr: LhrLike; artifacts?: Record<string, unknown> } | undefined>;
 let lighthouseFn: LighthouseFn | undefined;
 
 async function loadLighthouse(): Promise<LighthouseFn> {
@@ -131,7 +145,11 @@ export function memoiseMessageFormat(): void {
   // The intl-messageformat Lighthouse itself resolves (the same module instance: it imports the CommonJS main).
   const require = createRequire(createRequire(import.meta.url).resolve('lighthouse/package.json'));
   const { IntlMessageFormat: Format } = require('intl-messageformat') as {
-    IntlMessageFormat: { resolveLocale?: (l: string | string[]) => unknown; __parse?: (m: string, o?: Record<string, unknown>) => unknown; __webgradeMemo?: true };
+    IntlMessageFormat: {
+      resolveLocale?: (l: string | string[]) => unknown;
+      __parse?: (m: string, o?: Record<string, unknown>) => unknown;
+      __webgradeMemo?: true;
+    };
   };
   if (Format.__webgradeMemo || typeof Format.resolveLocale !== 'function' || typeof Format.__parse !== 'function') return;
   const resolveLocale = Format.resolveLocale.bind(Format);
@@ -179,7 +197,17 @@ async function reuseBenchmarkIndex(lhr: LhrLike): Promise<void> {
 interface LhrLike {
   lighthouseVersion: string;
   categories: Record<string, { score: number | null; title: string }>;
-  audits: Record<string, { score: number | null; scoreDisplayMode: string; title: string; displayValue?: string; errorMessage?: string; details?: { items?: Array<Record<string, unknown>> } }>;
+  audits: Record<
+    string,
+    {
+      score: number | null;
+      scoreDisplayMode: string;
+      title: string;
+      displayValue?: string;
+      errorMessage?: string;
+      details?: { items?: Array<Record<string, unknown>> };
+    }
+  >;
   runWarnings: string[];
   runtimeError?: { code: string; message: string };
   environment?: { benchmarkIndex?: number };
@@ -241,7 +269,13 @@ export function lighthouseEvidence(lhr: LhrLike): LighthouseEvidence & { blocked
     if (a.displayValue) audits[id]!.displayValue = a.displayValue;
     if (a.errorMessage) audits[id]!.errorMessage = a.errorMessage.split('\n')[0]!.slice(0, 300);
   }
-  const out: LighthouseEvidence & { blockedRequests?: string[] } = { lighthouseVersion: lhr.lighthouseVersion, categories, audits, runWarnings: lhr.runWarnings ?? [], lhr };
+  const out: LighthouseEvidence & { blockedRequests?: string[] } = {
+    lighthouseVersion: lhr.lighthouseVersion,
+    categories,
+    audits,
+    runWarnings: lhr.runWarnings ?? [],
+    lhr,
+  };
   if (lhr.runtimeError?.code) out.runtimeError = `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`;
   const items = lhr.audits['network-requests']?.details?.items ?? [];
   const failed = items
@@ -271,7 +305,10 @@ export function medianPerformance(runs: readonly LighthouseEvidence[]): Lighthou
   const full = runs[0]!;
   if (runs.length < 2) return full;
   const scores = runs.map((r) => r.categories.performance?.score ?? null);
-  const scored = scores.map((s, i) => ({ s, i })).filter((x): x is { s: number; i: number } => x.s !== null).sort((a, b) => a.s - b.s || a.i - b.i);
+  const scored = scores
+    .map((s, i) => ({ s, i }))
+    .filter((x): x is { s: number; i: number } => x.s !== null)
+    .sort((a, b) => a.s - b.s || a.i - b.i);
   const out: LighthouseEvidence = { ...full, performanceRuns: scores };
   if (scored.length === 0) return out;
   const m = scored[Math.floor((scored.length - 1) / 2)]!.i;
@@ -312,7 +349,9 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     const categories = opts.performanceOnly ? ['performance'] : [...LIGHTHOUSE_CATEGORIES];
     const flags = { port: opts.port, output: 'json', logLevel: 'silent', onlyCategories: categories };
     const base = lighthouseSettingsFor(opts.pageState);
-    const settings = opts.defaults ? { onlyCategories: categories } : { ...base, maxWaitForLoad: Math.max(5000, Math.min(base.maxWaitForLoad, opts.timeoutMs - 5000)), onlyCategories: categories };
+    const settings = opts.defaults
+      ? { onlyCategories: categories }
+      : { ...base, maxWaitForLoad: Math.max(5000, Math.min(base.maxWaitForLoad, opts.timeoutMs - 5000)), onlyCategories: categories };
     const config: Record<string, unknown> = { extends: 'lighthouse:default', settings };
     const stats: MeasureStats = {};
     const lock = opts.lock ? { timeoutMs: Math.max(1000, opts.timeoutMs - 2000), release: {} as { fn?: () => Promise<void> } } : undefined;
@@ -336,7 +375,10 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
       (settings as Record<string, unknown>).onlyAudits = [MOBILE_AUDIT];
     }
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new LighthouseTimeout(`Lighthouse did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)), Math.max(0, opts.timeoutMs));
+      timer = setTimeout(
+        () => reject(new LighthouseTimeout(`Lighthouse did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)),
+        Math.max(0, opts.timeoutMs),
+      );
     });
     job = opts.page ? navigateWithResolvedConfig(url, flags, config, opts.page) : lighthouse(url, flags, config);
     job.catch(() => undefined);
@@ -358,7 +400,13 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
     // An abandoned run keeps the queue until it settles (the caller kills Chrome, which ends it), at most 20 s.
     if (job) {
       const j = job;
-      void Promise.race([j.then(() => undefined, () => undefined), new Promise<void>((r) => setTimeout(r, 20_000).unref())]).then(release);
+      void Promise.race([
+        j.then(
+          () => undefined,
+          () => undefined,
+        ),
+        new Promise<void>((r) => setTimeout(r, 20_000).unref()),
+      ]).then(release);
     } else release();
   }
 }

@@ -84,7 +84,8 @@ export async function acquireMeasureLock(timeoutMs: number, path = measureLockPa
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
-      if (Date.now() > deadline) throw new Error(`another webgrade process held the Lighthouse measurement lock for more than ${Math.round(timeoutMs / 1000)} s`);
+      if (Date.now() > deadline)
+        throw new Error(`another webgrade process held the Lighthouse measurement lock for more than ${Math.round(timeoutMs / 1000)} s`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }

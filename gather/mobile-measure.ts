@@ -74,4 +74,3 @@ export function measureOverflow(): OverflowMeasure {
   // width up (420 px of content gives scrollWidth 421): never report more than the content's own right edge.
   return { scrollWidth: Math.min(scrollWidth, Math.max(clientWidth, Math.ceil(contentRight - 0.01))), clientWidth, offenders: out.slice(0, 10) };
 }
-

@@ -53,7 +53,10 @@ export function attributeRequests(log: readonly NetworkEntry[], seen: SeenReques
       continue;
     }
     const keys = seen.get(e.phase);
-    const own = e.destination === 'tunnel' ? tunnelOfPage(e.url, keys) : e.url.startsWith(origin + '/') || initiated(e) || keys?.has(requestKey(e.method, e.url)) === true;
+    const own =
+      e.destination === 'tunnel'
+        ? tunnelOfPage(e.url, keys)
+        : e.url.startsWith(origin + '/') || initiated(e) || keys?.has(requestKey(e.method, e.url)) === true;
     if (own) page.push(e);
     else browser.push({ ...e, browserMade: true, browserReason: BROWSER_MADE_REASON });
   }

@@ -72,11 +72,20 @@ export const MAX_REDIRECTS = 20;
 type Answer = { status: number } | { error: string } | { refused: true };
 
 /** One request to one checked destination; the answer's body is discarded as soon as the headers arrive. */
-function requestOnce(url: URL, method: 'HEAD' | 'GET', addresses: readonly ResolvedAddress[], signal: AbortSignal): Promise<{ status: number; location?: string }> {
+function requestOnce(
+  url: URL,
+  method: 'HEAD' | 'GET',
+  addresses: readonly ResolvedAddress[],
+  signal: AbortSignal,
+): Promise<{ status: number; location?: string }> {
   // The connection goes to the addresses checked before, never to a second DNS answer. With `all` (asked by
   // net's happy-eyeballs connect) the callback takes the whole list, which @types/node's signature leaves out.
   const lookup: LookupFunction = (_host, options, callback) => {
-    if (options.all) (callback as unknown as (err: null, all: LookupAddress[]) => void)(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all)
+      (callback as unknown as (err: null, all: LookupAddress[]) => void)(
+        null,
+        addresses.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, addresses[0]!.address, addresses[0]!.family);
   };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -199,7 +208,9 @@ export async function checkCdnUrls(urls: readonly string[], cache: CdnCache, bud
  * `destinations` is for tests only (to reach a local test server); nothing on the command line or in a page sets
  * it, so scoring always uses `PUBLIC_ONLY`.
  */
-export function remoteCheckGathererFactory(options: GathererOptions & { network?: NetworkSettings; cdn?: CdnOptions; destinations?: DestinationPolicy }): Gatherer {
+export function remoteCheckGathererFactory(
+  options: GathererOptions & { network?: NetworkSettings; cdn?: CdnOptions; destinations?: DestinationPolicy },
+): Gatherer {
   const mode = options.network?.mode ?? DEFAULT_NETWORK_MODE;
   let cache: CdnCache | undefined;
   return {

@@ -58,10 +58,20 @@ const resolved = new Map<string, ResolvedConfig>();
 export const configStats = { resolved: 0, reused: 0 };
 
 /** Lighthouse's navigation of `url` in `page` with `config`, resolved once per configuration; what `lighthouse()` returns. */
-export async function navigateWithResolvedConfig(url: string, flags: Record<string, unknown>, config: Record<string, unknown>, page: Page): Promise<{ lhr: never; artifacts?: Record<string, unknown> } | undefined> {
+export async function navigateWithResolvedConfig(
+  url: string,
+  flags: Record<string, unknown>,
+  config: Record<string, unknown>,
+  page: Page,
+): Promise<{ lhr: never; artifacts?: Record<string, unknown> } | undefined> {
   const lh = await load();
   lighthouseLog.setLevel(String(flags.logLevel ?? 'error'));
-  const key = JSON.stringify({ flags: { ...flags, port: undefined }, settings: config.settings, extends: config.extends, gatherers: ((config.artifacts as Array<{ id: string }> | undefined) ?? []).map((a) => a.id) });
+  const key = JSON.stringify({
+    flags: { ...flags, port: undefined },
+    settings: config.settings,
+    extends: config.extends,
+    gatherers: ((config.artifacts as Array<{ id: string }> | undefined) ?? []).map((a) => a.id),
+  });
   let base = process.env.WEBGRADE_LIGHTHOUSE_CONFIG === 'per-run' ? undefined : resolved.get(key);
   if (base) configStats.reused++;
   else {
@@ -73,7 +83,15 @@ export async function navigateWithResolvedConfig(url: string, flags: Record<stri
   const computedCache = new Map();
   const runnerOptions = { resolvedConfig, computedCache };
   const artifactsOut = await lh.Runner.gather(async () => {
-    const context = { driver: new lh.Driver(page), lhBrowser: undefined, lhPage: undefined, page, resolvedConfig, requestor: lh.normalizeUrl(url), computedCache };
+    const context = {
+      driver: new lh.Driver(page),
+      lhBrowser: undefined,
+      lhPage: undefined,
+      page,
+      resolvedConfig,
+      requestor: lh.normalizeUrl(url),
+      computedCache,
+    };
     const { baseArtifacts } = await lh.nav._setup(context);
     const gathered = await lh.nav._navigation({ ...context, baseArtifacts });
     await lh.nav._cleanup(context);
@@ -88,7 +106,12 @@ export async function navigateWithResolvedConfig(url: string, flags: Record<stri
  * lighthouse.ts `applyPageState`) and that must not reach the next run that reuses the resolution.
  */
 export function perRunConfig(base: ResolvedConfig, config: Record<string, unknown>): ResolvedConfig {
-  const own = new Map(((config.artifacts as Array<{ id: string; gatherer: { implementation: new () => object } }> | undefined) ?? []).map((a) => [a.id, a.gatherer.implementation]));
+  const own = new Map(
+    ((config.artifacts as Array<{ id: string; gatherer: { implementation: new () => object } }> | undefined) ?? []).map((a) => [
+      a.id,
+      a.gatherer.implementation,
+    ]),
+  );
   const artifacts =
     base.artifacts?.map((a) => {
       const Impl = own.get(a.id) ?? (a.gatherer.instance.constructor as new () => object);

@@ -74,7 +74,13 @@ export interface VisitOptions {
  * Visit the artifact at `entryUrl` in `context` and gather BrowserEvidence.
  * Never throws for page faults; throws only when the browser itself is unusable (the caller restarts it).
  */
-export async function visitArtifact(context: BrowserContext, artifact: Artifact, origin: string, entryUrl: string, opts: VisitOptions): Promise<BrowserEvidence> {
+export async function visitArtifact(
+  context: BrowserContext,
+  artifact: Artifact,
+  origin: string,
+  entryUrl: string,
+  opts: VisitOptions,
+): Promise<BrowserEvidence> {
   const t0 = performance.now();
   const page = await context.newPage();
   return new VisitRun(t0, context, page, await page.createCDPSession(), artifact, origin, entryUrl, opts).run();
@@ -103,7 +109,11 @@ class VisitRun {
     private readonly opts: VisitOptions,
   ) {
     let css: Promise<void> | undefined;
-    const enableCss = () => (css ??= cdp.send('DOM.enable').then(() => cdp.send('CSS.enable')).then(() => undefined));
+    const enableCss = () =>
+      (css ??= cdp
+        .send('DOM.enable')
+        .then(() => cdp.send('CSS.enable'))
+        .then(() => undefined));
     this.ctx = { page, cdp, artifact, origin, entryUrl, faults: this.faults, documents: this.documents, enableCss };
   }
 
@@ -217,7 +227,8 @@ class VisitRun {
   private unresponsiveCause(): string {
     if (this.closed) return 'page did not respond (its window was closed)';
     const navigations = this.documents.length - 1;
-    if (navigations >= RELOAD_LOOP_NAVIGATIONS) return `page did not respond: it kept navigating (${navigations} navigations after the entry loaded: a reload or redirect loop)`;
+    if (navigations >= RELOAD_LOOP_NAVIGATIONS)
+      return `page did not respond: it kept navigating (${navigations} navigations after the entry loaded: a reload or redirect loop)`;
     const workers = this.page.workers().length;
     if (workers >= WORKER_STARVATION_WORKERS) return `page did not respond: ${workers} web workers compete with it for the CPU (worker starvation)`;
     return 'page did not respond (busy main thread: a long or endless script)';
@@ -273,7 +284,11 @@ class VisitRun {
     const t = performance.now();
     try {
       const context = opts.mobileContext ? await opts.mobileContext() : this.context;
-      const mob = await withTimeout(visitMobile(context, this.entryUrl, faults, () => this.left(), opts.screenshots), Math.min(LOAD_TIMEOUT_MS + 5000, this.left()), 'mobile visit');
+      const mob = await withTimeout(
+        visitMobile(context, this.entryUrl, faults, () => this.left(), opts.screenshots),
+        Math.min(LOAD_TIMEOUT_MS + 5000, this.left()),
+        'mobile visit',
+      );
       ev.mobile = mob.result;
       if (mob.screenshot) ev.screenshots.mobile = mob.screenshot;
     } catch (err) {

@@ -36,7 +36,7 @@ function alignmentStance(value: string): AlignmentStance {
 export function addAlignmentOption(cmd: Command): Command {
   return cmd.option(
     '--alignment <stance>',
-    'alignment judges\' stance: study (default; the study\'s: each checklist item addressed at a high level, unfinished or mocked features count) or strict (implemented so that it works)',
+    "alignment judges' stance: study (default; the study's: each checklist item addressed at a high level, unfinished or mocked features count) or strict (implemented so that it works)",
     alignmentStance,
   );
 }
@@ -70,6 +70,11 @@ export function addAgentOptions(cmd: Command): Command {
  * Judge settings from the parsed flags of a command that called addJudgeOptions; `tasks` are the judge tasks a
  * config file's `models` may name (the registry's judge metric ids and `checklist`). Throws InputError.
  */
-export function judgeSettingsFromFlags(flags: JudgeFlags, tasks: readonly string[], env: NodeJS.ProcessEnv = process.env, defaults: { concurrency?: number } = {}): JudgeSettings {
+export function judgeSettingsFromFlags(
+  flags: JudgeFlags,
+  tasks: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  defaults: { concurrency?: number } = {},
+): JudgeSettings {
   return resolveJudgeSettings(flags, env, tasks, defaults);
 }

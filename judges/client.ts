@@ -141,10 +141,12 @@ export class JudgeClient {
 
   chat(req: ChatRequest): Promise<ChatResult> {
     if (req.signal?.aborted) return Promise.reject(new JudgeCallError('judge deadline reached before the call', 'aborted'));
-    return this.queue.add(() => this.chatNow(req), { signal: req.signal }).catch((err: unknown) => {
-      if (err instanceof JudgeCallError) throw err;
-      throw new JudgeCallError(`judge deadline reached while waiting for a slot`, 'aborted');
-    });
+    return this.queue
+      .add(() => this.chatNow(req), { signal: req.signal })
+      .catch((err: unknown) => {
+        if (err instanceof JudgeCallError) throw err;
+        throw new JudgeCallError(`judge deadline reached while waiting for a slot`, 'aborted');
+      });
   }
 
   private async chatNow(req: ChatRequest): Promise<ChatResult> {
@@ -195,10 +197,15 @@ export class JudgeClient {
     if (err instanceof APIConnectionError) {
       const cause = (err as { cause?: { message?: string; code?: string; cause?: { code?: string } } }).cause;
       const code = cause?.cause?.code ?? cause?.code ?? cause?.message ?? err.message;
-      return new JudgeCallError(`cannot reach judge endpoint ${this.settings.baseURL ?? ''} (${code}; ${attempts} attempt${attempts > 1 ? 's' : ''})`, 'unreachable');
+      return new JudgeCallError(
+        `cannot reach judge endpoint ${this.settings.baseURL ?? ''} (${code}; ${attempts} attempt${attempts > 1 ? 's' : ''})`,
+        'unreachable',
+      );
     }
     if (err instanceof APIError && err.status !== undefined) {
-      const msg = String(err.message ?? '').split('\n')[0]!.slice(0, 200);
+      const msg = String(err.message ?? '')
+        .split('\n')[0]!
+        .slice(0, 200);
       return new JudgeCallError(`judge endpoint answered HTTP ${err.status}: ${msg}`, 'endpoint');
     }
     if (err instanceof Error && err.name === 'AbortError') return new JudgeCallError('judge deadline reached', 'aborted');

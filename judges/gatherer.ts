@@ -36,7 +36,6 @@ import type { MetricDefinition } from '../core/metric.js';
 import type { Gatherer, GatherRequest, GathererOptions } from '../core/gatherer.js';
 import { errorMessage } from '../core/errors.js';
 
-
 /** The desktop screenshot a visual judge sees, or why there is none. */
 export type ScreenshotInput = { ok: true; png: Buffer; width: number; height: number } | { ok: false; reason: string };
 
@@ -108,7 +107,9 @@ export class JudgeGatherer implements Gatherer {
   private setup(tasks: readonly string[]): void {
     if (this.settings || this.settingsError) return;
     try {
-      this.settings = this.options.judge ?? resolveJudgeSettings(this.options.alignment ? { alignment: this.options.alignment } : {}, process.env, [...tasks, CHECKLIST_TASK]);
+      this.settings =
+        this.options.judge ??
+        resolveJudgeSettings(this.options.alignment ? { alignment: this.options.alignment } : {}, process.env, [...tasks, CHECKLIST_TASK]);
     } catch (err) {
       this.settingsError = `judge settings: ${errorMessage(err)}`;
     }
@@ -132,7 +133,15 @@ export class JudgeGatherer implements Gatherer {
     const nc = notConfiguredReason(settings, id);
     if (nc) return nc;
     if (judge.prompt === 'functionality') return functionalityPrompt(evidence.artifact, req, settings.maxSourceChars) as PromptSpec<unknown>;
-    return alignmentPrompt(kind!, evidence.artifact, req, req.checklist![kind!], settings.maxSourceChars, shot?.ok ? shot : undefined, settings.alignment) as PromptSpec<unknown>;
+    return alignmentPrompt(
+      kind!,
+      evidence.artifact,
+      req,
+      req.checklist![kind!],
+      settings.maxSourceChars,
+      shot?.ok ? shot : undefined,
+      settings.alignment,
+    ) as PromptSpec<unknown>;
   }
 
   /** Start the source-only judges of this artifact now (before the browser runs); `gather` finishes them. */
@@ -170,7 +179,9 @@ export class JudgeGatherer implements Gatherer {
       });
     const early = asked.filter((m) => !judgeNeedsScreenshot(m.judge)).map((m) => ask(m, undefined));
     let giveShot!: (shot: ScreenshotInput) => void;
-    const late = new Promise<ScreenshotInput>((res) => (giveShot = res)).then((shot) => Promise.all(asked.filter((m) => judgeNeedsScreenshot(m.judge)).map((m) => ask(m, shot))));
+    const late = new Promise<ScreenshotInput>((res) => (giveShot = res)).then((shot) =>
+      Promise.all(asked.filter((m) => judgeNeedsScreenshot(m.judge)).map((m) => ask(m, shot))),
+    );
     const done = Promise.all([...early, late]).then(
       () => clearTimeout(timer),
       (err: unknown) => {
@@ -189,7 +200,14 @@ export class JudgeGatherer implements Gatherer {
     };
   }
 
-  private async judgeOne(id: string, judge: JudgeSpec, evidence: Evidence, settings: JudgeSettings, signal: AbortSignal, shot: ScreenshotInput | undefined): Promise<Gathered<JudgeAnswer>> {
+  private async judgeOne(
+    id: string,
+    judge: JudgeSpec,
+    evidence: Evidence,
+    settings: JudgeSettings,
+    signal: AbortSignal,
+    shot: ScreenshotInput | undefined,
+  ): Promise<Gathered<JudgeAnswer>> {
     const spec = this.prompt(id, judge, evidence, settings, shot);
     if (typeof spec === 'string') return missing(spec);
     this.runtime ??= createJudgeRuntime(settings);

@@ -11,7 +11,15 @@
  * rounding is recorded, see validateVisual.)
  */
 
-import { VISUAL_ASPECTS, VISUAL_DECIMALS, type CriteriaAnswer, type CriterionRating, type Verdict, type VerdictsAnswer, type VisualAnswer } from '../core/judge-answer.js';
+import {
+  VISUAL_ASPECTS,
+  VISUAL_DECIMALS,
+  type CriteriaAnswer,
+  type CriterionRating,
+  type Verdict,
+  type VerdictsAnswer,
+  type VisualAnswer,
+} from '../core/judge-answer.js';
 
 export { VISUAL_ASPECTS, type CriteriaAnswer, type CriterionRating, type Verdict, type VerdictsAnswer, type VisualAnswer };
 
@@ -84,7 +92,6 @@ function str(v: unknown, max = 2000): string | null {
 // ---------------------------------------------------------------------------------------------------------------
 // functionality-correctness: ten criteria, 0–10 each
 
-
 /**
  * Exactly the criteria `ids`, each once, each with a number in [0, 10]. Accepts `{"criteria": [{id, score,
  * reason}]}` (the asked-for form) or `{"criteria": {"<id>": {score, reason} | number}}`. Returned in `ids` order.
@@ -96,7 +103,9 @@ export function validateCriteria(value: Record<string, unknown>, ids: readonly s
     entries = raw.map((e) => (e && typeof e === 'object' ? (e as Record<string, unknown>) : {}) as { id: unknown; score: unknown; reason: unknown });
   } else if (raw && typeof raw === 'object') {
     entries = Object.entries(raw as Record<string, unknown>).map(([id, v]) =>
-      v && typeof v === 'object' ? { id, score: (v as Record<string, unknown>).score, reason: (v as Record<string, unknown>).reason } : { id, score: v, reason: '' },
+      v && typeof v === 'object'
+        ? { id, score: (v as Record<string, unknown>).score, reason: (v as Record<string, unknown>).reason }
+        : { id, score: v, reason: '' },
     );
   } else return invalid('"criteria" is missing');
   if (entries.length !== ids.length) return invalid(`expected ${ids.length} criteria, got ${entries.length}`);
@@ -112,7 +121,6 @@ export function validateCriteria(value: Record<string, unknown>, ids: readonly s
 
 // ---------------------------------------------------------------------------------------------------------------
 // visual-experience: one rating 0–4 plus four aspects
-
 
 /**
  * A number with at most `decimals` decimals kept as given (3.25 stays 3.25); a longer one rounded to that many,
@@ -153,7 +161,6 @@ export function validateVisual(value: Record<string, unknown>): Validation<Visua
 
 // ---------------------------------------------------------------------------------------------------------------
 // alignment: exactly one verdict per checklist item
-
 
 /**
  * Exactly one verdict per item id in `itemIds`, no unknown or repeated ids, `passed` a boolean. Returned in item

@@ -41,7 +41,18 @@ export interface JudgeUsage {
 }
 
 export function emptyUsage(): JudgeUsage {
-  return { calls: 0, cacheHits: 0, invalidAnswers: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, callMs: 0, responseFormats: [], servedModels: [], systemFingerprints: [] };
+  return {
+    calls: 0,
+    cacheHits: 0,
+    invalidAnswers: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    costUsd: 0,
+    callMs: 0,
+    responseFormats: [],
+    servedModels: [],
+    systemFingerprints: [],
+  };
 }
 
 function served(usage: JudgeUsage, model: string | undefined, fingerprint: string | undefined): void {
@@ -73,7 +84,14 @@ export type AskOutcome<T> = { ok: true; value: T; cached: boolean } | { ok: fals
 /** Ask once (repeat index `repeat`), with the cache and invalid-answer retries. */
 export async function askOnce<T>(ctx: JudgeContext, spec: PromptSpec<T>, model: string, repeat: number, usage: JudgeUsage): Promise<AskOutcome<T>> {
   const { settings } = ctx;
-  const key = cacheKey({ model, promptVersion: spec.promptVersion, messages: spec.messages, temperature: settings.temperature, maxTokens: settings.maxTokens, repeat });
+  const key = cacheKey({
+    model,
+    promptVersion: spec.promptVersion,
+    messages: spec.messages,
+    temperature: settings.temperature,
+    maxTokens: settings.maxTokens,
+    repeat,
+  });
   const hit = ctx.cache.get(key);
   if (hit) {
     const v = checkAnswer(spec, hit.text);
@@ -100,8 +118,16 @@ export async function askOnce<T>(ctx: JudgeContext, spec: PromptSpec<T>, model: 
     const v = checkAnswer(spec, r.text);
     if (v.ok) {
       ctx.cache.put({
-        version: 1, key, model, promptVersion: spec.promptVersion, repeat, createdAt: new Date().toISOString(), text: r.text, usage: r.usage,
-        servedModel: r.model, ...(r.systemFingerprint ? { systemFingerprint: r.systemFingerprint } : {}),
+        version: 1,
+        key,
+        model,
+        promptVersion: spec.promptVersion,
+        repeat,
+        createdAt: new Date().toISOString(),
+        text: r.text,
+        usage: r.usage,
+        servedModel: r.model,
+        ...(r.systemFingerprint ? { systemFingerprint: r.systemFingerprint } : {}),
       });
       return { ok: true, value: v.value, cached: false };
     }
@@ -125,7 +151,12 @@ export interface RepeatedAnswer<T> {
 }
 
 /** Ask `repeats` times; ok when at least one repeat gave a valid answer. */
-export async function askRepeated<T>(ctx: JudgeContext, spec: PromptSpec<T>, model: string, repeats: number): Promise<{ ok: true; answer: RepeatedAnswer<T> } | { ok: false; reason: string; usage: JudgeUsage }> {
+export async function askRepeated<T>(
+  ctx: JudgeContext,
+  spec: PromptSpec<T>,
+  model: string,
+  repeats: number,
+): Promise<{ ok: true; answer: RepeatedAnswer<T> } | { ok: false; reason: string; usage: JudgeUsage }> {
   const usage = emptyUsage();
   const outcomes = await Promise.all(Array.from({ length: repeats }, (_, r) => askOnce(ctx, spec, model, r, usage)));
   const values = outcomes.flatMap((o) => (o.ok ? [o.value] : []));

@@ -105,9 +105,11 @@ export const DEFAULT_AGENT_CAPS: AgentCaps = { maxSteps: 12, maxTokens: 200_000,
 
 /** The agent's caps from the config file's `agent` object. */
 function parseAgentCaps(v: unknown, where: string): AgentCaps {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new InputError(`${where}: "agent" must be an object {"maxSteps", "maxTokens", "timeSeconds", "vision"}`);
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new InputError(`${where}: "agent" must be an object {"maxSteps", "maxTokens", "timeSeconds", "vision"}`);
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['maxSteps', 'maxTokens', 'timeSeconds', 'vision'].includes(k)) throw new InputError(`${where}: unknown key "agent.${k}"`);
+  for (const k of Object.keys(o))
+    if (!['maxSteps', 'maxTokens', 'timeSeconds', 'vision'].includes(k)) throw new InputError(`${where}: unknown key "agent.${k}"`);
   const out = { ...DEFAULT_AGENT_CAPS };
   const steps = num(o, 'maxSteps', 1, true, `${where}: agent`);
   if (steps !== undefined) out.maxSteps = steps;
@@ -164,9 +166,26 @@ export interface JudgeFlags {
 }
 
 const CONFIG_KEYS = new Set([
-  'baseURL', 'apiKey', 'apiKeyEnv', 'model', 'models', 'timeoutSeconds', 'maxRetries', 'invalidRetries', 'concurrency',
-  'repeats', 'deadlineSeconds', 'temperature', 'maxTokens', 'responseFormat', 'prices', 'cache', 'cacheDir', 'maxSourceChars',
-  'alignment', 'agent',
+  'baseURL',
+  'apiKey',
+  'apiKeyEnv',
+  'model',
+  'models',
+  'timeoutSeconds',
+  'maxRetries',
+  'invalidRetries',
+  'concurrency',
+  'repeats',
+  'deadlineSeconds',
+  'temperature',
+  'maxTokens',
+  'responseFormat',
+  'prices',
+  'cache',
+  'cacheDir',
+  'maxSourceChars',
+  'alignment',
+  'agent',
 ]);
 
 function num(o: Record<string, unknown>, key: string, min: number, integer: boolean, where: string): number | undefined {
@@ -220,7 +239,12 @@ export function parseJudgeConfig(value: unknown, where: string, env: NodeJS.Proc
   const d = num(o, 'deadlineSeconds', 0.001, false, where);
   if (d !== undefined) out.deadlineMs = d * 1000;
   const ints: Array<[keyof JudgeSettings & string, number]> = [
-    ['maxRetries', 0], ['invalidRetries', 0], ['concurrency', 1], ['repeats', 1], ['maxTokens', 1], ['maxSourceChars', 1000],
+    ['maxRetries', 0],
+    ['invalidRetries', 0],
+    ['concurrency', 1],
+    ['repeats', 1],
+    ['maxTokens', 1],
+    ['maxSourceChars', 1000],
   ];
   for (const [k, min] of ints) {
     const v = num(o, k, min, true, where);
@@ -280,7 +304,12 @@ export function loadJudgeConfig(path: string, env: NodeJS.ProcessEnv = process.e
  * Merge flags > config file > environment > defaults into complete settings (`tasks`: see parseJudgeConfig).
  * `defaults` replaces some of the defaults (a batch's judge stage runs more calls at once: runner/judge-stage.ts).
  */
-export function resolveJudgeSettings(flags: JudgeFlags = {}, env: NodeJS.ProcessEnv = process.env, tasks?: readonly string[], defaults: Partial<Pick<JudgeSettings, 'concurrency'>> = {}): JudgeSettings {
+export function resolveJudgeSettings(
+  flags: JudgeFlags = {},
+  env: NodeJS.ProcessEnv = process.env,
+  tasks?: readonly string[],
+  defaults: Partial<Pick<JudgeSettings, 'concurrency'>> = {},
+): JudgeSettings {
   const s: JudgeSettings = { ...DEFAULT_JUDGE_SETTINGS, ...defaults, models: {}, prices: {}, cacheDir: defaultCacheDir(env) };
   if (env.OPENAI_BASE_URL) s.baseURL = env.OPENAI_BASE_URL;
   if (env.OPENAI_API_KEY) s.apiKey = env.OPENAI_API_KEY;

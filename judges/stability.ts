@@ -135,8 +135,7 @@ export function judgeStability(
     metrics.push({ ...base, u: t.u, z: t.z, p: t.p, verdict: t.p < alpha ? 'stable' : 'not stable' });
   }
   const tested = metrics.filter((m) => m.verdict !== 'not enough data');
-  const verdict: StabilityVerdict =
-    tested.length === 0 ? 'not enough data' : tested.every((m) => m.verdict === 'stable') ? 'stable' : 'not stable';
+  const verdict: StabilityVerdict = tested.length === 0 ? 'not enough data' : tested.every((m) => m.verdict === 'stable') ? 'stable' : 'not stable';
   return {
     rows: rows.length,
     skippedFailed: opts.skippedFailed ?? 0,

@@ -26,7 +26,7 @@ export function rank(values: readonly number[]): { ranks: number[]; ties: number
   const idx = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
   const ranks = new Array<number>(values.length);
   const ties: number[] = [];
-  for (let i = 0; i < idx.length; ) {
+  for (let i = 0; i < idx.length;) {
     let j = i;
     while (j + 1 < idx.length && idx[j + 1]![0] === idx[i]![0]) j++;
     const r = (i + j) / 2 + 1;

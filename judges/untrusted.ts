@@ -165,7 +165,10 @@ export function sourceView(artifact: Artifact, maxChars: number): SourceView {
   }
   if (total() > maxChars) {
     const overhead = parts.reduce((s, p) => s + header(p.path).length + 1 + 60, 0);
-    const budgets = shares(parts.map((p) => p.text.length), Math.max(1000, maxChars - overhead));
+    const budgets = shares(
+      parts.map((p) => p.text.length),
+      Math.max(1000, maxChars - overhead),
+    );
     parts = parts.map((p, i) => {
       if (p.text.length <= budgets[i]!) return p;
       notes.push(`${p.path}: kept ${budgets[i]} of ${p.text.length} chars (head 70 %, tail 30 %)`);

@@ -66,7 +66,10 @@ function normaliseWs(s: string): string {
  * reader spot verdicts resting on invented code.
  */
 export function excerptFound(excerpt: string, haystack: string): boolean | null {
-  const pieces = excerpt.split(/\.\.\.|…/).map(normaliseWs).filter((p) => p.length >= 12);
+  const pieces = excerpt
+    .split(/\.\.\.|…/)
+    .map(normaliseWs)
+    .filter((p) => p.length >= 12);
   if (pieces.length === 0) return null;
   return pieces.every((p) => haystack.includes(p));
 }

@@ -46,7 +46,8 @@ export function repeatedGroups(page: PageModel): Element[][] {
   return out;
 }
 
-const FONT_CLASS = /^(fa|fas|far|fab|fal|fad|fa-solid|fa-regular|fa-brands|bi|bx|bxs|bxl|material-icons(-outlined|-round|-sharp|-two-tone)?|material-symbols-(outlined|rounded|sharp)|ri-.+|ion-.+|ph|ph-.+|ti|ti-.+|la|las|lar|lab|glyphicon|icon-.+)$/;
+const FONT_CLASS =
+  /^(fa|fas|far|fab|fal|fad|fa-solid|fa-regular|fa-brands|bi|bx|bxs|bxl|material-icons(-outlined|-round|-sharp|-two-tone)?|material-symbols-(outlined|rounded|sharp)|ri-.+|ion-.+|ph|ph-.+|ti|ti-.+|la|las|lar|lab|glyphicon|icon-.+)$/;
 export const EMOJI_ONLY = /^(?:\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic}|\p{Emoji_Modifier})*\s*){1,2}$/u;
 
 export type IconKind = 'svg' | 'font' | 'emoji';
@@ -62,7 +63,10 @@ function svgLooksLikeIcon(svg: Element): boolean {
   if (w !== null && h !== null && !Number.isNaN(w) && !Number.isNaN(h)) return w >= 8 && h >= 8 && w <= 64 && h <= 64;
   const names = `${svg.getAttribute('class') ?? ''} ${svg.parentElement?.getAttribute('class') ?? ''}`.toLowerCase();
   if (names.includes('icon')) return true;
-  const vb = (svg.getAttribute('viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
+  const vb = (svg.getAttribute('viewBox') ?? '')
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
   return vb.length === 4 && vb[2]! > 0 && vb[3]! > 0 && vb[2]! <= 48 && vb[3]! <= 48;
 }
 
@@ -110,7 +114,33 @@ export function firstTextElement(page: PageModel, selector: string): Element | u
   return page.elements(selector).find((el) => Array.from(el.childNodes).some((n) => n.nodeType === 3 && (n.textContent ?? '').trim().length > 1));
 }
 
-const BLOCKS = new Set(['div', 'main', 'section', 'header', 'nav', 'article', 'aside', 'footer', 'form', 'ul', 'ol', 'table', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'figure', 'fieldset', 'details', 'dl', 'pre', 'blockquote']);
+const BLOCKS = new Set([
+  'div',
+  'main',
+  'section',
+  'header',
+  'nav',
+  'article',
+  'aside',
+  'footer',
+  'form',
+  'ul',
+  'ol',
+  'table',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'figure',
+  'fieldset',
+  'details',
+  'dl',
+  'pre',
+  'blockquote',
+]);
 
 /** The first block-level child of `<body>` that is not hidden in the source (where content starts). */
 export function firstBodyBlock(page: PageModel): Element | undefined {

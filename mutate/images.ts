@@ -21,14 +21,24 @@ export interface PageImage {
 }
 
 const RASTER = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-const EXT_MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' };
+const EXT_MIME: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
 
 /** Decode `data:[mime][;params][;base64],payload`; null when it is not one. */
 export function decodeDataUri(uri: string): { mime: string; bytes: Buffer } | null {
   if (!uri.toLowerCase().startsWith('data:')) return null;
   const comma = uri.indexOf(',');
   if (comma < 0) return null;
-  const meta = uri.slice(5, comma).split(';').map((s) => s.trim());
+  const meta = uri
+    .slice(5, comma)
+    .split(';')
+    .map((s) => s.trim());
   const mime = (meta[0] || 'text/plain').toLowerCase();
   const payload = uri.slice(comma + 1);
   if (meta.slice(1).some((p) => p.toLowerCase() === 'base64')) return { mime, bytes: Buffer.from(payload.replace(/\s+/g, ''), 'base64') };

@@ -125,7 +125,14 @@ export class PageModel {
       const loc = this.loc(el);
       if (!loc?.startTag || !loc.endTag) continue;
       const module = (el.getAttribute('type') ?? '').trim().toLowerCase() === 'module';
-      out.push({ file: this.entry, offset: loc.startTag.endOffset, text: this.html.slice(loc.startTag.endOffset, loc.endTag.startOffset), origin: 'inline', element: el, module });
+      out.push({
+        file: this.entry,
+        offset: loc.startTag.endOffset,
+        text: this.html.slice(loc.startTag.endOffset, loc.endTag.startOffset),
+        origin: 'inline',
+        element: el,
+        module,
+      });
     }
     for (const f of this.artifact.files) {
       if (f.kind !== 'js' || f.text === undefined) continue;
@@ -141,7 +148,13 @@ export class PageModel {
     for (const el of Array.from(this.doc.querySelectorAll('style'))) {
       const loc = this.loc(el);
       if (!loc?.startTag || !loc.endTag) continue;
-      out.push({ file: this.entry, offset: loc.startTag.endOffset, text: this.html.slice(loc.startTag.endOffset, loc.endTag.startOffset), origin: 'inline', element: el });
+      out.push({
+        file: this.entry,
+        offset: loc.startTag.endOffset,
+        text: this.html.slice(loc.startTag.endOffset, loc.endTag.startOffset),
+        origin: 'inline',
+        element: el,
+      });
     }
     for (const f of this.artifact.files) {
       if (f.kind !== 'css' || f.text === undefined) continue;

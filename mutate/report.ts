@@ -80,7 +80,12 @@ function moveCell(moves: readonly Move[]): string {
 
 /** The table `webgrade mutate` prints. */
 export function reportTable(r: MutationReport): string {
-  const t = new Table({ head: ['operator', 'targets: original → mutant', 'other metrics that moved'], colWidths: [22, 62, 44], wordWrap: true, style: { head: [], border: [] } });
+  const t = new Table({
+    head: ['operator', 'targets: original → mutant', 'other metrics that moved'],
+    colWidths: [22, 62, 44],
+    wordWrap: true,
+    style: { head: [], border: [] },
+  });
   for (const o of r.operators) t.push([o.id + (o.edit ? `\n${o.edit}` : ''), targetCell(o), moveCell(o.moved)]);
   const s = summary(r);
   const lines = [

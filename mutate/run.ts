@@ -155,7 +155,12 @@ export function baseStats(docs: readonly ScoreDocument[]): Record<string, BaseSt
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** Compare a mutant's scores with the base: detection of targets, moves of the rest. */
-export function compare(op: Pick<MutationOperator, 'targets' | 'collateral' | 'inserts'>, base: Record<string, BaseStats>, mutant: ScoreDocument, targets: readonly string[]): Pick<OperatorResult, 'detected' | 'scores' | 'moved' | 'notes'> {
+export function compare(
+  op: Pick<MutationOperator, 'targets' | 'collateral' | 'inserts'>,
+  base: Record<string, BaseStats>,
+  mutant: ScoreDocument,
+  targets: readonly string[],
+): Pick<OperatorResult, 'detected' | 'scores' | 'moved' | 'notes'> {
   const detected: Record<string, boolean> = {};
   const notes: Record<string, string> = {};
   const scores: OperatorResult['scores'] = {};
@@ -191,7 +196,12 @@ export const INSERTED_NOTE = 'nothing to measure on the original';
 
 /** Can a target be judged on this base (scorable and above the floor, or judged on an inserted feature)? */
 export function judgeable(result: OperatorResult, target: string): boolean {
-  return result.applied && target in result.detected && !result.notes?.[target]?.startsWith('unscorable on the original') && !result.notes?.[target]?.startsWith('at the floor');
+  return (
+    result.applied &&
+    target in result.detected &&
+    !result.notes?.[target]?.startsWith('unscorable on the original') &&
+    !result.notes?.[target]?.startsWith('at the floor')
+  );
 }
 
 export class MutationRunner {
@@ -208,7 +218,8 @@ export class MutationRunner {
     this.suite = opts.suite ?? DEFAULT_SUITE;
     this.scope = opts.scope ?? 'all';
     this.repeats = opts.repeats ?? 1;
-    if (!Number.isInteger(this.repeats) || this.repeats < 1 || this.repeats > MAX_REPEATS) throw new InputError(`--repeats: expected a whole number from 1 to ${MAX_REPEATS}`);
+    if (!Number.isInteger(this.repeats) || this.repeats < 1 || this.repeats > MAX_REPEATS)
+      throw new InputError(`--repeats: expected a whole number from 1 to ${MAX_REPEATS}`);
     this.ruleMetrics = suiteMetrics(this.suite).filter((m) => m.kind === 'rule');
     const gopts: ScorerGathererOptions = { checkNetwork: opts.checkNetwork ?? false, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS };
     if (opts.network) gopts.network = opts.network;
@@ -223,7 +234,8 @@ export class MutationRunner {
     for (const t of op.targets) {
       const m = findMetric(t);
       if (!m) skipped[t] = 'target metric not in this build';
-      else if (!this.ruleMetrics.includes(m)) skipped[t] = m.kind !== 'rule' ? 'a judge metric (not run by mutate)' : `not in the ${this.suite} suite (add --suite extended)`;
+      else if (!this.ruleMetrics.includes(m))
+        skipped[t] = m.kind !== 'rule' ? 'a judge metric (not run by mutate)' : `not in the ${this.suite} suite (add --suite extended)`;
       else present.push(t);
     }
     return { present, skipped };
@@ -333,7 +345,11 @@ export class MutationRunner {
       rule: detectionRule(this.repeats),
       base: fullBase,
       operators: results,
-      timings: { baseMs: Math.round(baseMs), mutantsMs: Math.round(mutantsMs - (this.scope === 'targets' ? baseMs : 0)), totalMs: Math.round(performance.now() - t0) },
+      timings: {
+        baseMs: Math.round(baseMs),
+        mutantsMs: Math.round(mutantsMs - (this.scope === 'targets' ? baseMs : 0)),
+        totalMs: Math.round(performance.now() - t0),
+      },
     };
   }
 

@@ -26,11 +26,13 @@ export function analysisTable(doc: AnalysisDoc): string {
   const p = doc.population;
   const out: string[] = [];
   const repeats = p.maxRepeats > 1 ? `; scored up to ${p.maxRepeats} times (${p.rows} rows, ${p.artifactsWithRepeats} artifacts with repeats)` : '; no repeats';
-  out.push(`Analysis of ${doc.results} (suite ${doc.suite}): ${p.artifacts} artifacts (${p.failed} failed) from ${p.models} models, ${p.requirements} requirements, ${p.metrics} metrics with results${repeats}`);
+  out.push(
+    `Analysis of ${doc.results} (suite ${doc.suite}): ${p.artifacts} artifacts (${p.failed} failed) from ${p.models} models, ${p.requirements} requirements, ${p.metrics} metrics with results${repeats}`,
+  );
   out.push(doc.weights);
   out.push(guardSummary(doc.noiseGuard));
   out.push('');
-  out.push('Distribution and noise per metric (an artifact\'s score is its mean over its repeats; the overall in % of one SD)');
+  out.push("Distribution and noise per metric (an artifact's score is its mean over its repeats; the overall in % of one SD)");
   const t = table(['metric', 'weight', 'scorable', 'mean', 'sd', 'most common (share)', 'retest sd', 'retest / sd', 'σ used']);
   for (const m of [...doc.metrics, doc.overall]) {
     t.push([
@@ -51,27 +53,43 @@ export function analysisTable(doc: AnalysisDoc): string {
   if (r) {
     out.push('');
     const boot = r.bootstrap ? `95% CI: ${r.bootstrap.iterations} bootstrap resamples of the requirements (seed ${r.bootstrap.seed})` : 'no bootstrap';
-    out.push(`Agreement with human ratings (${r.file}: ${r.pages} rated pages of ${r.requirements} requirements, ${r.requirementsWithMinPages} with ≥ ${r.minGroup} rated pages; ${boot})`);
+    out.push(
+      `Agreement with human ratings (${r.file}: ${r.pages} rated pages of ${r.requirements} requirements, ${r.requirementsWithMinPages} with ≥ ${r.minGroup} rated pages; ${boot})`,
+    );
     const a = table(['metric', 'pages', 'Spearman ρ', 'Kendall τ', 'within: reqs', 'within ρ', 'within τ']);
     for (const m of [...doc.metrics, doc.overall]) {
       const g = m.ratings!;
-      a.push([m.id, String(g.across.pages), corrText(g.across.spearman), corrText(g.across.kendall), String(g.within.groups), corrText(g.within.spearman), corrText(g.within.kendall)]);
+      a.push([
+        m.id,
+        String(g.across.pages),
+        corrText(g.across.spearman),
+        corrText(g.across.kendall),
+        String(g.within.groups),
+        corrText(g.within.spearman),
+        corrText(g.within.kendall),
+      ]);
     }
     out.push(a.toString());
-    out.push(`across pages: all rated pages pooled; within: per requirement with ≥ ${r.minGroup} rated pages (not all tied), averaged over those requirements (how many: "within: reqs")`);
+    out.push(
+      `across pages: all rated pages pooled; within: per requirement with ≥ ${r.minGroup} rated pages (not all tied), averaged over those requirements (how many: "within: reqs")`,
+    );
   }
   const pr = doc.pairs;
   if (pr) {
     out.push('');
     const boot = pr.bootstrap ? `95% CI: ${pr.bootstrap.iterations} bootstrap resamples of the requirements (seed ${pr.bootstrap.seed})` : 'no bootstrap';
-    out.push(`Agreement with pairwise preferences (${pr.file}: ${pr.matched} judgements of ${pr.requirements} requirements, ${pr.ties} ties${pr.raters ? `, ${pr.raters} raters` : ''}; ${boot})`);
+    out.push(
+      `Agreement with pairwise preferences (${pr.file}: ${pr.matched} judgements of ${pr.requirements} requirements, ${pr.ties} ties${pr.raters ? `, ${pr.raters} raters` : ''}; ${boot})`,
+    );
     const a = table(['metric', 'judgements', 'accuracy [95% CI]', 'requirements']);
     for (const m of [...doc.metrics, doc.overall]) {
       const e = m.pairs!.accuracy;
       a.push([m.id, String(e.n), estimateText(e), String(e.groups)]);
     }
     out.push(a.toString());
-    out.push('accuracy: share of decisive judgements (ties left out) whose winner scores higher, a score tie counting ½ (chance 0.50); judgements with an unscorable page are left out for that metric');
+    out.push(
+      'accuracy: share of decisive judgements (ties left out) whose winner scores higher, a score tie counting ½ (chance 0.50); judgements with an unscorable page are left out for that metric',
+    );
   }
   if (doc.notes.length) {
     out.push('');
@@ -92,20 +110,64 @@ const corrCells = (c: { spearman: Correlation; kendall: Correlation } | undefine
  */
 export function analysisCsv(doc: AnalysisDoc): string {
   const head = [
-    'metric', 'perspective', 'weight', 'artifacts', 'scorable', 'scorable_share', 'mean', 'sd', 'mode_score', 'mode_share',
-    'retest_sd', 'retest_pairs', 'retest_ratio', 'effective_sd', 'noise_guard',
-    'pages', ...CORR_COLUMNS, 'within_groups', 'within_pages', ...CORR_COLUMNS.map((c) => `within_${c}`),
-    'pair_judgements', 'pair_accuracy', 'pair_accuracy_low', 'pair_accuracy_high',
+    'metric',
+    'perspective',
+    'weight',
+    'artifacts',
+    'scorable',
+    'scorable_share',
+    'mean',
+    'sd',
+    'mode_score',
+    'mode_share',
+    'retest_sd',
+    'retest_pairs',
+    'retest_ratio',
+    'effective_sd',
+    'noise_guard',
+    'pages',
+    ...CORR_COLUMNS,
+    'within_groups',
+    'within_pages',
+    ...CORR_COLUMNS.map((c) => `within_${c}`),
+    'pair_judgements',
+    'pair_accuracy',
+    'pair_accuracy_low',
+    'pair_accuracy_high',
   ];
   const lines = [head.map(csvCell).join(',')];
   for (const m of [...doc.metrics, doc.overall]) {
     const change = doc.noiseGuard.changed.find((c) => c.metric === m.id);
-    lines.push([
-      m.id, m.perspective ?? '', m.weight, m.artifacts, m.scorable, m.scorableShare, m.mean, m.sd, m.mode?.score, m.mode?.share,
-      m.retest?.sd, m.retest?.pairs, m.retest?.ratio, m.effectiveSd, change ? describeChange(change) : '',
-      m.ratings?.across.pages, ...corrCells(m.ratings?.across), m.ratings?.within.groups, m.ratings?.within.pages, ...corrCells(m.ratings?.within),
-      m.pairs?.accuracy.n, m.pairs?.accuracy.value, m.pairs?.accuracy.ci?.[0], m.pairs?.accuracy.ci?.[1],
-    ].map(csvCell).join(','));
+    lines.push(
+      [
+        m.id,
+        m.perspective ?? '',
+        m.weight,
+        m.artifacts,
+        m.scorable,
+        m.scorableShare,
+        m.mean,
+        m.sd,
+        m.mode?.score,
+        m.mode?.share,
+        m.retest?.sd,
+        m.retest?.pairs,
+        m.retest?.ratio,
+        m.effectiveSd,
+        change ? describeChange(change) : '',
+        m.ratings?.across.pages,
+        ...corrCells(m.ratings?.across),
+        m.ratings?.within.groups,
+        m.ratings?.within.pages,
+        ...corrCells(m.ratings?.within),
+        m.pairs?.accuracy.n,
+        m.pairs?.accuracy.value,
+        m.pairs?.accuracy.ci?.[0],
+        m.pairs?.accuracy.ci?.[1],
+      ]
+        .map(csvCell)
+        .join(','),
+    );
   }
   return lines.join('\n') + '\n';
 }

@@ -37,7 +37,9 @@ function extras(cmp: Comparison): string[] {
   if (cmp.onlyBase.length) out.push(`only in base (not compared): ${cmp.onlyBase.join(', ')}`);
   if (cmp.onlyHead.length) out.push(`only in head (not compared): ${cmp.onlyHead.join(', ')}`);
   out.push(...cmp.notes);
-  out.push(`named only when the paired bootstrap interval (${cmp.iterations} resamples, seed ${cmp.seed}) excludes 0 and |Δ| is above the metric's rerun noise`);
+  out.push(
+    `named only when the paired bootstrap interval (${cmp.iterations} resamples, seed ${cmp.seed}) excludes 0 and |Δ| is above the metric's rerun noise`,
+  );
   return out;
 }
 
@@ -55,17 +57,24 @@ function mdCell(s: string): string {
 
 function mdTable(list: readonly MetricChange[]): string[] {
   const out = ['| model | metric | base | head | Δ | 95% CI | requirements |', '|---|---|---:|---:|---:|---|---:|'];
-  for (const c of list) out.push(`| ${mdCell(c.model)} | ${mdCell(c.metric)} | ${num(c.baseMean)} | ${num(c.headMean)} | ${signed(c.delta)} | ${ciText(c)} | ${c.n} |`);
+  for (const c of list)
+    out.push(`| ${mdCell(c.model)} | ${mdCell(c.metric)} | ${num(c.baseMean)} | ${num(c.headMean)} | ${signed(c.delta)} | ${ciText(c)} | ${c.n} |`);
   return out;
 }
 
 export function compareMarkdown(cmp: Comparison): string {
   const r = cmp.regressions.length;
-  const lines = [`### webgrade compare: ${r ? `❌ ${verdictLine(cmp)}` : `✅ ${verdictLine(cmp)}`}`, '', `\`${mdCell(cmp.base)}\` → \`${mdCell(cmp.head)}\``, ''];
+  const lines = [
+    `### webgrade compare: ${r ? `❌ ${verdictLine(cmp)}` : `✅ ${verdictLine(cmp)}`}`,
+    '',
+    `\`${mdCell(cmp.base)}\` → \`${mdCell(cmp.head)}\``,
+    '',
+  ];
   if (r) lines.push('**Regressed**', '', ...mdTable(cmp.regressions), '');
   if (cmp.improvements.length) lines.push('**Improved**', '', ...mdTable(cmp.improvements), '');
   const rest = cmp.changes.filter((c) => c.verdict === 'unchanged');
-  if (rest.length) lines.push('<details><summary>All other model × metric means (unchanged beyond noise)</summary>', '', ...mdTable(rest), '', '</details>', '');
+  if (rest.length)
+    lines.push('<details><summary>All other model × metric means (unchanged beyond noise)</summary>', '', ...mdTable(rest), '', '</details>', '');
   lines.push(...extras(cmp).map((x) => `- ${mdCell(x)}`));
   return lines.join('\n') + '\n';
 }

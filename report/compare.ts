@@ -92,7 +92,11 @@ export function pairedInterval(d: readonly number[], iterations = COMPARE_ITERAT
   return [quantileSorted(sorted, 0.025), quantileSorted(sorted, 0.975)];
 }
 
-function noiseOf(base: Population, head: Population, normsMetrics: Record<string, MetricNorm> | null): Record<string, { sd: number; source: 'repeats' | 'norms' }> {
+function noiseOf(
+  base: Population,
+  head: Population,
+  normsMetrics: Record<string, MetricNorm> | null,
+): Record<string, { sd: number; source: 'repeats' | 'norms' }> {
   const out: Record<string, { sd: number; source: 'repeats' | 'norms' }> = {};
   const fromNorms = normsMetrics ? retestFromNorms(normsMetrics) : {};
   const b = retestFromPopulation(base);
@@ -164,7 +168,8 @@ export function compareRuns(base: Population, head: Population, labels: { base: 
       });
     }
   }
-  const bySize = (a: MetricChange, b: MetricChange) => Math.abs(b.delta) - Math.abs(a.delta) || a.model.localeCompare(b.model) || metricOrder(a.metric) - metricOrder(b.metric);
+  const bySize = (a: MetricChange, b: MetricChange) =>
+    Math.abs(b.delta) - Math.abs(a.delta) || a.model.localeCompare(b.model) || metricOrder(a.metric) - metricOrder(b.metric);
   const notes: string[] = [];
   const unpaired = [...baseReqs].filter((r) => !shared.includes(r)).length + new Set(head.samples.map((s) => s.requirement)).size - shared.length;
   if (unpaired) notes.push(`${unpaired} requirement(s) in one file only: left out`);

@@ -182,7 +182,13 @@ function failures(views: readonly ArtifactView[]): FailureGroup[] {
 function modelViews(pop: Population, doc: LeaderboardDoc, views: readonly ArtifactView[]): ModelView[] {
   return pop.models.map((model) => {
     const cells = doc.perMetric[model] ?? {};
-    const metrics: MetricZ[] = doc.metrics.map((m) => ({ id: m.id, title: findMetric(m.id)?.title ?? m.id, z: cells[m.id]?.z ?? null, raw: cells[m.id]?.raw ?? null, unscorable: cells[m.id]?.unscorable ?? 0 }));
+    const metrics: MetricZ[] = doc.metrics.map((m) => ({
+      id: m.id,
+      title: findMetric(m.id)?.title ?? m.id,
+      z: cells[m.id]?.z ?? null,
+      raw: cells[m.id]?.raw ?? null,
+      unscorable: cells[m.id]?.unscorable ?? 0,
+    }));
     const spread = metrics.filter((m) => m.z !== null && !doc.metrics.find((x) => x.id === m.id)?.degenerate);
     const byZ = [...spread].sort((a, b) => b.z! - a.z! || metricOrder(a.id) - metricOrder(b.id));
     const mine = views.filter((v) => v.model === model);
@@ -194,7 +200,10 @@ function modelViews(pop: Population, doc: LeaderboardDoc, views: readonly Artifa
       artifacts: mine,
       metrics,
       strengths: byZ.slice(0, 3).filter((m) => m.z! > 0),
-      weaknesses: byZ.slice(-3).reverse().filter((m) => m.z! < 0),
+      weaknesses: byZ
+        .slice(-3)
+        .reverse()
+        .filter((m) => m.z! < 0),
       best: ranked.slice(0, n),
       worst: ranked.length > 1 ? ranked.slice(-n).reverse() : [],
     };

@@ -54,8 +54,14 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
     ]);
   }
   out.push(t.toString());
-  if (doc.bootstrap) out.push(`CI: ${doc.bootstrap.iterations} bootstrap resamples of the ${doc.bootstrap.requirements} requirements (seed ${doc.bootstrap.seed}); rank holds = share of resamples with the same rank`);
-  if (withExec) out.push('executable: share of the model\'s artifacts whose first view rendered (render-validity 100; UI2App\'s executability), of those with a render-validity score; not weighted');
+  if (doc.bootstrap)
+    out.push(
+      `CI: ${doc.bootstrap.iterations} bootstrap resamples of the ${doc.bootstrap.requirements} requirements (seed ${doc.bootstrap.seed}); rank holds = share of resamples with the same rank`,
+    );
+  if (withExec)
+    out.push(
+      "executable: share of the model's artifacts whose first view rendered (render-validity 100; UI2App's executability), of those with a render-validity score; not weighted",
+    );
   out.push(guardSummary(doc.noiseGuard));
 
   const models = doc.models.map((m) => m.model);
@@ -73,15 +79,22 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
   const tr = table(['metric', 'pool mean', 'pool SD', 'retest SD', 'σ used', ...models]);
   for (const m of doc.metrics) {
     const used = m.effectiveSd ?? m.sd;
-    tr.push([m.id, m.mean === null ? 'n/a' : m.mean.toFixed(1), m.sd === null ? 'n/a' : m.sd.toFixed(2), m.retestSd === undefined ? 'n/a' : m.retestSd.toFixed(2), used === null ? 'n/a' : `${used.toFixed(2)}${m.effectiveSd !== undefined ? ' (guard)' : ''}`, ...models.map((x) => {
-      const raw = doc.perMetric[x]![m.id]!.raw;
-      return raw === null ? 'n/a' : raw.toFixed(1);
-    })]);
+    tr.push([
+      m.id,
+      m.mean === null ? 'n/a' : m.mean.toFixed(1),
+      m.sd === null ? 'n/a' : m.sd.toFixed(2),
+      m.retestSd === undefined ? 'n/a' : m.retestSd.toFixed(2),
+      used === null ? 'n/a' : `${used.toFixed(2)}${m.effectiveSd !== undefined ? ' (guard)' : ''}`,
+      ...models.map((x) => {
+        const raw = doc.perMetric[x]![m.id]!.raw;
+        return raw === null ? 'n/a' : raw.toFixed(1);
+      }),
+    ]);
   }
   out.push(tr.toString());
 
   out.push('');
-  out.push('Unscorable counts per model and metric (Table 11), of each model\'s artifacts');
+  out.push("Unscorable counts per model and metric (Table 11), of each model's artifacts");
   const tu = table(['metric', ...models.map((x) => `${x} (${doc.models.find((m) => m.model === x)!.artifacts})`)]);
   for (const m of doc.metrics) tu.push([m.id, ...models.map((x) => String(doc.perMetric[x]![m.id]!.unscorable))]);
   out.push(tu.toString());
@@ -91,10 +104,15 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
     out.push(`Overall by ${b.label} (Table 5), % of one SD (μ and σ from the whole population): the average over models, then each model`);
     const tb = table([b.label, 'artifacts', 'average over models', ...models]);
     for (const v of b.values) {
-      tb.push([v.value, String(v.artifacts), `${pctOfSd(v.average)} (${v.modelsAveraged})`, ...models.map((x) => {
-        const e = v.models.find((y) => y.model === x);
-        return e ? pctOfSd(e.overall) : '';
-      })]);
+      tb.push([
+        v.value,
+        String(v.artifacts),
+        `${pctOfSd(v.average)} (${v.modelsAveraged})`,
+        ...models.map((x) => {
+          const e = v.models.find((y) => y.model === x);
+          return e ? pctOfSd(e.overall) : '';
+        }),
+      ]);
     }
     out.push(tb.toString());
     out.push('average over models: unweighted mean of the overalls of the models with artifacts of that value (how many in brackets)');
@@ -137,22 +155,53 @@ export function leaderboardCsv(doc: LeaderboardDoc): string {
   const bcols = breakdownColumns(doc);
   const cell = (label: string, value: string) => doc.breakdowns.find((b) => b.label === label)!.values.find((v) => v.value === value)!;
   const head = [
-    'rank', 'model', 'overall', 'ci_low', 'ci_high', 'rank_holds', ...doc.perspectives, 'artifacts', 'failed', 'executable',
-    ...ids.map((id) => `z:${id}`), ...ids.map((id) => `raw:${id}`), ...ids.map((id) => `unscorable:${id}`), ...bcols.map((c) => c.name), 'weights',
-    'ci_note', 'noise_guard',
+    'rank',
+    'model',
+    'overall',
+    'ci_low',
+    'ci_high',
+    'rank_holds',
+    ...doc.perspectives,
+    'artifacts',
+    'failed',
+    'executable',
+    ...ids.map((id) => `z:${id}`),
+    ...ids.map((id) => `raw:${id}`),
+    ...ids.map((id) => `unscorable:${id}`),
+    ...bcols.map((c) => c.name),
+    'weights',
+    'ci_note',
+    'noise_guard',
   ];
-  const guard = doc.noiseGuard.changed.length ? `k ${doc.noiseGuard.k}: ${doc.noiseGuard.changed.map(describeChange).join('; ')}` : guardSummary(doc.noiseGuard);
+  const guard = doc.noiseGuard.changed.length
+    ? `k ${doc.noiseGuard.k}: ${doc.noiseGuard.changed.map(describeChange).join('; ')}`
+    : guardSummary(doc.noiseGuard);
   const lines = [head.map(csvCell).join(',')];
   for (const m of doc.models) {
     const pm = doc.perMetric[m.model]!;
-    lines.push([
-      m.rank, m.model, m.overall, m.ci?.[0], m.ci?.[1], m.rankHolds, ...doc.perspectives.map((p) => m.perspectives[p]), m.artifacts, m.failed, m.executable?.of ? m.executable.share : undefined,
-      ...ids.map((id) => pm[id]!.z), ...ids.map((id) => pm[id]!.raw), ...ids.map((id) => pm[id]!.unscorable),
-      ...bcols.map((c) => cell(c.label, c.value).models.find((x) => x.model === m.model)?.overall),
-      doc.weights.description,
-      m.ci === null ? `n/a: ${m.ciReason ?? 'no interval'}` : '',
-      guard,
-    ].map(csvCell).join(','));
+    lines.push(
+      [
+        m.rank,
+        m.model,
+        m.overall,
+        m.ci?.[0],
+        m.ci?.[1],
+        m.rankHolds,
+        ...doc.perspectives.map((p) => m.perspectives[p]),
+        m.artifacts,
+        m.failed,
+        m.executable?.of ? m.executable.share : undefined,
+        ...ids.map((id) => pm[id]!.z),
+        ...ids.map((id) => pm[id]!.raw),
+        ...ids.map((id) => pm[id]!.unscorable),
+        ...bcols.map((c) => cell(c.label, c.value).models.find((x) => x.model === m.model)?.overall),
+        doc.weights.description,
+        m.ci === null ? `n/a: ${m.ciReason ?? 'no interval'}` : '',
+        guard,
+      ]
+        .map(csvCell)
+        .join(','),
+    );
   }
   if (bcols.length) {
     const before = head.length - bcols.length - 3;

@@ -55,7 +55,12 @@ export interface ReportData {
   notes: string[];
 }
 
-export function reportData(pop: Population, doc: LeaderboardDoc, chosen: ResolvedWeights, opts: { iterations?: number; seed?: number; title?: string } = {}): ReportData {
+export function reportData(
+  pop: Population,
+  doc: LeaderboardDoc,
+  chosen: ResolvedWeights,
+  opts: { iterations?: number; seed?: number; title?: string } = {},
+): ReportData {
   const suite = { suite: chosen.suite, reference: chosen.perspectives.fidelity !== undefined };
   const weightSets: ResolvedWeights[] = PERSONA_IDS.map((id) => presetWeights(id, suite));
   if (!weightSets.some((w) => w.persona === chosen.persona && w.source === chosen.source)) {
@@ -66,7 +71,10 @@ export function reportData(pop: Population, doc: LeaderboardDoc, chosen: Resolve
   const initial = weightSets.find((w) => w.source === chosen.source && (w.persona === chosen.persona || w.persona === `${chosen.persona} (file)`))!.persona;
   const iterations = opts.iterations ?? 1000;
   const guard = doc.noiseGuard;
-  const boots = iterations > 0 ? bootstrap(pop, Object.fromEntries(weightSets.map((w) => [w.persona, w.metrics])), { iterations, seed: opts.seed, sdFloor: sdFloors(guard) }) : {};
+  const boots =
+    iterations > 0
+      ? bootstrap(pop, Object.fromEntries(weightSets.map((w) => [w.persona, w.metrics])), { iterations, seed: opts.seed, sdFloor: sdFloors(guard) })
+      : {};
   const norms = guardNorms(populationNorms(pop), guard.retest, { enabled: guard.enabled, k: guard.k }).norms;
   const breakdowns: ReportData['breakdowns'] = {};
   for (const b of doc.breakdowns) {
@@ -92,7 +100,11 @@ export function reportData(pop: Population, doc: LeaderboardDoc, chosen: Resolve
     perspectiveShort: PERSPECTIVE_SHORT,
     catalog: suiteMetrics(chosen.suite).map((m) => ({ id: m.id, perspective: m.perspective, title: m.title })),
     metrics: doc.metrics,
-    models: doc.models.map((m) => (m.executable ? { model: m.model, artifacts: m.artifacts, failed: m.failed, executable: executableText(m) } : { model: m.model, artifacts: m.artifacts, failed: m.failed })),
+    models: doc.models.map((m) =>
+      m.executable
+        ? { model: m.model, artifacts: m.artifacts, failed: m.failed, executable: executableText(m) }
+        : { model: m.model, artifacts: m.artifacts, failed: m.failed },
+    ),
     perMetric: doc.perMetric,
     personas: weightSets.map((w) => {
       const b = boots[w.persona];
@@ -102,7 +114,12 @@ export function reportData(pop: Population, doc: LeaderboardDoc, chosen: Resolve
         description: describeWeights(w),
         perspectives: w.perspectives,
         metrics: w.metrics,
-        bootstrap: Object.fromEntries((b?.models ?? []).map((m) => [m.model, m.ciReason ? { ci: m.ci, ciReason: m.ciReason, rankHolds: m.rankHolds } : { ci: m.ci, rankHolds: m.rankHolds }])),
+        bootstrap: Object.fromEntries(
+          (b?.models ?? []).map((m) => [
+            m.model,
+            m.ciReason ? { ci: m.ci, ciReason: m.ciReason, rankHolds: m.rankHolds } : { ci: m.ci, rankHolds: m.rankHolds },
+          ]),
+        ),
         notApart: b?.notApart ?? [],
       };
     }),
@@ -119,7 +136,10 @@ function escapeHtml(s: string): string {
 
 /** JSON safe inside a <script> element. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 const STYLE = `

@@ -87,7 +87,13 @@ class PictureStore {
     const known = this.done.get(key);
     if (known) return known;
     const missing = row.evidence?.dropped?.find((d) => d.startsWith('desktop: '));
-    const why = missing ? missing.slice('desktop: '.length) : row.evidence ? 'the batch kept none' : row.status === 'ok' ? 'the results keep no pictures (batch --no-evidence, or an older batch)' : 'the row failed';
+    const why = missing
+      ? missing.slice('desktop: '.length)
+      : row.evidence
+        ? 'the batch kept none'
+        : row.status === 'ok'
+          ? 'the results keep no pictures (batch --no-evidence, or an older batch)'
+          : 'the row failed';
     const res: ArtifactImages = { pictures: [], why };
     for (const p of row.evidence?.pictures ?? []) {
       const img = this.copy(row, p);
@@ -138,7 +144,14 @@ function compareRows(v: ArtifactView, base: ResultRow | undefined, cmp: Comparis
     const b = base?.metrics.find((x) => x.id === m.id)?.score ?? null;
     const c = cmp.changes.find((x) => x.model === v.model && x.metric === m.id);
     const delta = b !== null && m.score !== null ? m.score - b : null;
-    return { metric: m.id, base: b, head: m.score, delta, verdict: c && c.verdict !== 'unchanged' ? c.verdict : undefined, text: c ? `${c.delta > 0 ? '+' : ''}${c.delta.toFixed(1)} over ${c.n} requirements` : '' };
+    return {
+      metric: m.id,
+      base: b,
+      head: m.score,
+      delta,
+      verdict: c && c.verdict !== 'unchanged' ? c.verdict : undefined,
+      text: c ? `${c.delta > 0 ? '+' : ''}${c.delta.toFixed(1)} over ${c.n} requirements` : '',
+    };
   });
 }
 
@@ -181,14 +194,35 @@ export function writeReport(m: ReportModel, opts: { out: string; resultsDir: str
   }
   for (const v of m.artifacts) {
     const base = baseRows.get(artifactKey(v.model, v.requirement));
-    const cmpView = cmp ? { label: cmp.comparison.base, img: base ? baseStore!.images(base) : { pictures: [], why: 'not in the base run' }, rows: compareRows(v, base, cmp.comparison) } : undefined;
+    const cmpView = cmp
+      ? {
+          label: cmp.comparison.base,
+          img: base ? baseStore!.images(base) : { pictures: [], why: 'not in the base run' },
+          rows: compareRows(v, base, cmp.comparison),
+        }
+      : undefined;
     const crumbs = [
       { href: 'index.html', label: 'Leaderboard' },
       { href: pagePath.model(v.model), label: `Model ${v.model}` },
       { href: pagePath.requirement(v.requirement), label: `Requirement ${v.requirement}` },
     ];
     const fileUrl = pathToFileURL(resolve(opts.resultsDir, v.row.artifact)).href;
-    page(v.href, '@artifact', { title: `${v.model} · ${v.requirement}`, v, img: images(v), cmp: cmpView, persona: m.persona, network: networkLine(v.row), settings: settingsOf(v.row), dropped: v.row.evidence?.dropped ?? [], fileUrl }, crumbs);
+    page(
+      v.href,
+      '@artifact',
+      {
+        title: `${v.model} · ${v.requirement}`,
+        v,
+        img: images(v),
+        cmp: cmpView,
+        persona: m.persona,
+        network: networkLine(v.row),
+        settings: settingsOf(v.row),
+        dropped: v.row.evidence?.dropped ?? [],
+        fileUrl,
+      },
+      crumbs,
+    );
   }
   if (cmp) page('compare.html', '@compare', { title: 'Compared with base', c: cmp.comparison }, [{ href: 'index.html', label: 'Leaderboard' }]);
   return pages;

@@ -138,8 +138,8 @@ process.on('message', (msg: ToWorker) => {
       })
       .then(
         (done) => send(done),
-      (err) => send({ type: 'error', jobId: msg.jobId, message: errorMessage(err) }),
-    );
+        (err) => send({ type: 'error', jobId: msg.jobId, message: errorMessage(err) }),
+      );
   }
 });
 process.on('disconnect', () => void shutdown(0));

@@ -74,7 +74,11 @@ function brokenReason(p: string, err: unknown): string {
   return `unreadable (${code ?? errorMessage(err)})`;
 }
 
-type Entry = { kind: 'page' | 'folder'; requirement: string; path: string } | { kind: 'broken'; requirement: string; path: string; reason: string } | { kind: 'skip'; why: string } | null;
+type Entry =
+  | { kind: 'page' | 'folder'; requirement: string; path: string }
+  | { kind: 'broken'; requirement: string; path: string; reason: string }
+  | { kind: 'skip'; why: string }
+  | null;
 
 /** Classify one entry of a model folder (or a pages folder); never throws for one bad entry. */
 function classifyEntry(dir: string, name: string): Entry {
@@ -162,7 +166,8 @@ export function discoverRuns(runsDir: string): Discovery {
     if (!isDir) continue;
     folderJobs(mdir, model, `${model}/`, jobs, skipped);
   }
-  if (jobs.length === 0) throw new InputError(`${runsDir}: no artifacts found (expected runs/<model>/<requirement-id>.html or runs/<model>/<requirement-id>/index.html)`);
+  if (jobs.length === 0)
+    throw new InputError(`${runsDir}: no artifacts found (expected runs/<model>/<requirement-id>.html or runs/<model>/<requirement-id>/index.html)`);
   return { jobs, skipped };
 }
 
@@ -274,16 +279,31 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
   // The one place a finished row is written (a hook that saves a row's pictures beside the results goes here).
   const record = (job: BatchJob, row: ResultRow) => {
     writer.append(row);
-    written.push({ model: row.model, requirement: row.requirement, status: row.status, artifact: row.artifact, metrics: row.metrics.filter((m) => m.kind === 'judge') });
+    written.push({
+      model: row.model,
+      requirement: row.requirement,
+      status: row.status,
+      artifact: row.artifact,
+      metrics: row.metrics.filter((m) => m.kind === 'judge'),
+    });
     finished++;
     if (row.status === 'ok') {
       summary.scored++;
       for (const m of row.metrics) if (m.score === null) summary.unscorable[m.id] = (summary.unscorable[m.id] ?? 0) + 1;
     } else {
       summary.failed++;
-      if (summary.failures.length < 20) summary.failures.push({ model: job.model, requirement: job.requirement, ...(job.repeat ? { repeat: job.repeat } : {}), error: row.error ?? '' });
+      if (summary.failures.length < 20)
+        summary.failures.push({ model: job.model, requirement: job.requirement, ...(job.repeat ? { repeat: job.repeat } : {}), error: row.error ?? '' });
     }
-    opts.onProgress?.({ done: alreadyDone + finished, total: allJobs.length, ok: summary.scored, failed: summary.failed, row, elapsedMs: Date.now() - start, stages: pool.stats() });
+    opts.onProgress?.({
+      done: alreadyDone + finished,
+      total: allJobs.length,
+      ok: summary.scored,
+      failed: summary.failed,
+      row,
+      elapsedMs: Date.now() - start,
+      stages: pool.stats(),
+    });
     if (finished === queue.length) resolveAll();
   };
 

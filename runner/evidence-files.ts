@@ -157,7 +157,8 @@ export function loadEvidence(dir: string): SavedEvidence {
   } catch (err) {
     throw new InputError(`--from-evidence ${dir}: ${EVIDENCE_FILE} is not valid JSON (${errorMessage(err)})`);
   }
-  if (doc.format !== 'webgrade-evidence' || doc.version !== 1) throw new InputError(`--from-evidence ${dir}: ${EVIDENCE_FILE} is not webgrade evidence (format/version)`);
+  if (doc.format !== 'webgrade-evidence' || doc.version !== 1)
+    throw new InputError(`--from-evidence ${dir}: ${EVIDENCE_FILE} is not webgrade evidence (format/version)`);
   const out: SavedEvidence = { artifact: doc.artifact as SavedEvidence['artifact'] };
   const b = doc.browser as Gathered<Record<string, unknown>> | undefined;
   if (b) {

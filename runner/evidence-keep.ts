@@ -55,7 +55,11 @@ interface Candidate {
 
 /** A name safe as one path segment, distinct for distinct inputs that reduce to the same characters. */
 export function safeSegment(name: string): string {
-  const clean = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 80) || '_';
+  const clean =
+    name
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 80) || '_';
   if (clean === name) return clean;
   let h = 0;
   for (const ch of name) h = (Math.imul(h, 31) + ch.codePointAt(0)!) >>> 0;
@@ -78,9 +82,26 @@ function candidates(evidence: Evidence, metrics: readonly MetricDefinition[], re
     const def = metrics.find((m) => m.id === r.id);
     if (!def?.illustrate || r.score === null) continue;
     const outcome: MetricOutcome = { score: r.score, summary: r.summary ?? '', details: r.details };
-    out.push({ name: def.id, kind: 'metric', metric: def.id, caption: '', maxWidth: 1280, maxHeight: 3600, png: async () => undefined, draw: () => def.illustrate!(evidence, outcome) });
+    out.push({
+      name: def.id,
+      kind: 'metric',
+      metric: def.id,
+      caption: '',
+      maxWidth: 1280,
+      maxHeight: 3600,
+      png: async () => undefined,
+      draw: () => def.illustrate!(evidence, outcome),
+    });
   }
-  if (shots?.fullPage) out.push({ name: 'full-page', kind: 'full-page', caption: `full page${shots.fullPage.truncated ? ' (cut at the height cap)' : ''}`, maxWidth: 900, maxHeight: 3600, png: async () => shots.fullPage!.png });
+  if (shots?.fullPage)
+    out.push({
+      name: 'full-page',
+      kind: 'full-page',
+      caption: `full page${shots.fullPage.truncated ? ' (cut at the height cap)' : ''}`,
+      maxWidth: 900,
+      maxHeight: 3600,
+      png: async () => shots.fullPage!.png,
+    });
   const probe = evidence.interaction?.ok ? evidence.interaction.value : undefined;
   for (const a of probe?.actions ?? []) {
     if (!a.crop) continue;
@@ -100,7 +121,10 @@ async function encode(png: Buffer, maxWidth: number, maxHeight: number | undefin
     const h = Math.round(maxHeight * (meta.width / Math.min(maxWidth, meta.width)));
     pipeline = pipeline.extract({ left: 0, top: 0, width: meta.width, height: Math.min(meta.height, h) });
   }
-  const { data, info } = await pipeline.resize({ width: maxWidth, withoutEnlargement: true }).webp({ quality, effort: 3 }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await pipeline
+    .resize({ width: maxWidth, withoutEnlargement: true })
+    .webp({ quality, effort: 3 })
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
@@ -114,7 +138,16 @@ async function expand(list: Candidate[], dropped: string[]): Promise<Candidate[]
       continue;
     }
     try {
-      for (const p of await draw()) out.push({ kind: c.kind, metric: c.metric!, maxWidth: c.maxWidth, maxHeight: c.maxHeight!, name: `${c.metric}-${p.name}`, caption: `${c.metric}: ${p.caption}`, png: async () => p.png });
+      for (const p of await draw())
+        out.push({
+          kind: c.kind,
+          metric: c.metric!,
+          maxWidth: c.maxWidth,
+          maxHeight: c.maxHeight!,
+          name: `${c.metric}-${p.name}`,
+          caption: `${c.metric}: ${p.caption}`,
+          png: async () => p.png,
+        });
     } catch (err) {
       dropped.push(`${c.metric}: cannot draw (${errorMessage(err)})`);
     }
@@ -126,7 +159,14 @@ async function expand(list: Candidate[], dropped: string[]): Promise<Candidate[]
  * Write the row's pictures under `target.root` and return what the row records. Old pictures of the same row
  * (a rerun) are replaced.
  */
-export async function keepEvidence(target: EvidenceTarget, key: EvidenceKey, evidence: Evidence, metrics: readonly MetricDefinition[], results: readonly MetricResult[], cap = EVIDENCE_CAP_BYTES): Promise<RowEvidence> {
+export async function keepEvidence(
+  target: EvidenceTarget,
+  key: EvidenceKey,
+  evidence: Evidence,
+  metrics: readonly MetricDefinition[],
+  results: readonly MetricResult[],
+  cap = EVIDENCE_CAP_BYTES,
+): Promise<RowEvidence> {
   const folder = join(target.root, evidenceFolder(key));
   const dropped: string[] = [];
   const pictures: EvidencePicture[] = [];
@@ -155,7 +195,14 @@ export async function keepEvidence(target: EvidenceTarget, key: EvidenceKey, evi
       const file = join(folder, `${safeSegment(c.name)}.webp`);
       writeFileSync(file, enc.data);
       bytes += enc.data.length;
-      const pic: EvidencePicture = { file: relative(target.base, file), kind: c.kind, caption: c.caption, width: enc.width, height: enc.height, bytes: enc.data.length };
+      const pic: EvidencePicture = {
+        file: relative(target.base, file),
+        kind: c.kind,
+        caption: c.caption,
+        width: enc.width,
+        height: enc.height,
+        bytes: enc.data.length,
+      };
       if (c.metric) pic.metric = c.metric;
       pictures.push(pic);
     } catch (err) {

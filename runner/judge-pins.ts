@@ -56,7 +56,10 @@ export function mixedServedWarnings(rows: readonly ResultRow[]): string[] {
   const out: string[] = [];
   for (const [id, byModel] of servedModels(rows)) {
     if (byModel.size < 2) continue;
-    const list = [...byModel].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} (${n} row${n === 1 ? '' : 's'})`).join(', ');
+    const list = [...byModel]
+      .sort((a, b) => b[1] - a[1])
+      .map(([m, n]) => `${m} (${n} row${n === 1 ? '' : 's'})`)
+      .join(', ');
     out.push(`judge model: the rows' ${id} scores come from different served models: ${list}; they are not comparable`);
   }
   return out;

@@ -59,7 +59,9 @@ export function checkBudgetPrices(settings: JudgeSettings, judgeIds: readonly st
   if (budgetUsd === undefined) return;
   const unpriced = [...new Set(judgeIds.map((id) => modelFor(settings, id)).filter((m): m is string => !!m && !settings.prices[m]))];
   if (unpriced.length) {
-    throw new InputError(`--judge-budget counts money, but model ${unpriced.join(', ')} has no price: add "prices": {"${unpriced[0]}": {"input": <USD per 1M tokens>, "output": <USD per 1M tokens>}} to --judge-config`);
+    throw new InputError(
+      `--judge-budget counts money, but model ${unpriced.join(', ')} has no price: add "prices": {"${unpriced[0]}": {"input": <USD per 1M tokens>, "output": <USD per 1M tokens>}} to --judge-config`,
+    );
   }
 }
 
@@ -75,8 +77,17 @@ export class JudgeStage {
 
   constructor(private readonly opts: JudgeStageOptions) {
     this.judgeMetrics = opts.metrics.filter((m) => m.kind === 'judge');
-    const settings = opts.judge ?? stageJudgeSettings(this.judgeMetrics.map((m) => m.id), opts.alignment);
-    checkBudgetPrices(settings, this.judgeMetrics.map((m) => m.id), opts.budgetUsd);
+    const settings =
+      opts.judge ??
+      stageJudgeSettings(
+        this.judgeMetrics.map((m) => m.id),
+        opts.alignment,
+      );
+    checkBudgetPrices(
+      settings,
+      this.judgeMetrics.map((m) => m.id),
+      opts.budgetUsd,
+    );
     this.ledger = new JudgeLedger(opts.budgetUsd);
     this.runtime = createJudgeRuntime(settings, this.ledger);
     this.gatherer = new JudgeGatherer({ checkNetwork: false, budgetMs: settings.deadlineMs, runtime: this.runtime });

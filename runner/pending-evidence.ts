@@ -42,7 +42,10 @@ export class PendingEvidence {
   }
 
   private base(k: PendingKey): string {
-    const h = createHash('sha256').update(`${k.model}\u0000${k.requirement}\u0000${k.repeat ?? 1}`).digest('hex').slice(0, 24);
+    const h = createHash('sha256')
+      .update(`${k.model}\u0000${k.requirement}\u0000${k.repeat ?? 1}`)
+      .digest('hex')
+      .slice(0, 24);
     return join(this.dir, h);
   }
 

@@ -80,7 +80,10 @@ export async function addJobs(redis: Redis, jobs: readonly BatchJob[], opts: Add
       const size = artifactFiles(j.path).reduce((n, [, b]) => n + b.length, 0);
       if (size > cap) over.push(`${j.model}/${j.requirement} (${(size / 1e6).toFixed(1)} MB)`);
     }
-    if (over.length) throw new InputError(`${over.length} artifact(s) larger than the job size cap of ${(cap / 1e6).toFixed(1)} MB, first ${over[0]}: raise --max-job-mb, or use --shared with a path every worker reads`);
+    if (over.length)
+      throw new InputError(
+        `${over.length} artifact(s) larger than the job size cap of ${(cap / 1e6).toFixed(1)} MB, first ${over[0]}: raise --max-job-mb, or use --shared with a path every worker reads`,
+      );
   }
   await storeQueueSettings(redis, name, opts.settings);
   const queue = newQueue(redis, name);
@@ -138,7 +141,8 @@ function inside(p: string, root: string): boolean {
  */
 export function materialise(data: ValidJob, opts: { sharedRoot?: string } = {}): { path: string; cleanup: () => void } {
   if (data.shared) {
-    if (!opts.sharedRoot) throw new RefusedPayload(`${data.artifact}: a shared job, and this worker takes none (start it with --shared-root <dir> to allow paths inside <dir>)`);
+    if (!opts.sharedRoot)
+      throw new RefusedPayload(`${data.artifact}: a shared job, and this worker takes none (start it with --shared-root <dir> to allow paths inside <dir>)`);
     let real: string;
     try {
       real = realpathSync(data.artifact);
@@ -155,7 +159,7 @@ export function materialise(data: ValidJob, opts: { sharedRoot?: string } = {}):
     const realRoot = realpathSync(root);
     const base = join(realRoot, artifactName(data.artifact));
     const files = data.files ?? [];
-    if (contentHash(files) !== data.hash) throw new RefusedPayload('hash: not the hash of the job\'s files');
+    if (contentHash(files) !== data.hash) throw new RefusedPayload("hash: not the hash of the job's files");
     if (data.kind === 'file') {
       // Exactly one file, written as the artifact itself (validateJobData checked its name).
       if (files.length !== 1) throw new RefusedPayload('files: a file artifact carries exactly one file');

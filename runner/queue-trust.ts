@@ -106,7 +106,8 @@ export function confinedRelPath(v: unknown, where: string): string {
   if (posix.isAbsolute(p)) throw new RefusedPayload(`${where}: is absolute`);
   if (/^[A-Za-z]:/.test(p)) throw new RefusedPayload(`${where}: starts with a drive letter`);
   for (const seg of p.split('/')) {
-    if (seg === '' || seg === '.' || seg === '..') throw new RefusedPayload(`${where}: ${JSON.stringify(p)} is not a plain relative path (empty, "." or ".." segment)`);
+    if (seg === '' || seg === '.' || seg === '..')
+      throw new RefusedPayload(`${where}: ${JSON.stringify(p)} is not a plain relative path (empty, "." or ".." segment)`);
     if (seg.length > JOB_LIMITS.segmentChars) throw new RefusedPayload(`${where}: a segment is longer than ${JOB_LIMITS.segmentChars} characters`);
   }
   if (posix.normalize(p) !== p) throw new RefusedPayload(`${where}: not normalised`);
@@ -179,7 +180,8 @@ export function validateJobData(raw: unknown, opts: { maxBytes?: number; decode?
     // A file that is also another's folder (a and a/b) cannot both be written: refuse it here, not half-way.
     for (const rel of seen) {
       const segs = rel.split('/');
-      for (let k = 1; k < segs.length; k++) if (seen.has(segs.slice(0, k).join('/'))) throw new RefusedPayload(`files: ${segs.slice(0, k).join('/')} is both a file and a folder`);
+      for (let k = 1; k < segs.length; k++)
+        if (seen.has(segs.slice(0, k).join('/'))) throw new RefusedPayload(`files: ${segs.slice(0, k).join('/')} is both a file and a folder`);
     }
     if (opts.decode !== false) out.files = files;
   }
@@ -226,7 +228,18 @@ export interface QueuePoolSettings {
 /** The most Lighthouse runs a queue may ask for (as `--lighthouse-runs` allows). */
 const MAX_LIGHTHOUSE_RUNS = 9;
 const POOL_KEYS = ['suite', 'only', 'network', 'lighthouseRuns', 'budgetMs', 'checkNetwork', 'alignment', 'viewports', 'hardLimitMs'] as const;
-const SCORING_KEYS = ['webgrade', 'suite', 'metrics', 'network', 'lighthouseRuns', 'budgetSeconds', 'checkNetwork', 'alignment', 'viewports', 'browser'] as const;
+const SCORING_KEYS = [
+  'webgrade',
+  'suite',
+  'metrics',
+  'network',
+  'lighthouseRuns',
+  'budgetSeconds',
+  'checkNetwork',
+  'alignment',
+  'viewports',
+  'browser',
+] as const;
 const DAY_MS = 24 * 3600 * 1000;
 
 function idList(v: unknown, where: string): string[] {
@@ -258,7 +271,8 @@ function validatePool(raw: unknown): QueuePoolSettings {
   }
   if (raw.alignment !== undefined) out.alignment = oneOf(raw.alignment, ALIGNMENT_STANCES, 'settings.pool.alignment');
   if (raw.viewports !== undefined) {
-    if (!Array.isArray(raw.viewports) || raw.viewports.length === 0 || raw.viewports.length > 10) throw new RefusedPayload('settings.pool.viewports: expected a list of 1 to 10 viewports');
+    if (!Array.isArray(raw.viewports) || raw.viewports.length === 0 || raw.viewports.length > 10)
+      throw new RefusedPayload('settings.pool.viewports: expected a list of 1 to 10 viewports');
     out.viewports = raw.viewports.map((v: unknown, i) => {
       const where = `settings.pool.viewports[${i}]`;
       if (!isObj(v)) throw new RefusedPayload(`${where}: expected an object`);

@@ -92,7 +92,15 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
     let next: WorkerPool;
     try {
       const judge = opts.judge ? { judge: { ...opts.judge, alignment: scoring.alignment ?? opts.judge.alignment } } : {};
-      next = startWorkerPool({ ...scoring, network, checkNetwork, concurrency, ...judge, ...(opts.workerModule ? { workerModule: opts.workerModule } : {}), ...(keep ? { evidence: keep } : {}) });
+      next = startWorkerPool({
+        ...scoring,
+        network,
+        checkNetwork,
+        concurrency,
+        ...judge,
+        ...(opts.workerModule ? { workerModule: opts.workerModule } : {}),
+        ...(keep ? { evidence: keep } : {}),
+      });
     } catch (err) {
       // Settings this webgrade cannot score with (an unknown metric id) fail every job alike: no retry.
       if (err instanceof InputError) throw new UnrecoverableError(`queue ${name}: ${err.message}`);

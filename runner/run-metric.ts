@@ -65,7 +65,10 @@ const CHECKS: Record<EvidenceNeed, Check> = {
   },
   lighthouse: (e) => part(e.lighthouse, 'Lighthouse was not run'),
   interaction: (e) => part(e.interaction, 'the interaction probe was not run'),
-  reference: (e) => (e.reference || e.fidelity ? part(e.fidelity, 'the page and its reference were not rendered (fidelity evidence not gathered)') : { reason: 'no reference given (--reference)' }),
+  reference: (e) =>
+    e.reference || e.fidelity
+      ? part(e.fidelity, 'the page and its reference were not rendered (fidelity evidence not gathered)')
+      : { reason: 'no reference given (--reference)' },
   requirement: (e) => (e.requirement ? undefined : { reason: NO_REQUIREMENT_REASON }),
   checklist: (e, m) => {
     if (!e.requirement) return { reason: NO_REQUIREMENT_REASON };
@@ -108,7 +111,7 @@ export async function runMetric(metric: MetricDefinition, evidence: Evidence): P
       ...base,
       score: null,
       reason: `metric failed: ${errorMessage(err)}`,
-      details: { error: err instanceof Error ? err.stack ?? err.message : String(err) },
+      details: { error: err instanceof Error ? (err.stack ?? err.message) : String(err) },
       ms,
     };
   }

@@ -25,7 +25,17 @@ import { findMetric, suiteMetrics } from '../metrics/registry.js';
 import type { MetricResult, PerspectiveSummary, ScoreDocument } from '../core/results.js';
 
 export type { MetricResult, PerspectiveSummary, ScoreDocument };
-import { DEFAULT_SUITE, PERSPECTIVES, allNeeds, type EvidenceNeed, type MetricDefinition, type MetricDetails, type MetricKind, type PerspectiveId, type SuiteId } from '../core/metric.js';
+import {
+  DEFAULT_SUITE,
+  PERSPECTIVES,
+  allNeeds,
+  type EvidenceNeed,
+  type MetricDefinition,
+  type MetricDetails,
+  type MetricKind,
+  type PerspectiveId,
+  type SuiteId,
+} from '../core/metric.js';
 import { round2 } from '../metrics/formula.js';
 import { isStaticMetric, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
@@ -225,7 +235,11 @@ export class Scorer {
    * others one after another on this thread (yielding to the event loop between them).
    */
   private async scoreInto(metrics: readonly MetricDefinition[], evidence: Evidence, results: Map<string, MetricResult>): Promise<void> {
-    await this.scoreStatic(metrics.filter((m) => !results.has(m.id)), evidence, results);
+    await this.scoreStatic(
+      metrics.filter((m) => !results.has(m.id)),
+      evidence,
+      results,
+    );
     for (const m of metrics) {
       if (results.has(m.id)) continue;
       await new Promise<void>((r) => setImmediate(r));
@@ -241,7 +255,13 @@ export class Scorer {
     const run = this.run(evidence);
     // A linked page's entry is the link's name, which need not exist beside its target: load it as it was given.
     const path = artifact.kind === 'file' ? resolve(artifact.input) : artifact.root;
-    const out = await this.staticThread.run({ path, metrics: statics, checkNetwork: this.options.checkNetwork, deadline: run.deadline, budgetMs: this.options.budgetMs });
+    const out = await this.staticThread.run({
+      path,
+      metrics: statics,
+      checkNetwork: this.options.checkNetwork,
+      deadline: run.deadline,
+      budgetMs: this.options.budgetMs,
+    });
     if (out.parse) adoptArtifactParse(artifact, out.parse);
     else if (out.parseError !== undefined) failArtifactParse(artifact, out.parseError);
     if (out.domError !== undefined) failArtifactDom(artifact, out.domError);
@@ -252,7 +272,11 @@ export class Scorer {
   async scoreEvidence(evidence: Evidence, timings: Record<string, number> = {}, results = new Map<string, MetricResult>()): Promise<ScoreDocument> {
     const t = performance.now();
     this.run(evidence, t, timings);
-    await this.scoreStatic(this.metrics.filter((m) => !results.has(m.id)), evidence, results);
+    await this.scoreStatic(
+      this.metrics.filter((m) => !results.has(m.id)),
+      evidence,
+      results,
+    );
     const metrics: MetricResult[] = [];
     for (const m of this.metrics) {
       const done = results.get(m.id);
@@ -279,7 +303,12 @@ export class Scorer {
     const browser = evidence.browser || evidence.lighthouse || evidence.interaction ? browserVersion() : null;
     if (browser) doc.browser = browser;
     if (evidence.fidelity?.ok) doc.reference = evidence.fidelity.value.reference;
-    else if (evidence.reference) doc.reference = { input: evidence.reference.path, kind: evidence.reference.kind, unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)' };
+    else if (evidence.reference)
+      doc.reference = {
+        input: evidence.reference.path,
+        kind: evidence.reference.kind,
+        unavailable: evidence.fidelity ? evidence.fidelity.reason : 'not rendered (no fidelity metric selected)',
+      };
     // The phases that explain a row's time: the visit, Lighthouse's whole run, its hold for our visit, its wait for
     // the machine-wide measurement lock (gather/measure-lock.ts) and the time it held it (the measured
     // phase), the interaction probe, the fallback phone visit, the time the step gate held our steps while another
@@ -290,7 +319,8 @@ export class Scorer {
     // How many times the page was loaded, in all and per phase (gather/loads.ts).
     for (const [k, v] of Object.entries(bt ?? {})) if (k === 'loads' || k.startsWith('loads.')) timings[k] = v;
     // The page's main-thread busy share after load, in %: a page that never goes idle shows here.
-    if (evidence.browser?.ok && evidence.browser.value.busyAfterLoad !== undefined) timings.busyAfterLoadPct = Math.round(evidence.browser.value.busyAfterLoad * 100);
+    if (evidence.browser?.ok && evidence.browser.value.busyAfterLoad !== undefined)
+      timings.busyAfterLoadPct = Math.round(evidence.browser.value.busyAfterLoad * 100);
     return doc;
   }
 

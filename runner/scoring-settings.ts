@@ -62,7 +62,17 @@ export function rowSettings(row: ResultRow): Partial<ScoringSettings> {
   return out;
 }
 
-const KEYS: Array<keyof ScoringSettings> = ['webgrade', 'suite', 'metrics', 'network', 'lighthouseRuns', 'budgetSeconds', 'checkNetwork', 'alignment', 'viewports'];
+const KEYS: Array<keyof ScoringSettings> = [
+  'webgrade',
+  'suite',
+  'metrics',
+  'network',
+  'lighthouseRuns',
+  'budgetSeconds',
+  'checkNetwork',
+  'alignment',
+  'viewports',
+];
 
 function show(v: unknown): string {
   if (v === undefined) return 'default';

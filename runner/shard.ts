@@ -29,7 +29,8 @@ export function parseShard(value: string): Shard {
   if (!m) throw new InputError(`--shard ${value}: expected i/n, e.g. 1/4`);
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || index < 1 || index > count) throw new InputError(`--shard ${value}: i must be 1..n (shards are numbered from 1; with a 0-based array index use $((index + 1)))`);
+  if (count < 1 || index < 1 || index > count)
+    throw new InputError(`--shard ${value}: i must be 1..n (shards are numbered from 1; with a 0-based array index use $((index + 1)))`);
   return { index, count };
 }
 
@@ -101,5 +102,13 @@ export function mergeResults(inputs: readonly string[], out: string): MergeSumma
   writeFileSync(tmp, rows.map((r) => JSON.stringify(r) + '\n').join(''));
   renameSync(tmp, out);
   const browsers = browsersOf(seenSettings);
-  return { files: inputs.length, rows: rows.length, duplicates, conflicting, badLines, ...(browsers.length > 1 ? { browsers } : {}), judgeWarnings: mixedServedWarnings(rows) };
+  return {
+    files: inputs.length,
+    rows: rows.length,
+    duplicates,
+    conflicting,
+    badLines,
+    ...(browsers.length > 1 ? { browsers } : {}),
+    judgeWarnings: mixedServedWarnings(rows),
+  };
 }

@@ -168,17 +168,31 @@ export class StaticThread {
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      const timer = setTimeout(() => {
-        const budget = `time budget of ${formatSeconds(job.budgetMs)} exceeded`;
-        finish((metricId) =>
-          metricId === undefined ? `${budget} while ${phase} (static analysis)` : phase === `scoring ${metricId}` ? `${budget} while scoring it (static analysis)` : `${budget} before it was scored (the static analysis was ${phase})`,
-        );
-        // A new thread starts at once, so that its imports are done by the time the next artifact needs it.
-        void this.terminate(worker).then(() => this.start());
-      }, Math.max(0, job.deadline - performance.now()));
+      const timer = setTimeout(
+        () => {
+          const budget = `time budget of ${formatSeconds(job.budgetMs)} exceeded`;
+          finish((metricId) =>
+            metricId === undefined
+              ? `${budget} while ${phase} (static analysis)`
+              : phase === `scoring ${metricId}`
+                ? `${budget} while scoring it (static analysis)`
+                : `${budget} before it was scored (the static analysis was ${phase})`,
+          );
+          // A new thread starts at once, so that its imports are done by the time the next artifact needs it.
+          void this.terminate(worker).then(() => this.start());
+        },
+        Math.max(0, job.deadline - performance.now()),
+      );
       // The heavy ones last (MetricDefinition `cost`), so that when the budget runs out the quick ones have results.
       const ids = [...job.metrics].sort((a, b) => Number(a.cost === 'heavy') - Number(b.cost === 'heavy')).map((m) => m.id);
-      const msg: ToStaticWorker = { type: 'job', id, path: job.path, metrics: ids, checkNetwork: job.checkNetwork, buildDom: job.metrics.some((m) => allNeeds(m).includes('dom')) };
+      const msg: ToStaticWorker = {
+        type: 'job',
+        id,
+        path: job.path,
+        metrics: ids,
+        checkNetwork: job.checkNetwork,
+        buildDom: job.metrics.some((m) => allNeeds(m).includes('dom')),
+      };
       worker.postMessage(msg);
     });
   }

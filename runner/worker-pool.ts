@@ -191,7 +191,12 @@ class Pool implements WorkerPool {
     this.modulePath = opts.workerModule ?? fileURLToPath(WORKER_URL);
     const hasJudge = metrics.some((m) => m.kind === 'judge');
     this.stage = hasJudge
-      ? new JudgeStage({ metrics, ...(opts.judge ? { judge: opts.judge } : {}), ...(opts.alignment ? { alignment: opts.alignment } : {}), ...(opts.judgeBudgetUsd !== undefined ? { budgetUsd: opts.judgeBudgetUsd } : {}) })
+      ? new JudgeStage({
+          metrics,
+          ...(opts.judge ? { judge: opts.judge } : {}),
+          ...(opts.alignment ? { alignment: opts.alignment } : {}),
+          ...(opts.judgeBudgetUsd !== undefined ? { budgetUsd: opts.judgeBudgetUsd } : {}),
+        })
       : null;
     this.ownsEvidenceDir = hasJudge && !opts.pendingDir;
     this.evidenceDir = hasJudge ? new PendingEvidence(opts.pendingDir ?? mkdtempSync(join(tmpdir(), 'webgrade-pending-'))) : null;
@@ -244,7 +249,10 @@ class Pool implements WorkerPool {
       const ms = Date.now() - w.job.started;
       this.stage?.cancel(w.job.judges, 'the browser work failed');
       w.job = null;
-      this.record(job, this.failRow(job, `time budget exceeded: no result after ${Math.round(ms / 1000)} s (budget ${Math.round(this.opts.budgetMs / 1000)} s)`, ms));
+      this.record(
+        job,
+        this.failRow(job, `time budget exceeded: no result after ${Math.round(ms / 1000)} s (budget ${Math.round(this.opts.budgetMs / 1000)} s)`, ms),
+      );
       this.retire(w);
       this.spawnWorker();
     }, this.hardLimitMs);
@@ -269,7 +277,16 @@ class Pool implements WorkerPool {
     const browserMs = Date.now() - started;
     const savedShot = shot ?? { reason: 'no screenshot: the browser worker saved none' };
     try {
-      this.evidenceDir.save({ version: 1, model: job.model, requirement: job.requirement, repeat: job.repeat ?? 1, path: job.path, doc, shot: savedShot, browserMs });
+      this.evidenceDir.save({
+        version: 1,
+        model: job.model,
+        requirement: job.requirement,
+        repeat: job.repeat ?? 1,
+        path: job.path,
+        doc,
+        shot: savedShot,
+        browserMs,
+      });
     } catch {
       /* without the record, an interrupted run redoes this page from scratch: slower, never wrong */
     }
@@ -350,7 +367,8 @@ class Pool implements WorkerPool {
       w.job = null;
       this.stage?.cancel(cur.judges, 'the browser worker crashed');
       // Stopped by close(): not a failure of the artifact; it stays unrecorded.
-      if (!this.stopping) this.record(cur.job, this.failRow(cur.job, `worker crashed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, Date.now() - cur.started), true);
+      if (!this.stopping)
+        this.record(cur.job, this.failRow(cur.job, `worker crashed (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`, Date.now() - cur.started), true);
     }
     if (!w.ready && !wasDead && ++this.initFailures >= 3) {
       this.failAll(new Error(`batch workers fail to start (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`));

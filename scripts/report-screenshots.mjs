@@ -23,7 +23,14 @@ const first = (sub) => {
   };
   return existsSync(d) ? walk(d) : null;
 };
-const pages = { index: join(dir, 'index.html'), model: pick ? join(dir, 'model', `${pick.split('/')[0]}.html`) : first('model'), requirement: pick ? join(dir, 'requirement', `${pick.split('/')[1]}.html`) : first('requirement'), artifact: pick ? join(dir, 'artifact', `${pick}.html`) : first('artifact'), failures: join(dir, 'failures.html'), compare: join(dir, 'compare.html') };
+const pages = {
+  index: join(dir, 'index.html'),
+  model: pick ? join(dir, 'model', `${pick.split('/')[0]}.html`) : first('model'),
+  requirement: pick ? join(dir, 'requirement', `${pick.split('/')[1]}.html`) : first('requirement'),
+  artifact: pick ? join(dir, 'artifact', `${pick}.html`) : first('artifact'),
+  failures: join(dir, 'failures.html'),
+  compare: join(dir, 'compare.html'),
+};
 mkdirSync(out, { recursive: true });
 const { browser, close } = await launchBrowser();
 try {
@@ -34,7 +41,11 @@ try {
     await page.goto(pathToFileURL(resolve(file)).href, { waitUntil: 'load' });
     const png = await page.screenshot({ fullPage: true, captureBeyondViewport: true });
     const target = join(out, `${name}.webp`);
-    await sharp(png).extract({ left: 0, top: 0, width: Number(width), height: Math.min(name === 'artifact' ? 5600 : 3200, (await sharp(png).metadata()).height) }).resize({ width: 900 }).webp({ quality: 70 }).toFile(target);
+    await sharp(png)
+      .extract({ left: 0, top: 0, width: Number(width), height: Math.min(name === 'artifact' ? 5600 : 3200, (await sharp(png).metadata()).height) })
+      .resize({ width: 900 })
+      .webp({ quality: 70 })
+      .toFile(target);
     process.stdout.write(`${target}\n`);
   }
 } finally {

@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const testRoot = join(root, 'dist', 'test');
-if (!existsSync(testRoot)) { console.error('no compiled tests: run `npm run build` first'); process.exit(2); }
+if (!existsSync(testRoot)) {
+  console.error('no compiled tests: run `npm run build` first');
+  process.exit(2);
+}
 
 function walk(dir) {
   const out = [];
@@ -28,7 +31,10 @@ const files = walk(testRoot)
   .filter(hasSource)
   .filter((f) => filters.length === 0 || filters.some((s) => relative(root, f).includes(s)))
   .sort();
-if (files.length === 0) { console.error('no test files matched'); process.exit(2); }
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(2);
+}
 
 // Which browser the browser tests ran on: a Chrome release can change what a page asks for and shows.
 const { browserVersion } = await import(join(root, 'dist', 'gather', 'chrome.js'));

@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
-const log = (msg) => { if (!quiet) process.stderr.write(`[setup] ${msg}\n`); };
+const log = (msg) => {
+  if (!quiet) process.stderr.write(`[setup] ${msg}\n`);
+};
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], ...opts });
@@ -22,7 +24,11 @@ function run(cmd, args, opts = {}) {
 }
 
 function mtime(p) {
-  try { return statSync(p).mtimeMs; } catch { return 0; }
+  try {
+    return statSync(p).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 // 1. npm packages
@@ -38,7 +44,10 @@ if (!existsSync(installedMarker) || mtime(lock) > mtime(installedMarker)) {
     if (existsSync(lock)) log('npm ci could not use the lockfile as it is: installing with npm install (pinned versions kept)');
     ok = run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts']);
   }
-  if (!ok) { console.error('webgrade setup: npm install failed'); process.exit(1); }
+  if (!ok) {
+    console.error('webgrade setup: npm install failed');
+    process.exit(1);
+  }
   // sharp ships its native binary as an npm package; nothing else here needs install scripts.
 }
 
@@ -50,9 +59,21 @@ if (!run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc
 }
 
 // 3. a browser, and fonts
-const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'].filter(Boolean);
-const executable = (p) => { try { accessSync(p, constants.X_OK); return true; } catch { return false; } };
+const candidates = [
+  process.env.CHROME_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+].filter(Boolean);
+const executable = (p) => {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
 /** Font families fontconfig knows (empty when fc-list is missing). */
 function fontFamilies() {
   const r = spawnSync('fc-list', [':', 'family'], { encoding: 'utf8' });

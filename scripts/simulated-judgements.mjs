@@ -21,8 +21,15 @@ if (!results || !spec || !Number.isFinite(noise) || !(seed > 0)) {
   console.error('usage: node scripts/simulated-judgements.mjs <results.jsonl> <metric=weight,...> [--noise 0.5] [--seed 42] [--out-dir .]');
   process.exit(2);
 }
-const taste = spec.split(',').map((kv) => kv.split('=')).map(([id, w]) => [id, Number(w)]);
-const rows = readFileSync(results, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((r) => r.status === 'ok');
+const taste = spec
+  .split(',')
+  .map((kv) => kv.split('='))
+  .map(([id, w]) => [id, Number(w)]);
+const rows = readFileSync(results, 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l))
+  .filter((r) => r.status === 'ok');
 const score = (r, id) => r.metrics.find((m) => m.id === id)?.score ?? null;
 const z = {};
 for (const [id] of taste) {
@@ -39,7 +46,10 @@ for (const [id] of taste) {
 const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 const gauss = () => Math.sqrt(-2 * Math.log(rand())) * Math.cos(2 * Math.PI * rand());
 const quality = rows.map((r) => taste.reduce((s, [id, w]) => s + w * z[id](r), 0) + noise * gauss());
-writeFileSync(join(outDir, 'ratings.csv'), ['model,requirement,rating', ...rows.map((r, i) => `${r.model},${r.requirement},${quality[i].toFixed(3)}`)].join('\n') + '\n');
+writeFileSync(
+  join(outDir, 'ratings.csv'),
+  ['model,requirement,rating', ...rows.map((r, i) => `${r.model},${r.requirement},${quality[i].toFixed(3)}`)].join('\n') + '\n',
+);
 const pairs = ['requirement,model_a,model_b,winner'];
 for (let i = 0; i < rows.length; i++) {
   for (let j = i + 1; j < rows.length; j++) {

@@ -76,7 +76,11 @@ function checkCore(v: Record<string, unknown>, strict: boolean): Checked<Submiss
   for (const [key, ranking] of Object.entries(v.metrics)) {
     if (!(perspectives as readonly string[]).includes(key)) return bad(`"metrics": unknown perspective ${JSON.stringify(key)}`);
     const p = key as PerspectiveId;
-    const mp = permutationProblem(`"metrics.${p}"`, ranking, metricsOf(p, suite).map((m) => m.id));
+    const mp = permutationProblem(
+      `"metrics.${p}"`,
+      ranking,
+      metricsOf(p, suite).map((m) => m.id),
+    );
     if (mp) return bad(mp);
     metrics[p] = [...(ranking as string[])];
   }

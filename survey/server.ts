@@ -141,7 +141,10 @@ export async function startSurveyServer(opts: SurveyServerOptions): Promise<Surv
         } catch {
           return send(res, 400, { error: 'body is not valid JSON' });
         }
-        const { token, ...submission } = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { token: undefined }) as Record<string, unknown>;
+        const { token, ...submission } = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { token: undefined }) as Record<
+          string,
+          unknown
+        >;
         const verified = tokens.verify(token);
         if (!verified.ok) return send(res, 400, { error: verified.error });
         const checked = checkSubmission(submission);

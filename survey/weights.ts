@@ -65,7 +65,10 @@ export function readResponsesFile(path: string): ReadResponses {
 /** Weights of one pool of respondents of one suite. */
 export function personaWeights(responses: readonly SurveyResponse[], suite: SuiteId = DEFAULT_SUITE): PersonaWeights {
   const ps = surveyPerspectives(suite);
-  const perspectives = bordaWeights(ps, responses.map((r) => r.perspectives));
+  const perspectives = bordaWeights(
+    ps,
+    responses.map((r) => r.perspectives),
+  );
   if (!perspectives) throw new Error('no perspective rankings to weigh');
   const shares: Record<string, number> = {};
   const metrics: Record<string, number> = {};
@@ -100,7 +103,11 @@ export function surveyWeights(read: ReadResponses, minSeconds = DEFAULT_MIN_SECO
   const tooFast = read.responses.length - kept.length;
   const personas: Record<string, PersonaWeights> = {};
   const roles = [...new Set(kept.map((r) => r.persona))];
-  for (const role of roles) personas[role] = personaWeights(kept.filter((r) => r.persona === role), suite);
+  for (const role of roles)
+    personas[role] = personaWeights(
+      kept.filter((r) => r.persona === role),
+      suite,
+    );
   if (kept.length) personas.all = personaWeights(kept, suite);
   return { personas, dropped: { too_fast: tooFast, invalid: read.invalid.length }, invalidLines: read.invalid };
 }

@@ -71,7 +71,11 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
 }
 
 /** Run a built script (e.g. dist/bench/<name>.js) with Node and arguments; resolves when it exits. */
-export function runScript(script: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {}): Promise<CliResult> {
+export function runScript(
+  script: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string } = {},
+): Promise<CliResult> {
   const name = script === cliPath ? 'webgrade' : script;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {

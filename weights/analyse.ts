@@ -89,7 +89,16 @@ export interface AnalysisDoc {
   suite: SuiteId;
   persona: string;
   weights: string;
-  population: { artifacts: number; rows: number; failed: number; models: number; requirements: number; maxRepeats: number; artifactsWithRepeats: number; metrics: number };
+  population: {
+    artifacts: number;
+    rows: number;
+    failed: number;
+    models: number;
+    requirements: number;
+    maxRepeats: number;
+    artifactsWithRepeats: number;
+    metrics: number;
+  };
   noiseGuard: NoiseGuardReport;
   metrics: MetricAnalysis[];
   overall: MetricAnalysis;
@@ -180,7 +189,13 @@ interface RatedPage {
 }
 
 /** Point estimates and bootstrap CIs of the agreement of several score vectors with the ratings. */
-function agreements(scoreSets: ReadonlyArray<ReadonlyArray<number | null>>, rated: ReadonlyMap<number, RatedPage>, groups: number, iterations: number, seed: number): Agreement[] {
+function agreements(
+  scoreSets: ReadonlyArray<ReadonlyArray<number | null>>,
+  rated: ReadonlyMap<number, RatedPage>,
+  groups: number,
+  iterations: number,
+  seed: number,
+): Agreement[] {
   // Per score set and group: the pages with a score, as parallel arrays.
   const perSet = scoreSets.map((scores) => {
     const xs: number[][] = Array.from({ length: groups }, () => []);
@@ -279,7 +294,10 @@ export function analyse(pop: Population, weights: ResolvedWeights, opts: Analyse
   const notes: string[] = [];
   let ratings: AnalysisDoc['ratings'] = null;
   if (opts.ratings) {
-    const match = matchRatings(opts.ratings.ratings, samples.map((s) => ({ model: s.model, requirement: s.requirement, ...(s.artifact ? { artifact: s.artifact } : {}) })));
+    const match = matchRatings(
+      opts.ratings.ratings,
+      samples.map((s) => ({ model: s.model, requirement: s.requirement, ...(s.artifact ? { artifact: s.artifact } : {}) })),
+    );
     const reqIds = [...new Set([...match.byPage.keys()].map((i) => samples[i]!.requirement))].sort();
     const gIndex = new Map(reqIds.map((r, i) => [r, i]));
     const rated = new Map<number, RatedPage>([...match.byPage].map(([i, r]) => [i, { group: gIndex.get(samples[i]!.requirement)!, rating: r.rating }]));
@@ -304,9 +322,16 @@ export function analyse(pop: Population, weights: ResolvedWeights, opts: Analyse
       minGroup: MIN_GROUP,
       bootstrap: iterations > 0 ? { iterations, seed, unit: 'requirement' } : null,
     };
-    const lines = (rs: typeof match.unmatched) => rs.slice(0, 5).map((r) => r.line).join(', ') + (rs.length > 5 ? ', …' : '');
+    const lines = (rs: typeof match.unmatched) =>
+      rs
+        .slice(0, 5)
+        .map((r) => r.line)
+        .join(', ') + (rs.length > 5 ? ', …' : '');
     if (match.unmatched.length) notes.push(`${match.unmatched.length} ratings match no page of the results (lines ${lines(match.unmatched)})`);
-    if (match.ambiguous.length) notes.push(`${match.ambiguous.length} ratings match more than one page by their path's end (lines ${lines(match.ambiguous)}): give the full path, or model and requirement`);
+    if (match.ambiguous.length)
+      notes.push(
+        `${match.ambiguous.length} ratings match more than one page by their path's end (lines ${lines(match.ambiguous)}): give the full path, or model and requirement`,
+      );
     const multi = [...match.byPage.values()].filter((r) => r.raters > 1).length;
     if (multi) notes.push(`${multi} pages have several ratings: their mean is used`);
   }
@@ -318,7 +343,12 @@ export function analyse(pop: Population, weights: ResolvedWeights, opts: Analyse
     const seed = opts.seed ?? DEFAULT_SEED;
     // Raw scores order pages as their z does; an unscorable page leaves the judgements it is in out, as --ratings does.
     const sets = [...metrics.map((m) => samples.map((s) => s.scores[m.id] ?? null)), overallValues.map((v) => v.value)];
-    const ests = estimates('pairs', sets.map((scores) => j.groups.map((g) => groupAgreement('pairs', g, scores))), iterations, seed);
+    const ests = estimates(
+      'pairs',
+      sets.map((scores) => j.groups.map((g) => groupAgreement('pairs', g, scores))),
+      iterations,
+      seed,
+    );
     metrics.forEach((m, i) => (m.pairs = { accuracy: ests[i]! }));
     overall.pairs = { accuracy: ests[ests.length - 1]! };
     pairs = {
@@ -331,7 +361,13 @@ export function analyse(pop: Population, weights: ResolvedWeights, opts: Analyse
       requirements: j.groups.length,
       bootstrap: iterations > 0 ? { iterations, seed, unit: 'requirement' } : null,
     };
-    if (match.unmatched.length) notes.push(`${match.unmatched.length} judgements name a page the results do not have (lines ${match.unmatched.slice(0, 5).map((p) => p.line).join(', ')}${match.unmatched.length > 5 ? ', …' : ''})`);
+    if (match.unmatched.length)
+      notes.push(
+        `${match.unmatched.length} judgements name a page the results do not have (lines ${match.unmatched
+          .slice(0, 5)
+          .map((p) => p.line)
+          .join(', ')}${match.unmatched.length > 5 ? ', …' : ''})`,
+      );
   }
   if (pop.maxRepeats < 2) notes.push('no repeats in the results: the within-page (test–retest) sd needs `webgrade batch --repeats 2` or more');
   if (pop.failedRepeats) notes.push(`${pop.failedRepeats} failed repeats left out of their artifacts' means`);

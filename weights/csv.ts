@@ -16,7 +16,10 @@ export class CsvError extends Error {}
 
 export function parseCsv(text: string): CsvRecord[] {
   try {
-    const rows = parse(text, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as Array<{ record: string[]; info: { lines: number; raw?: string } }>;
+    const rows = parse(text, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as Array<{
+      record: string[];
+      info: { lines: number; raw?: string };
+    }>;
     // info.lines is the line the record ends on; a record starts as many line breaks earlier as it holds.
     return rows.map(({ record, info }) => ({ line: info.lines - (record.join(',').match(/\n/g)?.length ?? 0), fields: record }));
   } catch (err) {
@@ -34,7 +37,13 @@ export function readTableFile(path: string, noun: string): { text: string; forma
   if (text.includes('\u0000')) throw new InputError(`${path}: a binary file, not CSV or JSONL ${noun}`);
   if (text.trim() === '') throw new InputError(`${path}: empty ${noun} file`);
   const lower = path.toLowerCase();
-  const format = lower.endsWith('.csv') ? 'csv' : lower.endsWith('.jsonl') || lower.endsWith('.json') ? 'jsonl' : text.trimStart().startsWith('{') ? 'jsonl' : 'csv';
+  const format = lower.endsWith('.csv')
+    ? 'csv'
+    : lower.endsWith('.jsonl') || lower.endsWith('.json')
+      ? 'jsonl'
+      : text.trimStart().startsWith('{')
+        ? 'jsonl'
+        : 'csv';
   return { text, format };
 }
 
@@ -43,7 +52,13 @@ export function readTableFile(path: string, noun: string): { text: string; forma
  * header checked by `checkHead` (which throws an InputError naming what is missing). Malformed lines, records
  * whose length differs from the header's and CSV errors are InputErrors naming the file and line.
  */
-export function tableRows(text: string, path: string, format: 'csv' | 'jsonl', noun: string, opts: { trim?: boolean; checkHead?: (head: string[]) => void } = {}): Array<{ line: number; row: Record<string, unknown> }> {
+export function tableRows(
+  text: string,
+  path: string,
+  format: 'csv' | 'jsonl',
+  noun: string,
+  opts: { trim?: boolean; checkHead?: (head: string[]) => void } = {},
+): Array<{ line: number; row: Record<string, unknown> }> {
   const out: Array<{ line: number; row: Record<string, unknown> }> = [];
   if (format === 'jsonl') {
     text.split('\n').forEach((raw, i) => {

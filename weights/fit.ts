@@ -156,7 +156,13 @@ export function fitNonNegativeLogistic(X: Float64Array, y: Float64Array, n: numb
 }
 
 /** Comparisons (rows d = z_winner − z_loser, targets) of the picked requirements (a pick repeated counts twice). */
-export function comparisons(j: Judgements, z: readonly Float64Array[], m: number, pick: Iterable<number>, ties: TieRule): { X: Float64Array; y: Float64Array; n: number } {
+export function comparisons(
+  j: Judgements,
+  z: readonly Float64Array[],
+  m: number,
+  pick: Iterable<number>,
+  ties: TieRule,
+): { X: Float64Array; y: Float64Array; n: number } {
   const rows: Array<[number, number, number]> = [];
   for (const gi of pick) {
     const g = j.groups[gi]!;
@@ -386,7 +392,13 @@ function verdictOf(fitted: Estimate, survey: ReadonlyArray<{ persona: string; es
 }
 
 /** One row per metric of the suite: normalised weight, bootstrap interval and share of refits giving it weight. */
-function weightRows(suiteIds: readonly string[], fitted: readonly string[], wNorm: Float64Array | null, boot: number[][], why: (id: string) => string): FittedWeight[] {
+function weightRows(
+  suiteIds: readonly string[],
+  fitted: readonly string[],
+  wNorm: Float64Array | null,
+  boot: number[][],
+  why: (id: string) => string,
+): FittedWeight[] {
   const defined = boot[0]?.length ?? 0;
   const rows = suiteIds.map((id) => {
     const idx = fitted.indexOf(id);
@@ -446,24 +458,36 @@ export function fitWeights(pop: Population, j: Judgements, data: DataSummary & {
   const ests = estimates(j.kind, [...surveyScores.map(per), ...metricScores.map(per)], iterations, seed, picks);
   const survey = opts.survey.map((w, i) => ({ persona: w.persona, source: w.source, estimate: ests[i]! }));
   const hasResults = (id: string) => pop.samples.some((s) => typeof s.scores[id] === 'number');
-  const weights = weightRows(suiteIds, fitted, wNorm, boot, (id) => (hasResults(id) ? `not fitted: ${norms[id]?.degenerate ?? 'cannot separate pages'}` : 'no results'));
+  const weights = weightRows(suiteIds, fitted, wNorm, boot, (id) =>
+    hasResults(id) ? `not fitted: ${norms[id]?.degenerate ?? 'cannot separate pages'}` : 'no results',
+  );
 
   const notes: string[] = [];
   if (!wNorm) notes.push('the fit gives no metric a positive weight: no page order the metrics explain (nothing to write)');
-  if (!main.converged) notes.push(`the solver stopped after ${main.steps} steps before converging (tolerance 1e-7): the weights are close to, not at, the optimum`);
-  if (cv.emptyFolds) notes.push(`${cv.emptyFolds} of ${k} cross-validation folds had no comparisons left to train on: their requirements were scored with all weights 0 (ties)`);
+  if (!main.converged)
+    notes.push(`the solver stopped after ${main.steps} steps before converging (tolerance 1e-7): the weights are close to, not at, the optimum`);
+  if (cv.emptyFolds)
+    notes.push(`${cv.emptyFolds} of ${k} cross-validation folds had no comparisons left to train on: their requirements were scored with all weights 0 (ties)`);
   if (k < folds) notes.push(`only ${G} requirements with judgements: ${k} folds instead of ${folds}`);
   const groupsDefined = combine(j.kind, heldOutPer, all).groups;
-  if (j.kind === 'ratings' && groupsDefined < G) notes.push(`${G - groupsDefined} of ${G} requirements have fewer than ${MIN_GROUP} rated pages (or all tied): they train the fit but do not count in the agreement`);
+  if (j.kind === 'ratings' && groupsDefined < G)
+    notes.push(
+      `${G - groupsDefined} of ${G} requirements have fewer than ${MIN_GROUP} rated pages (or all tied): they train the fit but do not count in the agreement`,
+    );
   const degenerate = weights.filter((w) => w.note && w.note !== 'no results').map((w) => `${w.id} (${w.note})`);
   if (degenerate.length) notes.push(`weighted 0, cannot separate pages: ${degenerate.join(', ')}`);
   const absent = weights.filter((w) => w.note === 'no results').map((w) => w.id);
   if (absent.length) notes.push(`${absent.length} metrics of the ${opts.suite} suite have no results and weigh 0: ${absent.join(', ')}`);
   if (j.kind === 'pairs' && ties === 'drop') notes.push('ties left out of the fit (--ties drop)');
 
-  const judged = j.kind === 'ratings'
-    ? { pages: j.groups.reduce((a, g) => a + g.rated.length, 0) }
-    : { judgements: j.groups.reduce((a, g) => a + g.pairs.length, 0), ties: j.groups.reduce((a, g) => a + g.pairs.filter((p) => p.winner === 'tie').length, 0), raters: data.raters ?? 0 };
+  const judged =
+    j.kind === 'ratings'
+      ? { pages: j.groups.reduce((a, g) => a + g.rated.length, 0) }
+      : {
+          judgements: j.groups.reduce((a, g) => a + g.pairs.length, 0),
+          ties: j.groups.reduce((a, g) => a + g.pairs.filter((p) => p.winner === 'tie').length, 0),
+          raters: data.raters ?? 0,
+        };
   const doc: FitDoc = {
     kind: 'webgrade-weights-fit',
     results,
@@ -482,7 +506,10 @@ export function fitWeights(pop: Population, j: Judgements, data: DataSummary & {
       comparisons: main.comparisons,
     },
     method: {
-      loss: j.kind === 'ratings' ? 'pairwise logistic (RankNet) on within-requirement pairs of pages with different ratings' : 'Bradley–Terry (logistic) on the judgements',
+      loss:
+        j.kind === 'ratings'
+          ? 'pairwise logistic (RankNet) on within-requirement pairs of pages with different ratings'
+          : 'Bradley–Terry (logistic) on the judgements',
       ties: j.kind === 'pairs' ? ties : null,
       l2,
       folds: k,
@@ -494,14 +521,19 @@ export function fitWeights(pop: Population, j: Judgements, data: DataSummary & {
     },
     measure: {
       id: j.kind === 'ratings' ? 'spearman-within-requirement' : 'pairwise-accuracy',
-      description: j.kind === 'ratings' ? `Spearman ρ within requirement (≥ ${MIN_GROUP} rated pages), averaged over requirements` : 'pairwise accuracy on decisive judgements (a score tie counts ½)',
+      description:
+        j.kind === 'ratings'
+          ? `Spearman ρ within requirement (≥ ${MIN_GROUP} rated pages), averaged over requirements`
+          : 'pairwise accuracy on decisive judgements (a score tie counts ½)',
       chance: j.kind === 'ratings' ? 0 : 0.5,
     },
     weights,
     agreement: {
       fitted: fittedEst,
       survey,
-      metrics: fitted.map((id, i) => ({ id, estimate: ests[survey.length + i]! })).sort((a, b) => (b.estimate.value ?? -Infinity) - (a.estimate.value ?? -Infinity)),
+      metrics: fitted
+        .map((id, i) => ({ id, estimate: ests[survey.length + i]! }))
+        .sort((a, b) => (b.estimate.value ?? -Infinity) - (a.estimate.value ?? -Infinity)),
     },
     verdict: verdictOf(fittedEst, survey),
     noiseGuard: report,
@@ -538,7 +570,14 @@ export function provenanceOf(doc: FitDoc, date: Date = new Date()): FitProvenanc
   const est = (e: Estimate) => ({ value: e.value, ci: e.ci });
   return {
     method: `${doc.method.loss}; non-negative, L2 ${doc.method.l2}${doc.method.ties ? `; ties ${doc.method.ties}` : ''}`,
-    data: { kind: doc.data.kind, file: doc.data.file, sha256: doc.data.sha256, rows: doc.data.rows, requirements: doc.data.requirements, comparisons: doc.data.comparisons },
+    data: {
+      kind: doc.data.kind,
+      file: doc.data.file,
+      sha256: doc.data.sha256,
+      rows: doc.data.rows,
+      requirements: doc.data.requirements,
+      comparisons: doc.data.comparisons,
+    },
     results: doc.results,
     folds: doc.method.folds,
     seed: doc.method.seed,

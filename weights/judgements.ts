@@ -53,12 +53,20 @@ function grouped(kind: JudgementKind, entries: Array<{ requirement: string; fill
 
 /** Ratings matched to pages (ratings.ts `matchRatings().byPage`) grouped by requirement. */
 export function judgementsFromRatings(byPage: ReadonlyMap<number, { rating: number }>, samples: ReadonlyArray<{ requirement: string }>): Judgements {
-  return grouped('ratings', [...byPage].sort((a, b) => a[0] - b[0]).map(([page, r]) => ({ requirement: samples[page]!.requirement, fill: (g) => g.rated.push({ page, rating: r.rating }) })));
+  return grouped(
+    'ratings',
+    [...byPage]
+      .sort((a, b) => a[0] - b[0])
+      .map(([page, r]) => ({ requirement: samples[page]!.requirement, fill: (g) => g.rated.push({ page, rating: r.rating }) })),
+  );
 }
 
 /** Judgements matched to pages (pairs.ts `matchPairs().pairs`) grouped by requirement. */
 export function judgementsFromPairs(pairs: readonly MatchedPair[], samples: ReadonlyArray<{ requirement: string }>): Judgements {
-  return grouped('pairs', pairs.map((p) => ({ requirement: samples[p.a]!.requirement, fill: (g) => g.pairs.push({ a: p.a, b: p.b, winner: p.winner }) })));
+  return grouped(
+    'pairs',
+    pairs.map((p) => ({ requirement: samples[p.a]!.requirement, fill: (g) => g.pairs.push({ a: p.a, b: p.b, winner: p.winner }) })),
+  );
 }
 
 /** One requirement's agreement with a score: ρ (ratings; null when undefined) or accuracy counts (pairs). */
@@ -146,7 +154,9 @@ export function resamples(groups: number, iterations: number, seed: number): num
 /** An estimate from its point value and its defined bootstrap values (`iterations` attempted). */
 export function estimateOf(kind: JudgementKind, point: { value: number | null; groups: number; n: number }, samples: number[], iterations: number): Estimate {
   const out: Estimate = { value: point.value, ci: null, groups: point.groups, n: point.n };
-  if (point.value === null) out.note = kind === 'ratings' ? `n/a: no requirement with ≥ ${MIN_GROUP} rated pages that are not all tied` : 'n/a: no decisive judgement (every one a tie)';
+  if (point.value === null)
+    out.note =
+      kind === 'ratings' ? `n/a: no requirement with ≥ ${MIN_GROUP} rated pages that are not all tied` : 'n/a: no decisive judgement (every one a tie)';
   else if (iterations === 0) out.note = 'no bootstrap (--bootstrap 0)';
   else if (samples.length < iterations / 2) out.note = `defined in only ${samples.length} of ${iterations} resamples`;
   else {
@@ -157,7 +167,13 @@ export function estimateOf(kind: JudgementKind, point: { value: number | null; g
 }
 
 /** Point estimate and bootstrap interval of several scores' agreements, every score on the same resamples. */
-export function estimates(kind: JudgementKind, perScore: ReadonlyArray<readonly GroupAgreement[]>, iterations: number, seed: number, picks?: readonly number[][]): Estimate[] {
+export function estimates(
+  kind: JudgementKind,
+  perScore: ReadonlyArray<readonly GroupAgreement[]>,
+  iterations: number,
+  seed: number,
+  picks?: readonly number[][],
+): Estimate[] {
   const groups = perScore[0]?.length ?? 0;
   const draws = picks ?? resamples(groups, iterations, seed);
   return perScore.map((per) => {

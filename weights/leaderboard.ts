@@ -13,7 +13,19 @@
 import { PERSPECTIVES, type PerspectiveId, type SuiteId } from '../core/metric.js';
 import type { ResultRow } from '../core/results.js';
 import { InputError } from '../core/errors.js';
-import { aggregate, breakdownByLabel, labelKeys, metricsWithResults, populationFromRows, populationNorms, scoreModels, weightedPerspectiveIds, type LabelBreakdown, type ModelScore, type Population } from './aggregate.js';
+import {
+  aggregate,
+  breakdownByLabel,
+  labelKeys,
+  metricsWithResults,
+  populationFromRows,
+  populationNorms,
+  scoreModels,
+  weightedPerspectiveIds,
+  type LabelBreakdown,
+  type ModelScore,
+  type Population,
+} from './aggregate.js';
 import { bootstrap, ONE_REQUIREMENT, type BootstrapResult } from './bootstrap.js';
 import { guardNorms, NOISE_GUARD_DEFAULT, retestSources, sdFloors, type NoiseGuardReport, type NoiseGuardSettings } from './noise.js';
 import { describeWeights, type ResolvedWeights } from './personas.js';
@@ -135,7 +147,10 @@ export interface LeaderboardOptions {
 }
 
 /** The population's norms under the noise guard, its report, and the σ floors for the bootstrap. */
-export function guardedPopulationNorms(pop: Population, opts: Pick<LeaderboardOptions, 'noiseGuard' | 'normsMetrics'> = {}): { norms: Record<string, MetricNorm>; report: NoiseGuardReport; floors: Record<string, number> } {
+export function guardedPopulationNorms(
+  pop: Population,
+  opts: Pick<LeaderboardOptions, 'noiseGuard' | 'normsMetrics'> = {},
+): { norms: Record<string, MetricNorm>; report: NoiseGuardReport; floors: Record<string, number> } {
   const { norms, report } = guardNorms(populationNorms(pop), retestSources(pop, opts.normsMetrics), opts.noiseGuard ?? NOISE_GUARD_DEFAULT);
   return { norms, report, floors: sdFloors(report) };
 }
@@ -148,7 +163,9 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
   const notes: string[] = [];
   const keys = labelKeys(pop);
   if (opts.by && !keys.includes(opts.by)) {
-    throw new InputError(`--by ${opts.by}: no result row carries that label (${keys.length ? `labels: ${keys.join(', ')}` : 'no labels; pass --requirements to batch'})`);
+    throw new InputError(
+      `--by ${opts.by}: no result row carries that label (${keys.length ? `labels: ${keys.join(', ')}` : 'no labels; pass --requirements to batch'})`,
+    );
   }
   const breakdowns = (opts.by ? [opts.by] : keys).map((k) => breakdownByLabel(pop, k, weights.metrics, norms));
   const requirements = new Set(pop.samples.map((s) => s.requirement)).size;
@@ -159,14 +176,21 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
     if (requirements < 2) notes.push('only one requirement: the bootstrap cannot estimate uncertainty');
     else {
       const one = boot!.models.filter((m) => m.ci === null).map((m) => m.model);
-      if (one.length) notes.push(`${one.join(', ')} ${one.length === 1 ? 'has' : 'have'} artifacts for ${ONE_REQUIREMENT} only: no confidence interval or rank stability (n/a), not compared in "not clearly apart"`);
+      if (one.length)
+        notes.push(
+          `${one.join(', ')} ${one.length === 1 ? 'has' : 'have'} artifacts for ${ONE_REQUIREMENT} only: no confidence interval or rank stability (n/a), not compared in "not clearly apart"`,
+        );
     }
     for (const na of boot!.notApart) {
-      notes.push(`${na.upper} and ${na.lower} are not clearly apart: ${na.upper} is ahead in ${(na.pAhead * 100).toFixed(0)}% of ${boot!.iterations} resamples (< 95%)`);
+      notes.push(
+        `${na.upper} and ${na.lower} are not clearly apart: ${na.upper} is ahead in ${(na.pAhead * 100).toFixed(0)}% of ${boot!.iterations} resamples (< 95%)`,
+      );
     }
   }
   if (weights.fit && (weights.fit.noiseGuard ?? true) !== noiseGuard.enabled) {
-    notes.push(`the weights were fitted on z ${weights.fit.noiseGuard ?? true ? 'with' : 'without'} the noise guard and this ranking is ${noiseGuard.enabled ? 'with' : 'without'} it: ${noiseGuard.enabled ? 'add' : 'drop'} --no-noise-guard for the z they were fitted on`);
+    notes.push(
+      `the weights were fitted on z ${(weights.fit.noiseGuard ?? true) ? 'with' : 'without'} the noise guard and this ranking is ${noiseGuard.enabled ? 'with' : 'without'} it: ${noiseGuard.enabled ? 'add' : 'drop'} --no-noise-guard for the z they were fitted on`,
+    );
   }
   const executable = executableShares(pop);
   const models: LeaderboardModel[] = scores.map((s) => {
@@ -210,17 +234,23 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
   const absent = Object.keys(weights.metrics).filter((id) => !present.has(id));
   if (absent.length) {
     const w = absent.reduce((s, id) => s + (weights.metrics[id] ?? 0), 0);
-    notes.push(`${absent.length} of ${Object.keys(weights.metrics).length} metrics of the ${weights.suite} suite have no results (${(w * 100).toFixed(1)}% of the weight contributes 0): ${absent.join(', ')}`);
+    notes.push(
+      `${absent.length} of ${Object.keys(weights.metrics).length} metrics of the ${weights.suite} suite have no results (${(w * 100).toFixed(1)}% of the weight contributes 0): ${absent.join(', ')}`,
+    );
   }
   if (pop.maxRepeats > 1) {
     const repeated = pop.samples.filter((s) => s.repeats).length;
-    notes.push(`${repeated} of ${pop.samples.length} artifacts were scored more than once (up to ${pop.maxRepeats} times, ${pop.rows} rows): each counts once, with its mean over its repeats${pop.failedRepeats ? `; ${pop.failedRepeats} failed repeats left out` : ''}`);
+    notes.push(
+      `${repeated} of ${pop.samples.length} artifacts were scored more than once (up to ${pop.maxRepeats} times, ${pop.rows} rows): each counts once, with its mean over its repeats${pop.failedRepeats ? `; ${pop.failedRepeats} failed repeats left out` : ''}`,
+    );
   }
   const alignmentStances: Record<string, number> = {};
   for (const s of pop.samples) for (const st of Object.values(s.alignmentStances ?? {})) alignmentStances[st] = (alignmentStances[st] ?? 0) + 1;
   const stanceNames = Object.keys(alignmentStances).sort();
   if (stanceNames.length > 1) {
-    notes.push(`alignment results were judged under more than one stance (${stanceNames.map((x) => `${x} ${alignmentStances[x]}`).join(', ')}): the alignment perspectives mix two readings of "implemented"; rescore with one --alignment`);
+    notes.push(
+      `alignment results were judged under more than one stance (${stanceNames.map((x) => `${x} ${alignmentStances[x]}`).join(', ')}): the alignment perspectives mix two readings of "implemented"; rescore with one --alignment`,
+    );
   } else if (stanceNames.length === 1) notes.push(`alignment judged under the ${stanceNames[0]} stance (${alignmentStances[stanceNames[0]!]} results)`);
   const perMetric: LeaderboardDoc['perMetric'] = {};
   for (const mc of agg.models) {

@@ -175,7 +175,7 @@ const f2 = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2));
 
 /** One change as text: "performance: σ 0.92 → 3.60 (k 3 × retest sd 1.20, from repeats, 40 pairs)". */
 export function describeChange(c: NoiseGuardChange): string {
-  return `${c.metric}: σ ${f2(c.sd)} → ${f2(c.effectiveSd)} (k ${c.k} × retest sd ${f2(c.retestSd)}, from ${c.source === 'repeats' ? 'the results\' repeats' : 'the norms'}, ${c.pairs} pair${c.pairs === 1 ? '' : 's'})`;
+  return `${c.metric}: σ ${f2(c.sd)} → ${f2(c.effectiveSd)} (k ${c.k} × retest sd ${f2(c.retestSd)}, from ${c.source === 'repeats' ? "the results' repeats" : 'the norms'}, ${c.pairs} pair${c.pairs === 1 ? '' : 's'})`;
 }
 
 /** The guard in one line for text outputs (what it changed, or why it changed nothing). */
@@ -183,7 +183,9 @@ export function guardSummary(report: NoiseGuardReport): string {
   if (!report.enabled) return `noise guard off (--no-noise-guard): every σ is the study's between-artifact σ`;
   const head = `noise guard (σ ≥ k × test–retest sd, k = ${report.k})`;
   const known = Object.keys(report.retest).length;
-  if (report.changed.length) return `${head} raised σ of ${report.changed.length} metric${report.changed.length === 1 ? '' : 's'}: ${report.changed.map(describeChange).join('; ')}`;
-  if (known === 0) return `${head}: no test–retest estimate (no repeats in the results${report.normsLabel ? `, none in ${report.normsLabel}` : ''}): σ is the study's`;
+  if (report.changed.length)
+    return `${head} raised σ of ${report.changed.length} metric${report.changed.length === 1 ? '' : 's'}: ${report.changed.map(describeChange).join('; ')}`;
+  if (known === 0)
+    return `${head}: no test–retest estimate (no repeats in the results${report.normsLabel ? `, none in ${report.normsLabel}` : ''}): σ is the study's`;
   return `${head} changed nothing: no usable metric's σ is below k × its retest sd (${known} estimate${known === 1 ? '' : 's'})`;
 }

@@ -129,7 +129,13 @@ export interface NormOverall {
 export type MetricWithZ = MetricResult & { z?: number | null };
 
 /** Fill `doc.overall` and each metric's `z` from norms and weights (see the module comment). */
-export function applyNorms(doc: ScoreDocument, norms: NormsFile, normsFile: string, weights: ResolvedWeights, guard: NoiseGuardSettings = NOISE_GUARD_DEFAULT): NormOverall {
+export function applyNorms(
+  doc: ScoreDocument,
+  norms: NormsFile,
+  normsFile: string,
+  weights: ResolvedWeights,
+  guard: NoiseGuardSettings = NOISE_GUARD_DEFAULT,
+): NormOverall {
   const guarded = guardNorms(norms.metrics, retestFromNorms(norms.metrics), { ...guard, normsLabel: normsFile });
   const perspectives: Partial<Record<PerspectiveId, number>> = Object.fromEntries(weightedPerspectiveIds(weights.metrics).map((p) => [p, 0]));
   const notCounted: Record<string, string> = {};
@@ -188,7 +194,10 @@ export function normOverallText(doc: ScoreDocument): string {
   lines.push(
     `overall (persona ${o.persona}): ${pct(o.overall)} of one SD vs norms from ${o.norms.artifacts} pages (${o.norms.source}, built ${o.norms.builtAt.slice(0, 10)}; ${o.norms.file})`,
   );
-  if (counted) lines.push(`${counted} of ${doc.metrics.length + Object.values(o.notCounted).filter((v) => v === 'not run').length} metrics count as 0 (unscorable, not run, or not in the norms)`);
+  if (counted)
+    lines.push(
+      `${counted} of ${doc.metrics.length + Object.values(o.notCounted).filter((v) => v === 'not run').length} metrics count as 0 (unscorable, not run, or not in the norms)`,
+    );
   const g = o.noiseGuard;
   if (g && (g.changed.length || (!g.enabled && Object.keys(g.retest).length))) lines.push(guardSummary(g));
   lines.push(o.weights);
@@ -196,7 +205,12 @@ export function normOverallText(doc: ScoreDocument): string {
 }
 
 /** `webgrade score --persona/--norms`: the norms and weights to use, or null when no norms exist. */
-export function resolveScoreNorms(flags: { persona?: string; norms?: string; suite?: SuiteId; reference?: boolean }): { norms: NormsFile; file: string; weights: ResolvedWeights } | null {
+export function resolveScoreNorms(flags: {
+  persona?: string;
+  norms?: string;
+  suite?: SuiteId;
+  reference?: boolean;
+}): { norms: NormsFile; file: string; weights: ResolvedWeights } | null {
   const opts: Parameters<typeof resolveWeights>[0] = {};
   if (flags.persona) opts.persona = flags.persona;
   if (flags.suite) opts.suite = flags.suite;

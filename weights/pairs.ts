@@ -61,7 +61,10 @@ function preferenceOf(o: Record<string, unknown>, line: number, path: string): P
 export function parsePairs(text: string, path: string, format: 'csv' | 'jsonl'): PairsFile {
   const checkHead = (head: string[]) => {
     const missing = ['requirement', 'model_a', 'model_b', 'winner'].filter((c) => !head.includes(c));
-    if (missing.length) throw new InputError(`${path}: line 1: no ${missing.map((c) => `"${c}"`).join(', ')} column${missing.length > 1 ? 's' : ''} (columns: ${head.join(', ')})`);
+    if (missing.length)
+      throw new InputError(
+        `${path}: line 1: no ${missing.map((c) => `"${c}"`).join(', ')} column${missing.length > 1 ? 's' : ''} (columns: ${head.join(', ')})`,
+      );
   };
   const pairs = tableRows(text, path, format, 'pairs', { checkHead }).map(({ line, row }) => preferenceOf(row, line, path));
   if (pairs.length === 0) throw new InputError(`${path}: no judgements`);

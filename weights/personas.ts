@@ -75,7 +75,10 @@ export function weightedPerspectives(suite: SuiteId, opts: { reference?: boolean
  * (an added one) takes the weight `base` gives functional-alignment; then all are scaled to sum to 1. Returns
  * the weights and the perspectives that took the rule.
  */
-export function withAddedPerspectives(base: Partial<Record<PerspectiveId, number>>, perspectives: readonly PerspectiveId[]): { weights: Partial<Record<PerspectiveId, number>>; ruled: PerspectiveId[] } {
+export function withAddedPerspectives(
+  base: Partial<Record<PerspectiveId, number>>,
+  perspectives: readonly PerspectiveId[],
+): { weights: Partial<Record<PerspectiveId, number>>; ruled: PerspectiveId[] } {
   const raw: Partial<Record<PerspectiveId, number>> = {};
   const ruled: PerspectiveId[] = [];
   for (const p of perspectives) {
@@ -122,7 +125,13 @@ export interface SuiteOptions {
   reference?: boolean;
 }
 
-function resolved(persona: string, source: string, base: Partial<Record<PerspectiveId, number>>, shares: Record<string, number> | undefined, opts: SuiteOptions): ResolvedWeights {
+function resolved(
+  persona: string,
+  source: string,
+  base: Partial<Record<PerspectiveId, number>>,
+  shares: Record<string, number> | undefined,
+  opts: SuiteOptions,
+): ResolvedWeights {
   const suite = opts.suite ?? DEFAULT_SUITE;
   const { weights: perspectives, ruled } = withAddedPerspectives(base, weightedPerspectives(suite, opts));
   const { weights, equalShareIn } = metricWeights(perspectives, shares, suite);
@@ -159,7 +168,9 @@ export function describeWeights(w: ResolvedWeights): string {
   const eq = w.equalShareIn.length
     ? `; metric shares inside ${w.equalShareIn.length === multi.length ? 'every perspective' : w.equalShareIn.join(', ')} are equal by default (no survey shares given)`
     : '';
-  const ruled = w.ruled.length ? `; ${w.ruled.join(', ')} weigh${w.ruled.length === 1 ? 's' : ''} what the persona gives functional-alignment (no survey weight), all scaled to sum to 1` : '';
+  const ruled = w.ruled.length
+    ? `; ${w.ruled.join(', ')} weigh${w.ruled.length === 1 ? 's' : ''} what the persona gives functional-alignment (no survey weight), all scaled to sum to 1`
+    : '';
   // Fitted weights set every share themselves, so the equal-share remark would be wrong for them.
-  return `weights: suite ${w.suite}, persona ${w.persona} from ${w.source}${w.fit ? '' : eq}${ruled}${w.fit ? ' (fitted to people\'s judgements: see the provenance)' : ''}`;
+  return `weights: suite ${w.suite}, persona ${w.persona} from ${w.source}${w.fit ? '' : eq}${ruled}${w.fit ? " (fitted to people's judgements: see the provenance)" : ''}`;
 }

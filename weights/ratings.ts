@@ -119,10 +119,17 @@ export function matchRatings(ratings: readonly Rating[], pages: readonly PageRef
   for (const r of ratings) {
     let idx: number | undefined;
     if (r.artifact !== undefined) {
-      const want = withoutIndex(r.artifact.replace(/\\/g, '/').split('/').filter((s) => s && s !== '.'));
+      const want = withoutIndex(
+        r.artifact
+          .replace(/\\/g, '/')
+          .split('/')
+          .filter((s) => s && s !== '.'),
+      );
       idx = byPath.get(withoutIndex(segments(r.artifact)).join('/'));
       if (idx === undefined && want.length) {
-        const hits = pageSegs.map((segs, i) => (segs.length >= want.length && want.every((w, k) => segs[segs.length - want.length + k] === w) ? i : -1)).filter((i) => i >= 0);
+        const hits = pageSegs
+          .map((segs, i) => (segs.length >= want.length && want.every((w, k) => segs[segs.length - want.length + k] === w) ? i : -1))
+          .filter((i) => i >= 0);
         if (hits.length === 1) idx = hits[0];
         else if (hits.length > 1) {
           ambiguous.push(r);

@@ -134,7 +134,8 @@ function validateFit(raw: unknown, bad: (msg: string) => never): FitProvenance {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) bad('must be an object');
   const f = raw as Record<string, unknown>;
   const data = f.data as Record<string, unknown> | undefined;
-  if (!data || typeof data !== 'object' || typeof data.file !== 'string' || (data.kind !== 'ratings' && data.kind !== 'pairs')) bad('"data" needs "kind" (ratings or pairs) and "file"');
+  if (!data || typeof data !== 'object' || typeof data.file !== 'string' || (data.kind !== 'ratings' && data.kind !== 'pairs'))
+    bad('"data" needs "kind" (ratings or pairs) and "file"');
   if (typeof f.date !== 'string') bad('needs a "date"');
   if (typeof f.measure !== 'string') bad('needs a "measure"');
   const ag = f.agreement as { fitted?: { value?: unknown } } | undefined;
@@ -144,9 +145,13 @@ function validateFit(raw: unknown, bad: (msg: string) => never): FitProvenance {
 
 /** One line saying where fitted weights came from and how well they agree with people held out. */
 export function provenanceLine(fit: FitProvenance): string {
-  const est = (e: FitAgreement | undefined) => (!e || e.value === null ? 'n/a' : e.ci ? `${e.value.toFixed(2)} [${e.ci[0].toFixed(2)}, ${e.ci[1].toFixed(2)}]` : e.value.toFixed(2));
-  const measure = fit.measure === 'pairwise-accuracy' ? 'pairwise accuracy' : fit.measure === 'spearman-within-requirement' ? 'Spearman within requirement' : fit.measure;
-  const survey = Object.entries(fit.agreement.survey ?? {}).map(([p, e]) => `survey ${p} ${est(e)}`).join(', ');
+  const est = (e: FitAgreement | undefined) =>
+    !e || e.value === null ? 'n/a' : e.ci ? `${e.value.toFixed(2)} [${e.ci[0].toFixed(2)}, ${e.ci[1].toFixed(2)}]` : e.value.toFixed(2);
+  const measure =
+    fit.measure === 'pairwise-accuracy' ? 'pairwise accuracy' : fit.measure === 'spearman-within-requirement' ? 'Spearman within requirement' : fit.measure;
+  const survey = Object.entries(fit.agreement.survey ?? {})
+    .map(([p, e]) => `survey ${p} ${est(e)}`)
+    .join(', ');
   const sha = typeof fit.data.sha256 === 'string' ? ` (sha256 ${fit.data.sha256.slice(0, 12)})` : '';
   return `weights fitted to ${fit.data.kind} ${fit.data.file}${sha} on ${fit.date.slice(0, 10)}: held-out ${measure} ${est(fit.agreement.fitted)} (${fit.folds}-fold by requirement, seed ${fit.seed})${survey ? ` vs ${survey}` : ''}${fit.beatsSurvey ? '' : '; not shown to beat the survey weights'}`;
 }
@@ -188,7 +193,11 @@ export function loadWeightsFile(path: string): WeightsFile {
  * shares. Interpretation: when a perspective's shares cover only the study metrics (a study-suite survey) and the
  * suite has more (`dead-code` in maintainability), the perspective is split equally and says so.
  */
-export function metricWeights(perspectives: Partial<Record<PerspectiveId, number>>, shares: Record<string, number> = {}, suite: SuiteId = 'study'): {
+export function metricWeights(
+  perspectives: Partial<Record<PerspectiveId, number>>,
+  shares: Record<string, number> = {},
+  suite: SuiteId = 'study',
+): {
   weights: Record<string, number>;
   equalShareIn: PerspectiveId[];
 } {

@@ -46,8 +46,14 @@ export function analyseCommand(): Command {
   return new Command('analyse')
     .description('per metric: scorable share, mean, sd, most common score, test–retest noise (from repeats) and agreement with human ratings')
     .argument('<results.jsonl>', 'results file written by `webgrade batch` (with --repeats for the noise columns)')
-    .option('--ratings <file>', `human ratings, CSV or JSONL: "rating" plus "artifact" or "model" and "requirement"; Spearman and Kendall across pages and within requirements (≥ ${MIN_GROUP} rated pages)`)
-    .option('--pairs <file>', 'pairwise preferences, CSV or JSONL: "requirement", "model_a", "model_b", "winner" (a, b or tie), optional "rater"; pairwise accuracy of every metric and the overall')
+    .option(
+      '--ratings <file>',
+      `human ratings, CSV or JSONL: "rating" plus "artifact" or "model" and "requirement"; Spearman and Kendall across pages and within requirements (≥ ${MIN_GROUP} rated pages)`,
+    )
+    .option(
+      '--pairs <file>',
+      'pairwise preferences, CSV or JSONL: "requirement", "model_a", "model_b", "winner" (a, b or tie), optional "rater"; pairwise accuracy of every metric and the overall',
+    )
     .option('--suite <suite>', `${SUITE_HELP}; default: the suite the results were scored with`, parseSuite)
     .option('--persona <id>', `weights of the overall (${PERSONA_IDS.join(', ')}; default ${DEFAULT_PERSONA}), or a persona of --weights`)
     .option('--weights <weights.json>', 'weights file (`webgrade survey weights --out`)')

@@ -6,7 +6,21 @@ import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { warnChromeSandboxOnce } from '../chrome-warning.js';
 import { printable } from '../../core/text.js';
-import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
+import {
+  action,
+  addNetworkOptions,
+  judgeTasks,
+  networkFromFlags,
+  parseIdList,
+  parsePositiveInt,
+  parsePositiveNumber,
+  parseSuite,
+  SUITE_HELP,
+  type NetworkFlags,
+  say,
+  warn,
+  parseBudget,
+} from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
 import { addJudgeOptions, judgeSettingsFromFlags, parseUsd } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
@@ -65,7 +79,12 @@ function usd(x: number): string {
 /** The judge stage's cost so far: tokens, and money when prices are configured. */
 export function judgeCostText(j: NonNullable<PipelineStats['judges']>): string {
   const tokens = `${j.calls} calls, ${j.promptTokens + j.completionTokens} tokens (${j.promptTokens} in, ${j.completionTokens} out)`;
-  const money = j.calls === 0 ? '' : j.unpricedCalls === j.calls ? ', cost unknown (no prices configured)' : `, ${usd(j.costUsd)}${j.unpricedCalls ? ` + ${j.unpricedCalls} unpriced calls` : ''}`;
+  const money =
+    j.calls === 0
+      ? ''
+      : j.unpricedCalls === j.calls
+        ? ', cost unknown (no prices configured)'
+        : `, ${usd(j.costUsd)}${j.unpricedCalls ? ` + ${j.unpricedCalls} unpriced calls` : ''}`;
   return tokens + money + (j.budgetUsd !== undefined ? ` of a ${usd(j.budgetUsd)} budget` : '');
 }
 
@@ -141,7 +160,10 @@ export function summaryText(s: BatchSummary, out: string): string {
   const j = s.stages?.judges;
   if (j) {
     lines.push(`judges: ${judgeCostText(j)}${j.rateLimited ? `; rate-limited ${j.rateLimited} times (429, waited as asked)` : ''}`);
-    if (j.refusedCalls) lines.push(`judge budget of ${usd(j.budgetUsd ?? 0)} reached: ${j.refusedCalls} judge calls not made; those judge metrics are unscorable ("judge budget ... reached")`);
+    if (j.refusedCalls)
+      lines.push(
+        `judge budget of ${usd(j.budgetUsd ?? 0)} reached: ${j.refusedCalls} judge calls not made; those judge metrics are unscorable ("judge budget ... reached")`,
+      );
   }
   for (const w of s.judgeWarnings) lines.push(`warning: ${printable(w)}`);
   if (s.missingRequirement) lines.push(`${s.missingRequirement} artifacts have no requirement with their id in --requirements (scored without one, no labels)`);
@@ -168,13 +190,30 @@ export function batchCommand(): Command {
     .option('--concurrency <n>', `worker processes, each with its own Chrome (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parseBudget)
     .option('--check-network', 'check remote URLs over the network')
-    .option('--references <dir>', 'the designs the pages should reproduce (fidelity metrics, extended suite): <id>.html, <id>/index.html or <id>.png per requirement id; a requirement\'s own "reference" otherwise')
+    .option(
+      '--references <dir>',
+      'the designs the pages should reproduce (fidelity metrics, extended suite): <id>.html, <id>/index.html or <id>.png per requirement id; a requirement\'s own "reference" otherwise',
+    )
     .option('--viewports <list>', 'fidelity viewports: desktop,tablet,phone (the default) or custom <width>x<height> entries, comma-separated')
-    .option('--repeats <n>', 'score every artifact n times, each gathered anew (rows marked "repeat": 1..n), to measure test–retest noise (default 1)', parsePositiveInt)
-    .option('--evidence-dir <dir>', 'keep each artifact\'s pictures (screenshots, metric pictures, inert-control crops; WebP under a per-artifact cap) in <dir> (default: <results>.evidence/ beside the results)')
+    .option(
+      '--repeats <n>',
+      'score every artifact n times, each gathered anew (rows marked "repeat": 1..n), to measure test–retest noise (default 1)',
+      parsePositiveInt,
+    )
+    .option(
+      '--evidence-dir <dir>',
+      "keep each artifact's pictures (screenshots, metric pictures, inert-control crops; WebP under a per-artifact cap) in <dir> (default: <results>.evidence/ beside the results)",
+    )
     .option('--no-evidence', 'keep no pictures')
-    .option('--judge-budget <usd>', 'stop issuing judge calls once this many USD are spent (needs "prices" for the judge models in --judge-config); the remaining judge metrics are unscorable, saying so', parseUsd)
-    .option('--shard <i/n>', 'score only shard i of n (1-based; a stable split by model and requirement), e.g. one per array job; combine the results files with `webgrade merge`')
+    .option(
+      '--judge-budget <usd>',
+      'stop issuing judge calls once this many USD are spent (needs "prices" for the judge models in --judge-config); the remaining judge metrics are unscorable, saying so',
+      parseUsd,
+    )
+    .option(
+      '--shard <i/n>',
+      'score only shard i of n (1-based; a stable split by model and requirement), e.g. one per array job; combine the results files with `webgrade merge`',
+    )
     .action(
       action(async (runsDir: string, flags: BatchFlags) => {
         const shard = flags.shard ? parseShard(flags.shard) : undefined;
@@ -195,7 +234,9 @@ export function batchCommand(): Command {
         opts.network = networkFromFlags(flags);
         if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
         if (flags.alignment) opts.alignment = flags.alignment;
-        const judgeIds = selectMetrics(flags.only, flags.suite).filter((m) => m.kind === 'judge').map((m) => m.id);
+        const judgeIds = selectMetrics(flags.only, flags.suite)
+          .filter((m) => m.kind === 'judge')
+          .map((m) => m.id);
         if (judgeIds.length) opts.judge = judgeSettingsFromFlags(flags, judgeTasks(), process.env, { concurrency: DEFAULT_STAGE_JUDGE_CONCURRENCY });
         else if (flags.judgeBudget !== undefined) throw new InputError('--judge-budget: no judge metric is selected');
         if (flags.judgeBudget !== undefined) {
@@ -205,7 +246,8 @@ export function batchCommand(): Command {
         if (flags.repeats) opts.repeats = flags.repeats;
         if (requirements) opts.requirements = requirements;
         if (flags.references) {
-          if ((flags.suite ?? 'study') !== 'extended') throw new InputError('--references: the fidelity metrics are in the extended suite (add --suite extended)');
+          if ((flags.suite ?? 'study') !== 'extended')
+            throw new InputError('--references: the fidelity metrics are in the extended suite (add --suite extended)');
           opts.references = flags.references;
         }
         if (flags.viewports) opts.viewports = parseViewports(flags.viewports);

@@ -88,12 +88,22 @@ export function cdnCommand(): Command {
           }
           const lines: string[] = [];
           lines.push(`${pages.length} page(s) scanned, ${withCdn.length} with CDN URLs; ${allServed.length} of those fully served`);
-          lines.push(`page URLs: ${urls.length} — served ${count('served', false)}, not found ${count('not-found', false)}, unavailable ${count('unavailable', false)}, base URLs ${all.filter((r) => !r.from && isBase(r)).length}; dynamic (not fetched) ${dynamic.length}`);
-          lines.push(`followed (webfonts, module imports): ${count('served', true)} served, ${count('not-found', true) + count('unavailable', true)} not served`);
-          lines.push(`cache ${cdn.dir}: ${mib(stats.bytes)}, ${stats.packages.length} package versions, ${cdn.store.pins().length} pins; ${seconds.toFixed(1)} s, ${cdn.registry.requests} registry requests`);
+          lines.push(
+            `page URLs: ${urls.length} — served ${count('served', false)}, not found ${count('not-found', false)}, unavailable ${count('unavailable', false)}, base URLs ${all.filter((r) => !r.from && isBase(r)).length}; dynamic (not fetched) ${dynamic.length}`,
+          );
+          lines.push(
+            `followed (webfonts, module imports): ${count('served', true)} served, ${count('not-found', true) + count('unavailable', true)} not served`,
+          );
+          lines.push(
+            `cache ${cdn.dir}: ${mib(stats.bytes)}, ${stats.packages.length} package versions, ${cdn.store.pins().length} pins; ${seconds.toFixed(1)} s, ${cdn.registry.requests} registry requests`,
+          );
           const problems = all.filter((r) => r.answer.kind !== 'served');
           const show = (r: UrlResult) => {
-            const where = r.from ? `referenced by ${r.from}` : pagesOf(r.url).map((p) => p.split('/').pop()).join(', ');
+            const where = r.from
+              ? `referenced by ${r.from}`
+              : pagesOf(r.url)
+                  .map((p) => p.split('/').pop())
+                  .join(', ');
             return `  ${r.url}\n    ${r.answer.reason} [${where}]`;
           };
           for (const kind of ['not-found', 'unavailable'] as const) {
@@ -101,7 +111,8 @@ export function cdnCommand(): Command {
             if (list.length) lines.push(`${kind === 'not-found' ? 'not found (the page’s defect)' : 'unavailable (our limitation)'}:`, ...list.map(show));
           }
           const bases = problems.filter((r) => isBase(r));
-          if (bases.length) lines.push('base URLs (a folder given to a library as baseURL/indexURL; its package is cached):', ...bases.map((r) => `  ${r.url}`));
+          if (bases.length)
+            lines.push('base URLs (a folder given to a library as baseURL/indexURL; its package is cached):', ...bases.map((r) => `  ${r.url}`));
           if (dynamic.length) lines.push('dynamic (built at run time, not fetched):', ...dynamic.map((d) => `  ${d}`));
           say(lines.join('\n') + '\n');
         }),
@@ -118,7 +129,16 @@ export function cdnCommand(): Command {
           const stats = cdn.store.stats();
           const pins = cdn.store.pins();
           if (flags.json) {
-            printJson({ cache: cdn.dir, registry: cdn.registryUrl, bytes: stats.bytes, maxBytes: cdn.store.maxBytes, blobs: stats.blobs, builds: stats.builds, packages: stats.packages, pins });
+            printJson({
+              cache: cdn.dir,
+              registry: cdn.registryUrl,
+              bytes: stats.bytes,
+              maxBytes: cdn.store.maxBytes,
+              blobs: stats.blobs,
+              builds: stats.builds,
+              packages: stats.packages,
+              pins,
+            });
             return;
           }
           const lines = [

@@ -36,7 +36,8 @@ export function checklistCommand(): Command {
       warn(
         `checklists: ${count('derived')} derived, ${count('kept')} kept, ${count('failed')} failed; ` +
           `${run.usage.calls} judge calls, ${run.usage.cacheHits} cached, ${run.usage.promptTokens}+${run.usage.completionTokens} tokens, ${cost}` +
-          (flags.out ? `; wrote ${flags.out}` : '') + '\n',
+          (flags.out ? `; wrote ${flags.out}` : '') +
+          '\n',
       );
       if (count('failed') > 0) process.exitCode = EXIT_FAILURE;
     }),

@@ -24,12 +24,19 @@ export function compareFiles(base: string, head: string, opts: { bootstrap?: num
   const b = populationOf(readResults(base).rows, base);
   const h = populationOf(readResults(head).rows, head);
   const norms = opts.norms ? loadNorms(opts.norms) : loadDefaultNorms();
-  return compareRuns(b, h, { base, head }, { iterations: opts.bootstrap ?? COMPARE_ITERATIONS, seed: opts.seed ?? COMPARE_SEED, normsMetrics: norms?.metrics ?? null });
+  return compareRuns(
+    b,
+    h,
+    { base, head },
+    { iterations: opts.bootstrap ?? COMPARE_ITERATIONS, seed: opts.seed ?? COMPARE_SEED, normsMetrics: norms?.metrics ?? null },
+  );
 }
 
 export function compareCommand(): Command {
   return new Command('compare')
-    .description('compare two results files of the same requirements: per model and metric the change of the mean with a paired bootstrap interval; regressions and improvements named')
+    .description(
+      'compare two results files of the same requirements: per model and metric the change of the mean with a paired bootstrap interval; regressions and improvements named',
+    )
     .argument('<base>', 'results file of the earlier run')
     .argument('<head>', 'results file of the later run')
     .option('--format <format>', `output: ${COMPARE_FORMATS.join(' | ')} (default text; markdown fits a pull-request comment)`, choiceParser(COMPARE_FORMATS))

@@ -68,7 +68,10 @@ export function leaderboardCommand(): Command {
         const read = readResults(results);
         const valid = rowsWithValidScores(read.rows);
         const { rows, duplicates } = dedupeRows(valid.rows);
-        if (rows.length === 0) throw new InputError(`${results}: no result rows${valid.rejected ? ` (${valid.rejected} rejected for scores outside 0–100 or not finite, e.g. ${valid.examples[0]})` : ''}`);
+        if (rows.length === 0)
+          throw new InputError(
+            `${results}: no result rows${valid.rejected ? ` (${valid.rejected} rejected for scores outside 0–100 or not finite, e.g. ${valid.examples[0]})` : ''}`,
+          );
         const wopts: Parameters<typeof resolveWeights>[0] = {};
         if (flags.persona) wopts.persona = flags.persona;
         if (flags.weights) {
@@ -80,7 +83,9 @@ export function leaderboardCommand(): Command {
         // The fidelity perspective weighs only when a reference was given: a row records its reference, or (rows
         // written before rows recorded it) a fidelity metric was scored. The extended suite without a reference
         // writes the fidelity metrics too, as unscorable: they do not count.
-        wopts.reference = rows.some((r) => r.reference !== undefined || r.metrics.some((m) => m.score !== null && findMetric(m.id)?.perspective === 'fidelity'));
+        wopts.reference = rows.some(
+          (r) => r.reference !== undefined || r.metrics.some((m) => m.score !== null && findMetric(m.id)?.perspective === 'fidelity'),
+        );
         const weights = resolveWeights(wopts);
         const pop = populationFromRows(rows, new Set(suiteMetrics(suite).map((m) => m.id)));
         const iterations = flags.bootstrap ?? DEFAULT_ITERATIONS;
@@ -97,7 +102,10 @@ export function leaderboardCommand(): Command {
         const doc = leaderboardFromPopulation(pop, weights, lopts);
         if (read.tornTail) doc.notes.push('the results file ends with a torn line (a batch still running or killed): ignored');
         if (read.badLines.length) doc.notes.push(`unreadable lines skipped: ${read.badLines.join(', ')}`);
-        if (valid.rejected) doc.notes.push(`${valid.rejected} ${valid.rejected === 1 ? 'row' : 'rows'} rejected: a metric score outside 0–100 or not a finite number (e.g. ${valid.examples.join('; ')})`);
+        if (valid.rejected)
+          doc.notes.push(
+            `${valid.rejected} ${valid.rejected === 1 ? 'row' : 'rows'} rejected: a metric score outside 0–100 or not a finite number (e.g. ${valid.examples.join('; ')})`,
+          );
         if (duplicates) doc.notes.push(`${duplicates} duplicate (model, requirement, repeat) rows: the last one counts`);
         for (const w of mixedServedWarnings(rows)) {
           doc.notes.push(w);

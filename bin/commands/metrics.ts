@@ -31,15 +31,35 @@ export function metricsCommand(): Command {
         const suite = flags.suite ?? DEFAULT_SUITE;
         const list = suiteMetrics(suite);
         if (flags.json) {
-          printJson({ suite, suites: SUITES, metrics: list.map(({ number, id, perspective, kind, needs, optional, title, question, suite: s }) => ({ number, id, perspective, kind, needs, ...(optional ? { optional } : {}), title, question, suite: s })) });
+          printJson({
+            suite,
+            suites: SUITES,
+            metrics: list.map(({ number, id, perspective, kind, needs, optional, title, question, suite: s }) => ({
+              number,
+              id,
+              perspective,
+              kind,
+              needs,
+              ...(optional ? { optional } : {}),
+              title,
+              question,
+              suite: s,
+            })),
+          });
           return;
         }
         if (flags.markdown) {
           say(metricsMarkdown(suite) + '\n');
           return;
         }
-        const t = new Table({ head: ['#', 'id', 'perspective', 'kind', 'needs', 'question'], style: { head: [], border: [] }, colWidths: [4, 27, 22, 7, 22, 60], wordWrap: true });
-        for (const m of list) t.push([String(m.number), m.id, m.perspective, m.kind, [...m.needs, ...(m.optional ?? []).map((n) => `${n}?`)].join(', '), m.question]);
+        const t = new Table({
+          head: ['#', 'id', 'perspective', 'kind', 'needs', 'question'],
+          style: { head: [], border: [] },
+          colWidths: [4, 27, 22, 7, 22, 60],
+          wordWrap: true,
+        });
+        for (const m of list)
+          t.push([String(m.number), m.id, m.perspective, m.kind, [...m.needs, ...(m.optional ?? []).map((n) => `${n}?`)].join(', '), m.question]);
         say(`${list.length} metrics in the ${suite} suite\n${t.toString()}\n`);
       }),
     );

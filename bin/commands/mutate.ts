@@ -11,7 +11,17 @@ import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { OPERATORS } from '../../mutate/registry.js';
 import { operatorTable, reportJson, reportTable } from '../../mutate/report.js';
 import { MAX_REPEATS, MutationRunner, SCOPES, selectOperators, type Scope } from '../../mutate/run.js';
-import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
+import {
+  action,
+  addNetworkOptions,
+  networkFromFlags,
+  parseIdList,
+  parsePositiveNumber,
+  parseSuite,
+  printJson,
+  SUITE_HELP,
+  type NetworkFlags,
+} from '../cli-support.js';
 
 interface MutateFlags extends NetworkFlags {
   list?: boolean;
@@ -42,8 +52,16 @@ export function mutateCommand(): Command {
     .argument('[artifact]', 'HTML file or folder with index.html')
     .option('--list', 'list the operators, their target metrics and what each edits')
     .option('--operators <ids>', 'comma-separated operator ids (default: all)', parseIdList)
-    .option('--repeats <n>', `score the original n times; a target detects when it drops by more than the range of those scores (default 1: any drop counts; at most ${MAX_REPEATS})`, parseRepeats)
-    .option('--scope <scope>', 'metrics scored per mutant: all (every rule metric of the suite; false moves measured everywhere; default) or targets (only the targets and what their evidence gives for free; faster)', parseScope)
+    .option(
+      '--repeats <n>',
+      `score the original n times; a target detects when it drops by more than the range of those scores (default 1: any drop counts; at most ${MAX_REPEATS})`,
+      parseRepeats,
+    )
+    .option(
+      '--scope <scope>',
+      'metrics scored per mutant: all (every rule metric of the suite; false moves measured everywhere; default) or targets (only the targets and what their evidence gives for free; faster)',
+      parseScope,
+    )
     .option('--json', 'print the machine-readable JSON document')
     .option('--suite <suite>', SUITE_HELP, parseSuite)
     .option('--budget <seconds>', `time budget per scoring (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
@@ -53,7 +71,16 @@ export function mutateCommand(): Command {
       action(async (artifact: string | undefined, flags: MutateFlags) => {
         if (flags.list) {
           const ops = selectOperators(flags.operators);
-          if (flags.json) printJson({ operators: ops.map((o) => ({ id: o.id, targets: o.targets, collateral: o.collateral ?? [], description: o.description, missingTargets: o.targets.filter((t) => !findMetric(t)) })) });
+          if (flags.json)
+            printJson({
+              operators: ops.map((o) => ({
+                id: o.id,
+                targets: o.targets,
+                collateral: o.collateral ?? [],
+                description: o.description,
+                missingTargets: o.targets.filter((t) => !findMetric(t)),
+              })),
+            });
           else process.stdout.write(operatorTable(ops, (id) => !!findMetric(id)) + `\n${ops.length} of ${OPERATORS.length} operators\n`);
           return;
         }

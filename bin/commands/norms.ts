@@ -16,7 +16,20 @@ import { dedupeRows, readResults } from '../../runner/results-file.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { buildNorms } from '../../weights/norms.js';
 import { printable } from '../../core/text.js';
-import { action, addNetworkOptions, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
+import {
+  action,
+  addNetworkOptions,
+  networkFromFlags,
+  parseIdList,
+  parsePositiveInt,
+  parsePositiveNumber,
+  parseSuite,
+  SUITE_HELP,
+  type NetworkFlags,
+  say,
+  warn,
+  parseBudget,
+} from '../cli-support.js';
 import type { SuiteId } from '../../core/metric.js';
 import { DEFAULT_CONCURRENCY, runBatchWithProgress, summaryText } from './batch.js';
 
@@ -42,7 +55,11 @@ export function normsCommand(): Command {
       .option('--only <ids>', 'comma-separated metric ids to run (folder source)', parseIdList)
       .option('--concurrency <n>', `worker processes (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt)
       .option('--budget <seconds>', `time budget per page (default ${DEFAULT_BUDGET_MS / 1000})`, parseBudget)
-      .option('--repeats <n>', 'folder source: score every page n times (≥ 2 stores each metric\'s test–retest sd, "retestSd", for the noise guard)', parsePositiveInt)
+      .option(
+        '--repeats <n>',
+        'folder source: score every page n times (≥ 2 stores each metric\'s test–retest sd, "retestSd", for the noise guard)',
+        parsePositiveInt,
+      )
       .action(
         action(async (source: string, flags: NormsFlags) => {
           let st;
@@ -91,13 +108,19 @@ export function normsCommand(): Command {
             } catch (err) {
               throw new InputError(`${flags.out}: cannot write (${errorMessage(err)})`);
             }
-            const degenerate = Object.entries(norms.metrics).filter(([, n]) => n.degenerate).map(([id]) => id);
-            const retest = Object.entries(norms.metrics).filter(([, n]) => n.retestSd !== undefined).map(([id, n]) => `${id} ${n.retestSd!.toFixed(2)}`);
+            const degenerate = Object.entries(norms.metrics)
+              .filter(([, n]) => n.degenerate)
+              .map(([id]) => id);
+            const retest = Object.entries(norms.metrics)
+              .filter(([, n]) => n.retestSd !== undefined)
+              .map(([id, n]) => `${id} ${n.retestSd!.toFixed(2)}`);
             say(
               `wrote norms for ${norms.metricsIncluded.length} metrics from ${norms.artifacts} artifacts (${norms.failed} failed) to ${flags.out}\n` +
                 `metrics: ${norms.metricsIncluded.join(', ')}\n` +
                 (degenerate.length ? `no usable σ (contribute 0): ${degenerate.join(', ')}\n` : '') +
-                (retest.length ? `test–retest sd (from up to ${norms.maxRepeats} repeats): ${retest.join(', ')}\n` : 'no repeats: no test–retest sd stored (the noise guard needs --repeats ≥ 2)\n'),
+                (retest.length
+                  ? `test–retest sd (from up to ${norms.maxRepeats} repeats): ${retest.join(', ')}\n`
+                  : 'no repeats: no test–retest sd stored (the noise guard needs --repeats ≥ 2)\n'),
             );
           } finally {
             if (temp) rmSync(temp, { recursive: true, force: true });

@@ -7,7 +7,19 @@ import type { Redis } from 'ioredis';
 import { discoverRuns } from '../../runner/batch.js';
 import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
-import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveInt, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags } from '../cli-support.js';
+import {
+  action,
+  addNetworkOptions,
+  judgeTasks,
+  networkFromFlags,
+  parseIdList,
+  parsePositiveInt,
+  parsePositiveNumber,
+  parseSuite,
+  printJson,
+  SUITE_HELP,
+  type NetworkFlags,
+} from '../cli-support.js';
 import { InputError } from '../../core/errors.js';
 import { DEFAULT_NETWORK_MODE, describeNetwork, NETWORK_MODES, type NetworkModeId } from '../../core/network.js';
 import { JOB_LIMITS } from '../../runner/queue-trust.js';
@@ -16,7 +28,16 @@ import type { JudgeFlags } from '../../judges/settings.js';
 import { DEFAULT_STAGE_JUDGE_CONCURRENCY } from '../../runner/judge-stage.js';
 import type { SuiteId } from '../../core/metric.js';
 import type { AlignmentStance } from '../../core/judge-answer.js';
-import { connectRedis, DEFAULT_MAX_JOB_BYTES, DEFAULT_QUEUE, DEFAULT_STALL_SECONDS, makeQueueSettings, type QueueSettings, RedisUnreachable, removeQueue } from '../../runner/queue.js';
+import {
+  connectRedis,
+  DEFAULT_MAX_JOB_BYTES,
+  DEFAULT_QUEUE,
+  DEFAULT_STALL_SECONDS,
+  makeQueueSettings,
+  type QueueSettings,
+  RedisUnreachable,
+  removeQueue,
+} from '../../runner/queue.js';
 import { collect, queueStatus } from '../../runner/queue-collect.js';
 import { evidenceTarget } from './batch.js';
 import { addJobs } from '../../runner/queue-jobs.js';
@@ -28,7 +49,9 @@ interface CommonFlags {
 }
 
 const redisOption = (cmd: Command) =>
-  cmd.requiredOption('--redis <url>', 'Redis URL (redis://host:port[/db], rediss:// for TLS)').option('--queue <name>', `queue name (default ${DEFAULT_QUEUE})`);
+  cmd
+    .requiredOption('--redis <url>', 'Redis URL (redis://host:port[/db], rediss:// for TLS)')
+    .option('--queue <name>', `queue name (default ${DEFAULT_QUEUE})`);
 
 async function withRedis<T>(url: string, fn: (r: Redis) => Promise<T>, opts: { forWorker?: boolean } = {}): Promise<T> {
   let redis: Redis;
@@ -74,12 +97,15 @@ interface AddFlags extends CommonFlags, NetworkFlags {
  * scores with its own `--network`, and says so when the queue asked for another.
  */
 function queueNetworkMode(flags: NetworkFlags): NetworkModeId {
-  if (flags.cdnCache) throw new InputError('--cdn-cache is a worker\'s choice: give it to `webgrade worker` (a queue stores no folders)');
-  if (flags.allowHost) throw new InputError('--allow-host is a worker\'s choice: give it to `webgrade worker --network live|record:<dir>`');
+  if (flags.cdnCache) throw new InputError("--cdn-cache is a worker's choice: give it to `webgrade worker` (a queue stores no folders)");
+  if (flags.allowHost) throw new InputError("--allow-host is a worker's choice: give it to `webgrade worker --network live|record:<dir>`");
   const raw = flags.network ?? DEFAULT_NETWORK_MODE;
   if (!(NETWORK_MODES as readonly string[]).includes(raw)) {
     const mode = raw.replace(/:.*$/, '');
-    if ((mode === 'record' || mode === 'replay') && raw.includes(':')) throw new InputError(`--network ${raw}: a queue stores the mode only; give the folder to each worker (\`webgrade worker --network ${raw}\`) and add with --network ${mode}`);
+    if ((mode === 'record' || mode === 'replay') && raw.includes(':'))
+      throw new InputError(
+        `--network ${raw}: a queue stores the mode only; give the folder to each worker (\`webgrade worker --network ${raw}\`) and add with --network ${mode}`,
+      );
     throw new InputError(`--network ${raw}: expected one of ${NETWORK_MODES.join(', ')}`);
   }
   return raw as NetworkModeId;
@@ -95,8 +121,8 @@ function addCommand(): Command {
     .option('--budget <seconds>', `time budget per artifact (default ${DEFAULT_BUDGET_MS / 1000})`, parsePositiveNumber)
     .option('--check-network', 'check remote URLs over the network')
     .option('--repeats <n>', 'score every artifact n times (rows marked "repeat": 1..n)', parsePositiveInt)
-    .option('--shared', 'jobs name the artifact\'s absolute path (every worker must read it there) instead of carrying its files')
-    .option('--no-evidence', "return rows without their pictures (by default they ride in the row, at most the per-artifact cap, for `queue collect`)")
+    .option('--shared', "jobs name the artifact's absolute path (every worker must read it there) instead of carrying its files")
+    .option('--no-evidence', 'return rows without their pictures (by default they ride in the row, at most the per-artifact cap, for `queue collect`)')
     .option('--max-job-mb <mb>', `largest artifact whose files travel in its job (default ${DEFAULT_MAX_JOB_BYTES / 1024 / 1024} MB)`, parsePositiveNumber)
     .action(
       action(async (runsDir: string, flags: AddFlags) => {
@@ -202,70 +228,93 @@ interface WorkerFlags extends CommonFlags {
 }
 
 export function workerCommand(): Command {
-  return redisOption(new Command('worker'))
-    .description('score jobs of a queue (`webgrade queue add`) exactly as `batch` does, until SIGTERM (it finishes the jobs in hand first)')
-    .option('--concurrency <n>', 'jobs at once, each in its own scoring process with its own Chrome (default 1)', parsePositiveInt)
-    .option('--stall-timeout <seconds>', `a killed worker's job goes to another worker after about this long (default ${DEFAULT_STALL_SECONDS})`, parsePositiveNumber)
-    .option('--quiet', 'no line per job')
-    .option('--judge-config <file>', 'JSON file with the judge endpoint, models, prices, limits (README "LLM judges"; default: $WEBGRADE_JUDGE_CONFIG and the environment)')
-    .option('--judge-concurrency <n>', `judge requests in flight at once, for all the worker's jobs (default ${DEFAULT_STAGE_JUDGE_CONCURRENCY})`, parsePositiveInt)
-    // What pages reach, and where from, is the worker's own choice: a queue's Redis never sets it (README "Security").
-    .option('--network <mode>', `what pages may reach: cdn | offline | live | record:<dir> | replay:<dir> (default ${DEFAULT_NETWORK_MODE}); the queue's --network is only compared with it`)
-    .option('--cdn-cache <dir>', 'CDN cache folder (default: $XDG_CACHE_HOME/webgrade/cdn or ~/.cache/webgrade/cdn)')
-    .option('--allow-host <hosts>', 'live/record modes: hosts let through (comma-separated; default: the well-known CDN hosts)', (v: string) => v.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean))
-    .option('--check-network', 'check remote URLs over the network (the queue\'s --check-network is only compared with it)')
-    .option('--shared-root <dir>', 'take `queue add --shared` jobs, for artifacts inside <dir> only (without it, shared jobs are refused)')
-    .option('--no-evidence', "return rows without their pictures (by default they ride in the row, at most the per-artifact cap, for `queue collect`)")
-    .option('--max-job-mb <mb>', `largest artifact a job may carry, decoded (default ${JOB_LIMITS.defaultMaxBytes / 1024 / 1024} MB)`, parsePositiveNumber)
-    .action(
-      action(async (flags: WorkerFlags) => {
-        const networkFlags: NetworkFlags = {};
-        if (flags.network) networkFlags.network = flags.network;
-        if (flags.cdnCache) networkFlags.cdnCache = flags.cdnCache;
-        if (flags.allowHost) networkFlags.allowHost = flags.allowHost;
-        const network = networkFromFlags(networkFlags); // bad flags are one line, before Redis
-        const sharedRoot = flags.sharedRoot ? checkSharedRoot(flags.sharedRoot) : undefined;
-        const judgeFlags: JudgeFlags = {};
-        if (flags.judgeConfig) judgeFlags.judgeConfig = flags.judgeConfig;
-        if (flags.judgeConcurrency) judgeFlags.judgeConcurrency = flags.judgeConcurrency;
-        const judge = judgeSettingsFromFlags(judgeFlags, judgeTasks(), process.env, { concurrency: DEFAULT_STAGE_JUDGE_CONCURRENCY }); // a bad config is one line, before Redis
-        await withRedis(
-          flags.redis,
-          async (redis) => {
-            const log = (line: string) => {
-              if (!flags.quiet) process.stderr.write(line + '\n');
-            };
-            const w = await startQueueWorker(redis, {
-              queue: flags.queue ?? DEFAULT_QUEUE,
-              concurrency: flags.concurrency ?? 1,
-              network,
-              checkNetwork: flags.checkNetwork ?? false,
-              judge,
-              ...(sharedRoot ? { sharedRoot } : {}),
-              ...(flags.maxJobMb ? { maxJobBytes: flags.maxJobMb * 1024 * 1024 } : {}),
-              ...(flags.stallTimeout ? { stallSeconds: flags.stallTimeout } : {}),
-              ...(flags.evidence === false ? { evidence: false } : {}),
-              ...(process.env.WEBGRADE_QUEUE_WORKER_MODULE ? { workerModule: process.env.WEBGRADE_QUEUE_WORKER_MODULE } : {}),
-              onLog: (line) => process.stderr.write(line + '\n'),
-              onRefused: (e) => process.stderr.write(`[worker ${process.pid}] job ${e.jobId} refused: ${e.reason}\n`),
-              onJob: (e) => {
-                const what = `${e.data.model}/${e.data.requirement}${e.data.repeat ? ` #${e.data.repeat}` : ''}`;
-                const status = e.row ? (e.row.status === 'ok' ? 'ok' : `failed: ${e.row.error}`) : `crashed (will retry): ${e.error}`;
-                log(`[worker ${process.pid}] ${what} ${status} ${(e.ms / 1000).toFixed(1)}s`);
-              },
-            });
-            log(`[worker ${process.pid}] waiting for jobs on queue ${flags.queue ?? DEFAULT_QUEUE} (network ${describeNetwork(network)}${flags.checkNetwork ? ', --check-network' : ''}${sharedRoot ? `, shared jobs inside ${sharedRoot}` : ''})`);
-            const onSignal = (sig: string) => {
-              log(`[worker ${process.pid}] ${sig}: finishing the jobs in hand, then exiting`);
-              void w.stop();
-            };
-            process.once('SIGTERM', () => onSignal('SIGTERM'));
-            process.once('SIGINT', () => onSignal('SIGINT'));
-            await w.closed;
-            log(`[worker ${process.pid}] stopped`);
-          },
-          { forWorker: true },
-        );
-      }),
-    );
+  return (
+    redisOption(new Command('worker'))
+      .description('score jobs of a queue (`webgrade queue add`) exactly as `batch` does, until SIGTERM (it finishes the jobs in hand first)')
+      .option('--concurrency <n>', 'jobs at once, each in its own scoring process with its own Chrome (default 1)', parsePositiveInt)
+      .option(
+        '--stall-timeout <seconds>',
+        `a killed worker's job goes to another worker after about this long (default ${DEFAULT_STALL_SECONDS})`,
+        parsePositiveNumber,
+      )
+      .option('--quiet', 'no line per job')
+      .option(
+        '--judge-config <file>',
+        'JSON file with the judge endpoint, models, prices, limits (README "LLM judges"; default: $WEBGRADE_JUDGE_CONFIG and the environment)',
+      )
+      .option(
+        '--judge-concurrency <n>',
+        `judge requests in flight at once, for all the worker's jobs (default ${DEFAULT_STAGE_JUDGE_CONCURRENCY})`,
+        parsePositiveInt,
+      )
+      // What pages reach, and where from, is the worker's own choice: a queue's Redis never sets it (README "Security").
+      .option(
+        '--network <mode>',
+        `what pages may reach: cdn | offline | live | record:<dir> | replay:<dir> (default ${DEFAULT_NETWORK_MODE}); the queue's --network is only compared with it`,
+      )
+      .option('--cdn-cache <dir>', 'CDN cache folder (default: $XDG_CACHE_HOME/webgrade/cdn or ~/.cache/webgrade/cdn)')
+      .option('--allow-host <hosts>', 'live/record modes: hosts let through (comma-separated; default: the well-known CDN hosts)', (v: string) =>
+        v
+          .split(',')
+          .map((x) => x.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .option('--check-network', "check remote URLs over the network (the queue's --check-network is only compared with it)")
+      .option('--shared-root <dir>', 'take `queue add --shared` jobs, for artifacts inside <dir> only (without it, shared jobs are refused)')
+      .option('--no-evidence', 'return rows without their pictures (by default they ride in the row, at most the per-artifact cap, for `queue collect`)')
+      .option('--max-job-mb <mb>', `largest artifact a job may carry, decoded (default ${JOB_LIMITS.defaultMaxBytes / 1024 / 1024} MB)`, parsePositiveNumber)
+      .action(
+        action(async (flags: WorkerFlags) => {
+          const networkFlags: NetworkFlags = {};
+          if (flags.network) networkFlags.network = flags.network;
+          if (flags.cdnCache) networkFlags.cdnCache = flags.cdnCache;
+          if (flags.allowHost) networkFlags.allowHost = flags.allowHost;
+          const network = networkFromFlags(networkFlags); // bad flags are one line, before Redis
+          const sharedRoot = flags.sharedRoot ? checkSharedRoot(flags.sharedRoot) : undefined;
+          const judgeFlags: JudgeFlags = {};
+          if (flags.judgeConfig) judgeFlags.judgeConfig = flags.judgeConfig;
+          if (flags.judgeConcurrency) judgeFlags.judgeConcurrency = flags.judgeConcurrency;
+          const judge = judgeSettingsFromFlags(judgeFlags, judgeTasks(), process.env, { concurrency: DEFAULT_STAGE_JUDGE_CONCURRENCY }); // a bad config is one line, before Redis
+          await withRedis(
+            flags.redis,
+            async (redis) => {
+              const log = (line: string) => {
+                if (!flags.quiet) process.stderr.write(line + '\n');
+              };
+              const w = await startQueueWorker(redis, {
+                queue: flags.queue ?? DEFAULT_QUEUE,
+                concurrency: flags.concurrency ?? 1,
+                network,
+                checkNetwork: flags.checkNetwork ?? false,
+                judge,
+                ...(sharedRoot ? { sharedRoot } : {}),
+                ...(flags.maxJobMb ? { maxJobBytes: flags.maxJobMb * 1024 * 1024 } : {}),
+                ...(flags.stallTimeout ? { stallSeconds: flags.stallTimeout } : {}),
+                ...(flags.evidence === false ? { evidence: false } : {}),
+                ...(process.env.WEBGRADE_QUEUE_WORKER_MODULE ? { workerModule: process.env.WEBGRADE_QUEUE_WORKER_MODULE } : {}),
+                onLog: (line) => process.stderr.write(line + '\n'),
+                onRefused: (e) => process.stderr.write(`[worker ${process.pid}] job ${e.jobId} refused: ${e.reason}\n`),
+                onJob: (e) => {
+                  const what = `${e.data.model}/${e.data.requirement}${e.data.repeat ? ` #${e.data.repeat}` : ''}`;
+                  const status = e.row ? (e.row.status === 'ok' ? 'ok' : `failed: ${e.row.error}`) : `crashed (will retry): ${e.error}`;
+                  log(`[worker ${process.pid}] ${what} ${status} ${(e.ms / 1000).toFixed(1)}s`);
+                },
+              });
+              log(
+                `[worker ${process.pid}] waiting for jobs on queue ${flags.queue ?? DEFAULT_QUEUE} (network ${describeNetwork(network)}${flags.checkNetwork ? ', --check-network' : ''}${sharedRoot ? `, shared jobs inside ${sharedRoot}` : ''})`,
+              );
+              const onSignal = (sig: string) => {
+                log(`[worker ${process.pid}] ${sig}: finishing the jobs in hand, then exiting`);
+                void w.stop();
+              };
+              process.once('SIGTERM', () => onSignal('SIGTERM'));
+              process.once('SIGINT', () => onSignal('SIGINT'));
+              await w.closed;
+              log(`[worker ${process.pid}] stopped`);
+            },
+            { forWorker: true },
+          );
+        }),
+      )
+  );
 }

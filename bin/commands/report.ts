@@ -18,7 +18,9 @@ interface ReportFlags {
 
 export function reportCommand(): Command {
   return new Command('report')
-    .description('write a static report (opens from file://): leaderboard, a page per model, per requirement and per artifact with screenshots, reasons and details, failures per metric')
+    .description(
+      'write a static report (opens from file://): leaderboard, a page per model, per requirement and per artifact with screenshots, reasons and details, failures per metric',
+    )
     .argument('<results.jsonl>', 'results file written by `webgrade batch` (its pictures are read from beside it)')
     .requiredOption('--out <dir>', 'folder to write the report into')
     .option('--persona <id>', `the persona shown first and used for page overalls (${PERSONA_IDS.join(', ')}; default ${DEFAULT_PERSONA})`)
@@ -28,10 +30,15 @@ export function reportCommand(): Command {
     .action(
       action(async (results: string, flags: ReportFlags) => {
         const read = readResults(results);
-        const model = buildReport(read.rows, { ...(flags.persona ? { persona: flags.persona } : {}), ...(flags.title ? { title: flags.title } : {}), ...(flags.bootstrap !== undefined ? { iterations: flags.bootstrap } : {}) });
+        const model = buildReport(read.rows, {
+          ...(flags.persona ? { persona: flags.persona } : {}),
+          ...(flags.title ? { title: flags.title } : {}),
+          ...(flags.bootstrap !== undefined ? { iterations: flags.bootstrap } : {}),
+        });
         if (read.badLines.length) model.notes.push(`unreadable lines skipped: ${read.badLines.join(', ')}`);
         let compare: CompareInput | undefined;
-        if (flags.compare) compare = { comparison: compareFiles(flags.compare, results), baseRows: readResults(flags.compare).rows, baseDir: dirname(resolve(flags.compare)) };
+        if (flags.compare)
+          compare = { comparison: compareFiles(flags.compare, results), baseRows: readResults(flags.compare).rows, baseDir: dirname(resolve(flags.compare)) };
         const pages = writeReport(model, { out: flags.out, resultsDir: dirname(resolve(results)), ...(compare ? { compare } : {}) });
         warn(`wrote ${pages} pages to ${flags.out} (open ${resolve(flags.out, 'index.html')})\n`);
       }),

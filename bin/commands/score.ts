@@ -12,7 +12,21 @@ import { loadRequirementRef, type Requirement } from '../../core/requirements.js
 import { DEFAULT_BUDGET_MS, Scorer, type MetricResult } from '../../runner/score.js';
 import { onChromeLaunch } from '../../gather/chrome-process.js';
 import { warnChromeSandboxOnce } from '../chrome-warning.js';
-import { action, addNetworkOptions, judgeTasks, networkFromFlags, parseIdList, parsePositiveNumber, parseSuite, printJson, SUITE_HELP, type NetworkFlags, say, warn, parseBudget } from '../cli-support.js';
+import {
+  action,
+  addNetworkOptions,
+  judgeTasks,
+  networkFromFlags,
+  parseIdList,
+  parsePositiveNumber,
+  parseSuite,
+  printJson,
+  SUITE_HELP,
+  type NetworkFlags,
+  say,
+  warn,
+  parseBudget,
+} from '../cli-support.js';
 import { explainMetric, scoreTable } from '../../report/format.js';
 import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/norms.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
@@ -77,7 +91,10 @@ export function scoreCommand(): Command {
     .option('--requirement-text <text>', 'the requirement as text')
     .option('--persona <id>', 'weights preset for the norm-based overall (dev, qa, ds, pm, ops, legal, designer, all; default all)')
     .option('--norms <norms.json>', 'norms for z-scores and the overall (default: the shipped weights/default-norms.json)')
-    .option('--reference <ref>', 'the design the page should reproduce, for the fidelity metrics (extended suite): an .html file, a folder with index.html, or a .png picture')
+    .option(
+      '--reference <ref>',
+      'the design the page should reproduce, for the fidelity metrics (extended suite): an .html file, a folder with index.html, or a .png picture',
+    )
     .option('--viewports <list>', 'fidelity viewports: desktop,tablet,phone (the default) or custom <width>x<height> entries, comma-separated')
     .option('--no-noise-guard', `the study's exact z: σ is never raised to k × the norms' test–retest sd (k = ${DEFAULT_NOISE_GUARD_K})`)
     .action(
@@ -90,11 +107,17 @@ export function scoreCommand(): Command {
         if (flags.out) {
           if (!flags.explain) throw new InputError('--out needs --explain <id>: pictures explain one metric');
           illustrated = findMetric(flags.explain);
-          if (illustrated && !illustrated.illustrate) throw new InputError(`--out: ${flags.explain} has no pictures (metrics with pictures: ${METRICS.filter((m) => m.illustrate).map((m) => m.id).join(', ')})`);
+          if (illustrated && !illustrated.illustrate)
+            throw new InputError(
+              `--out: ${flags.explain} has no pictures (metrics with pictures: ${METRICS.filter((m) => m.illustrate)
+                .map((m) => m.id)
+                .join(', ')})`,
+            );
         }
         let reference: ReferenceInput | undefined;
         if (flags.reference) {
-          if ((flags.suite ?? 'study') !== 'extended') throw new InputError('--reference: the fidelity metrics are in the extended suite (add --suite extended)');
+          if ((flags.suite ?? 'study') !== 'extended')
+            throw new InputError('--reference: the fidelity metrics are in the extended suite (add --suite extended)');
           reference = resolveReference(flags.reference);
         }
         const viewports = flags.viewports ? parseViewports(flags.viewports) : undefined;
@@ -112,7 +135,11 @@ export function scoreCommand(): Command {
           budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
           judge: judgeSettingsFromFlags(flags, judgeTasks()),
           gatherers: flags.fromEvidence
-            ? savedEvidenceGatherers(flags.fromEvidence, { checkNetwork: flags.checkNetwork ?? false, budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS, judge: judgeSettingsFromFlags(flags, judgeTasks()) })
+            ? savedEvidenceGatherers(flags.fromEvidence, {
+                checkNetwork: flags.checkNetwork ?? false,
+                budgetMs: flags.budget ? flags.budget * 1000 : DEFAULT_BUDGET_MS,
+                judge: judgeSettingsFromFlags(flags, judgeTasks()),
+              })
             : undefined,
         });
         onChromeLaunch(warnChromeSandboxOnce);

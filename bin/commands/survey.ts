@@ -26,17 +26,24 @@ export function weightsTable(report: WeightsReport, minSeconds: number): string 
   const personas = PERSONA_ORDER.filter((p) => report.personas[p]);
   const suite: SuiteId = report.personas.all?.suite ?? DEFAULT_SUITE;
   let equal = false;
-  const table = new Table({ head: ['', ...personas.map((p) => `${p} (n=${report.personas[p]!.respondents})`)], style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
+  const table = new Table({
+    head: ['', ...personas.map((p) => `${p} (n=${report.personas[p]!.respondents})`)],
+    style: { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
   for (const p of surveyPerspectives(suite) as PerspectiveId[]) {
     table.push([p, ...personas.map((id) => toPercent1(report.personas[id]!.perspectives[p]!).toFixed(1))]);
     const metrics = metricsOf(p, suite);
     if (metrics.length < 2) continue;
     for (const m of metrics) {
-      table.push([`  ${m.id} (share)`, ...personas.map((id) => {
-        const share = report.personas[id]!.shares?.[m.id];
-        if (share === undefined) equal = true;
-        return share === undefined ? 'equal' : toPercent1(share).toFixed(1);
-      })]);
+      table.push([
+        `  ${m.id} (share)`,
+        ...personas.map((id) => {
+          const share = report.personas[id]!.shares?.[m.id];
+          if (share === undefined) equal = true;
+          return share === undefined ? 'equal' : toPercent1(share).toFixed(1);
+        }),
+      ]);
     }
   }
   const lines = [
@@ -51,14 +58,18 @@ export function weightsTable(report: WeightsReport, minSeconds: number): string 
 }
 
 export function surveyCommand(): Command {
-  const survey = new Command('survey').description('collect people\'s priorities with a questionnaire and turn them into persona weights');
+  const survey = new Command('survey').description("collect people's priorities with a questionnaire and turn them into persona weights");
   survey
     .command('serve')
     .description('serve the questionnaire on 127.0.0.1 and append each submitted response to a JSONL file')
     .option('--port <n>', 'port to listen on (default: 8377; 0 picks a free one)', parsePositiveIntOrZero, 8377)
     .option('--responses <file>', 'responses JSONL file to append to', 'responses.jsonl')
     .option('--suite <suite>', `${SUITE_HELP}: which perspectives and metrics the survey asks about`, parseSuite)
-    .option('--allow-host <hosts>', 'comma-separated host names (host or host:port) to answer besides 127.0.0.1, localhost and [::1], e.g. the name of a reverse proxy', parseHostList)
+    .option(
+      '--allow-host <hosts>',
+      'comma-separated host names (host or host:port) to answer besides 127.0.0.1, localhost and [::1], e.g. the name of a reverse proxy',
+      parseHostList,
+    )
     .action(
       action(async (flags: { port: number; responses: string; suite?: SuiteId; allowHost?: string[] }) => {
         let server;
@@ -94,7 +105,9 @@ export function surveyCommand(): Command {
       action((file: string, flags: { minSeconds: number; json?: boolean; out?: string }) => {
         const report = surveyWeights(readResponsesFile(file), flags.minSeconds);
         if (!report.personas.all) {
-          throw new InputError(`${file}: no usable response (${report.dropped.too_fast} too fast, ${report.dropped.invalid} invalid${report.invalidLines[0] ? `; line ${report.invalidLines[0].line}: ${report.invalidLines[0].error}` : ''})`);
+          throw new InputError(
+            `${file}: no usable response (${report.dropped.too_fast} too fast, ${report.dropped.invalid} invalid${report.invalidLines[0] ? `; line ${report.invalidLines[0].line}: ${report.invalidLines[0].error}` : ''})`,
+          );
         }
         const doc = { personas: report.personas, dropped: report.dropped };
         if (flags.out) {
@@ -112,9 +125,13 @@ export function surveyCommand(): Command {
 }
 
 function parseHostList(value: string): string[] {
-  const hosts = value.split(',').map((h) => h.trim()).filter(Boolean);
+  const hosts = value
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   const bad = hosts.find((h) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(h));
-  if (bad !== undefined || hosts.length === 0) throw new InvalidArgumentError(`expected host names such as survey.example.org or survey.example.org:443${bad ? ` (not ${JSON.stringify(bad)})` : ''}`);
+  if (bad !== undefined || hosts.length === 0)
+    throw new InvalidArgumentError(`expected host names such as survey.example.org or survey.example.org:443${bad ? ` (not ${JSON.stringify(bad)})` : ''}`);
   return hosts;
 }
 

@@ -37,7 +37,9 @@ function generateCommand(): Command {
       for (const r of run.results) if (r.status === 'failed') warn(`webgrade: tests for ${r.id} not written: ${r.reason}\n`);
       const cost = run.usage.costUsd === null ? 'cost unknown (no price for the model)' : `$${run.usage.costUsd.toFixed(4)}`;
       const tests = run.results.reduce((n, r) => n + (r.tests ?? 0), 0);
-      warn(`tests: ${tests} written for ${count('generated')} requirements, ${count('kept')} kept, ${count('failed')} failed; ${run.usage.calls} judge calls, ${run.usage.cacheHits} cached, ${run.usage.promptTokens}+${run.usage.completionTokens} tokens, ${cost}${flags.out ? `; wrote ${flags.out}` : ''}\n`);
+      warn(
+        `tests: ${tests} written for ${count('generated')} requirements, ${count('kept')} kept, ${count('failed')} failed; ${run.usage.calls} judge calls, ${run.usage.cacheHits} cached, ${run.usage.promptTokens}+${run.usage.completionTokens} tokens, ${cost}${flags.out ? `; wrote ${flags.out}` : ''}\n`,
+      );
       if (count('failed') > 0) process.exitCode = EXIT_FAILURE;
     }),
   );
@@ -47,7 +49,7 @@ function importCommand(): Command {
   return new Command('import')
     .description('read WebGen-Bench test cases (its data/test.jsonl: ui_instruct task + expected_result) as natural-language requirement tests')
     .argument('<webgen.jsonl>', 'WebGen-Bench test-case file')
-    .option('--into <reqs.jsonl>', 'add the tests to these requirements (by id) instead of writing WebGen-Bench\'s requirements')
+    .option('--into <reqs.jsonl>', "add the tests to these requirements (by id) instead of writing WebGen-Bench's requirements")
     .option('--out <file>', 'write the requirements here (default: standard output)')
     .action(
       action((path: string, flags: { into?: string; out?: string }) => {
@@ -60,11 +62,16 @@ function importCommand(): Command {
         }
         const merged = mergeInto(readInputText(flags.into), flags.into, imported);
         write(flags.out, merged.text);
-        warn(`tests import: ${merged.added} tests added to ${flags.into}${merged.unmatched.length ? `; ${merged.unmatched.length} WebGen-Bench ids have no requirement there (${merged.unmatched.slice(0, 5).join(', ')}${merged.unmatched.length > 5 ? ', …' : ''})` : ''}${flags.out ? `; wrote ${flags.out}` : ''}\n`);
+        warn(
+          `tests import: ${merged.added} tests added to ${flags.into}${merged.unmatched.length ? `; ${merged.unmatched.length} WebGen-Bench ids have no requirement there (${merged.unmatched.slice(0, 5).join(', ')}${merged.unmatched.length > 5 ? ', …' : ''})` : ''}${flags.out ? `; wrote ${flags.out}` : ''}\n`,
+        );
       }),
     );
 }
 
 export function testsCommand(): Command {
-  return new Command('tests').description('requirement tests: generate natural-language tests with a judge, or import WebGen-Bench\'s').addCommand(generateCommand()).addCommand(importCommand());
+  return new Command('tests')
+    .description("requirement tests: generate natural-language tests with a judge, or import WebGen-Bench's")
+    .addCommand(generateCommand())
+    .addCommand(importCommand());
 }

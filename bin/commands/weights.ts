@@ -11,7 +11,19 @@ import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import { dedupeRows, readResults, rowsWithValidScores } from '../../runner/results-file.js';
 import { populationFromRows, type Population } from '../../weights/aggregate.js';
 import { DEFAULT_SEED } from '../../weights/bootstrap.js';
-import { DEFAULT_FIT_ITERATIONS, DEFAULT_FOLDS, DEFAULT_L2, FITTED_PERSONA, fileSha256, fittedPersona, fitWeights, provenanceOf, TIE_RULES, type DataSummary, type TieRule } from '../../weights/fit.js';
+import {
+  DEFAULT_FIT_ITERATIONS,
+  DEFAULT_FOLDS,
+  DEFAULT_L2,
+  FITTED_PERSONA,
+  fileSha256,
+  fittedPersona,
+  fitWeights,
+  provenanceOf,
+  TIE_RULES,
+  type DataSummary,
+  type TieRule,
+} from '../../weights/fit.js';
 import { fitTable } from '../../report/fit-format.js';
 import { judgementsFromPairs, judgementsFromRatings, type Judgements } from '../../weights/judgements.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
@@ -59,15 +71,24 @@ function readJudgements(flags: FitFlags, pop: Population, results: string): { ju
   if (flags.ratings) {
     const rf = loadRatings(flags.ratings);
     const match = matchRatings(rf.ratings, pages);
-    if (match.byPage.size === 0) throw new InputError(`${flags.ratings}: no rating matches a page of ${results} (match by "artifact" path, or by "model" and "requirement")`);
+    if (match.byPage.size === 0)
+      throw new InputError(`${flags.ratings}: no rating matches a page of ${results} (match by "artifact" path, or by "model" and "requirement")`);
     return {
       judgements: judgementsFromRatings(match.byPage, pop.samples),
-      data: { file: flags.ratings, rows: rf.ratings.length, matched: match.matched, unmatched: match.unmatched.length, ambiguous: match.ambiguous.length, unrated: rf.unrated },
+      data: {
+        file: flags.ratings,
+        rows: rf.ratings.length,
+        matched: match.matched,
+        unmatched: match.unmatched.length,
+        ambiguous: match.ambiguous.length,
+        unrated: rf.unrated,
+      },
     };
   }
   const pf = loadPairs(flags.pairs!);
   const match = matchPairs(pf.pairs, pages);
-  if (match.pairs.length === 0) throw new InputError(`${flags.pairs}: no judgement matches two pages of ${results} (match by "requirement" with "model_a" and "model_b")`);
+  if (match.pairs.length === 0)
+    throw new InputError(`${flags.pairs}: no judgement matches two pages of ${results} (match by "requirement" with "model_a" and "model_b")`);
   return {
     judgements: judgementsFromPairs(match.pairs, pop.samples),
     data: { file: flags.pairs!, rows: pf.pairs.length, matched: match.pairs.length, unmatched: match.unmatched.length, raters: pf.raters },
@@ -75,10 +96,10 @@ function readJudgements(flags: FitFlags, pop: Population, results: string): { ju
 }
 
 export function weightsCommand(): Command {
-  const weights = new Command('weights').description('weights learned from people\'s judgements of pages');
+  const weights = new Command('weights').description("weights learned from people's judgements of pages");
   weights
     .command('fit')
-    .description('learn non-negative metric weights from ratings or pairwise preferences; write a weights file with the fit\'s held-out agreement')
+    .description("learn non-negative metric weights from ratings or pairwise preferences; write a weights file with the fit's held-out agreement")
     .argument('<results.jsonl>', 'results file written by `webgrade batch` (the pages the judgements are about)')
     .option('--ratings <file>', 'human ratings, CSV or JSONL: "rating" plus "artifact" or "model" and "requirement" (several ratings of a page are averaged)')
     .option('--pairs <file>', 'pairwise preferences, CSV or JSONL: "requirement", "model_a", "model_b", "winner" (a, b or tie), optional "rater"')
@@ -88,11 +109,18 @@ export function weightsCommand(): Command {
     .option('--weights <weights.json>', 'survey weights file (`webgrade survey weights --out`) to compare with')
     .option('--folds <k>', `cross-validation folds, grouped by requirement (default ${DEFAULT_FOLDS})`, parseFolds)
     .option('--seed <n>', `seed of the folds and the bootstrap (default ${DEFAULT_SEED})`, parsePositiveInt)
-    .option('--bootstrap <n>', `bootstrap resamples of the requirements for the intervals, each a refit (default ${DEFAULT_FIT_ITERATIONS}; 0 = none)`, parseNonNegativeInt)
+    .option(
+      '--bootstrap <n>',
+      `bootstrap resamples of the requirements for the intervals, each a refit (default ${DEFAULT_FIT_ITERATIONS}; 0 = none)`,
+      parseNonNegativeInt,
+    )
     .option('--l2 <λ>', `L2 penalty on the weights, (λ/2)·‖w‖² beside the mean logistic loss (default ${DEFAULT_L2})`, parseL2)
     .option('--ties <rule>', `pairs: a tie is half a win each (half, default) or left out (drop)`, choiceParser(TIE_RULES))
     .option('--norms <norms.json>', 'norms whose test–retest sds the noise guard uses for metrics without repeats (default: the shipped norms)')
-    .option('--no-noise-guard', `z as the study's: σ never raised to k × the test–retest sd (k = ${DEFAULT_NOISE_GUARD_K}); the leaderboard must then run with --no-noise-guard too`)
+    .option(
+      '--no-noise-guard',
+      `z as the study's: σ never raised to k × the test–retest sd (k = ${DEFAULT_NOISE_GUARD_K}); the leaderboard must then run with --no-noise-guard too`,
+    )
     .option('--json', 'print the fit document (JSON) instead of the table')
     .action(
       action(async (results: string, flags: FitFlags) => {
@@ -104,7 +132,9 @@ export function weightsCommand(): Command {
         const { rows } = dedupeRows(valid.rows);
         if (rows.length === 0) throw new InputError(`${results}: no result rows`);
         const suite = flags.suite ?? rowsSuite(rows);
-        const reference = rows.some((r) => r.reference !== undefined || r.metrics.some((m) => m.score !== null && findMetric(m.id)?.perspective === 'fidelity'));
+        const reference = rows.some(
+          (r) => r.reference !== undefined || r.metrics.some((m) => m.score !== null && findMetric(m.id)?.perspective === 'fidelity'),
+        );
         const wopts: Parameters<typeof resolveWeights>[0] = { suite, reference };
         if (flags.persona) wopts.persona = flags.persona;
         if (flags.weights) {
@@ -117,7 +147,8 @@ export function weightsCommand(): Command {
         const pop = populationFromRows(rows, new Set(suiteMetrics(suite).map((m) => m.id)));
         const { judgements, data } = readJudgements(flags, pop, results);
         const file = data.file;
-        if (judgements.groups.length < 2) throw new InputError(`${file}: judgements on ${judgements.groups.length} requirement only: cross-validation by requirement needs at least 2`);
+        if (judgements.groups.length < 2)
+          throw new InputError(`${file}: judgements on ${judgements.groups.length} requirement only: cross-validation by requirement needs at least 2`);
         const norms = flags.norms ? loadNorms(flags.norms) : loadDefaultNorms();
         const { doc, weights: fitted } = fitWeights(pop, judgements, { ...data, sha256: fileSha256(file) }, results, {
           survey,
@@ -130,12 +161,18 @@ export function weightsCommand(): Command {
           noiseGuard: { enabled: flags.noiseGuard !== false, k: DEFAULT_NOISE_GUARD_K, normsLabel: flags.norms ?? 'the shipped norms' },
           normsMetrics: norms?.metrics ?? null,
         });
-        if (doc.data.comparisons === 0) throw new InputError(`${file}: no two judged pages of one requirement differ (every rating tied, or every judgement a tie left out): nothing to learn from`);
+        if (doc.data.comparisons === 0)
+          throw new InputError(
+            `${file}: no two judged pages of one requirement differ (every rating tied, or every judgement a tie left out): nothing to learn from`,
+          );
         if (data.unmatched) doc.notes.push(`${data.unmatched} ${flags.ratings ? 'ratings' : 'judgements'} match no page of the results: left out`);
         if (data.ambiguous) doc.notes.push(`${data.ambiguous} ratings match more than one page by their path's end: left out`);
         if (flags.noiseGuard === false) doc.notes.push('fitted without the noise guard: rank with `leaderboard --no-noise-guard` for the same z');
         if (read.badLines.length) doc.notes.push(`unreadable lines of the results skipped: ${read.badLines.join(', ')}`);
-        if (valid.rejected) doc.notes.push(`${valid.rejected} result ${valid.rejected === 1 ? 'row' : 'rows'} left out: a metric score outside 0–100 or not a finite number, as the leaderboard leaves them out`);
+        if (valid.rejected)
+          doc.notes.push(
+            `${valid.rejected} result ${valid.rejected === 1 ? 'row' : 'rows'} left out: a metric score outside 0–100 or not a finite number, as the leaderboard leaves them out`,
+          );
         if (!fitted) throw new InputError(`${file}: the fit gives no metric a positive weight (no page order the metrics explain): no weights file written`);
         const weightsDoc = { personas: { [FITTED_PERSONA]: fittedPersona(fitted, weightedPerspectives(suite, { reference }), suite, provenanceOf(doc)) } };
         try {

@@ -51,7 +51,9 @@ export async function cdnjs(ctx: CdnContext, url: URL, budget: CdnBudget): Promi
     const src = lookupMapped(pkg, entry.prefix ?? '', `${min[1]}.${min[2]}`, false);
     if (src) return minified(ctx, pkg, src, file, cache);
   }
-  throw new UnavailableError(`${lib}/${ver}/${file} maps to ${entry.npm}@${version}, which has no ${entry.prefix ?? ''}${file} nor one file named ${file.slice(file.lastIndexOf('/') + 1)}${mapped ? '' : ` (library ${lib} is not in the cdnjs mapping; tried the npm package of the same name)`}`);
+  throw new UnavailableError(
+    `${lib}/${ver}/${file} maps to ${entry.npm}@${version}, which has no ${entry.prefix ?? ''}${file} nor one file named ${file.slice(file.lastIndexOf('/') + 1)}${mapped ? '' : ` (library ${lib} is not in the cdnjs mapping; tried the npm package of the same name)`}`,
+  );
 }
 
 /** The mapping entry of `lib` for version `ver`, else the npm package of the same name (`mapped` false). */

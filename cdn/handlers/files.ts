@@ -17,7 +17,14 @@ import { cacheFor, decodePath, UnsupportedError, type Body, type CdnContext } fr
  * A missing `x.min.js`/`x.min.css` whose unminified file exists is minified with esbuild (jsDelivr does the
  * same with its own minifier; the bytes differ from jsDelivr's, the behaviour does not).
  */
-export async function packageFile(ctx: CdnContext, cdn: 'jsdelivr' | 'unpkg', name: string, range: string | null, file: string | null, budget: CdnBudget): Promise<Body> {
+export async function packageFile(
+  ctx: CdnContext,
+  cdn: 'jsdelivr' | 'unpkg',
+  name: string,
+  range: string | null,
+  file: string | null,
+  budget: CdnBudget,
+): Promise<Body> {
   const version = await ctx.packages.resolve(name, range, budget);
   const pkg = await ctx.packages.open(name, version, budget);
   const cache = cacheFor(range, version);

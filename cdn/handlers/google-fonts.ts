@@ -21,7 +21,13 @@ async function fontsource(ctx: CdnContext, name: string, budget: CdnBudget): Pro
   const metaRaw = await pkg.read('metadata.json');
   const uniRaw = await pkg.read('unicode.json');
   if (!metaRaw || !uniRaw) return null;
-  const meta = JSON.parse(metaRaw.toString('utf8')) as { id: string; family: string; weights?: number[]; styles?: string[]; variable?: { wght?: { min: string; max: string } } | false };
+  const meta = JSON.parse(metaRaw.toString('utf8')) as {
+    id: string;
+    family: string;
+    weights?: number[];
+    styles?: string[];
+    variable?: { wght?: { min: string; max: string } } | false;
+  };
   const uni = JSON.parse(uniRaw.toString('utf8')) as Record<string, string>;
   const w = meta.variable && meta.variable.wght ? ([Number(meta.variable.wght.min), Number(meta.variable.wght.max)] as [number, number]) : null;
   return {
@@ -56,7 +62,8 @@ export async function googleFonts(ctx: CdnContext, url: URL, budget: CdnBudget):
     const slug = fontSlug(fam.family);
     // the variable package only when the static one cannot serve every requested style (fewer downloads)
     const stat = await fontsource(ctx, `@fontsource/${slug}`, budget);
-    const needsVariable = !stat || fam.styles.some((s) => Array.isArray(s.wght) || !stat.weights.includes(s.wght) || !stat.styles.includes(s.ital ? 'italic' : 'normal'));
+    const needsVariable =
+      !stat || fam.styles.some((s) => Array.isArray(s.wght) || !stat.weights.includes(s.wght) || !stat.styles.includes(s.ital ? 'italic' : 'normal'));
     const variable = needsVariable ? await fontsource(ctx, `@fontsource-variable/${slug}`, budget) : null;
     if (!stat && !variable) {
       notes.push(`not-found: family "${fam.family}": no @fontsource/${slug} package`);
@@ -79,5 +86,7 @@ export async function googleFonts(ctx: CdnContext, url: URL, budget: CdnBudget):
 
 /** `fonts.gstatic.com`: never answered (see the error). */
 export function googleFontFiles(): Promise<Body> {
-  throw new UnsupportedError('font files on fonts.gstatic.com are named by Google’s hashes and cannot be mapped; the CSS from fonts.googleapis.com points at files this cache serves');
+  throw new UnsupportedError(
+    'font files on fonts.gstatic.com are named by Google’s hashes and cannot be mapped; the CSS from fonts.googleapis.com points at files this cache serves',
+  );
 }

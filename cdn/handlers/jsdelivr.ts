@@ -59,7 +59,10 @@ async function pyodide(ctx: CdnContext, ver: string, file: string, budget: CdnBu
   // the indexURL itself: not a file, but the package (pyodide's core) is now in the cache
   if (file === '') throw new UnsupportedError(`directory listings are not served (pyodide v${ver})`);
   const f = decodePath(file);
-  if (!pkg.has(f)) throw new UnavailableError(`pyodide v${ver}: ${f} is not in the npm package pyodide (only its core files are served; Python packages of the full distribution are not)`);
+  if (!pkg.has(f))
+    throw new UnavailableError(
+      `pyodide v${ver}: ${f} is not in the npm package pyodide (only its core files are served; Python packages of the full distribution are not)`,
+    );
   return fileBody(pkg, f, exactVersion(ver) ? IMMUTABLE : ONE_WEEK);
 }
 

@@ -59,12 +59,26 @@ function moduleUrl(flavour: EsmFlavour, name: string, version: string, subpath: 
  * `export * from "<canonical>"` (+ `export { default }` when the build has one), so every import of the
  * same package version — by the page or by another build — is one module instance.
  */
-export async function esmEntry(ctx: CdnContext, flavour: EsmFlavour, name: string, range: string | null, subpath: string | null, deps: Record<string, string>, url: URL, budget: CdnBudget): Promise<Body> {
+export async function esmEntry(
+  ctx: CdnContext,
+  flavour: EsmFlavour,
+  name: string,
+  range: string | null,
+  subpath: string | null,
+  deps: Record<string, string>,
+  url: URL,
+  budget: CdnBudget,
+): Promise<Body> {
   const version = await ctx.packages.resolve(name, range, budget);
   let sub = subpath ? decodePath(subpath).replace(/^\/+|\/+$/g, '') || null : null;
   // esm.sh and Skypack name builds without the .js of a subpath: one build for `x/y` and `x/y.js`
   if (sub && (flavour === 'esm.sh' || flavour === 'skypack')) sub = sub.replace(/\.(m?js|cjs)$/, '');
-  const depsKey = Object.keys(deps).length ? Object.entries(deps).sort().map(([k, v]) => `${k}@${v}`).join(',') : '';
+  const depsKey = Object.keys(deps).length
+    ? Object.entries(deps)
+        .sort()
+        .map(([k, v]) => `${k}@${v}`)
+        .join(',')
+    : '';
   const exact = range !== null && exactVersion(range) === version;
   if (exact && (flavour === 'jsdelivr' || flavour === 'unpkg')) return esmBuild(ctx, flavour, name, version, sub, deps, IMMUTABLE, budget);
   const target = moduleUrl(flavour, name, version, sub, depsKey);
@@ -76,15 +90,41 @@ export async function esmEntry(ctx: CdnContext, flavour: EsmFlavour, name: strin
 }
 
 /** The build itself, as the answer to its canonical URL. */
-export async function esmBuild(ctx: CdnContext, flavour: EsmFlavour, name: string, version: string, sub: string | null, deps: Record<string, string>, cache: string, budget: CdnBudget): Promise<Body> {
+export async function esmBuild(
+  ctx: CdnContext,
+  flavour: EsmFlavour,
+  name: string,
+  version: string,
+  sub: string | null,
+  deps: Record<string, string>,
+  cache: string,
+  budget: CdnBudget,
+): Promise<Body> {
   const built = await buildFor(ctx, flavour, name, version, sub, deps, budget);
   return { body: built.body, type: JS_TYPE, cache, package: name, version, file: `${flavour === 'jsdelivr' ? '+esm' : flavour + '-module'}:${sub ?? '.'}` };
 }
 
 /** The (cached) build of name@version[/sub] for a flavour. */
-function buildFor(ctx: CdnContext, flavour: EsmFlavour, name: string, version: string, sub: string | null, deps: Record<string, string>, budget: CdnBudget): Promise<{ body: Buffer; exports: string[] }> {
+function buildFor(
+  ctx: CdnContext,
+  flavour: EsmFlavour,
+  name: string,
+  version: string,
+  sub: string | null,
+  deps: Record<string, string>,
+  budget: CdnBudget,
+): Promise<{ body: Buffer; exports: string[] }> {
   const depFlavour = flavour === 'esm.run' ? 'jsdelivr' : flavour; // builds live on cdn.jsdelivr.net
-  const key = JSON.stringify({ kind: 'esm', b: BUILDER_VERSION, esbuild: ESBUILD_VERSION, flavour: depFlavour, name, version, sub, deps: Object.entries(deps).sort() });
+  const key = JSON.stringify({
+    kind: 'esm',
+    b: BUILDER_VERSION,
+    esbuild: ESBUILD_VERSION,
+    flavour: depFlavour,
+    name,
+    version,
+    sub,
+    deps: Object.entries(deps).sort(),
+  });
   const hit = ctx.store.getBuild(key);
   if (hit) return Promise.resolve({ body: hit.body, exports: (hit.record.meta.exports as string[]) ?? [] });
   return shared(ctx.builds, key, budget, async () => {

@@ -39,7 +39,14 @@ async function playBuilds(ctx: CdnContext, asked: string | null, budget: CdnBudg
   const latest = await ctx.packages.resolve(NAME, 'latest', budget);
   const pkg = await ctx.packages.open(NAME, latest, budget);
   if (asked === null) return { pkg, folder: '', twVersion: pkg.json.version ?? latest };
-  const folders = [...new Set(Object.keys(pkg.manifest.files).map((f) => f.split('/')).filter((s) => s.length === 2 && semver.valid(s[0]!)).map((s) => s[0]!))];
+  const folders = [
+    ...new Set(
+      Object.keys(pkg.manifest.files)
+        .map((f) => f.split('/'))
+        .filter((s) => s.length === 2 && semver.valid(s[0]!))
+        .map((s) => s[0]!),
+    ),
+  ];
   const best = semver.maxSatisfying(folders, asked);
   if (best) return { pkg, folder: `${best}/`, twVersion: best };
   let v: string | null = null;
@@ -54,7 +61,10 @@ async function playBuilds(ctx: CdnContext, asked: string | null, budget: CdnBudg
 
 /** The build file for `?plugins=` (see tailwind), with notes on what was approximated. */
 function pluginFile(pkg: Pkg, folder: string, twVersion: string, param: string | null, notes: string[]): string {
-  let plugins = (param ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  let plugins = (param ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (plugins.includes('line-clamp') && !pkg.has(`${folder}tailwindcss-with-line-clamp.js`) && semver.gte(semver.coerce(twVersion) ?? '3.4.0', '3.3.0')) {
     plugins = plugins.filter((p) => p !== 'line-clamp');
     notes.push('line-clamp is part of Tailwind core since 3.3');
@@ -64,6 +74,7 @@ function pluginFile(pkg: Pkg, folder: string, twVersion: string, param: string |
   if (plugins.length === 0) return `${folder}tailwindcss.js`;
   const unknown = plugins.filter((p) => !ALL_PLUGINS.includes(p) && p !== 'line-clamp');
   if (unknown.length) notes.push(`plugins not in the Play CDN builds: ${unknown.join(', ')}`);
-  if (plugins.length > 1 || !pkg.has(`${folder}tailwindcss-with-${plugins[0]}.js`)) notes.push(`plugins ${plugins.join(',')} served by the build with all plugins`);
+  if (plugins.length > 1 || !pkg.has(`${folder}tailwindcss-with-${plugins[0]}.js`))
+    notes.push(`plugins ${plugins.join(',')} served by the build with all plugins`);
   return `${folder}tailwindcss-with-all-plugins.js`;
 }

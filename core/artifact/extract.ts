@@ -12,8 +12,15 @@ import type { ArtifactFile, ResourceKind, ResourceRef, SourceBlock, SourceLangua
 import { forEachElement, isElement, p5Attr, p5Loc, p5Text, type P5Element } from './parse.js';
 
 const JS_TYPES = new Set([
-  '', 'text/javascript', 'application/javascript', 'application/ecmascript', 'text/ecmascript', 'module',
-  'text/jsx', 'application/x-javascript', 'text/x-javascript',
+  '',
+  'text/javascript',
+  'application/javascript',
+  'application/ecmascript',
+  'text/ecmascript',
+  'module',
+  'text/jsx',
+  'application/x-javascript',
+  'text/x-javascript',
 ]);
 
 /** Is a `<script type=...>` value JavaScript we should analyse? (`text/jsx` is not: see module comment.) */
@@ -56,12 +63,24 @@ function srcsetUrls(srcset: string): string[] {
 }
 
 const LINK_KINDS: Record<string, ResourceKind> = {
-  stylesheet: 'stylesheet', icon: 'icon', 'shortcut icon': 'icon', 'apple-touch-icon': 'icon', manifest: 'manifest',
-  preload: 'preload', modulepreload: 'script', prefetch: 'preload',
+  stylesheet: 'stylesheet',
+  icon: 'icon',
+  'shortcut icon': 'icon',
+  'apple-touch-icon': 'icon',
+  manifest: 'manifest',
+  preload: 'preload',
+  modulepreload: 'script',
+  prefetch: 'preload',
 };
 
 /** Blocks and references of one HTML file, from its parse (elements in document order, templates excluded). */
-export function extractFromHtml(f: ArtifactFile, tree: DefaultTreeAdapterTypes.Document, fileSet: ReadonlySet<string>, sources: SourceBlock[], resources: ResourceRef[]): void {
+export function extractFromHtml(
+  f: ArtifactFile,
+  tree: DefaultTreeAdapterTypes.Document,
+  fileSet: ReadonlySet<string>,
+  sources: SourceBlock[],
+  resources: ResourceRef[],
+): void {
   const html = f.text!;
   const idx = new LineIndex(html);
   const attrLine = (el: P5Element, name: string): number => {

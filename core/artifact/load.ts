@@ -27,16 +27,42 @@ const MAX_FILES = 5000;
 const MAX_TEXT_BYTES = 20 * 1024 * 1024;
 
 const KIND_BY_EXT: Record<string, FileKind> = {
-  '.html': 'html', '.htm': 'html', '.xhtml': 'html',
+  '.html': 'html',
+  '.htm': 'html',
+  '.xhtml': 'html',
   '.css': 'css',
-  '.js': 'js', '.mjs': 'js', '.cjs': 'js',
+  '.js': 'js',
+  '.mjs': 'js',
+  '.cjs': 'js',
   '.svg': 'svg',
-  '.png': 'image', '.jpg': 'image', '.jpeg': 'image', '.gif': 'image', '.webp': 'image', '.avif': 'image',
-  '.ico': 'image', '.bmp': 'image',
-  '.mp4': 'video', '.webm': 'video', '.ogv': 'video', '.mov': 'video',
-  '.mp3': 'audio', '.wav': 'audio', '.ogg': 'audio', '.m4a': 'audio', '.flac': 'audio',
-  '.woff': 'font', '.woff2': 'font', '.ttf': 'font', '.otf': 'font', '.eot': 'font',
-  '.json': 'data', '.txt': 'data', '.md': 'data', '.csv': 'data', '.xml': 'data', '.webmanifest': 'data',
+  '.png': 'image',
+  '.jpg': 'image',
+  '.jpeg': 'image',
+  '.gif': 'image',
+  '.webp': 'image',
+  '.avif': 'image',
+  '.ico': 'image',
+  '.bmp': 'image',
+  '.mp4': 'video',
+  '.webm': 'video',
+  '.ogv': 'video',
+  '.mov': 'video',
+  '.mp3': 'audio',
+  '.wav': 'audio',
+  '.ogg': 'audio',
+  '.m4a': 'audio',
+  '.flac': 'audio',
+  '.woff': 'font',
+  '.woff2': 'font',
+  '.ttf': 'font',
+  '.otf': 'font',
+  '.eot': 'font',
+  '.json': 'data',
+  '.txt': 'data',
+  '.md': 'data',
+  '.csv': 'data',
+  '.xml': 'data',
+  '.webmanifest': 'data',
 };
 
 const TEXT_KINDS = new Set<FileKind>(['html', 'css', 'js', 'svg', 'data']);
@@ -228,7 +254,8 @@ export function listArtifact(input: string): ArtifactListing {
     const why = outsideReason(real, realpathSync(dirname(abs)));
     // A link to an HTML file elsewhere is followed (folders of links to pages are a common way to pick a
     // sample); a link to anything else (/proc/self/environ, a key file) is refused. Only that one file is served.
-    if (why && (!/\.html?$/i.test(real) || SYSTEM_TREES.some((t) => insideTree(real, t)))) throw new InputError(`${input}: is ${why}, and not to an HTML file; give the file itself`);
+    if (why && (!/\.html?$/i.test(real) || SYSTEM_TREES.some((t) => insideTree(real, t))))
+      throw new InputError(`${input}: is ${why}, and not to an HTML file; give the file itself`);
     root = dirname(real);
     entry = basename(abs);
     listed = [{ rel: entry, real }];

@@ -14,7 +14,17 @@ import { errorMessage } from '../errors.js';
 import { countLines } from '../text.js';
 import { extractCssUrls, extractFromHtml } from './extract.js';
 import { ArtifactParseError, codeFiles, type Artifact, type ArtifactFile, type ResourceRef, type SourceBlock } from './model.js';
-import { MAX_DOM_DEPTH, capTreeDepth, forEachElement, mapLocations, parseTree, staticJsdom, treeDepth, withoutStyleText, type Parse5Location } from './parse.js';
+import {
+  MAX_DOM_DEPTH,
+  capTreeDepth,
+  forEachElement,
+  mapLocations,
+  parseTree,
+  staticJsdom,
+  treeDepth,
+  withoutStyleText,
+  type Parse5Location,
+} from './parse.js';
 
 interface ParsedArtifact {
   sources: SourceBlock[];

@@ -108,7 +108,9 @@ export function capTreeDepth(root: P5Parent, cap: number): void {
     if (d >= cap && isElement(n)) {
       const flat: DefaultTreeAdapterTypes.ChildNode[] = [];
       const walk: P5Node[][] = [];
-      const pending: Array<{ list: P5Node[]; i: number }> = childLists(n).map((list) => ({ list, i: 0 })).reverse();
+      const pending: Array<{ list: P5Node[]; i: number }> = childLists(n)
+        .map((list) => ({ list, i: 0 }))
+        .reverse();
       while (pending.length) {
         const top = pending[pending.length - 1]!;
         if (top.i >= top.list.length) {
@@ -166,7 +168,8 @@ export function mapLocations(doc: Document, tree: DefaultTreeAdapterTypes.Docume
     const loc = (p5 as { sourceCodeLocation?: Parse5Location | null }).sourceCodeLocation;
     if (loc) map.set(js, loc);
     const pairs: Array<[Node | null, P5Node[]]> = [[js.firstChild, 'childNodes' in p5 ? p5.childNodes : []]];
-    if (isElement(p5) && p5.tagName === 'template' && 'content' in p5) pairs.push([(js as HTMLTemplateElement).content?.firstChild ?? null, (p5 as DefaultTreeAdapterTypes.Template).content.childNodes]);
+    if (isElement(p5) && p5.tagName === 'template' && 'content' in p5)
+      pairs.push([(js as HTMLTemplateElement).content?.firstChild ?? null, (p5 as DefaultTreeAdapterTypes.Template).content.childNodes]);
     for (const [first, list] of pairs) {
       let c = first;
       for (const q of list) {

@@ -34,7 +34,9 @@ export class CoverageCollector implements VisitCollector<Coverage> {
     cdp.on('CSS.styleSheetAdded', (e: { header: StyleSheetHeader }) => this.sheets.set(e.header.styleSheetId, e.header));
     return Promise.all([
       enableCss().then(() => cdp.send('CSS.startRuleUsageTracking')),
-      page.coverage.startJSCoverage({ resetOnNavigation: false, reportAnonymousScripts: false, useBlockCoverage: true } as Parameters<Page['coverage']['startJSCoverage']>[0]),
+      page.coverage.startJSCoverage({ resetOnNavigation: false, reportAnonymousScripts: false, useBlockCoverage: true } as Parameters<
+        Page['coverage']['startJSCoverage']
+      >[0]),
     ]);
   }
 
@@ -142,7 +144,8 @@ function matchSelectors(selectors: string[]): boolean[] {
   });
 }
 
-const USER_ACTION_PSEUDO = /:(hover|focus|focus-visible|focus-within|active|visited|target|checked|invalid|valid|user-invalid|user-valid|placeholder-shown|disabled|enabled|indeterminate|default|autofill)\b(\([^)]*\))?|::?(selection|placeholder|before|after|marker|backdrop|file-selector-button|first-letter|first-line|-webkit-[\w-]+|-moz-[\w-]+)\b/gi;
+const USER_ACTION_PSEUDO =
+  /:(hover|focus|focus-visible|focus-within|active|visited|target|checked|invalid|valid|user-invalid|user-valid|placeholder-shown|disabled|enabled|indeterminate|default|autofill)\b(\([^)]*\))?|::?(selection|placeholder|before|after|marker|backdrop|file-selector-button|first-letter|first-line|-webkit-[\w-]+|-moz-[\w-]+)\b/gi;
 
 /** A selector list with user-action and pseudo-element parts removed (`a:hover` → `a`), for matching in the page. */
 export function interactionFreeSelector(selector: string): string {

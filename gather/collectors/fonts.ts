@@ -24,7 +24,9 @@ export const fontsCollector: VisitCollector<FontUse[]> = {
     const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { nodeId: number } };
     const { nodeIds } = (await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'body, body *' })) as { nodeIds: number[] };
     const answers = await Promise.all(
-      nodeIds.slice(0, FONT_SAMPLE_ELEMENTS).map((nodeId) => (cdp.send('CSS.getPlatformFontsForNode', { nodeId }) as Promise<PlatformFonts>).catch(() => ({ fonts: [] }))),
+      nodeIds
+        .slice(0, FONT_SAMPLE_ELEMENTS)
+        .map((nodeId) => (cdp.send('CSS.getPlatformFontsForNode', { nodeId }) as Promise<PlatformFonts>).catch(() => ({ fonts: [] }))),
     );
     const byFamily = new Map<string, FontUse>();
     for (const a of answers) {

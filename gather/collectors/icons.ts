@@ -26,15 +26,29 @@ import type { PageCollector } from './collector.js';
 /** Runs in the page: must not reference anything outside itself. */
 export function collectIcons(arg: unknown): IconInfo[] {
   const MAX = ((arg ?? {}) as { max?: number }).max ?? 400;
-  const FONT_CLASS = /^(fa|fas|far|fab|fal|fad|fa-solid|fa-regular|fa-brands|bi|bx|bxs|bxl|material-icons(-outlined|-round|-sharp|-two-tone)?|material-symbols-(outlined|rounded|sharp)|ri-.+|ion-.+|ph|ph-.+|ti|ti-.+|la|las|lar|lab|glyphicon|icon-.+)$/;
+  const FONT_CLASS =
+    /^(fa|fas|far|fab|fal|fad|fa-solid|fa-regular|fa-brands|bi|bx|bxs|bxl|material-icons(-outlined|-round|-sharp|-two-tone)?|material-symbols-(outlined|rounded|sharp)|ri-.+|ion-.+|ph|ph-.+|ti|ti-.+|la|las|lar|lab|glyphicon|icon-.+)$/;
   const SET_OF_CLASS: Array<[RegExp, string]> = [
-    [/^(fa|fas|far|fab|fal|fad|fa-.+)$/, 'font-awesome'], [/^bi(-.+)?$/, 'bootstrap-icons'], [/^material-icons/, 'material-icons'],
-    [/^material-symbols/, 'material-symbols'], [/^(bx|bxs|bxl)$/, 'boxicons'], [/^ri-/, 'remixicon'], [/^ion-/, 'ionicons'],
-    [/^ph(-.+)?$/, 'phosphor'], [/^ti(-.+)?$/, 'tabler'], [/^(la|las|lar|lab)$/, 'line-awesome'], [/^glyphicon/, 'glyphicons'],
+    [/^(fa|fas|far|fab|fal|fad|fa-.+)$/, 'font-awesome'],
+    [/^bi(-.+)?$/, 'bootstrap-icons'],
+    [/^material-icons/, 'material-icons'],
+    [/^material-symbols/, 'material-symbols'],
+    [/^(bx|bxs|bxl)$/, 'boxicons'],
+    [/^ri-/, 'remixicon'],
+    [/^ion-/, 'ionicons'],
+    [/^ph(-.+)?$/, 'phosphor'],
+    [/^ti(-.+)?$/, 'tabler'],
+    [/^(la|las|lar|lab)$/, 'line-awesome'],
+    [/^glyphicon/, 'glyphicons'],
     [/^icon-/, 'icon-font'],
   ];
   const SVG_SETS: Array<[RegExp, string]> = [
-    [/lucide/, 'lucide'], [/feather/, 'feather'], [/heroicon/, 'heroicons'], [/tabler/, 'tabler'], [/bi-|bootstrap/, 'bootstrap-icons'], [/phosphor|ph-/, 'phosphor'],
+    [/lucide/, 'lucide'],
+    [/feather/, 'feather'],
+    [/heroicon/, 'heroicons'],
+    [/tabler/, 'tabler'],
+    [/bi-|bootstrap/, 'bootstrap-icons'],
+    [/phosphor|ph-/, 'phosphor'],
   ];
   const EMOJI = /^(?:\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic}|\p{Emoji_Modifier})*\s*){1,2}$/u;
 
@@ -84,10 +98,16 @@ export function collectIcons(arg: unknown): IconInfo[] {
   }
   function fontAvailable(el: Element): boolean {
     const family = getComputedStyle(el, '::before').fontFamily || getComputedStyle(el).fontFamily;
-    const first = family.split(',')[0]!.trim().replace(/^["']|["']$/g, '');
+    const first = family
+      .split(',')[0]!
+      .trim()
+      .replace(/^["']|["']$/g, '');
     if (!first) return false;
     try {
-      return document.fonts.check(`16px "${first}"`) && Array.from(document.fonts).some((f) => f.family.replace(/^["']|["']$/g, '') === first && f.status === 'loaded');
+      return (
+        document.fonts.check(`16px "${first}"`) &&
+        Array.from(document.fonts).some((f) => f.family.replace(/^["']|["']$/g, '') === first && f.status === 'loaded')
+      );
     } catch {
       return false;
     }
@@ -106,7 +126,9 @@ export function collectIcons(arg: unknown): IconInfo[] {
     const r = box(svg);
     if (r.width < 8 || r.height < 8 || r.width > 64 || r.height > 64) continue;
     if (svg.parentElement?.closest('svg')) continue;
-    const names = `${svg.getAttribute('class') ?? ''} ${Array.from(svg.attributes).map((a) => a.name).join(' ')}`.toLowerCase();
+    const names = `${svg.getAttribute('class') ?? ''} ${Array.from(svg.attributes)
+      .map((a) => a.name)
+      .join(' ')}`.toLowerCase();
     const set = SVG_SETS.find(([re]) => re.test(names))?.[1] ?? 'inline-svg';
     const shape = svg.querySelector('path, circle, rect, line, polyline, polygon, ellipse');
     let strokeWidth: number | null = null;
@@ -118,7 +140,16 @@ export function collectIcons(arg: unknown): IconInfo[] {
         break;
       }
     }
-    push(svg, { selector: cssPath(svg), type: 'svg', set, width: Math.round(r.width), height: Math.round(r.height), strokeWidth, background: background(svg), rendered: true });
+    push(svg, {
+      selector: cssPath(svg),
+      type: 'svg',
+      set,
+      width: Math.round(r.width),
+      height: Math.round(r.height),
+      strokeWidth,
+      background: background(svg),
+      rendered: true,
+    });
   }
   for (const el of Array.from(document.querySelectorAll('i, span'))) {
     const classes = Array.from(el.classList);
@@ -126,14 +157,32 @@ export function collectIcons(arg: unknown): IconInfo[] {
     const set = classes.map((c) => SET_OF_CLASS.find(([re]) => re.test(c))?.[1]).find(Boolean) ?? 'icon-font';
     const r = box(el);
     const rendered = r.width > 0 && r.height > 0 && fontAvailable(el);
-    push(el, { selector: cssPath(el), type: 'font', set, width: Math.round(r.width), height: Math.round(r.height), strokeWidth: null, background: background(el), rendered });
+    push(el, {
+      selector: cssPath(el),
+      type: 'font',
+      set,
+      width: Math.round(r.width),
+      height: Math.round(r.height),
+      strokeWidth: null,
+      background: background(el),
+      rendered,
+    });
   }
   for (const img of Array.from(document.querySelectorAll('img'))) {
     const r = box(img);
     const src = (img.getAttribute('src') ?? '').toLowerCase();
     if (r.width === 0 || r.width > 64 || r.height > 64) continue;
     if (!/\.svg(\?|#|$)|icon/.test(src + ' ' + (img.getAttribute('class') ?? '').toLowerCase())) continue;
-    push(img, { selector: cssPath(img), type: 'img-svg', set: 'img', width: Math.round(r.width), height: Math.round(r.height), strokeWidth: null, background: background(img), rendered: (img as HTMLImageElement).naturalWidth > 0 });
+    push(img, {
+      selector: cssPath(img),
+      type: 'img-svg',
+      set: 'img',
+      width: Math.round(r.width),
+      height: Math.round(r.height),
+      strokeWidth: null,
+      background: background(img),
+      rendered: (img as HTMLImageElement).naturalWidth > 0,
+    });
   }
   for (const el of Array.from(document.querySelectorAll('button, a, li, span, label, div'))) {
     if (el.children.length > 0) continue;
@@ -142,7 +191,16 @@ export function collectIcons(arg: unknown): IconInfo[] {
     const r = box(el);
     if (r.width === 0) continue;
     const fontSize = px(getComputedStyle(el).fontSize);
-    push(el, { selector: cssPath(el), type: 'emoji', set: 'emoji', width: Math.round(fontSize), height: Math.round(fontSize), strokeWidth: null, background: background(el), rendered: true });
+    push(el, {
+      selector: cssPath(el),
+      type: 'emoji',
+      set: 'emoji',
+      width: Math.round(fontSize),
+      height: Math.round(fontSize),
+      strokeWidth: null,
+      background: background(el),
+      rendered: true,
+    });
   }
 
   // container: nearest ancestor holding at least one other icon

@@ -42,7 +42,11 @@ export async function visitMobile(
     const m = await withTimeout(page.evaluate(measureOverflow), Math.min(STEP_TIMEOUT_MS, left()), 'mobile overflow measure');
     const result = mobileResult(m, 'mobile visit');
     if (!screenshot) return { result };
-    const png = await withTimeout(page.screenshot({ type: 'png', captureBeyondViewport: false, optimizeForSpeed: true }), Math.min(STEP_TIMEOUT_MS, left()), 'mobile screenshot');
+    const png = await withTimeout(
+      page.screenshot({ type: 'png', captureBeyondViewport: false, optimizeForSpeed: true }),
+      Math.min(STEP_TIMEOUT_MS, left()),
+      'mobile screenshot',
+    );
     return { result, screenshot: mobileScreenshot(Buffer.from(png)) };
   } finally {
     page.close().catch(() => undefined);

@@ -45,5 +45,10 @@ export class PageEventsCollector implements VisitCollector {
 function pageError({ exceptionDetails: d }: ExceptionThrown): PageError & { id: number } {
   const rejection = /in promise/i.test(d.text);
   const desc = d.exception?.description ?? (d.exception?.value !== undefined ? String(d.exception.value) : undefined);
-  return { id: d.exceptionId, kind: rejection ? 'unhandled-rejection' : 'exception', message: desc ? desc.split('\n')[0]! : d.text, ...(desc && desc.includes('\n') ? { stack: desc } : {}) };
+  return {
+    id: d.exceptionId,
+    kind: rejection ? 'unhandled-rejection' : 'exception',
+    message: desc ? desc.split('\n')[0]! : d.text,
+    ...(desc && desc.includes('\n') ? { stack: desc } : {}),
+  };
 }

@@ -73,7 +73,12 @@ export function collectView(args: CollectArgs): CollectedView {
     return cs.display !== 'none' && cs.visibility !== 'hidden' && cs.opacity !== '0';
   };
   const docBox = (r: DOMRect): PageBox => ({ x: r.left + sx, y: r.top + sy, w: r.width, h: r.height });
-  const round = (b: PageBox): PageBox => ({ x: Math.round(b.x * 10) / 10, y: Math.round(b.y * 10) / 10, w: Math.round(b.w * 10) / 10, h: Math.round(b.h * 10) / 10 });
+  const round = (b: PageBox): PageBox => ({
+    x: Math.round(b.x * 10) / 10,
+    y: Math.round(b.y * 10) / 10,
+    w: Math.round(b.w * 10) / 10,
+    h: Math.round(b.h * 10) / 10,
+  });
 
   // ---- text blocks
   const root = document.body ?? document.documentElement;
@@ -120,7 +125,11 @@ export function collectView(args: CollectArgs): CollectedView {
     if (!Number.isFinite(x0)) continue;
     const box = docBox(new DOMRect(x0, y0, x1 - x0, y1 - y0));
     if (box.x + box.w <= 0 || box.y + box.h <= 0 || box.y >= limitY) continue;
-    const full = texts.map((t) => t.data).join(' ').replace(/\s+/g, ' ').trim();
+    const full = texts
+      .map((t) => t.data)
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!full) continue;
     const color = parse(getComputedStyle(p).color) ?? [0, 0, 0, 1];
     blocks.push({ ...round(box), text: full.slice(0, args.keepChars), length: full.length, color, tag: p.tagName.toLowerCase() });
@@ -139,7 +148,8 @@ export function collectView(args: CollectArgs): CollectedView {
     bgCache.set(el, out);
     return out;
   };
-  const iconClass = /(^|\s)(fa|fas|far|fab|fa-[\w-]+|bi|bi-[\w-]+|material-icons[\w-]*|material-symbols[\w-]*|icon|icon-[\w-]+|glyphicon[\w-]*|ti|ti-[\w-]+|ri-[\w-]+|las|la-[\w-]+)(\s|$)/;
+  const iconClass =
+    /(^|\s)(fa|fas|far|fab|fa-[\w-]+|bi|bi-[\w-]+|material-icons[\w-]*|material-symbols[\w-]*|icon|icon-[\w-]+|glyphicon[\w-]*|ti|ti-[\w-]+|ri-[\w-]+|las|la-[\w-]+)(\s|$)/;
   const buttonInput = new Set(['submit', 'button', 'reset', 'image']);
   const all = root.querySelectorAll('*');
   for (let i = 0; i < all.length; i++) {
@@ -171,7 +181,12 @@ export function collectView(args: CollectArgs): CollectedView {
       kind = buttonInput.has(type) ? 'button' : 'input';
     } else if (tag === 'textarea' || tag === 'select') kind = 'input';
     else if (tag === 'button' || el.getAttribute('role') === 'button') kind = 'button';
-    else if ((tag === 'i' || tag === 'span') && r.width <= 48 && r.height <= 48 && !Array.from(el.childNodes).some((n) => n.nodeType === 3 && /\S/.test(n.textContent ?? ''))) {
+    else if (
+      (tag === 'i' || tag === 'span') &&
+      r.width <= 48 &&
+      r.height <= 48 &&
+      !Array.from(el.childNodes).some((n) => n.nodeType === 3 && /\S/.test(n.textContent ?? ''))
+    ) {
       const before = getComputedStyle(el, '::before').content;
       if ((before && before !== 'none' && before !== 'normal' && before !== '""') || iconClass.test(el.getAttribute('class') ?? '')) {
         kind = 'icon';

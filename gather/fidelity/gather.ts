@@ -26,7 +26,15 @@ import { loadArtifact } from '../../core/artifact/load.js';
 import type { Artifact } from '../../core/artifact/model.js';
 import { errorMessage } from '../../core/errors.js';
 import { gathered, missing, type Evidence, type Gathered } from '../../core/evidence.js';
-import { DEFAULT_VIEWPORTS, FIDELITY_SCREENS, type FidelityEvidence, type ReferenceInput, type ReferenceRecord, type RenderedView, type ViewportSpec } from '../../core/fidelity.js';
+import {
+  DEFAULT_VIEWPORTS,
+  FIDELITY_SCREENS,
+  type FidelityEvidence,
+  type ReferenceInput,
+  type ReferenceRecord,
+  type RenderedView,
+  type ViewportSpec,
+} from '../../core/fidelity.js';
 import { describeNetwork, type NetworkEntry, type NetworkSettings } from '../../core/network.js';
 import { ChromeProcess, sandboxContext } from '../chrome-process.js';
 import { attributeRequests } from '../page-requests.js';
@@ -89,7 +97,10 @@ export function referenceHash(path: string): string {
     }
   };
   walk(root);
-  for (const f of files.sort()) h.update(`${relative(root, f)}\0`).update(readFileSync(f)).update('\0');
+  for (const f of files.sort())
+    h.update(`${relative(root, f)}\0`)
+      .update(readFileSync(f))
+      .update('\0');
   return h.digest('hex');
 }
 
@@ -124,7 +135,17 @@ export class FidelityRenderer {
     }
     const browser = await ctx.chrome.browser();
     const viewports = this.viewports;
-    const key = sha256(JSON.stringify({ v: RENDER_VERSION, content, viewports, network: describeNetwork(ctx.network), chrome: await browser.version(), settle: SETTLE_MS, screens: FIDELITY_SCREENS }));
+    const key = sha256(
+      JSON.stringify({
+        v: RENDER_VERSION,
+        content,
+        viewports,
+        network: describeNetwork(ctx.network),
+        chrome: await browser.version(),
+        settle: SETTLE_MS,
+        screens: FIDELITY_SCREENS,
+      }),
+    );
     const cached = this.cache.get(key);
     let refArtifact: Artifact | undefined;
     if (!cached) {
@@ -160,7 +181,11 @@ export class FidelityRenderer {
       reference: record,
       method: 'resize',
       timings,
-      pairs: viewports.map((viewport, i) => ({ viewport, candidate: candidate.views[i] ?? missing('not rendered'), reference: entry.views[i] ?? missing('not rendered') })),
+      pairs: viewports.map((viewport, i) => ({
+        viewport,
+        candidate: candidate.views[i] ?? missing('not rendered'),
+        reference: entry.views[i] ?? missing('not rendered'),
+      })),
     });
   }
 
@@ -183,7 +208,14 @@ export class FidelityRenderer {
     const browser = await ctx.chrome.browser();
     const tc = performance.now();
     const candidate = await this.renderCandidate(browser, ctx, [viewport], 1); // full size, as the picture
-    const record: ReferenceRecord = { input: ref.path, kind: 'image', sha256: sha256(bytes), viewports: [viewport.name], network: describeNetwork(ctx.network), cache: 'rendered' };
+    const record: ReferenceRecord = {
+      input: ref.path,
+      kind: 'image',
+      sha256: sha256(bytes),
+      viewports: [viewport.name],
+      network: describeNetwork(ctx.network),
+      cache: 'rendered',
+    };
     return gathered({
       reference: record,
       method: 'resize',
@@ -193,28 +225,62 @@ export class FidelityRenderer {
   }
 
   private async renderCandidate(browser: Browser, ctx: FidelityContext, viewports: readonly ViewportSpec[], shotScale?: number): Promise<RenderOutcome> {
-    return this.inContext(browser, await ctx.site.endpoint('fidelity'), ctx, (c) => renderViews(c, ctx.site.entryUrl, { viewports, deadline: ctx.deadline, ...(shotScale ? { shotScale } : {}) }), viewports.length, ctx.requests);
+    return this.inContext(
+      browser,
+      await ctx.site.endpoint('fidelity'),
+      ctx,
+      (c) => renderViews(c, ctx.site.entryUrl, { viewports, deadline: ctx.deadline, ...(shotScale ? { shotScale } : {}) }),
+      viewports.length,
+      ctx.requests,
+    );
   }
 
-  private async renderReference(browser: Browser, ctx: FidelityContext, artifact: Artifact, ref: ReferenceInput, content: string, viewports: readonly ViewportSpec[]): Promise<CachedReference & { timings: number }> {
+  private async renderReference(
+    browser: Browser,
+    ctx: FidelityContext,
+    artifact: Artifact,
+    ref: ReferenceInput,
+    content: string,
+    viewports: readonly ViewportSpec[],
+  ): Promise<CachedReference & { timings: number }> {
     const site = await ctx.sandbox.open(servedArtifact(artifact));
     let out: RenderOutcome;
     let log: NetworkEntry[] = [];
     const requests = new Set<string>();
     try {
-      out = await this.inContext(browser, await site.endpoint('reference'), ctx, (c) => renderViews(c, site.entryUrl, { viewports, deadline: ctx.deadline }), viewports.length, requests);
+      out = await this.inContext(
+        browser,
+        await site.endpoint('reference'),
+        ctx,
+        (c) => renderViews(c, site.entryUrl, { viewports, deadline: ctx.deadline }),
+        viewports.length,
+        requests,
+      );
     } finally {
       log = (await site.close().catch(() => ({ log: [] as NetworkEntry[] }))).log;
     }
     // The browser's own requests are refused too, but they are not the reference's.
     const blocked = attributeRequests(log, new Map([['reference', requests]]), site.origin).page.filter((e) => e.disposition === 'blocked').length;
-    const record: Omit<ReferenceRecord, 'cache'> = { input: ref.path, kind: 'artifact', sha256: content, viewports: viewports.map((v) => v.name), network: describeNetwork(ctx.network) };
+    const record: Omit<ReferenceRecord, 'cache'> = {
+      input: ref.path,
+      kind: 'artifact',
+      sha256: content,
+      viewports: viewports.map((v) => v.name),
+      network: describeNetwork(ctx.network),
+    };
     if (blocked) record.blocked = blocked;
     if (out.faults.length) record.faults = out.faults;
     return { record, views: out.views, timings: out.timings.total ?? 0 };
   }
 
-  private async inContext(browser: Browser, proxy: string, ctx: FidelityContext, fn: (c: BrowserContext) => Promise<RenderOutcome>, n: number, requests?: Set<string>): Promise<RenderOutcome> {
+  private async inContext(
+    browser: Browser,
+    proxy: string,
+    ctx: FidelityContext,
+    fn: (c: BrowserContext) => Promise<RenderOutcome>,
+    n: number,
+    requests?: Set<string>,
+  ): Promise<RenderOutcome> {
     let context: BrowserContext | undefined;
     try {
       context = await sandboxContext(browser, proxy, requests);
@@ -225,7 +291,13 @@ export class FidelityRenderer {
     } finally {
       if (context) {
         let timer: NodeJS.Timeout | undefined;
-        const closed = await Promise.race([context.close().then(() => true, () => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), CLOSE_TIMEOUT_MS)))]);
+        const closed = await Promise.race([
+          context.close().then(
+            () => true,
+            () => true,
+          ),
+          new Promise<boolean>((r) => (timer = setTimeout(() => r(false), CLOSE_TIMEOUT_MS))),
+        ]);
         clearTimeout(timer);
         if (!closed) await ctx.chrome.kill();
       }

@@ -56,7 +56,12 @@ export class ReferenceCache {
     const d = join(this.dir, key);
     try {
       if (!existsSync(join(d, 'views.json'))) return undefined;
-      const doc = JSON.parse(readFileSync(join(d, 'views.json'), 'utf8')) as { format: string; version: number; record: CachedReference['record']; views: Array<Gathered<RenderedView & { screenshotFile?: string }>> };
+      const doc = JSON.parse(readFileSync(join(d, 'views.json'), 'utf8')) as {
+        format: string;
+        version: number;
+        record: CachedReference['record'];
+        views: Array<Gathered<RenderedView & { screenshotFile?: string }>>;
+      };
       if (doc.format !== 'webgrade-fidelity-reference' || doc.version !== 1) return undefined;
       const views = doc.views.map((g): Gathered<RenderedView> => {
         if (!g.ok) return g;

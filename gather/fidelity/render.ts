@@ -84,7 +84,11 @@ export async function renderViews(context: BrowserContext, url: string, opts: Re
   try {
     page = await context.newPage();
     page.on('dialog', (d) => d.dismiss().catch(() => undefined));
-    await Promise.all([page.setViewport({ width: first.width, height: first.height, deviceScaleFactor: 1 }), page.evaluateOnNewDocument(dialogGuard), page.evaluateOnNewDocument(seedRandomness, PAGE_SEED)]);
+    await Promise.all([
+      page.setViewport({ width: first.width, height: first.height, deviceScaleFactor: 1 }),
+      page.evaluateOnNewDocument(dialogGuard),
+      page.evaluateOnNewDocument(seedRandomness, PAGE_SEED),
+    ]);
     await gate.step('fidelity load');
     const tl = performance.now();
     try {
@@ -104,7 +108,15 @@ export async function renderViews(context: BrowserContext, url: string, opts: Re
       await gate.step(`fidelity ${v.name} view`);
       const tv = performance.now();
       try {
-        views.push(gathered(await withTimeout(viewAt(page, v, i > 0, opts.screenshots === false ? 0 : opts.shotScale ?? SHOT_SCALE), Math.min(STEP_TIMEOUT_MS, left()), `${v.name} view`)));
+        views.push(
+          gathered(
+            await withTimeout(
+              viewAt(page, v, i > 0, opts.screenshots === false ? 0 : (opts.shotScale ?? SHOT_SCALE)),
+              Math.min(STEP_TIMEOUT_MS, left()),
+              `${v.name} view`,
+            ),
+          ),
+        );
       } catch (err) {
         const why = err instanceof TimeoutError ? `${err.message} (page did not respond: busy main thread?)` : `${v.name} view failed: ${errorMessage(err)}`;
         faults.push(why);
@@ -132,7 +144,14 @@ async function viewAt(page: Page, v: ViewportSpec, resize: boolean, shotScale: n
   });
   await page.evaluate(freezeAnimations);
   const c: CollectedView = await page.evaluate(collectView, { ...COLLECT_ARGS, screens: FIDELITY_SCREENS, keepChars: TEXT_KEEP_CHARS });
-  const view: RenderedView = { viewport: { ...v }, source: 'dom', scrollWidth: c.scrollWidth, scrollHeight: c.scrollHeight, blocks: c.blocks, components: c.components };
+  const view: RenderedView = {
+    viewport: { ...v },
+    source: 'dom',
+    scrollWidth: c.scrollWidth,
+    scrollHeight: c.scrollHeight,
+    blocks: c.blocks,
+    components: c.components,
+  };
   if (c.truncated) view.truncated = true;
   if (shotScale > 0) view.screenshot = await topShot(page, v, c.scrollHeight, shotScale);
   return view;
@@ -145,7 +164,12 @@ async function viewAt(page: Page, v: ViewportSpec, resize: boolean, shotScale: n
 async function topShot(page: Page, v: ViewportSpec, scrollHeight: number, scale: number): Promise<Screenshot> {
   const height = Math.round(Math.min(Math.max(scrollHeight, v.height), FIDELITY_SCREENS * v.height));
   const png = Buffer.from(
-    await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: v.width, height, scale }, captureBeyondViewport: height > v.height, optimizeForSpeed: true }),
+    await page.screenshot({
+      type: 'png',
+      clip: { x: 0, y: 0, width: v.width, height, scale },
+      captureBeyondViewport: height > v.height,
+      optimizeForSpeed: true,
+    }),
   );
   return { png, width: Math.round(v.width * scale), height: Math.round(height * scale), deviceScaleFactor: scale };
 }

@@ -77,7 +77,10 @@ export class CoverageUnion {
   }
 
   /** The result of one `Profiler.takePreciseCoverage`. */
-  take(result: ReadonlyArray<{ scriptId: string; url: string; functions: ReadonlyArray<{ ranges: readonly RangeCount[] }> }>, own: (url: string) => boolean): void {
+  take(
+    result: ReadonlyArray<{ scriptId: string; url: string; functions: ReadonlyArray<{ ranges: readonly RangeCount[] }> }>,
+    own: (url: string) => boolean,
+  ): void {
     for (const s of result) {
       if (!s.url || !own(s.url)) continue;
       const info = this.scripts.get(s.scriptId);

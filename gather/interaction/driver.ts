@@ -87,12 +87,15 @@ export class ProbeDriver {
     this.page = await this.context.newPage();
     this.context.on('targetcreated', this.onTarget);
     const cdp = (this.cdp = await this.page.createCDPSession());
-    cdp.on('Runtime.exceptionThrown', (e: { exceptionDetails: { exceptionId: number; text: string; exception?: { description?: string; value?: unknown } } }) => {
-      const d = e.exceptionDetails;
-      const rejection = /in promise/i.test(d.text);
-      const desc = d.exception?.description ?? (d.exception?.value !== undefined ? String(d.exception.value) : d.text);
-      this.error({ id: d.exceptionId, kind: rejection ? 'unhandled-rejection' : 'exception', message: desc.split('\n')[0]!.slice(0, 300) });
-    });
+    cdp.on(
+      'Runtime.exceptionThrown',
+      (e: { exceptionDetails: { exceptionId: number; text: string; exception?: { description?: string; value?: unknown } } }) => {
+        const d = e.exceptionDetails;
+        const rejection = /in promise/i.test(d.text);
+        const desc = d.exception?.description ?? (d.exception?.value !== undefined ? String(d.exception.value) : d.text);
+        this.error({ id: d.exceptionId, kind: rejection ? 'unhandled-rejection' : 'exception', message: desc.split('\n')[0]!.slice(0, 300) });
+      },
+    );
     cdp.on('Runtime.exceptionRevoked', (e: { exceptionId: number }) => {
       for (const list of [this.allErrors, this.win.errors]) {
         const i = list.findIndex((x) => x.id === e.exceptionId);
@@ -101,7 +104,9 @@ export class ProbeDriver {
     });
     cdp.on('Runtime.consoleAPICalled', (e: { type: string; args: Array<{ value?: unknown; description?: string; type: string }> }) => {
       if (e.type !== 'error' && e.type !== 'assert') return;
-      const text = e.args.map((a) => (a.value !== undefined ? (typeof a.value === 'string' ? a.value : JSON.stringify(a.value)) : a.description ?? a.type)).join(' ');
+      const text = e.args
+        .map((a) => (a.value !== undefined ? (typeof a.value === 'string' ? a.value : JSON.stringify(a.value)) : (a.description ?? a.type)))
+        .join(' ');
       this.error({ kind: 'console', message: text.slice(0, 300) });
     });
     cdp.on('Log.entryAdded', (e: { entry: { level: string; text: string; url?: string; source: string } }) => {
@@ -109,23 +114,30 @@ export class ProbeDriver {
       if (e.entry.url === `${this.origin}/favicon.ico`) return;
       this.error({ kind: 'console', message: e.entry.text.slice(0, 300), ...(e.entry.url ? { url: e.entry.url } : {}) });
     });
-    cdp.on('Network.requestWillBeSent', (e: { requestId: string; request: { url: string; method: string }; type?: string; loaderId: string; frameId?: string }) => {
-      const url = e.request.url;
-      if (/^(data|blob):/i.test(url) || url === `${this.origin}/favicon.ico`) return;
-      const type = e.type ?? 'Other';
-      this.inflight.set(e.requestId, { t: performance.now(), media: type === 'Media' || type === 'WebSocket' || type === 'EventSource', url });
-      this.win.requests.push({ url: url.slice(0, 300), method: e.request.method, type, navigation: type === 'Document' && e.frameId === this.mainFrameId });
-    });
+    cdp.on(
+      'Network.requestWillBeSent',
+      (e: { requestId: string; request: { url: string; method: string }; type?: string; loaderId: string; frameId?: string }) => {
+        const url = e.request.url;
+        if (/^(data|blob):/i.test(url) || url === `${this.origin}/favicon.ico`) return;
+        const type = e.type ?? 'Other';
+        this.inflight.set(e.requestId, { t: performance.now(), media: type === 'Media' || type === 'WebSocket' || type === 'EventSource', url });
+        this.win.requests.push({ url: url.slice(0, 300), method: e.request.method, type, navigation: type === 'Document' && e.frameId === this.mainFrameId });
+      },
+    );
     cdp.on('Network.loadingFinished', (e: { requestId: string }) => this.inflight.delete(e.requestId));
     cdp.on('Network.loadingFailed', (e: { requestId: string; canceled?: boolean }) => {
       const r = this.inflight.get(e.requestId);
       this.inflight.delete(e.requestId);
       if (r && !e.canceled && !r.url.startsWith(this.origin + '/')) this.win.refused.push(r.url.slice(0, 300));
     });
-    cdp.on('Network.responseReceived', (e: { requestId: string; loaderId: string; type: string; response: { status: number; url: string; headers: Record<string, string> } }) => {
-      if (e.type === 'Document') this.statusOf.set(e.loaderId, e.response.status);
-      if (e.response.status === 403 && Object.keys(e.response.headers).some((h) => h.toLowerCase() === 'x-webgrade-blocked')) this.win.refused.push(e.response.url.slice(0, 300));
-    });
+    cdp.on(
+      'Network.responseReceived',
+      (e: { requestId: string; loaderId: string; type: string; response: { status: number; url: string; headers: Record<string, string> } }) => {
+        if (e.type === 'Document') this.statusOf.set(e.loaderId, e.response.status);
+        if (e.response.status === 403 && Object.keys(e.response.headers).some((h) => h.toLowerCase() === 'x-webgrade-blocked'))
+          this.win.refused.push(e.response.url.slice(0, 300));
+      },
+    );
     cdp.on('Page.frameNavigated', (e: { frame: { id: string; parentId?: string; url: string; loaderId: string } }) => {
       if (e.frame.parentId) return;
       this.mainFrameId = e.frame.id;
@@ -147,10 +159,13 @@ export class ProbeDriver {
       if (e.backendNodeId === undefined) return;
       void this.fileAccept(e.backendNodeId).catch(() => undefined);
     });
-    cdp.on('Debugger.scriptParsed', (e: { scriptId: string; url: string; hash: string; length?: number; endLine: number; endColumn: number; startLine: number; startColumn: number }) => {
-      if (!e.url) return;
-      this.coverage.parsed(e.scriptId, { url: e.url, hash: e.hash, length: e.length ?? 0, startLine: e.startLine, startColumn: e.startColumn });
-    });
+    cdp.on(
+      'Debugger.scriptParsed',
+      (e: { scriptId: string; url: string; hash: string; length?: number; endLine: number; endColumn: number; startLine: number; startColumn: number }) => {
+        if (!e.url) return;
+        this.coverage.parsed(e.scriptId, { url: e.url, hash: e.hash, length: e.length ?? 0, startLine: e.startLine, startColumn: e.startColumn });
+      },
+    );
     const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
     this.mainFrameId = frameTree.frame.id;
     await Promise.all([
@@ -180,7 +195,7 @@ export class ProbeDriver {
     const { node } = (await this.cdp.send('DOM.describeNode', { backendNodeId })) as { node: { attributes?: string[] } };
     const attrs = node.attributes ?? [];
     const i = attrs.indexOf('accept');
-    const accept = i >= 0 ? attrs[i + 1] ?? '' : '';
+    const accept = i >= 0 ? (attrs[i + 1] ?? '') : '';
     await this.cdp.send('DOM.setFileInputFiles', { files: [this.sampleFile(accept)], backendNodeId });
   }
 
@@ -272,7 +287,9 @@ export class ProbeDriver {
   /** Take the coverage since the last take into the union. */
   async takeCoverage(timeoutMs: number): Promise<void> {
     try {
-      const { result } = (await withTimeout(this.cdp.send('Profiler.takePreciseCoverage'), timeoutMs, 'coverage')) as { result: Array<{ scriptId: string; url: string; functions: Array<{ ranges: Array<{ startOffset: number; endOffset: number; count: number }> }> }> };
+      const { result } = (await withTimeout(this.cdp.send('Profiler.takePreciseCoverage'), timeoutMs, 'coverage')) as {
+        result: Array<{ scriptId: string; url: string; functions: Array<{ ranges: Array<{ startOffset: number; endOffset: number; count: number }> }> }>;
+      };
       this.coverage.take(result, (u) => u.startsWith(this.origin + '/'));
     } catch (err) {
       if (!(err instanceof TimeoutError)) throw err;
@@ -298,8 +315,12 @@ export class ProbeDriver {
         const keySources: string[] = [];
         const roots = new Set<number>([docNode.node.backendNodeId]);
         // html and body count as the document for key listeners.
-        const rootIds = (await cdp.send('Runtime.evaluate', { expression: '[document.documentElement, document.body]', objectGroup: group })) as { result: { objectId: string } };
-        const props = (await cdp.send('Runtime.getProperties', { objectId: rootIds.result.objectId, ownProperties: true })) as { result: Array<{ name: string; value?: { objectId?: string } }> };
+        const rootIds = (await cdp.send('Runtime.evaluate', { expression: '[document.documentElement, document.body]', objectGroup: group })) as {
+          result: { objectId: string };
+        };
+        const props = (await cdp.send('Runtime.getProperties', { objectId: rootIds.result.objectId, ownProperties: true })) as {
+          result: Array<{ name: string; value?: { objectId?: string } }>;
+        };
         for (const p of props.result) {
           if (!/^\d+$/.test(p.name) || !p.value?.objectId) continue;
           const d = (await cdp.send('DOM.describeNode', { objectId: p.value.objectId })) as { node: { backendNodeId: number } };
@@ -307,7 +328,11 @@ export class ProbeDriver {
         }
         const text = async (l: L): Promise<string> => {
           if (!l.handler?.objectId) return '';
-          const s = (await cdp.send('Runtime.callFunctionOn', { functionDeclaration: 'function(){return String(this).slice(0, 20000)}', objectId: l.handler.objectId, returnByValue: true })) as { result: { value?: string } };
+          const s = (await cdp.send('Runtime.callFunctionOn', {
+            functionDeclaration: 'function(){return String(this).slice(0, 20000)}',
+            objectId: l.handler.objectId,
+            returnByValue: true,
+          })) as { result: { value?: string } };
           return s.result.value ?? '';
         };
         const source = async (l: L) => {
@@ -355,10 +380,19 @@ export class ProbeDriver {
 
   /** The start state, full page (height capped), PNG. */
   async screenshot(capPx: number, timeoutMs: number): Promise<{ png: Buffer; width: number; height: number; truncated: boolean }> {
-    const h = await this.eval<number>('Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0)', timeoutMs, 'page height');
+    const h = await this.eval<number>(
+      'Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0)',
+      timeoutMs,
+      'page height',
+    );
     const height = Math.min(Math.max(h, VIEWPORT.height), capPx);
     const { data } = (await withTimeout(
-      this.cdp.send('Page.captureScreenshot', { format: 'png', clip: { x: 0, y: 0, width: VIEWPORT.width, height, scale: 1 }, captureBeyondViewport: true, optimizeForSpeed: true }),
+      this.cdp.send('Page.captureScreenshot', {
+        format: 'png',
+        clip: { x: 0, y: 0, width: VIEWPORT.width, height, scale: 1 },
+        captureBeyondViewport: true,
+        optimizeForSpeed: true,
+      }),
       timeoutMs,
       'screenshot',
     )) as { data: string };
@@ -367,7 +401,9 @@ export class ProbeDriver {
 
   /** Set a file input's files (a visible file input acted on). */
   async setFiles(index: number, accept: string, timeoutMs: number): Promise<string> {
-    const r = (await withTimeout(this.cdp.send('Runtime.evaluate', { expression: `window.__wgProbe.el(${index})` }), timeoutMs, 'file input')) as { result: { objectId?: string } };
+    const r = (await withTimeout(this.cdp.send('Runtime.evaluate', { expression: `window.__wgProbe.el(${index})` }), timeoutMs, 'file input')) as {
+      result: { objectId?: string };
+    };
     if (!r.result.objectId) throw new Error('file input not found');
     const file = this.sampleFile(accept);
     await this.cdp.send('DOM.setFileInputFiles', { files: [file], objectId: r.result.objectId });

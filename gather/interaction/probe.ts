@@ -55,7 +55,16 @@ import { navigation } from './probe/navigation.js';
 import { OutOfBudget, ProbeRun, type ProbeOptions } from './probe/run.js';
 import { secondChances, valueReads } from './probe/second-chance.js';
 
-export { FINISH_RESERVE_MS, FIRST_LOAD_TIMEOUT_MS, INTERACTION_DEFAULTS, MAX_HANGS, NETWORK_QUIET_CAP_MS, PROBE_CONFIG, RELOAD_TIMEOUT_MS, SCREENSHOT_CAP_PX } from './probe/limits.js';
+export {
+  FINISH_RESERVE_MS,
+  FIRST_LOAD_TIMEOUT_MS,
+  INTERACTION_DEFAULTS,
+  MAX_HANGS,
+  NETWORK_QUIET_CAP_MS,
+  PROBE_CONFIG,
+  RELOAD_TIMEOUT_MS,
+  SCREENSHOT_CAP_PX,
+} from './probe/limits.js';
 export { DEFAULT_KEYS, keysOf } from './probe/keys.js';
 export { sampleFile } from './probe/samples.js';
 export { cropAround } from './probe/finish.js';
@@ -80,14 +89,20 @@ async function steps(run: ProbeRun): Promise<boolean> {
  * Probe the artifact served at `entryUrl` in `context` (a sandbox context of phase `interaction`). Never throws
  * for page faults (they are in the evidence); throws only when the browser itself is unusable.
  */
-export async function probeInteraction(context: BrowserContext, artifact: Artifact, origin: string, entryUrl: string, opts: ProbeOptions): Promise<InteractionEvidence> {
+export async function probeInteraction(
+  context: BrowserContext,
+  artifact: Artifact,
+  origin: string,
+  entryUrl: string,
+  opts: ProbeOptions,
+): Promise<InteractionEvidence> {
   const run = new ProbeRun(context, artifact, origin, entryUrl, opts);
   await run.openPage();
   let probed = true;
   try {
     probed = await steps(run);
   } catch (err) {
-    if (err instanceof OutOfBudget) run.unavailable.actions ??= 'the probe\'s time budget ran out';
+    if (err instanceof OutOfBudget) run.unavailable.actions ??= "the probe's time budget ran out";
     else run.faults.push(errorMessage(err));
   } finally {
     await closePage(run);

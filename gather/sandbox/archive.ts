@@ -49,7 +49,15 @@ export class ResponseArchive {
     const tmp = randomBytes(6).toString('hex');
     const bodyTmp = join(this.dir, `.${key}.${tmp}.body`);
     const metaTmp = join(this.dir, `.${key}.${tmp}.json`);
-    const meta: Meta = { url: r.url, method: r.method.toUpperCase(), status: r.status, headers: r.headers, recordedAt: new Date().toISOString(), bytes: r.body.length, sha256: sha256(r.body) };
+    const meta: Meta = {
+      url: r.url,
+      method: r.method.toUpperCase(),
+      status: r.status,
+      headers: r.headers,
+      recordedAt: new Date().toISOString(),
+      bytes: r.body.length,
+      sha256: sha256(r.body),
+    };
     try {
       writeFileSync(bodyTmp, r.body);
       writeFileSync(metaTmp, JSON.stringify(meta, null, 1));

@@ -61,7 +61,18 @@ export const TUNNEL_IDLE_MS = 15_000;
 export const LIVE_TIMEOUT_MS = 15_000;
 const MAX_URL_CHARS = 2000;
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-encoding', 'content-length']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-encoding',
+  'content-length',
+]);
 
 /** What the handler decided: an answer for the page, and the log entry. */
 interface Answer {
@@ -113,8 +124,23 @@ export class Sandbox {
     const navigation = dest === 'document' && req.headers['sec-fetch-mode'] === 'navigate';
     const mode = this.network.mode;
     const block = (reason: string, withheld = false): Answer => {
-      if (navigation) return { status: 204, headers: {}, body: Buffer.alloc(0), entry: { disposition: 'blocked', status: 204, reason, navigationKept: true, ...(withheld ? { withheld } : {}) } };
-      return { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Access-Control-Allow-Origin': '*', 'X-Webgrade-Blocked': reason.replace(/[^\x20-\x7e]/g, '?') }, body: blockedBody(reason), entry: { disposition: 'blocked', status: 403, reason, ...(withheld ? { withheld } : {}) } };
+      if (navigation)
+        return {
+          status: 204,
+          headers: {},
+          body: Buffer.alloc(0),
+          entry: { disposition: 'blocked', status: 204, reason, navigationKept: true, ...(withheld ? { withheld } : {}) },
+        };
+      return {
+        status: 403,
+        headers: {
+          'Content-Type': 'text/plain; charset=utf-8',
+          'Access-Control-Allow-Origin': '*',
+          'X-Webgrade-Blocked': reason.replace(/[^\x20-\x7e]/g, '?'),
+        },
+        body: blockedBody(reason),
+        entry: { disposition: 'blocked', status: 403, reason, ...(withheld ? { withheld } : {}) },
+      };
     };
     if (url.protocol === 'http:' && url.host === site.host) {
       const r = artifactResponse(site.artifact, method, url.pathname + url.search);
@@ -129,7 +155,12 @@ export class Sandbox {
     if (mode === 'replay') {
       const rec = this.archive?.read(method === 'HEAD' ? 'GET' : method, url.href);
       if (!rec) return block(`not in the replay archive ${this.network.dir ?? ''}`.trim(), cdnHost);
-      return { status: rec.status, headers: rec.headers, body: method === 'HEAD' ? Buffer.alloc(0) : rec.body, entry: { disposition: 'replay', status: rec.status } };
+      return {
+        status: rec.status,
+        headers: rec.headers,
+        body: method === 'HEAD' ? Buffer.alloc(0) : rec.body,
+        entry: { disposition: 'replay', status: rec.status },
+      };
     }
     if (mode === 'live' || mode === 'record') {
       const allowed = this.network.allowHosts ? this.network.allowHosts.includes(host) : cdnHost;
@@ -140,7 +171,12 @@ export class Sandbox {
     if (cdnHost) {
       if (mode === 'offline') return block('CDN library withheld (network mode offline)', true);
       if (method === 'OPTIONS') {
-        return { status: 204, headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, HEAD', 'Access-Control-Allow-Headers': '*' }, body: Buffer.alloc(0), entry: { disposition: 'cdn', status: 204 } };
+        return {
+          status: 204,
+          headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, HEAD', 'Access-Control-Allow-Headers': '*' },
+          body: Buffer.alloc(0),
+          entry: { disposition: 'cdn', status: 204 },
+        };
       }
       if (method !== 'GET' && method !== 'HEAD') return block(`${method} to a CDN is not answered`);
       if (!this.options.cdn) return block('no CDN cache configured', true);
@@ -149,16 +185,30 @@ export class Sandbox {
         // one budget per artifact, shared by its phases: what the page may make the cache download
         site.cdnBudget ??= this.options.cdn.budget?.(site.closing);
         const budget = site.cdnBudget ? { budget: site.cdnBudget } : {};
-        a = await this.options.cdn.answer(url, { method, headers: { accept: header(req, 'accept'), origin: header(req, 'origin'), 'user-agent': header(req, 'user-agent') }, ...budget });
+        a = await this.options.cdn.answer(url, {
+          method,
+          headers: { accept: header(req, 'accept'), origin: header(req, 'origin'), 'user-agent': header(req, 'user-agent') },
+          ...budget,
+        });
       } catch (err) {
         return block(`the CDN cache failed: ${errorMessage(err)}`, true);
       }
       if (a.kind === 'served') {
-        return { status: a.status, headers: a.headers, body: method === 'HEAD' ? Buffer.alloc(0) : a.body, entry: { disposition: 'cdn', status: a.status, library: `${a.package}@${a.version}` } };
+        return {
+          status: a.status,
+          headers: a.headers,
+          body: method === 'HEAD' ? Buffer.alloc(0) : a.body,
+          entry: { disposition: 'cdn', status: a.status, library: `${a.package}@${a.version}` },
+        };
       }
       if (a.kind === 'not-found') {
         // The registry says this package, version or file does not exist: the page's own defect, as on the real CDN.
-        return { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Access-Control-Allow-Origin': '*' }, body: Buffer.from(`not found: ${a.reason}\n`), entry: { disposition: 'cdn', status: 404, reason: a.reason } };
+        return {
+          status: 404,
+          headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Access-Control-Allow-Origin': '*' },
+          body: Buffer.from(`not found: ${a.reason}\n`),
+          entry: { disposition: 'cdn', status: 404, reason: a.reason },
+        };
       }
       return block(`CDN file not available from the cache: ${a.reason}`, true);
     }
@@ -178,10 +228,16 @@ export class Sandbox {
       res.headers.forEach((v, k) => {
         if (!HOP_BY_HOP.has(k)) out[k] = v;
       });
-      if (this.network.mode === 'record' && method === 'GET' && res.status !== 206) this.archive?.write({ url: url.href, method: 'GET', status: res.status, headers: out, body });
+      if (this.network.mode === 'record' && method === 'GET' && res.status !== 206)
+        this.archive?.write({ url: url.href, method: 'GET', status: res.status, headers: out, body });
       return { status: res.status, headers: out, body: method === 'HEAD' ? Buffer.alloc(0) : body, entry: { disposition: 'live', status: res.status } };
     } catch (err) {
-      return { status: 502, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: Buffer.from(`webgrade: live request failed: ${errorMessage(err)}\n`), entry: { disposition: 'live', status: 502, reason: `live request failed: ${errorMessage(err)}` } };
+      return {
+        status: 502,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+        body: Buffer.from(`webgrade: live request failed: ${errorMessage(err)}\n`),
+        entry: { disposition: 'live', status: 502, reason: `live request failed: ${errorMessage(err)}` },
+      };
     }
   }
 }
@@ -251,7 +307,14 @@ export class SandboxSite {
     inner.on('upgrade', onUpgrade);
     inner.on('clientError', (_err, socket) => {
       const target = (socket as unknown as { webgradeTarget?: string }).webgradeTarget ?? '';
-      this.record({ phase, method: 'CONNECT', url: cut(target), destination: 'tunnel', disposition: 'blocked', reason: 'not HTTP inside the tunnel (TLS to a port other than 443?)' });
+      this.record({
+        phase,
+        method: 'CONNECT',
+        url: cut(target),
+        destination: 'tunnel',
+        disposition: 'blocked',
+        reason: 'not HTTP inside the tunnel (TLS to a port other than 443?)',
+      });
       socket.destroy();
     });
     const server = createServer(onRequest);
@@ -311,8 +374,17 @@ export class SandboxSite {
 
   private refuseUpgrade(req: IncomingMessage, socket: Duplex, phase: SandboxPhase): void {
     const url = this.fullUrl(req);
-    const shown = url ? url.href.replace(/^http/, 'ws') : req.url ?? '';
-    this.record({ phase, method: 'GET', url: cut(shown), destination: 'websocket', ...initiator(req), disposition: 'blocked', status: 403, reason: 'WebSocket connections are never let through' });
+    const shown = url ? url.href.replace(/^http/, 'ws') : (req.url ?? '');
+    this.record({
+      phase,
+      method: 'GET',
+      url: cut(shown),
+      destination: 'websocket',
+      ...initiator(req),
+      disposition: 'blocked',
+      status: 403,
+      reason: 'WebSocket connections are never let through',
+    });
     socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
   }
 
@@ -328,7 +400,14 @@ export class SandboxSite {
     const target = req.url ?? '';
     const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(target);
     if (!m || head.length > 0) {
-      this.record({ phase, method: 'CONNECT', url: cut(target), destination: 'tunnel', disposition: 'blocked', reason: m ? 'data before the tunnel was set up' : 'not a host:port tunnel' });
+      this.record({
+        phase,
+        method: 'CONNECT',
+        url: cut(target),
+        destination: 'tunnel',
+        disposition: 'blocked',
+        reason: m ? 'data before the tunnel was set up' : 'not a host:port tunnel',
+      });
       socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
       return;
     }
@@ -340,7 +419,14 @@ export class SandboxSite {
       try {
         ctx = await (await this.sandbox.certificates()).contextFor(host!);
       } catch (err) {
-        this.record({ phase, method: 'CONNECT', url: cut(`https://${target}/`), destination: 'tunnel', disposition: 'blocked', reason: `TLS set-up failed: ${errorMessage(err)}` });
+        this.record({
+          phase,
+          method: 'CONNECT',
+          url: cut(`https://${target}/`),
+          destination: 'tunnel',
+          disposition: 'blocked',
+          reason: `TLS set-up failed: ${errorMessage(err)}`,
+        });
         socket.destroy();
         return;
       }

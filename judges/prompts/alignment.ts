@@ -124,9 +124,7 @@ export function alignmentPrompt(
   ]
     .filter((l, i, a) => !(l === '' && a[i - 1] === ''))
     .join('\n');
-  const userContent: ChatMessage = withShot
-    ? { role: 'user', content: [{ type: 'text', text }, imagePart(screenshot!.png)] }
-    : { role: 'user', content: text };
+  const userContent: ChatMessage = withShot ? { role: 'user', content: [{ type: 'text', text }, imagePart(screenshot!.png)] } : { role: 'user', content: text };
   const schema = {
     type: 'object',
     properties: {

@@ -70,7 +70,10 @@ export function functionalityPrompt(artifact: Artifact, requirement: Requirement
   return {
     task: 'functionality-correctness',
     promptVersion: FUNCTIONALITY_PROMPT_VERSION,
-    messages: [systemMessage('You are a strict senior front-end engineer reviewing generated web applications for functional correctness.'), { role: 'user', content: user }],
+    messages: [
+      systemMessage('You are a strict senior front-end engineer reviewing generated web applications for functional correctness.'),
+      { role: 'user', content: user },
+    ],
     schema: { name: 'functionality_ratings', schema: SCHEMA },
     validate: (v) => validateCriteria(v, CRITERIA_IDS),
     context: { sourceChars: view.originalChars, promptSourceChars: view.keptChars, truncation: view.notes },

@@ -16,7 +16,16 @@ export type GeneratedTests = Array<{ task: string; expected: string }>;
 const SCHEMA = {
   type: 'object',
   properties: {
-    tests: { type: 'array', maxItems: MAX_GENERATED_TESTS, items: { type: 'object', properties: { task: { type: 'string' }, expected: { type: 'string' } }, required: ['task', 'expected'], additionalProperties: false } },
+    tests: {
+      type: 'array',
+      maxItems: MAX_GENERATED_TESTS,
+      items: {
+        type: 'object',
+        properties: { task: { type: 'string' }, expected: { type: 'string' } },
+        required: ['task', 'expected'],
+        additionalProperties: false,
+      },
+    },
   },
   required: ['tests'],
   additionalProperties: false,
@@ -27,7 +36,8 @@ export function validateTests(v: Record<string, unknown>): Validation<GeneratedT
   const out: GeneratedTests = [];
   for (const [i, t] of v.tests.slice(0, MAX_GENERATED_TESTS).entries()) {
     const o = t as Record<string, unknown>;
-    if (!o || typeof o.task !== 'string' || !o.task.trim() || typeof o.expected !== 'string' || !o.expected.trim()) return { ok: false, error: `tests[${i}] needs "task" and "expected" strings` };
+    if (!o || typeof o.task !== 'string' || !o.task.trim() || typeof o.expected !== 'string' || !o.expected.trim())
+      return { ok: false, error: `tests[${i}] needs "task" and "expected" strings` };
     out.push({ task: o.task.trim().slice(0, 500), expected: o.expected.trim().slice(0, 500) });
   }
   return { ok: true, value: out };

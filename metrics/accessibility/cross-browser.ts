@@ -142,7 +142,12 @@ const crossBrowser: MetricDefinition = {
     const score = (100 * (counted.length - incompatible.length)) / counted.length;
     const summary =
       `${counted.length - incompatible.length} of ${counted.length} features supported by all targets` +
-      (incompatible.length ? `; e.g. ${incompatible.slice(0, 2).map((i) => `${i.feature} (not in ${i.unsupportedIn[0]})`).join(', ')}` : '') +
+      (incompatible.length
+        ? `; e.g. ${incompatible
+            .slice(0, 2)
+            .map((i) => `${i.feature} (not in ${i.unsupportedIn[0]})`)
+            .join(', ')}`
+        : '') +
       (guarded.length ? `; ${guarded.length} guarded` : '');
     return scored(round2(score), summary, details);
   },

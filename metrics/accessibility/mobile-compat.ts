@@ -37,8 +37,17 @@ const mobileCompat: MetricDefinition = {
     const score = Math.max(0, 100 - m.overflowPx);
     return scored(
       score,
-      m.overflowPx === 0 ? `fits the ${m.device} width (${m.clientWidth} px)` : `${m.overflowPx} px sideways overflow on ${m.device} (content ${m.scrollWidth} px, screen ${m.clientWidth} px)`,
-      { device: m.device, overflowPx: m.overflowPx, scrollWidth: m.scrollWidth, clientWidth: m.clientWidth, offenders: m.offenders, ...(m.measuredBy ? { measuredBy: m.measuredBy } : {}) },
+      m.overflowPx === 0
+        ? `fits the ${m.device} width (${m.clientWidth} px)`
+        : `${m.overflowPx} px sideways overflow on ${m.device} (content ${m.scrollWidth} px, screen ${m.clientWidth} px)`,
+      {
+        device: m.device,
+        overflowPx: m.overflowPx,
+        scrollWidth: m.scrollWidth,
+        clientWidth: m.clientWidth,
+        offenders: m.offenders,
+        ...(m.measuredBy ? { measuredBy: m.measuredBy } : {}),
+      },
     );
   },
 };

@@ -52,19 +52,47 @@ export interface UsedFeatureSet {
 export type BcdNode = Record<string, unknown> & { __compat?: unknown };
 
 const GLOBAL_OBJECTS: Record<string, string> = {
-  window: 'Window', self: 'Window', globalThis: 'Window', document: 'Document', navigator: 'Navigator', location: 'Location',
-  history: 'History', screen: 'Screen', performance: 'Performance', crypto: 'Crypto', localStorage: 'Storage',
-  sessionStorage: 'Storage', indexedDB: 'IDBFactory', caches: 'CacheStorage', visualViewport: 'VisualViewport',
-  speechSynthesis: 'SpeechSynthesis', customElements: 'CustomElementRegistry', console: 'console',
+  window: 'Window',
+  self: 'Window',
+  globalThis: 'Window',
+  document: 'Document',
+  navigator: 'Navigator',
+  location: 'Location',
+  history: 'History',
+  screen: 'Screen',
+  performance: 'Performance',
+  crypto: 'Crypto',
+  localStorage: 'Storage',
+  sessionStorage: 'Storage',
+  indexedDB: 'IDBFactory',
+  caches: 'CacheStorage',
+  visualViewport: 'VisualViewport',
+  speechSynthesis: 'SpeechSynthesis',
+  customElements: 'CustomElementRegistry',
+  console: 'console',
 };
 /** Members of navigator/document/window whose value is itself an interface with members of its own. */
 const MEMBER_INTERFACES: Record<string, string> = {
-  'Navigator.clipboard': 'Clipboard', 'Navigator.serviceWorker': 'ServiceWorkerContainer', 'Navigator.geolocation': 'Geolocation',
-  'Navigator.mediaDevices': 'MediaDevices', 'Navigator.permissions': 'Permissions', 'Navigator.storage': 'StorageManager',
-  'Navigator.credentials': 'CredentialsContainer', 'Navigator.bluetooth': 'Bluetooth', 'Navigator.usb': 'USB',
-  'Navigator.serial': 'Serial', 'Navigator.hid': 'HID', 'Navigator.locks': 'LockManager', 'Navigator.wakeLock': 'WakeLock',
-  'Navigator.xr': 'XRSystem', 'Navigator.gpu': 'GPU', 'Navigator.share': '', 'Document.fonts': 'FontFaceSet',
-  'Window.speechSynthesis': 'SpeechSynthesis', 'Window.crypto': 'Crypto', 'Crypto.subtle': 'SubtleCrypto',
+  'Navigator.clipboard': 'Clipboard',
+  'Navigator.serviceWorker': 'ServiceWorkerContainer',
+  'Navigator.geolocation': 'Geolocation',
+  'Navigator.mediaDevices': 'MediaDevices',
+  'Navigator.permissions': 'Permissions',
+  'Navigator.storage': 'StorageManager',
+  'Navigator.credentials': 'CredentialsContainer',
+  'Navigator.bluetooth': 'Bluetooth',
+  'Navigator.usb': 'USB',
+  'Navigator.serial': 'Serial',
+  'Navigator.hid': 'HID',
+  'Navigator.locks': 'LockManager',
+  'Navigator.wakeLock': 'WakeLock',
+  'Navigator.xr': 'XRSystem',
+  'Navigator.gpu': 'GPU',
+  'Navigator.share': '',
+  'Document.fonts': 'FontFaceSet',
+  'Window.speechSynthesis': 'SpeechSynthesis',
+  'Window.crypto': 'Crypto',
+  'Crypto.subtle': 'SubtleCrypto',
 };
 const SKIP_ATTR = /^(data-|aria-|on[a-z]+$|xmlns)/;
 
@@ -133,7 +161,21 @@ function cssFeatures(c: Collector, text: string, where: (line: number) => string
       if (node.type === 'function' && node.value) {
         const fn = node.value.toLowerCase();
         if (fn.startsWith('-') || fn === 'var' || fn === 'url') return;
-        c.add([`css.properties.${prop}.${fn}`, `css.types.${fn}`, `css.types.color.${fn}`, `css.types.image.gradient.${fn}`, `css.types.image.${fn}`, `css.types.transform-function.${fn}`, `css.types.easing-function.${fn}`, `css.types.filter-function.${fn}`], at, guarded, `${fn}()`);
+        c.add(
+          [
+            `css.properties.${prop}.${fn}`,
+            `css.types.${fn}`,
+            `css.types.color.${fn}`,
+            `css.types.image.gradient.${fn}`,
+            `css.types.image.${fn}`,
+            `css.types.transform-function.${fn}`,
+            `css.types.easing-function.${fn}`,
+            `css.types.filter-function.${fn}`,
+          ],
+          at,
+          guarded,
+          `${fn}()`,
+        );
       }
     });
   });
@@ -191,7 +233,12 @@ function* jsdomElements(doc: Document): Iterable<ElementInfo> {
 function parsedElements(html: string): ElementInfo[] {
   const out: ElementInfo[] = [];
   walkP5(parseHtml(html, { scriptingEnabled: false }), (n) => {
-    if ('tagName' in n) out.push({ tag: n.tagName.toLowerCase(), namespace: n.namespaceURI, attrs: n.attrs.map((a) => ({ name: a.prefix ? `${a.prefix}:${a.name}` : a.name, value: a.value })) });
+    if ('tagName' in n)
+      out.push({
+        tag: n.tagName.toLowerCase(),
+        namespace: n.namespaceURI,
+        attrs: n.attrs.map((a) => ({ name: a.prefix ? `${a.prefix}:${a.name}` : a.name, value: a.value })),
+      });
   });
   return out;
 }
@@ -232,41 +279,47 @@ function jsFeatures(c: Collector, artifact: Artifact, bcd: BcdNode): void {
     const ast = parsed.ast as unknown as Node;
     const noteTest = (n: Node | null | undefined) => {
       if (!n) return;
-      walk.simple(n as never, {
-        MemberExpression(m: Node) {
-          const p = m.property as Node;
-          if (p.type === 'Identifier') detected.add(String(p.name));
-        },
-        Identifier(i: Node) {
-          detected.add(String(i.name));
-        },
-      } as never);
+      walk.simple(
+        n as never,
+        {
+          MemberExpression(m: Node) {
+            const p = m.property as Node;
+            if (p.type === 'Identifier') detected.add(String(p.name));
+          },
+          Identifier(i: Node) {
+            detected.add(String(i.name));
+          },
+        } as never,
+      );
     };
-    walk.simple(ast as never, {
-      UnaryExpression(n: Node) {
-        if (n.operator === 'typeof') noteTest(n.argument as Node);
-      },
-      BinaryExpression(n: Node) {
-        const l = n.left as Node;
-        if (n.operator === 'in' && l.type === 'Literal') detected.add(String(l.value));
-      },
-      IfStatement(n: Node) {
-        noteTest(n.test as Node);
-      },
-      ConditionalExpression(n: Node) {
-        noteTest(n.test as Node);
-      },
-      LogicalExpression(n: Node) {
-        noteTest(n.left as Node);
-      },
-      ChainExpression(n: Node) {
-        noteTest(n.expression as Node);
-      },
-      TryStatement(n: Node) {
-        const b = n.block as Node;
-        tryRanges.push([b.start, b.end]);
-      },
-    } as never);
+    walk.simple(
+      ast as never,
+      {
+        UnaryExpression(n: Node) {
+          if (n.operator === 'typeof') noteTest(n.argument as Node);
+        },
+        BinaryExpression(n: Node) {
+          const l = n.left as Node;
+          if (n.operator === 'in' && l.type === 'Literal') detected.add(String(l.value));
+        },
+        IfStatement(n: Node) {
+          noteTest(n.test as Node);
+        },
+        ConditionalExpression(n: Node) {
+          noteTest(n.test as Node);
+        },
+        LogicalExpression(n: Node) {
+          noteTest(n.left as Node);
+        },
+        ChainExpression(n: Node) {
+          noteTest(n.expression as Node);
+        },
+        TryStatement(n: Node) {
+          const b = n.block as Node;
+          tryRanges.push([b.start, b.end]);
+        },
+      } as never,
+    );
     const guarded = (name: string, pos: number) => detected.has(name) || tryRanges.some(([s, e]) => pos >= s && pos < e);
 
     const memberChain = (n: Node): string[] | null => {
@@ -321,17 +374,42 @@ function jsFeatures(c: Collector, artifact: Artifact, bcd: BcdNode): void {
           c.add([`javascript.builtins.${root}.${first}`], at, g);
           return;
         }
-        if (root && /^[A-Z]/.test(root) && Object.prototype.hasOwnProperty.call(api, root) && first && !second) c.add([`api.${root}.${first}`, `api.${root}`], at, g);
+        if (root && /^[A-Z]/.test(root) && Object.prototype.hasOwnProperty.call(api, root) && first && !second)
+          c.add([`api.${root}.${first}`, `api.${root}`], at, g);
         return;
       }
       if (n.type === 'Identifier') {
         const parent = ancestors[ancestors.length - 2] as Node | undefined;
-        if (parent && ((parent.type === 'MemberExpression' && parent.property === n && !parent.computed) || (parent.type === 'Property' && parent.key === n) || parent.type === 'VariableDeclarator' && parent.id === n)) return;
+        if (
+          parent &&
+          ((parent.type === 'MemberExpression' && parent.property === n && !parent.computed) ||
+            (parent.type === 'Property' && parent.key === n) ||
+            (parent.type === 'VariableDeclarator' && parent.id === n))
+        )
+          return;
         const name = String(n.name);
         if (!/^[A-Za-z]/.test(name)) return;
         const at = lineOf(n.start);
-        if (Object.prototype.hasOwnProperty.call(api, name) && (/^[A-Z]/.test(name) || ['fetch', 'structuredClone', 'queueMicrotask', 'requestIdleCallback', 'requestAnimationFrame', 'setTimeout', 'setInterval', 'atob', 'btoa', 'reportError', 'createImageBitmap'].includes(name))) c.add([`api.${name}`], at, guarded(name, n.start));
-        else if (Object.prototype.hasOwnProperty.call(builtins, name) && /^[A-Z]/.test(name)) c.add([`javascript.builtins.${name}`], at, guarded(name, n.start));
+        if (
+          Object.prototype.hasOwnProperty.call(api, name) &&
+          (/^[A-Z]/.test(name) ||
+            [
+              'fetch',
+              'structuredClone',
+              'queueMicrotask',
+              'requestIdleCallback',
+              'requestAnimationFrame',
+              'setTimeout',
+              'setInterval',
+              'atob',
+              'btoa',
+              'reportError',
+              'createImageBitmap',
+            ].includes(name))
+        )
+          c.add([`api.${name}`], at, guarded(name, n.start));
+        else if (Object.prototype.hasOwnProperty.call(builtins, name) && /^[A-Z]/.test(name))
+          c.add([`javascript.builtins.${name}`], at, guarded(name, n.start));
       }
     });
   }

@@ -43,11 +43,14 @@ import { present } from '../../core/evidence.js';
 export const COUNTED_LEVELS = new Set(['error', 'assert']);
 
 /** The error messages a missing library causes (see the module comment). */
-export const MISSING_LIBRARY_ERROR = /\b(is not defined|is not a function|is not a constructor|Cannot read propert(y|ies) of (undefined|null)|Failed to fetch dynamically imported module|Failed to resolve module specifier|error loading dynamically imported module)\b/i;
+export const MISSING_LIBRARY_ERROR =
+  /\b(is not defined|is not a function|is not a constructor|Cannot read propert(y|ies) of (undefined|null)|Failed to fetch dynamically imported module|Failed to resolve module specifier|error loading dynamically imported module)\b/i;
 
 /** Did the visit withhold a script (offline mode, or a CDN script the cache could not serve)? */
 export function withheldScripts(network: readonly NetworkEntry[]): string[] {
-  return network.filter((e) => e.phase === 'visit' && e.withheld && (e.destination === 'script' || e.destination === 'unknown' || e.destination === 'empty')).map((e) => e.url);
+  return network
+    .filter((e) => e.phase === 'visit' && e.withheld && (e.destination === 'script' || e.destination === 'unknown' || e.destination === 'empty'))
+    .map((e) => e.url);
 }
 
 /** Split console entries into the page's own errors and the ones webgrade or the browser caused. */
@@ -85,7 +88,8 @@ const consoleErrors: MetricDefinition = {
     const E = counted.length + own.length;
     const L = artifact.physicalLines;
     const hung = b.unavailable?.domHtml;
-    if (hung && E === 0) return unscorable(`no errors seen before the page stopped responding (${hung}): its console was observed only partly`, { faults: b.faults });
+    if (hung && E === 0)
+      return unscorable(`no errors seen before the page stopped responding (${hung}): its console was observed only partly`, { faults: b.faults });
     const score = densityPenalty(E, L);
     const cut = (s: string) => (s.length > 300 ? s.slice(0, 300) + '…' : s);
     return scored(

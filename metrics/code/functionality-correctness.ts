@@ -40,7 +40,10 @@ const functionalityCorrectness: MetricDefinition = {
       score: round2(mean(payload.repeats.map((r) => r.criteria[i]!.score))),
       reason: payload.repeats[0]!.criteria[i]!.reason,
     }));
-    const weakest = [...criteria].sort((a, b) => a.score - b.score).slice(0, 3).filter((c) => c.score < 10);
+    const weakest = [...criteria]
+      .sort((a, b) => a.score - b.score)
+      .slice(0, 3)
+      .filter((c) => c.score < 10);
     const score = mean(sums);
     const summary =
       `judge rates ${round2(score)}/100 over 10 criteria` +

@@ -93,9 +93,11 @@ const lint: MetricDefinition = {
     if (skipped.length) details.skipped = skipped;
     const score = densityPenalty(E, L);
     const note = skipped.length ? ` (${skipped.length} block${skipped.length === 1 ? '' : 's'} a linter could not process)` : '';
-    const summary = (E === 0
-      ? `no lint errors in ${L} lines`
-      : `${E} lint error${E === 1 ? '' : 's'} in ${L} lines (htmlhint ${perTool.htmlhint}, stylelint ${perTool.stylelint}, eslint ${perTool.eslint}): ${round2((E * 1000) / L)} per 1000 lines`) + note;
+    const summary =
+      (E === 0
+        ? `no lint errors in ${L} lines`
+        : `${E} lint error${E === 1 ? '' : 's'} in ${L} lines (htmlhint ${perTool.htmlhint}, stylelint ${perTool.stylelint}, eslint ${perTool.eslint}): ${round2((E * 1000) / L)} per 1000 lines`) +
+      note;
     return scored(score, summary, details);
   },
 };

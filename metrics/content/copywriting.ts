@@ -93,18 +93,39 @@ import { COMPLIANCE_TERMS, OPERATION_GROUPS, TECHNICAL_TERMS, TECHNICAL_TERMS_ZH
 
 /** The fourteen sub-scores, in the order of the module comment (statistical, structural, vocabulary). */
 export const SUB_SCORES = [
-  'sentence-length', 'readability', 'wordiness', 'repetition', 'emphasis',
-  'placeholder-text', 'heading-hierarchy', 'label-clarity', 'capitalisation', 'mechanics', 'page-title',
-  'operation-terms', 'compliance-terms', 'terminology',
+  'sentence-length',
+  'readability',
+  'wordiness',
+  'repetition',
+  'emphasis',
+  'placeholder-text',
+  'heading-hierarchy',
+  'label-clarity',
+  'capitalisation',
+  'mechanics',
+  'page-title',
+  'operation-terms',
+  'compliance-terms',
+  'terminology',
 ] as const;
 export type SubScoreId = (typeof SUB_SCORES)[number];
 
 /** Which kind of indicator each sub-score is (reported in details). */
 export const SUB_SCORE_KIND: Record<SubScoreId, 'statistical' | 'structural' | 'vocabulary'> = {
-  'sentence-length': 'statistical', readability: 'statistical', wordiness: 'statistical', repetition: 'statistical', emphasis: 'statistical',
-  'placeholder-text': 'structural', 'heading-hierarchy': 'structural', 'label-clarity': 'structural', capitalisation: 'structural',
-  mechanics: 'structural', 'page-title': 'structural',
-  'operation-terms': 'vocabulary', 'compliance-terms': 'vocabulary', terminology: 'vocabulary',
+  'sentence-length': 'statistical',
+  readability: 'statistical',
+  wordiness: 'statistical',
+  repetition: 'statistical',
+  emphasis: 'statistical',
+  'placeholder-text': 'structural',
+  'heading-hierarchy': 'structural',
+  'label-clarity': 'structural',
+  capitalisation: 'structural',
+  mechanics: 'structural',
+  'page-title': 'structural',
+  'operation-terms': 'vocabulary',
+  'compliance-terms': 'vocabulary',
+  terminology: 'vocabulary',
 };
 
 export interface SubScore {
@@ -124,9 +145,28 @@ const LONG_SENTENCE_WORDS = 25;
 const PROSE_MIN_WORDS = 4;
 
 // Every repetition bounded: `test` on a block stays linear in its length.
-const PLACEHOLDER = /\blorem\b|\bipsum\b|\bdolor sit\b|\bTODO\b|\bTBD\b|\bFIXME\b|\bplaceholder\b|\byour (?:text|title|content|name|company|logo) here\b|\binsert [\w\s]{1,30} here\b|\bsample text\b|\bxxx+\b|\[(?:insert|your|placeholder|name|title|text)[^\]\n]{0,80}\]|\{\{[^}\n]{0,80}\}\}|\buntitled\b/i;
+const PLACEHOLDER =
+  /\blorem\b|\bipsum\b|\bdolor sit\b|\bTODO\b|\bTBD\b|\bFIXME\b|\bplaceholder\b|\byour (?:text|title|content|name|company|logo) here\b|\binsert [\w\s]{1,30} here\b|\bsample text\b|\bxxx+\b|\[(?:insert|your|placeholder|name|title|text)[^\]\n]{0,80}\]|\{\{[^}\n]{0,80}\}\}|\buntitled\b/i;
 const VAGUE_LABELS = new Set(['click here', 'here', 'more', 'read more', 'link', 'button', 'click', 'this', 'go', '...', '…', 'learn more', 'details']);
-const DEFAULT_TITLES = new Set(['document', 'untitled', 'untitled document', 'index', 'index.html', 'new page', 'page', 'react app', 'vite app', 'vite + react', 'vite + react + ts', 'my app', 'app', 'title', 'home', 'webpage', 'html']);
+const DEFAULT_TITLES = new Set([
+  'document',
+  'untitled',
+  'untitled document',
+  'index',
+  'index.html',
+  'new page',
+  'page',
+  'react app',
+  'vite app',
+  'vite + react',
+  'vite + react + ts',
+  'my app',
+  'app',
+  'title',
+  'home',
+  'webpage',
+  'html',
+]);
 const DOUBLED_OK = new Set(['ha', 'bye', 'no', 'very', 'so', 'knock', 'tick', 'tock', 'cha', 'bla', 'blah', 'la', 'na', 'pew', 'go', 'yes']);
 
 const clip = (s: string, n = 80) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
@@ -230,7 +270,13 @@ const CHECKS: Record<SubScoreId, Check> = {
       for (const m of b.text.matchAll(WORD)) {
         const word = m[0];
         const start = m.index!;
-        if (prev && /^\p{L}{2,}$/u.test(word) && word.toLowerCase() === prev.word.toLowerCase() && /^\s+$/.test(b.text.slice(prev.end, start)) && !DOUBLED_OK.has(word.toLowerCase())) {
+        if (
+          prev &&
+          /^\p{L}{2,}$/u.test(word) &&
+          word.toLowerCase() === prev.word.toLowerCase() &&
+          /^\s+$/.test(b.text.slice(prev.end, start)) &&
+          !DOUBLED_OK.has(word.toLowerCase())
+        ) {
           const first = prev.word;
           bad.add(() => `doubled word "${clip(`${first} ${word}`, 60)}"`);
         }
@@ -290,7 +336,12 @@ const CHECKS: Record<SubScoreId, Check> = {
       prev = h.level;
       if (!h.text) problems.add(`empty <h${h.level}>`);
     }
-    return { id: 'heading-hierarchy', score: Math.max(0, 100 - 25 * problems.count), note: `${problems.count} problems in ${hs.length} headings`, examples: problems.examples };
+    return {
+      id: 'heading-hierarchy',
+      score: Math.max(0, 100 - 25 * problems.count),
+      note: `${problems.count} problems in ${hs.length} headings`,
+      examples: problems.examples,
+    };
   },
 
   'label-clarity': ({ visible }) => {
@@ -298,7 +349,10 @@ const CHECKS: Record<SubScoreId, Check> = {
     if (cs.length === 0) return notApplicable('label-clarity', 'no buttons or links');
     const bad = new Findings();
     for (const c of cs) {
-      const l = c.label.toLowerCase().replace(/[»›→>.!]+$/u, '').trim();
+      const l = c.label
+        .toLowerCase()
+        .replace(/[»›→>.!]+$/u, '')
+        .trim();
       if (l === '' || VAGUE_LABELS.has(l) || (c.tag === 'a' && l === 'ok')) bad.add(() => `${c.selector}: ${c.label ? `"${c.label}"` : 'no label'}`);
     }
     return counted('label-clarity', bad, cs.length, 'buttons and links have an empty or vague label');
@@ -326,7 +380,12 @@ const CHECKS: Record<SubScoreId, Check> = {
     const sorted = [...counts.entries()].sort((a, b) => b[1].length - a[1].length);
     const [major, majorLabels] = sorted[0]!;
     const others = sorted.slice(1).flatMap(([st, ls]) => ls.slice(0, MAX_EXAMPLES).map((l) => `${st}: "${clip(l, 50)}"`));
-    return { id: 'capitalisation', score: round2((100 * majorLabels.length) / labels.length), note: `${majorLabels.length} of ${labels.length} labels in ${major}`, examples: others.slice(0, MAX_EXAMPLES) };
+    return {
+      id: 'capitalisation',
+      score: round2((100 * majorLabels.length) / labels.length),
+      note: `${majorLabels.length} of ${labels.length} labels in ${major}`,
+      examples: others.slice(0, MAX_EXAMPLES),
+    };
   },
 
   mechanics: ({ visible, all, sentences }) => {
@@ -423,7 +482,7 @@ const CHECKS: Record<SubScoreId, Check> = {
         const form = m[0];
         // the standard form, or that form in capitals (an all-caps heading is a style, not a misspelling)
         if (t.canonical.some((c) => c === form || c.toUpperCase() === form) || wrong.has(form)) continue;
-        wrong.set(form, t.language === 'en' ? t.canonical[0]! : TECHNICAL_TERMS_ZH_STANDARD[t.pattern] ?? '');
+        wrong.set(form, t.language === 'en' ? t.canonical[0]! : (TECHNICAL_TERMS_ZH_STANDARD[t.pattern] ?? ''));
       }
     }
     for (const [form, standard] of wrong) problems.add(`"${form}" (standard: ${standard})`);
@@ -483,7 +542,10 @@ const copywriting: MetricDefinition = {
     if (words === 0) return unscorable('no visible text in the static DOM (text written by scripts is not seen)', { subScores, analysed });
     const applicable = subScores.filter((s) => s.score !== null);
     const mean = applicable.reduce((a, s) => a + (s.score as number), 0) / applicable.length;
-    const worst = [...applicable].sort((a, b) => (a.score as number) - (b.score as number)).slice(0, 2).filter((s) => (s.score as number) < 100);
+    const worst = [...applicable]
+      .sort((a, b) => (a.score as number) - (b.score as number))
+      .slice(0, 2)
+      .filter((s) => (s.score as number) < 100);
     const summary =
       `mean of ${applicable.length} of ${SUB_SCORES.length} sub-scores over ${words} words` +
       (analysed.truncated ? ` (first ${analysed.chars} of ${analysed.totalChars} characters)` : '') +

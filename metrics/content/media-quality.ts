@@ -74,7 +74,9 @@ async function sharpnessOf(bytes: Buffer, m: MediaInfo): Promise<{ variance: num
   const meta = await sharpMod(bytes, { limitInputPixels: 100_000_000 }).metadata();
   const size = targetSize(m, { width: meta.width ?? MIN_SIDE, height: meta.height ?? MIN_SIDE });
   const grey = await decodeGrey(bytes, size);
-  const pixels = await sharpMod(Buffer.from(grey.data), { raw: { width: grey.width, height: grey.height, channels: 1 } }).png().toBuffer();
+  const pixels = await sharpMod(Buffer.from(grey.data), { raw: { width: grey.width, height: grey.height, channels: 1 } })
+    .png()
+    .toBuffer();
   return { variance: laplacianVariance(grey), pixels };
 }
 
@@ -117,7 +119,8 @@ export async function assessItem(evidence: Evidence, m: MediaInfo): Promise<Medi
     return { ...res, clarity: 100, clarityNote: 'plays (no frame captured)' };
   }
   if (src.kind === 'unverified') return { ...res, clarityNote: `unverified: ${src.reason}` };
-  if (!m.decoded && m.tag !== 'svg-image') return { ...res, clarity: 0, clarityNote: src.kind === 'missing' ? `broken: ${src.reason}` : 'did not decode in the browser' };
+  if (!m.decoded && m.tag !== 'svg-image')
+    return { ...res, clarity: 0, clarityNote: src.kind === 'missing' ? `broken: ${src.reason}` : 'did not decode in the browser' };
   if (src.kind === 'missing') return { ...res, clarity: 0, clarityNote: `broken: ${src.reason}` };
   try {
     const s = await sharpnessOf(src.bytes, m);
@@ -189,7 +192,9 @@ export async function picture(evidence: Evidence): Promise<Buffer> {
       image: i.pixels ? await thumbnail(i.pixels, 180) : null,
       bad: i.clarity !== null && i.clarity < 50,
       lines: [
-        i.clarity === null ? 'sharpness: unverified' : `sharpness ${round2(i.clarity)}${i.laplacianVariance !== undefined ? ` (var ${Math.round(i.laplacianVariance)})` : ''}`,
+        i.clarity === null
+          ? 'sharpness: unverified'
+          : `sharpness ${round2(i.clarity)}${i.laplacianVariance !== undefined ? ` (var ${Math.round(i.laplacianVariance)})` : ''}`,
         `${i.tag}: ${shortName(i.src)}`,
         i.clarityNote,
         i.accessibility === null ? 'decorative background' : `access ${i.accessibility * 100}: ${i.accessibilityNote}`,

@@ -12,9 +12,7 @@ import type { MediaInfo } from '../../core/browser-evidence.js';
 import { dataUriBytes } from '../visual/image-tools.js';
 
 export type MediaBytes =
-  | { kind: 'bytes'; bytes: Buffer; via: 'data-uri' | 'file'; svg: boolean }
-  | { kind: 'missing'; reason: string }
-  | { kind: 'unverified'; reason: string };
+  { kind: 'bytes'; bytes: Buffer; via: 'data-uri' | 'file'; svg: boolean } | { kind: 'missing'; reason: string } | { kind: 'unverified'; reason: string };
 
 export function isRemote(src: string): boolean {
   return /^(https?:)?\/\//i.test(src) && !/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//i.test(src);

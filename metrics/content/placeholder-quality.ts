@@ -74,8 +74,37 @@ const IMAGE_TAGS = new Set<MediaInfo['tag']>(['img', 'picture', 'svg-image', 'cs
 
 /** Query parameters that pick a rendition (size, crop, quality, format) or bust a cache: not part of the base URL. */
 export const RENDITION_PARAMS = new Set([
-  'w', 'h', 'width', 'height', 'size', 's', 'sz', 'dpr', 'resize', 'fit', 'crop', 'q', 'quality', 'auto', 'fm', 'format',
-  'ixlib', 'ixid', 'cs', 'v', 'ver', 'version', 't', 'ts', 'timestamp', 'cb', 'cache', 'cachebust', 'nocache', '_', 'rev',
+  'w',
+  'h',
+  'width',
+  'height',
+  'size',
+  's',
+  'sz',
+  'dpr',
+  'resize',
+  'fit',
+  'crop',
+  'q',
+  'quality',
+  'auto',
+  'fm',
+  'format',
+  'ixlib',
+  'ixid',
+  'cs',
+  'v',
+  'ver',
+  'version',
+  't',
+  'ts',
+  'timestamp',
+  'cb',
+  'cache',
+  'cachebust',
+  'nocache',
+  '_',
+  'rev',
 ]);
 
 /** The base URL of an image (see the module comment): what "the same image" means for reuse across cards. */
@@ -121,7 +150,8 @@ export function qrLike(markup: string, context: { alt?: string | null; selector?
   // a grid of rects
   const rects = [...markup.matchAll(/<rect\b[^>]{0,500}>/gi)].map((m) => m[0]);
   if (rects.length >= QR_MIN_SHAPES) {
-    const boxes = rects.map((r) => ({ x: attr(r, 'x') ?? 0, y: attr(r, 'y') ?? 0, w: attr(r, 'width'), h: attr(r, 'height') }))
+    const boxes = rects
+      .map((r) => ({ x: attr(r, 'x') ?? 0, y: attr(r, 'y') ?? 0, w: attr(r, 'width'), h: attr(r, 'height') }))
       .filter((b): b is { x: number; y: number; w: number; h: number } => b.w !== null && b.h !== null && b.w > 0 && b.h > 0);
     const sides = new Map<number, number>();
     for (const b of boxes) sides.set(Math.min(b.w, b.h), (sides.get(Math.min(b.w, b.h)) ?? 0) + 1);
@@ -216,9 +246,11 @@ export async function analysePlaceholders(evidence: Evidence): Promise<{ items: 
     if (service) reasons.push(`placeholder service (${service})`);
     const d = distortion(m);
     if (d !== null && Math.abs(d) > DISTORTION_LIMIT) {
-      reasons.push(`distorted: ${m.naturalWidth}×${m.naturalHeight} drawn at ${Math.round(m.renderedWidth)}×${Math.round(m.renderedHeight)} (${d > 0 ? 'widened' : 'narrowed'} ${round2((Math.exp(Math.abs(d)) - 1) * 100)}%)`);
+      reasons.push(
+        `distorted: ${m.naturalWidth}×${m.naturalHeight} drawn at ${Math.round(m.renderedWidth)}×${Math.round(m.renderedHeight)} (${d > 0 ? 'widened' : 'narrowed'} ${round2((Math.exp(Math.abs(d)) - 1) * 100)}%)`,
+      );
     }
-    const cards = m.card && m.src ? cardsByBase.get(baseImageUrl(m.src))?.size ?? 0 : 0;
+    const cards = m.card && m.src ? (cardsByBase.get(baseImageUrl(m.src))?.size ?? 0) : 0;
     if (cards >= 2) reasons.push(`same image in ${cards} cards${baseImageUrl(m.src) !== m.src ? ` (base URL ${shortName(baseImageUrl(m.src))})` : ''}`);
     const src = await mediaBytes(evidence.artifact, m);
     const bytes = src.kind === 'bytes' ? src.bytes : undefined;

@@ -82,7 +82,8 @@ export function checkDataUri(uri: string): DataUriCheck {
     }
     if (media && data.length === 0) return { ok: false, reason: 'empty data' };
     const sig = SIGNATURES[type];
-    if (sig && !sig(Buffer.from(data.slice(0, 24), 'base64'))) return { ok: false, reason: `data is not a ${type.slice(6).toUpperCase()} image (wrong signature)` };
+    if (sig && !sig(Buffer.from(data.slice(0, 24), 'base64')))
+      return { ok: false, reason: `data is not a ${type.slice(6).toUpperCase()} image (wrong signature)` };
     return { ok: true };
   }
   if (media && payload.trim() === '') return { ok: false, reason: 'empty data' };

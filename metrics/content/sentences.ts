@@ -12,7 +12,39 @@ export const MAX_TEXT_CHARS = 200_000;
 const MAX_WORD_LETTERS = 40;
 
 export const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
-const ENGLISH_FUNCTION_WORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'is', 'are', 'was', 'be', 'it', 'this', 'that', 'you', 'your', 'we', 'our', 'at', 'by', 'from', 'as', 'can', 'will', 'not', 'all', 'if']);
+const ENGLISH_FUNCTION_WORDS = new Set([
+  'the',
+  'a',
+  'an',
+  'and',
+  'or',
+  'of',
+  'to',
+  'in',
+  'on',
+  'for',
+  'with',
+  'is',
+  'are',
+  'was',
+  'be',
+  'it',
+  'this',
+  'that',
+  'you',
+  'your',
+  'we',
+  'our',
+  'at',
+  'by',
+  'from',
+  'as',
+  'can',
+  'will',
+  'not',
+  'all',
+  'if',
+]);
 export interface Sentence {
   text: string;
   words: string[];
@@ -60,4 +92,3 @@ export function capBlocks(blocks: readonly TextBlock[], cap = MAX_TEXT_CHARS): {
   }
   return { blocks: out, chars, totalChars, truncated: totalChars > chars };
 }
-

@@ -25,8 +25,32 @@ import type { JSDOM } from 'jsdom';
 const SKIP = new Set(['head', 'script', 'style', 'template', 'noscript', 'svg', 'math', 'canvas', 'iframe', 'object', 'embed']);
 const CODE = new Set(['code', 'pre', 'kbd', 'samp', 'var', 'textarea']);
 const INLINE = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'data', 'dfn', 'em', 'i', 'mark', 'q', 's', 'small', 'span',
-  'strong', 'sub', 'sup', 'time', 'u', 'wbr', 'font', 'del', 'ins', 'img',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'br',
+  'cite',
+  'data',
+  'dfn',
+  'em',
+  'i',
+  'mark',
+  'q',
+  's',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'wbr',
+  'font',
+  'del',
+  'ins',
+  'img',
 ]);
 
 export interface TextBlock {
@@ -122,7 +146,12 @@ export function extractVisibleText(dom: JSDOM): VisibleText {
       return;
     }
     if (/^h[1-6]$/.test(tag)) headings.push({ level: Number(tag[1]), text: norm(visibleTextOf(el)) });
-    if (tag === 'button' || tag === 'a' || (tag === 'input' && ['submit', 'button', 'reset'].includes((el.getAttribute('type') ?? '').toLowerCase())) || el.getAttribute('role') === 'button') {
+    if (
+      tag === 'button' ||
+      tag === 'a' ||
+      (tag === 'input' && ['submit', 'button', 'reset'].includes((el.getAttribute('type') ?? '').toLowerCase())) ||
+      el.getAttribute('role') === 'button'
+    ) {
       controls.push({ tag, label: controlLabel(el), selector: shortSelector(el) });
     }
     let own = current;

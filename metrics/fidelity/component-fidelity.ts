@@ -127,7 +127,14 @@ interface Compared {
 type Coloured = NormBox & { color?: Rgba };
 
 /** CANVAS's sub-scores and ours from one viewport's matched pairs (module comment). */
-function subScores(pairs: ReadonlyArray<{ a: Coloured; b: Coloured }>, nRef: number, nCand: number, v: ViewportSpec, canvasColour: (p: { a: Coloured; b: Coloured }) => number | null, oursColour: (p: { a: Coloured; b: Coloured }) => number | null): { canvas: Omit<ComponentSubScores, 'text'>; ours: Omit<WebgradeComponentScores, 'words'> } {
+function subScores(
+  pairs: ReadonlyArray<{ a: Coloured; b: Coloured }>,
+  nRef: number,
+  nCand: number,
+  v: ViewportSpec,
+  canvasColour: (p: { a: Coloured; b: Coloured }) => number | null,
+  oursColour: (p: { a: Coloured; b: Coloured }) => number | null,
+): { canvas: Omit<ComponentSubScores, 'text'>; ours: Omit<WebgradeComponentScores, 'words'> } {
   const matched = pairs.length;
   const nums = (xs: Array<number | null>) => xs.filter((x): x is number => x !== null);
   const cc = nums(pairs.map(canvasColour));
@@ -146,16 +153,26 @@ function subScores(pairs: ReadonlyArray<{ a: Coloured; b: Coloured }>, nRef: num
   };
 }
 
-export function compareComponents(ref: RenderedView, cand: RenderedView, v: ViewportSpec): Compared & { byKind: Record<string, { reference: number; page: number }> } {
+export function compareComponents(
+  ref: RenderedView,
+  cand: RenderedView,
+  v: ViewportSpec,
+): Compared & { byKind: Record<string, { reference: number; page: number }> } {
   const rc = comps(ref, v);
   const cc = comps(cand, v);
   const rt = prepareBlocks(ref.blocks ?? [], v).blocks;
   const ct = prepareBlocks(cand.blocks ?? [], v).blocks;
   const nonText = matchByIou(rc, cc, 0.5, (i, j) => rc[i]!.cls === cc[j]!.cls);
-  const rho = RatioTable.of(rt.map((b) => b.text), ct.map((b) => b.text));
+  const rho = RatioTable.of(
+    rt.map((b) => b.text),
+    ct.map((b) => b.text),
+  );
   const sim = rt.map((r, i) => ct.map((c, j) => (rho[i]![j]! + positionSimilarity(r, c)) / 2));
   const text = assign(sim.map((row) => row.map((x) => 1 - x))).filter(([i, j]) => rho[i]![j]! >= MIN_RATIO && sim[i]![j]! >= MIN_TEXT_SIMILARITY);
-  const pairs: Array<{ a: Coloured; b: Coloured }> = [...nonText.map((m) => ({ a: rc[m.r]!, b: cc[m.c]! })), ...text.map(([i, j]) => ({ a: rt[i]!, b: ct[j]! }))];
+  const pairs: Array<{ a: Coloured; b: Coloured }> = [
+    ...nonText.map((m) => ({ a: rc[m.r]!, b: cc[m.c]! })),
+    ...text.map(([i, j]) => ({ a: rt[i]!, b: ct[j]! })),
+  ];
   const both = (f: (x: Rgba, y: Rgba) => number) => (p: { a: Coloured; b: Coloured }) => (p.a.color && p.b.color ? f(p.a.color, p.b.color) : null);
   const s = subScores(pairs, rc.length + rt.length, cc.length + ct.length, v, both(rgbColourSimilarity), both(colourSimilarity));
   const textF1 = text.map(([i, j]) => stringF1(rt[i]!.text, ct[j]!.text) ?? 1);
@@ -165,8 +182,18 @@ export function compareComponents(ref: RenderedView, cand: RenderedView, v: View
   return {
     // text: matched pairs whose texts have no word (punctuation only) agree fully; a reference without text has nothing to reproduce
     sub: { ...s.canvas, text: rt.length === 0 ? null : text.length ? mean(textF1) : 0 },
-    webgrade: { ...s.ours, words: wordF1(rt.map((b) => b.text), ct.map((b) => b.text)) },
-    counts: { reference: { nonText: rc.length, text: rt.length }, page: { nonText: cc.length, text: ct.length }, matched: { nonText: nonText.length, text: text.length } },
+    webgrade: {
+      ...s.ours,
+      words: wordF1(
+        rt.map((b) => b.text),
+        ct.map((b) => b.text),
+      ),
+    },
+    counts: {
+      reference: { nonText: rc.length, text: rt.length },
+      page: { nonText: cc.length, text: ct.length },
+      matched: { nonText: nonText.length, text: text.length },
+    },
     byKind,
   };
 }
@@ -176,8 +203,20 @@ async function comparePictureComponents(pair: UsablePair): Promise<Compared> {
   const cs = pair.candidate.screenshot!;
   const [rb, cb] = await Promise.all([edgeBoxes(rs, pair.viewport), edgeBoxes(cs, pair.viewport)]);
   const matches = matchByIou(rb, cb);
-  const pairs = await Promise.all(matches.map(async (m) => ({ a: { ...rb[m.r]!, color: await regionColour(rs, rb[m.r]!, pair.viewport) }, b: { ...cb[m.c]!, color: await regionColour(cs, cb[m.c]!, pair.viewport) } })));
-  const s = subScores(pairs, rb.length, cb.length, pair.viewport, (p) => rgbColourSimilarity(p.a.color!, p.b.color!), (p) => colourSimilarity(p.a.color!, p.b.color!));
+  const pairs = await Promise.all(
+    matches.map(async (m) => ({
+      a: { ...rb[m.r]!, color: await regionColour(rs, rb[m.r]!, pair.viewport) },
+      b: { ...cb[m.c]!, color: await regionColour(cs, cb[m.c]!, pair.viewport) },
+    })),
+  );
+  const s = subScores(
+    pairs,
+    rb.length,
+    cb.length,
+    pair.viewport,
+    (p) => rgbColourSimilarity(p.a.color!, p.b.color!),
+    (p) => colourSimilarity(p.a.color!, p.b.color!),
+  );
   return {
     sub: { ...s.canvas, text: null },
     webgrade: { ...s.ours, words: null },
@@ -190,10 +229,24 @@ const SUBS: Array<keyof ComponentSubScores> = ['match', 'position', 'colour', 't
 async function viewportOutcome(pair: UsablePair): Promise<ViewportComponents> {
   const picture = pair.reference.source === 'image';
   if (picture && (!pair.reference.screenshot || !pair.candidate.screenshot)) {
-    return { viewport: pair.viewport.name, basis: 'picture', score: null, reason: 'no screenshot to compare', subScores: { match: null, position: null, colour: null, text: null }, counts: { reference: { nonText: 0, text: 0 }, page: { nonText: 0, text: 0 }, matched: { nonText: 0, text: 0 } } };
+    return {
+      viewport: pair.viewport.name,
+      basis: 'picture',
+      score: null,
+      reason: 'no screenshot to compare',
+      subScores: { match: null, position: null, colour: null, text: null },
+      counts: { reference: { nonText: 0, text: 0 }, page: { nonText: 0, text: 0 }, matched: { nonText: 0, text: 0 } },
+    };
   }
   const c = picture ? await comparePictureComponents(pair) : compareComponents(pair.reference, pair.candidate, pair.viewport);
-  const out: ViewportComponents = { viewport: pair.viewport.name, basis: picture ? 'picture' : 'components', score: null, subScores: roundSubs(c.sub), webgrade: roundOurs(c.webgrade), counts: c.counts };
+  const out: ViewportComponents = {
+    viewport: pair.viewport.name,
+    basis: picture ? 'picture' : 'components',
+    score: null,
+    subScores: roundSubs(c.sub),
+    webgrade: roundOurs(c.webgrade),
+    counts: c.counts,
+  };
   if (c.byKind) out.byKind = c.byKind;
   const notComputed = SUBS.filter((k) => c.sub[k] === null);
   if (c.sub.match === null) {
@@ -202,7 +255,13 @@ async function viewportOutcome(pair: UsablePair): Promise<ViewportComponents> {
   }
   if (notComputed.length) {
     out.notComputed = notComputed.map((k) =>
-      k === 'text' ? (picture ? 'text (a picture reference has no text; OCR left out)' : 'text (the reference has no text component)') : k === 'colour' ? 'colour (no matched pair has colours on both sides)' : k,
+      k === 'text'
+        ? picture
+          ? 'text (a picture reference has no text; OCR left out)'
+          : 'text (the reference has no text component)'
+        : k === 'colour'
+          ? 'colour (no matched pair has colours on both sides)'
+          : k,
     );
   }
   out.score = round2(100 * mean(SUBS.filter((k) => c.sub[k] !== null).map((k) => c.sub[k]!)));
@@ -227,17 +286,21 @@ async function score(evidence: Evidence): Promise<MetricOutcome> {
   const details: Record<string, unknown> = { reference: got.reference, viewports: perViewport };
   if (Object.keys(got.skipped).length) details.skippedViewports = got.skipped;
   const ok = perViewport.filter((v) => v.score !== null);
-  if (ok.length === 0) return unscorable(`nothing to compare at any viewport (${perViewport.map((v) => `${v.viewport}: ${v.reason ?? 'no score'}`).join('; ')})`, details);
+  if (ok.length === 0)
+    return unscorable(`nothing to compare at any viewport (${perViewport.map((v) => `${v.viewport}: ${v.reason ?? 'no score'}`).join('; ')})`, details);
   const subs: Record<string, number | null> = {};
   for (const k of SUBS) {
     const xs = ok.map((v) => v.subScores[k]).filter((x): x is number => x !== null);
     subs[k] = xs.length ? round4(mean(xs)) : null;
   }
   details.subScores = subs;
-  details.formula = "CANVAS's: match recall, Euclidean position over the diagonal, RGB colour over √3·255, string F1 of matched texts; ours (F1, Chebyshev, ΔE2000, page word F1) per viewport under `webgrade`, not scored";
+  details.formula =
+    "CANVAS's: match recall, Euclidean position over the diagonal, RGB colour over √3·255, string F1 of matched texts; ours (F1, Chebyshev, ΔE2000, page word F1) per viewport under `webgrade`, not scored";
   const s = mean(ok.map((v) => v.score!));
   const parts = ok.map((v) => `${v.viewport} ${v.score!.toFixed(1)}`).join(', ');
-  const named = SUBS.filter((k) => subs[k] !== null).map((k) => `${k} ${subs[k]!.toFixed(2)}`).join(', ');
+  const named = SUBS.filter((k) => subs[k] !== null)
+    .map((k) => `${k} ${subs[k]!.toFixed(2)}`)
+    .join(', ');
   return scored(s, `mean of ${ok.length} viewport${ok.length > 1 ? 's' : ''} (${parts}); ${named}`, details);
 }
 
@@ -248,7 +311,8 @@ const componentFidelity: MetricDefinition = {
   kind: 'rule',
   needs: ['reference'],
   title: 'Component fidelity',
-  question: 'Does the page have the reference design\'s components (images, controls, boxes, texts) in the same place and colours, on desktop, tablet and phone (CANVAS\'s component-wise similarity)?',
+  question:
+    "Does the page have the reference design's components (images, controls, boxes, texts) in the same place and colours, on desktop, tablet and phone (CANVAS's component-wise similarity)?",
   suite: 'extended',
   score,
 };

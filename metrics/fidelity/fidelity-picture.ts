@@ -15,7 +15,14 @@ const PANEL_WIDTH = 900;
 const GAP = 24;
 const HEADER = 28;
 
-export async function drawPair(ref: Screenshot, cand: Screenshot, v: ViewportSpec, refBoxes: readonly NormBox[], candBoxes: readonly NormBox[], matches: ReadonlyArray<{ r: number; c: number }>): Promise<Buffer> {
+export async function drawPair(
+  ref: Screenshot,
+  cand: Screenshot,
+  v: ViewportSpec,
+  refBoxes: readonly NormBox[],
+  candBoxes: readonly NormBox[],
+  matches: ReadonlyArray<{ r: number; c: number }>,
+): Promise<Buffer> {
   const s = Math.min(1, PANEL_WIDTH / Math.max(ref.width, cand.width));
   const rw = Math.round(ref.width * s);
   const rh = Math.round(ref.height * s);
@@ -56,9 +63,12 @@ export async function drawPair(ref: Screenshot, cand: Screenshot, v: ViewportSpe
     const a = px(refBoxes[m.r]!, 0);
     const b = px(candBoxes[m.c]!, ox);
     parts.push(rect(a, '#2e7d32'), rect(b, '#2e7d32'));
-    parts.push(`<line x1="${(a.x + a.w).toFixed(1)}" y1="${(a.y + a.h / 2).toFixed(1)}" x2="${b.x.toFixed(1)}" y2="${(b.y + b.h / 2).toFixed(1)}" stroke="#2e7d32" stroke-width="1" stroke-opacity="0.55"/>`);
+    parts.push(
+      `<line x1="${(a.x + a.w).toFixed(1)}" y1="${(a.y + a.h / 2).toFixed(1)}" x2="${b.x.toFixed(1)}" y2="${(b.y + b.h / 2).toFixed(1)}" stroke="#2e7d32" stroke-width="1" stroke-opacity="0.55"/>`,
+    );
   }
-  const label = (x: number, text: string) => `<text x="${x + 4}" y="19" font-family="sans-serif" font-size="15" font-weight="bold" fill="#222">${escapeXml(text)}</text>`;
+  const label = (x: number, text: string) =>
+    `<text x="${x + 4}" y="19" font-family="sans-serif" font-size="15" font-weight="bold" fill="#222">${escapeXml(text)}</text>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${label(0, `reference (${v.name})`)}${label(ox, 'page')}${parts.join('')}</svg>`;
   const [a, b] = await Promise.all([sharp(ref.png).resize(rw, rh).png().toBuffer(), sharp(cand.png).resize(cw, ch).png().toBuffer()]);
   return sharp({ create: { width, height, channels: 4, background: '#ffffff' } })

@@ -100,7 +100,12 @@ export function viewPairs(evidence: Evidence, opts: { didNotRun?: boolean } = {}
       else skipped[p.viewport.name] = `page: ${p.candidate.reason}`;
     } else pairs.push({ viewport: p.viewport, candidate: p.candidate.value, reference: p.reference.value });
   }
-  if (pairs.length === 0 && Object.keys(didNotRun).length === 0) return { unscorable: `no viewport could be rendered on both sides (${Object.entries(skipped).map(([k, v]) => `${k}: ${v}`).join('; ')})` };
+  if (pairs.length === 0 && Object.keys(didNotRun).length === 0)
+    return {
+      unscorable: `no viewport could be rendered on both sides (${Object.entries(skipped)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; ')})`,
+    };
   return { pairs, skipped, didNotRun, reference: f.reference.input };
 }
 
@@ -113,7 +118,10 @@ export function normalise(b: PageBox, v: ViewportSpec): NormBox {
 }
 
 /** Text blocks of a view after the filters and the row merging (module comment). */
-export function prepareBlocks(blocks: readonly TextBlock[], v: ViewportSpec): { blocks: PreparedBlock[]; dropped: { small: number; deep: number; long: number }; merged: number } {
+export function prepareBlocks(
+  blocks: readonly TextBlock[],
+  v: ViewportSpec,
+): { blocks: PreparedBlock[]; dropped: { small: number; deep: number; long: number }; merged: number } {
   const dropped = { small: 0, deep: 0, long: 0 };
   const kept: PreparedBlock[] = [];
   for (const b of blocks) {
@@ -128,13 +136,7 @@ export function prepareBlocks(blocks: readonly TextBlock[], v: ViewportSpec): { 
   let merged = 0;
   for (const b of kept) {
     const m = lastOfTag.get(b.tag);
-    if (
-      m &&
-      Math.abs(m.y - b.y) <= MERGE_GAP &&
-      Math.abs(m.y + m.h - (b.y + b.h)) <= MERGE_GAP &&
-      b.x >= m.x &&
-      b.x - (m.x + m.w) <= MERGE_GAP
-    ) {
+    if (m && Math.abs(m.y - b.y) <= MERGE_GAP && Math.abs(m.y + m.h - (b.y + b.h)) <= MERGE_GAP && b.x >= m.x && b.x - (m.x + m.w) <= MERGE_GAP) {
       const x1 = Math.max(m.x + m.w, b.x + b.w);
       const y1 = Math.max(m.y + m.h, b.y + b.h);
       m.y = Math.min(m.y, b.y);
@@ -246,7 +248,10 @@ export interface BlockMatch {
 
 /** Text blocks matched as visual-fidelity matches them (module comment). */
 export function matchBlocks(ref: readonly PreparedBlock[], cand: readonly PreparedBlock[]): BlockMatch[] {
-  const rho = RatioTable.of(ref.map((b) => b.text), cand.map((b) => b.text));
+  const rho = RatioTable.of(
+    ref.map((b) => b.text),
+    cand.map((b) => b.text),
+  );
   const cost = ref.map((r, i) => cand.map((c, j) => 1 - rho[i]![j]! + TIE_BREAK * Math.min(1, centreDistance(r, c))));
   return assign(cost)
     .map(([i, j]) => ({ r: i, c: j, rho: rho[i]![j]! }))
@@ -344,7 +349,12 @@ export interface BoxMatch {
 }
 
 /** Boxes matched by the Hungarian algorithm on 1 − IoU, pairs with IoU ≥ `min` kept. */
-export function matchByIou(ref: readonly NormBox[], cand: readonly NormBox[], min = 0.5, compatible: (r: number, c: number) => boolean = () => true): BoxMatch[] {
+export function matchByIou(
+  ref: readonly NormBox[],
+  cand: readonly NormBox[],
+  min = 0.5,
+  compatible: (r: number, c: number) => boolean = () => true,
+): BoxMatch[] {
   const cost = ref.map((r, i) => cand.map((c, j) => (compatible(i, j) ? 1 - iou(r, c) : 1 + TIE_BREAK)));
   return assign(cost)
     .map(([i, j]) => ({ r: i, c: j, iou: compatible(i, j) ? iou(ref[i]!, cand[j]!) : 0 }))

@@ -93,7 +93,11 @@ export interface ViewportVisual {
 }
 
 /** The text-block comparison of one viewport (also drawn by `illustrate`). */
-export function compareBlocks(ref: RenderedView, cand: RenderedView, v: ViewportSpec): { ref: PreparedBlock[]; cand: PreparedBlock[]; matches: BlockMatch[]; sub: VisualSubScores; dropped: Record<string, unknown> } {
+export function compareBlocks(
+  ref: RenderedView,
+  cand: RenderedView,
+  v: ViewportSpec,
+): { ref: PreparedBlock[]; cand: PreparedBlock[]; matches: BlockMatch[]; sub: VisualSubScores; dropped: Record<string, unknown> } {
   const r = prepareBlocks(ref.blocks ?? [], v);
   const c = prepareBlocks(cand.blocks ?? [], v);
   const matches = matchBlocks(r.blocks, c.blocks);
@@ -111,7 +115,9 @@ export function compareBlocks(ref: RenderedView, cand: RenderedView, v: Viewport
 }
 
 /** The picture comparison of one viewport (module comment). */
-export async function comparePicture(pair: UsablePair): Promise<{ ref: NormBox[]; cand: NormBox[]; matches: Array<{ r: number; c: number; iou: number }>; sub: VisualSubScores }> {
+export async function comparePicture(
+  pair: UsablePair,
+): Promise<{ ref: NormBox[]; cand: NormBox[]; matches: Array<{ r: number; c: number; iou: number }>; sub: VisualSubScores }> {
   const rs = pair.reference.screenshot;
   const cs = pair.candidate.screenshot;
   if (!rs || !cs) return { ref: [], cand: [], matches: [], sub: { size: null, text: null, position: null, colour: null } };
@@ -137,11 +143,14 @@ const SUB_NAMES: Array<keyof VisualSubScores> = ['size', 'text', 'position', 'co
 async function viewportOutcome(pair: UsablePair): Promise<ViewportVisual> {
   const v = pair.viewport;
   let ssimValue: number | null = null;
-  if (pair.reference.screenshot && pair.candidate.screenshot) ssimValue = round4((await screenshotSsim(pair.reference.screenshot, pair.candidate.screenshot)).ssim);
+  if (pair.reference.screenshot && pair.candidate.screenshot)
+    ssimValue = round4((await screenshotSsim(pair.reference.screenshot, pair.candidate.screenshot)).ssim);
   if (pair.reference.source === 'image') {
     const p = await comparePicture(pair);
     const computed = SUB_NAMES.filter((k) => p.sub[k] !== null);
-    const notComputed = SUB_NAMES.filter((k) => p.sub[k] === null).map((k) => (k === 'text' ? 'text (a picture reference has no text blocks; OCR left out)' : `${k} (no screenshot)`));
+    const notComputed = SUB_NAMES.filter((k) => p.sub[k] === null).map((k) =>
+      k === 'text' ? 'text (a picture reference has no text blocks; OCR left out)' : `${k} (no screenshot)`,
+    );
     const out: ViewportVisual = {
       viewport: v.name,
       basis: 'picture',
@@ -172,13 +181,22 @@ async function viewportOutcome(pair: UsablePair): Promise<ViewportVisual> {
   const matchedRef = new Set(c.matches.map((m) => m.r));
   const unmatched = c.ref.filter((_, i) => !matchedRef.has(i)).map((b) => b.text.slice(0, 60));
   if (unmatched.length) out.unmatchedReference = unmatched.slice(0, 8);
-  const weakest = [...c.matches].sort((a, b) => a.rho - b.rho).slice(0, 3).filter((m) => m.rho < 1);
-  if (weakest.length) out.weakestMatches = weakest.map((m) => ({ reference: c.ref[m.r]!.text.slice(0, 60), page: c.cand[m.c]!.text.slice(0, 60), rho: round4(m.rho) }));
+  const weakest = [...c.matches]
+    .sort((a, b) => a.rho - b.rho)
+    .slice(0, 3)
+    .filter((m) => m.rho < 1);
+  if (weakest.length)
+    out.weakestMatches = weakest.map((m) => ({ reference: c.ref[m.r]!.text.slice(0, 60), page: c.cand[m.c]!.text.slice(0, 60), rho: round4(m.rho) }));
   return out;
 }
 
 function roundSubs(s: VisualSubScores): VisualSubScores {
-  return { size: s.size === null ? null : round4(clamp01(s.size)), text: s.text === null ? null : round4(s.text), position: s.position === null ? null : round4(s.position), colour: s.colour === null ? null : round4(s.colour) };
+  return {
+    size: s.size === null ? null : round4(clamp01(s.size)),
+    text: s.text === null ? null : round4(s.text),
+    position: s.position === null ? null : round4(s.position),
+    colour: s.colour === null ? null : round4(s.colour),
+  };
 }
 
 async function score(evidence: Evidence): Promise<MetricOutcome> {
@@ -188,7 +206,14 @@ async function score(evidence: Evidence): Promise<MetricOutcome> {
   for (const pair of got.pairs) perViewport.push(await viewportOutcome(pair));
   // UI2App: a build that does not run scores 0 (the reference rendered; the page did not respond)
   for (const [name, why] of Object.entries(got.didNotRun)) {
-    perViewport.push({ viewport: name, basis: 'text blocks', score: 0, reason: `the page did not run: ${why}`, subScores: { size: 0, text: 0, position: 0, colour: 0 }, counts: { reference: 0, page: 0, matched: 0 } });
+    perViewport.push({
+      viewport: name,
+      basis: 'text blocks',
+      score: 0,
+      reason: `the page did not run: ${why}`,
+      subScores: { size: 0, text: 0, position: 0, colour: 0 },
+      counts: { reference: 0, page: 0, matched: 0 },
+    });
   }
   const scoredViews = perViewport.filter((v) => v.score !== null);
   const details: Record<string, unknown> = {
@@ -203,16 +228,19 @@ async function score(evidence: Evidence): Promise<MetricOutcome> {
       applied: false,
       referenceRoutes: routes.routes.map((r) => `/${r}`),
       compared: ['/'],
-      note: "UI2App multiplies by matched routes / all routes; only the entry pages are rendered and compared, so the factor is not applied (navigation-reachability reports the routes the page reaches)",
+      note: 'UI2App multiplies by matched routes / all routes; only the entry pages are rendered and compared, so the factor is not applied (navigation-reachability reports the routes the page reaches)',
     };
   }
-  if (scoredViews.length === 0) return unscorable(`nothing to compare at any viewport (${perViewport.map((v) => `${v.viewport}: ${v.reason ?? 'no score'}`).join('; ')})`, details);
+  if (scoredViews.length === 0)
+    return unscorable(`nothing to compare at any viewport (${perViewport.map((v) => `${v.viewport}: ${v.reason ?? 'no score'}`).join('; ')})`, details);
   const s = mean(scoredViews.map((v) => v.score!));
   const meanSubs: Record<string, number | null> = {};
   for (const k of SUB_NAMES) meanSubs[k] = meanOrNull(scoredViews.map((v) => v.subScores[k]));
   details.subScores = meanSubs;
   const parts = scoredViews.map((v) => `${v.viewport} ${v.score!.toFixed(1)}`).join(', ');
-  const subs = SUB_NAMES.filter((k) => meanSubs[k] !== null).map((k) => `${k} ${meanSubs[k]!.toFixed(2)}`).join(', ');
+  const subs = SUB_NAMES.filter((k) => meanSubs[k] !== null)
+    .map((k) => `${k} ${meanSubs[k]!.toFixed(2)}`)
+    .join(', ');
   const picture = scoredViews.some((v) => v.basis === 'picture') ? ' (picture reference: text not computed)' : '';
   return scored(s, `mean of ${scoredViews.length} viewport${scoredViews.length > 1 ? 's' : ''} (${parts}); ${subs}${picture}`, details);
 }
@@ -233,7 +261,11 @@ async function illustrate(evidence: Evidence): Promise<MetricPicture[]> {
     if (!rs || !cs) continue;
     if (pair.reference.source === 'image') {
       const p = await comparePicture(pair);
-      out.push({ name: pair.viewport.name, png: await drawPair(rs, cs, pair.viewport, p.ref, p.cand, p.matches), caption: `${pair.viewport.name}: reference picture (left) and page (right); edge boxes matched by IoU ≥ 0.5 joined in green, unmatched reference boxes red, unmatched page boxes orange` });
+      out.push({
+        name: pair.viewport.name,
+        png: await drawPair(rs, cs, pair.viewport, p.ref, p.cand, p.matches),
+        caption: `${pair.viewport.name}: reference picture (left) and page (right); edge boxes matched by IoU ≥ 0.5 joined in green, unmatched reference boxes red, unmatched page boxes orange`,
+      });
       continue;
     }
     const c = compareBlocks(pair.reference, pair.candidate, pair.viewport);
@@ -253,7 +285,7 @@ const visualFidelity: MetricDefinition = {
   kind: 'rule',
   needs: ['reference'],
   title: 'Visual fidelity',
-  question: 'Does the page show the reference design\'s text blocks at the same size, place and colour, on desktop, tablet and phone?',
+  question: "Does the page show the reference design's text blocks at the same size, place and colour, on desktop, tablet and phone?",
   suite: 'extended',
   score,
   illustrate,

@@ -82,14 +82,22 @@ async function pictures(evidence: Evidence): Promise<MetricPicture[]> {
     for (const a of t.live) mark(a, '#1a9d3c', 2);
     t.inert.forEach((a, i) => mark(a, '#d00', 4, `${i + 1}`));
     t.hung.forEach((a) => mark(a, '#a0f', 4, 'hung'));
-    out.push({ name: 'inert', png: await overlay(shot.png, shot.width, shot.height, body), caption: `start state: ${plural(t.inert.length, 'inert control')} boxed in red and numbered, ${t.live.length} live in green` });
+    out.push({
+      name: 'inert',
+      png: await overlay(shot.png, shot.width, shot.height, body),
+      caption: `start state: ${plural(t.inert.length, 'inert control')} boxed in red and numbered, ${t.live.length} live in green`,
+    });
   }
   if (t.inert.length) {
     const tiles = t.inert.slice(0, 40).map((a, i) => {
       const c = v.controls[a.control]!;
       return { image: a.crop ?? null, bad: true, lines: [`${i + 1}. ${c.kind}: ${c.text || c.selector}`, a.action, a.note ?? ''] };
     });
-    out.push({ name: 'crops', png: await contactSheet(`control-liveness: ${plural(t.inert.length, 'inert control')}`, tiles, { tile: 220, columns: 4 }), caption: 'the inert controls, cropped from the start state' });
+    out.push({
+      name: 'crops',
+      png: await contactSheet(`control-liveness: ${plural(t.inert.length, 'inert control')}`, tiles, { tile: 220, columns: 4 }),
+      caption: 'the inert controls, cropped from the start state',
+    });
   }
   return out;
 }
@@ -111,12 +119,23 @@ const controlLiveness: MetricDefinition = {
     const found = v.controls.filter((c) => c.kind !== 'page-link' && !c.page);
     const t = tallyLiveness(v);
     const outcomeOf = (a: InteractionAction) => (a.undecided !== undefined && a.outcome === 'done' ? 'undecided' : a.outcome);
-    const leftOut = t.left.map((a) => ({ ...describeControl(v.controls[a.control]!), action: a.action, outcome: outcomeOf(a), ...(a.undecided ?? a.note ? { note: a.undecided ?? a.note } : {}) }));
+    const leftOut = t.left.map((a) => ({
+      ...describeControl(v.controls[a.control]!),
+      action: a.action,
+      outcome: outcomeOf(a),
+      ...((a.undecided ?? a.note) ? { note: a.undecided ?? a.note } : {}),
+    }));
     const notActed = found.filter((c) => !c.acted).length;
     if (t.acted.length === 0) {
       if (v.hung) return unscorable(v.unavailable?.firstView ?? 'the page did not respond', { faults: v.faults });
-      if (found.length === 0) return unscorable('the page has no controls to act on (no visible, enabled buttons, fields, in-page links or elements with click or key listeners)', { faults: v.faults });
-      return unscorable(`none of the ${plural(found.length, 'control')} could be acted on${v.unavailable?.actions ? ` (${v.unavailable.actions})` : ''}`, { leftOut, faults: v.faults });
+      if (found.length === 0)
+        return unscorable('the page has no controls to act on (no visible, enabled buttons, fields, in-page links or elements with click or key listeners)', {
+          faults: v.faults,
+        });
+      return unscorable(`none of the ${plural(found.length, 'control')} could be acted on${v.unavailable?.actions ? ` (${v.unavailable.actions})` : ''}`, {
+        leftOut,
+        faults: v.faults,
+      });
     }
     const effectsByKind: Record<string, number> = {};
     for (const a of t.live) for (const e of new Set(a.effects.map((x) => x.kind))) effectsByKind[e] = (effectsByKind[e] ?? 0) + 1;
@@ -147,7 +166,11 @@ const controlLiveness: MetricDefinition = {
       inertCount: inert.length,
       inert,
       effectsByKind,
-      liveControls: t.live.slice(0, 60).map((a) => ({ control: actionLabel(a, v.controls[a.control]), effects: a.effects.map((e) => `${e.kind}: ${e.detail}`).slice(0, 4), ...(a.after !== undefined ? { after: v.controls[a.after]?.text || v.controls[a.after]?.selector } : {}) })),
+      liveControls: t.live.slice(0, 60).map((a) => ({
+        control: actionLabel(a, v.controls[a.control]),
+        effects: a.effects.map((e) => `${e.kind}: ${e.detail}`).slice(0, 4),
+        ...(a.after !== undefined ? { after: v.controls[a.after]?.text || v.controls[a.after]?.selector } : {}),
+      })),
       leftOut,
       notActed,
       ...(v.unavailable?.actions ? { budget: v.unavailable.actions } : {}),

@@ -28,7 +28,8 @@ import { MISSING_LIBRARY_ERROR } from '../code/console-errors.js';
 import { actionLabel, plural, probeEvidence } from './probe-evidence.js';
 
 /** The errors a refused request causes. */
-export const REFUSED_REQUEST_ERROR = /(Failed to fetch|NetworkError|network error|Load failed|CORS|ERR_[A-Z_]+|Failed to load resource|status(?: code)?(?: of)?:? 4\d\d|\b4\d\d\b.*(Forbidden|error)|HTTP error|Forbidden)/i;
+export const REFUSED_REQUEST_ERROR =
+  /(Failed to fetch|NetworkError|network error|Load failed|CORS|ERR_[A-Z_]+|Failed to load resource|status(?: code)?(?: of)?:? 4\d\d|\b4\d\d\b.*(Forbidden|error)|HTTP error|Forbidden)/i;
 
 const interactionErrors: MetricDefinition = {
   number: 28,
@@ -46,7 +47,12 @@ const interactionErrors: MetricDefinition = {
     const notCounted: Array<{ action: string; error: string; because: string }> = [];
     const own = (label: string, errors: readonly InteractionError[], refused: boolean): InteractionError[] =>
       errors.filter((e) => {
-        const because = refused && REFUSED_REQUEST_ERROR.test(e.message) ? 'a request the sandbox refused' : withheld && MISSING_LIBRARY_ERROR.test(e.message) ? 'a CDN script webgrade withheld' : '';
+        const because =
+          refused && REFUSED_REQUEST_ERROR.test(e.message)
+            ? 'a request the sandbox refused'
+            : withheld && MISSING_LIBRARY_ERROR.test(e.message)
+              ? 'a CDN script webgrade withheld'
+              : '';
         if (because) notCounted.push({ action: label, error: e.message.slice(0, 200), because });
         return !because;
       });
@@ -58,12 +64,18 @@ const interactionErrors: MetricDefinition = {
       const action = `fill ${plural(v.filled.length, 'text field')}`;
       rows.push({ action, selector: '', errors: own(action, v.fillErrors ?? [], false) });
     }
-    if (rows.length === 0) return unscorable(v.hung ? v.unavailable?.firstView ?? 'the page did not respond' : 'nothing was acted on (the page has no controls)', { faults: v.faults });
+    if (rows.length === 0)
+      return unscorable(v.hung ? (v.unavailable?.firstView ?? 'the page did not respond') : 'nothing was acted on (the page has no controls)', {
+        faults: v.faults,
+      });
     const bad = rows.filter((r) => r.errors.length > 0);
     const byKind: Record<string, number> = {};
     for (const r of bad) for (const e of r.errors) byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
     const score = (100 * (rows.length - bad.length)) / rows.length;
-    const summary = bad.length === 0 ? `no errors in ${plural(rows.length, 'action')}` : `${bad.length} of ${plural(rows.length, 'action')} raised errors: ${bad[0]!.action} → ${bad[0]!.errors[0]!.message.slice(0, 80)}${bad.length > 1 ? ' …' : ''}`;
+    const summary =
+      bad.length === 0
+        ? `no errors in ${plural(rows.length, 'action')}`
+        : `${bad.length} of ${plural(rows.length, 'action')} raised errors: ${bad[0]!.action} → ${bad[0]!.errors[0]!.message.slice(0, 80)}${bad.length > 1 ? ' …' : ''}`;
     return scored(score, summary, {
       actions: rows.length,
       withErrors: bad.length,
@@ -71,7 +83,7 @@ const interactionErrors: MetricDefinition = {
       errors: bad.slice(0, 50).map((r) => ({ action: r.action, selector: r.selector, errors: r.errors.slice(0, 5) })),
       ...(notCounted.length ? { notCounted: notCounted.slice(0, 50) } : {}),
       loadErrors: v.loadErrors.length,
-      note: 'errors of the load itself are console-errors\' business and are not counted here',
+      note: "errors of the load itself are console-errors' business and are not counted here",
     });
   },
 };

@@ -45,8 +45,19 @@ import { describeControl, plural, probeEvidence } from './probe-evidence.js';
 /** UI2App's route reachability against the reference's routes (module comment). */
 function routeReachability(v: InteractionEvidence, ref: ReferenceRoutes, linkValidity: Record<string, unknown>): MetricOutcome {
   const expected = ref.routes.filter((r) => r !== '');
-  const base = { formula: "UI2App's route reachability: reference routes reached / reference routes (entry left out)", expectedRoutes: expected, routesFrom: ref.basis };
-  if (v.hung) return scored(0, `the page did not respond: none of the reference's ${plural(expected.length, 'route')} reached`, { ...base, reached: [], missing: expected, linkValidity, faults: v.faults });
+  const base = {
+    formula: "UI2App's route reachability: reference routes reached / reference routes (entry left out)",
+    expectedRoutes: expected,
+    routesFrom: ref.basis,
+  };
+  if (v.hung)
+    return scored(0, `the page did not respond: none of the reference's ${plural(expected.length, 'route')} reached`, {
+      ...base,
+      reached: [],
+      missing: expected,
+      linkValidity,
+      faults: v.faults,
+    });
   const views = [...(v.navigation.startView ? [v.navigation.startView] : []), ...v.navigation.views];
   const reachedAll = new Set(views.map((x) => routeName(x.path, x.hash)));
   const reached = expected.filter((r) => reachedAll.has(r));
@@ -54,8 +65,17 @@ function routeReachability(v: InteractionEvidence, ref: ReferenceRoutes, linkVal
   const summary =
     missing.length === 0
       ? `all ${plural(expected.length, 'route')} of the reference reached`
-      : `${reached.length} of the reference's ${plural(expected.length, 'route')} reached; missing: ${missing.slice(0, 4).map((r) => `/${r}`).join(', ')}${missing.length > 4 ? ' …' : ''}`;
-  return scored((100 * reached.length) / expected.length, summary, { ...base, reached, missing, otherRoutes: [...reachedAll].filter((r) => r !== '' && !expected.includes(r)), linkValidity });
+      : `${reached.length} of the reference's ${plural(expected.length, 'route')} reached; missing: ${missing
+          .slice(0, 4)
+          .map((r) => `/${r}`)
+          .join(', ')}${missing.length > 4 ? ' …' : ''}`;
+  return scored((100 * reached.length) / expected.length, summary, {
+    ...base,
+    reached,
+    missing,
+    otherRoutes: [...reachedAll].filter((r) => r !== '' && !expected.includes(r)),
+    linkValidity,
+  });
 }
 
 const navigationReachability: MetricDefinition = {
@@ -65,7 +85,8 @@ const navigationReachability: MetricDefinition = {
   kind: 'rule',
   needs: ['interaction'],
   title: 'Navigation reachability (reference routes; else link validity)',
-  question: 'With a reference: does the page\'s navigation reach every page (route) of the reference (UI2App)? Without one: do its in-app links, anchors, tabs and nav buttons lead somewhere (link validity)?',
+  question:
+    "With a reference: does the page's navigation reach every page (route) of the reference (UI2App)? Without one: do its in-app links, anchors, tabs and nav buttons lead somewhere (link validity)?",
   suite: 'extended',
   score(evidence) {
     const v = probeEvidence(evidence);
@@ -74,18 +95,27 @@ const navigationReachability: MetricDefinition = {
     const lv = linkValidity(v);
     if (withRoutes) return routeReachability(v, withRoutes, 'score' in lv ? { score: lv.score, ...lv.details } : { unscorable: lv.reason });
     if ('reason' in lv) return unscorable(lv.reason, lv.details);
-    return scored(lv.score, lv.summary, { formula: ref ? 'link validity (the reference has no route but its entry)' : 'link validity (no reference given)', ...lv.details });
+    return scored(lv.score, lv.summary, {
+      formula: ref ? 'link validity (the reference has no route but its entry)' : 'link validity (no reference given)',
+      ...lv.details,
+    });
   },
 };
 
 /** Ours: in-app links that lead to a view / in-app links (module comment). */
-function linkValidity(v: InteractionEvidence): { score: number; summary: string; details: Record<string, unknown> } | { reason: string; details?: Record<string, unknown> } {
+function linkValidity(
+  v: InteractionEvidence,
+): { score: number; summary: string; details: Record<string, unknown> } | { reason: string; details?: Record<string, unknown> } {
   const nav = v.navigation;
   const links = nav.links;
   const untried = nav.untried.map((i) => ({ ...describeControl(v.controls[i]!), nav: v.controls[i]!.nav }));
   if (links.length === 0) {
     if (v.hung) return { reason: v.unavailable?.firstView ?? 'the page did not respond', details: { faults: v.faults } };
-    if (untried.length) return { reason: `none of the ${plural(untried.length, 'in-app link')} could be tried${nav.truncated ? ` (${nav.truncated})` : ''}`, details: { untried } };
+    if (untried.length)
+      return {
+        reason: `none of the ${plural(untried.length, 'in-app link')} could be tried${nav.truncated ? ` (${nav.truncated})` : ''}`,
+        details: { untried },
+      };
     return { reason: 'the page has no in-app navigation (links to its own pages or anchors, hash routes, tabs, nav buttons)' };
   }
   const leading = links.filter((l) => l.leads);
@@ -93,7 +123,13 @@ function linkValidity(v: InteractionEvidence): { score: number; summary: string;
     .filter((l) => !l.leads)
     .map((l) => {
       const c = v.controls[l.control]!;
-      return { ...describeControl(c), nav: c.nav, ...(c.href ? { href: c.href.replace(/^https?:\/\/[^/]+/, '') } : {}), reason: l.reason ?? 'changes nothing', tries: l.tries.length };
+      return {
+        ...describeControl(c),
+        nav: c.nav,
+        ...(c.href ? { href: c.href.replace(/^https?:\/\/[^/]+/, '') } : {}),
+        reason: l.reason ?? 'changes nothing',
+        tries: l.tries.length,
+      };
     });
   const summary =
     dangling.length === 0

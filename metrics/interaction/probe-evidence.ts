@@ -8,7 +8,7 @@ import type { InteractionAction, InteractionControl, InteractionEvidence } from 
 
 /** The probe's evidence. */
 export function probeEvidence(evidence: Evidence): InteractionEvidence {
-  return present(evidence.interaction, 'the interaction probe\'s evidence');
+  return present(evidence.interaction, "the interaction probe's evidence");
 }
 
 /** A control as a person reads it: its kind, label and selector. */

@@ -78,10 +78,15 @@ function onScreen(fv: FirstView): { scene: string | null; shownCanvases: number;
       if (!shown && b.drawn === undefined) unreadBlank++;
     }
     if (largest < 0 || r.share > s.visuals[largest]!.share) largest = i;
-    if (!scene && r.share >= SCENE_VISUAL.share && r.colours >= SCENE_VISUAL.colours && r.content >= SCENE_VISUAL.content) scene = `a ${b.kind} covering ${pct(r.share)} of the viewport shows a drawing (${r.colours} colours, ${pct(r.content)} of it off its main colour)`;
+    if (!scene && r.share >= SCENE_VISUAL.share && r.colours >= SCENE_VISUAL.colours && r.content >= SCENE_VISUAL.content)
+      scene = `a ${b.kind} covering ${pct(r.share)} of the viewport shows a drawing (${r.colours} colours, ${pct(r.content)} of it off its main colour)`;
   });
-  if (!scene && s.content >= SCENE_VIEW.content && s.colours >= SCENE_VIEW.colours && s.edges >= SCENE_VIEW.edges) scene = `the viewport shows a scene (${pct(s.content)} off its background, ${s.colours} colours, ${pct(s.edges)} edges)`;
-  const big = largest >= 0 ? `; largest visual: a ${boxes[largest]!.kind} over ${pct(s.visuals[largest]!.share)} of it, ${s.visuals[largest]!.colours} colours, ${pct(s.visuals[largest]!.content)} off its main colour` : '';
+  if (!scene && s.content >= SCENE_VIEW.content && s.colours >= SCENE_VIEW.colours && s.edges >= SCENE_VIEW.edges)
+    scene = `the viewport shows a scene (${pct(s.content)} off its background, ${s.colours} colours, ${pct(s.edges)} edges)`;
+  const big =
+    largest >= 0
+      ? `; largest visual: a ${boxes[largest]!.kind} over ${pct(s.visuals[largest]!.share)} of it, ${s.visuals[largest]!.colours} colours, ${pct(s.visuals[largest]!.content)} off its main colour`
+      : '';
   const reading = `the screen shows no scene: ${pct(s.content)} of the viewport off its background ${s.background}, ${s.colours} colours, ${pct(s.edges)} edges${big}`;
   return { scene, shownCanvases, shownBlank, unreadBlank, reading };
 }
@@ -93,7 +98,9 @@ function ui2app(fv: FirstView, screen: ReturnType<typeof onScreen>): { visuals: 
   const failed: string[] = [];
   if (fv.elements < MIN_ELEMENTS) failed.push(`only ${fv.elements} element${fv.elements === 1 ? '' : 's'} in the body (at least ${MIN_ELEMENTS})`);
   if (fv.textChars < MIN_TEXT_CHARS && visuals < MIN_VISUALS && fv.interactive < MIN_INTERACTIVE) {
-    failed.push(`no content: ${fv.textChars} characters of text (at least ${MIN_TEXT_CHARS}), ${visuals} visuals (at least ${MIN_VISUALS}${blank ? `; ${blank} blank canvas${blank === 1 ? '' : 'es'} not counted` : ''}), ${fv.interactive} interactive elements (at least ${MIN_INTERACTIVE})`);
+    failed.push(
+      `no content: ${fv.textChars} characters of text (at least ${MIN_TEXT_CHARS}), ${visuals} visuals (at least ${MIN_VISUALS}${blank ? `; ${blank} blank canvas${blank === 1 ? '' : 'es'} not counted` : ''}), ${fv.interactive} interactive elements (at least ${MIN_INTERACTIVE})`,
+    );
   }
   return { visuals, blank, failed };
 }
@@ -121,7 +128,10 @@ const renderValidity: MetricDefinition = {
     const screen = onScreen(fv);
     const ref = ui2app(fv, screen);
     const failed: string[] = ref.failed.length && !screen.scene ? [...ref.failed, screen.reading] : [];
-    if (errors.length) failed.push(`${errors[0]!.kind === 'exception' ? 'uncaught exception' : 'unhandled rejection'} before the first render: ${errors[0]!.message.slice(0, 160)}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`);
+    if (errors.length)
+      failed.push(
+        `${errors[0]!.kind === 'exception' ? 'uncaught exception' : 'unhandled rejection'} before the first render: ${errors[0]!.message.slice(0, 160)}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`,
+      );
     const details = {
       rendered: failed.length === 0,
       elements: fv.elements,
@@ -136,10 +146,19 @@ const renderValidity: MetricDefinition = {
       interactive: fv.interactive,
       firstPaintMs: fv.firstPaintMs,
       errorsBeforeRender: errors,
-      ...(excused.length ? { excusedErrors: excused, excusedBecause: 'a CDN script was withheld (offline mode): errors a missing library causes are not the page\'s' } : {}),
+      ...(excused.length
+        ? { excusedErrors: excused, excusedBecause: "a CDN script was withheld (offline mode): errors a missing library causes are not the page's" }
+        : {}),
       loaded: fv.loaded,
       failed,
-      thresholds: { elements: MIN_ELEMENTS, textChars: MIN_TEXT_CHARS, visuals: MIN_VISUALS, interactive: MIN_INTERACTIVE, sceneVisual: SCENE_VISUAL, sceneView: SCENE_VIEW },
+      thresholds: {
+        elements: MIN_ELEMENTS,
+        textChars: MIN_TEXT_CHARS,
+        visuals: MIN_VISUALS,
+        interactive: MIN_INTERACTIVE,
+        sceneVisual: SCENE_VISUAL,
+        sceneView: SCENE_VIEW,
+      },
     };
     if (failed.length) return scored(0, `not rendered: ${failed.join('; ')}`, details);
     const parts = [`${fv.elements} elements`, `${fv.textChars} characters of text`, `${ref.visuals} visuals`, `${fv.interactive} interactive elements`];

@@ -61,7 +61,11 @@ async function pictures(evidence: Evidence): Promise<MetricPicture[]> {
       if (box.y > shot.height) return;
       body += svgRect(box, colour, 3) + svgLabel(box.x, Math.max(14, box.y - 4), `${i + 1}`, colour, 13);
     });
-    out.push({ name: pictureName(t.id), png: await overlay(shot.png, shot.width, shot.height, body), caption: `test ${t.id} ${t.passed ? 'passed' : `failed: ${t.reason ?? ''}`}; the ${plural(t.boxes?.length ?? 0, 'element')} acted on boxed in step order` });
+    out.push({
+      name: pictureName(t.id),
+      png: await overlay(shot.png, shot.width, shot.height, body),
+      caption: `test ${t.id} ${t.passed ? 'passed' : `failed: ${t.reason ?? ''}`}; the ${plural(t.boxes?.length ?? 0, 'element')} acted on boxed in step order`,
+    });
   }
   return out;
 }
@@ -97,11 +101,26 @@ const requirementTests: MetricDefinition = {
       ms: t.ms,
     }));
     const usage = totalUsage(r.value);
-    if (ran.length === 0) return unscorable(`none of the ${plural(r.value.length, 'test')} could be run: ${notRun[0]?.reason ?? 'no reason'}`, { tests, notRun, ...(usage ? { usage } : {}) });
+    if (ran.length === 0)
+      return unscorable(`none of the ${plural(r.value.length, 'test')} could be run: ${notRun[0]?.reason ?? 'no reason'}`, {
+        tests,
+        notRun,
+        ...(usage ? { usage } : {}),
+      });
     const passed = ran.filter((t) => t.passed).length;
     const failed = ran.filter((t) => !t.passed);
-    const summary = failed.length === 0 ? `all ${plural(ran.length, 'test')} passed` : `${passed} of ${plural(ran.length, 'test')} passed; ${failed[0]!.id}: ${(failed[0]!.reason ?? '').slice(0, 100)}${failed.length > 1 ? ' …' : ''}`;
-    return scored((100 * passed) / ran.length, summary + (notRun.length ? ` (${notRun.length} not run)` : ''), { run: ran.length, passed, failed: failed.map((t) => t.id), notRun, tests, ...(usage ? { usage } : {}) });
+    const summary =
+      failed.length === 0
+        ? `all ${plural(ran.length, 'test')} passed`
+        : `${passed} of ${plural(ran.length, 'test')} passed; ${failed[0]!.id}: ${(failed[0]!.reason ?? '').slice(0, 100)}${failed.length > 1 ? ' …' : ''}`;
+    return scored((100 * passed) / ran.length, summary + (notRun.length ? ` (${notRun.length} not run)` : ''), {
+      run: ran.length,
+      passed,
+      failed: failed.map((t) => t.id),
+      notRun,
+      tests,
+      ...(usage ? { usage } : {}),
+    });
   },
 };
 

@@ -49,7 +49,8 @@ const codeRedundancy: MetricDefinition = {
     const js = audits['unused-javascript']!;
     const css = audits['unused-css-rules']!;
     const score = ((js.score + css.score) / 2) * 100;
-    const part = (name: string, a: typeof js) => (a.applies ? `${name} ${round2(a.score * 100)}${a.displayValue ? ` (${a.displayValue})` : ''}` : `${name}: not applicable`);
+    const part = (name: string, a: typeof js) =>
+      a.applies ? `${name} ${round2(a.score * 100)}${a.displayValue ? ` (${a.displayValue})` : ''}` : `${name}: not applicable`;
     return scored(score, `Lighthouse unused code: ${part('JS', js)}; ${part('CSS', css)}`, { audits, lighthouseVersion: lighthouse.lighthouseVersion });
   },
 };

@@ -43,7 +43,7 @@ function sum(entries: readonly CoverageEntry[], css: boolean): { total: number; 
   let used = 0;
   for (const e of entries) {
     total += e.totalBytes;
-    used += Math.min(e.totalBytes, e.usedBytes + (css ? e.interactionBytes ?? 0 : 0));
+    used += Math.min(e.totalBytes, e.usedBytes + (css ? (e.interactionBytes ?? 0) : 0));
   }
   return { total, used };
 }
@@ -83,13 +83,23 @@ const deadCode: MetricDefinition = {
     const visit = browser.coverage;
     if (!visit) return unscorable(browser.unavailable?.coverage ?? 'coverage was not collected', { faults: browser.faults });
     const probed = interaction?.ok ? interaction.value.coverage?.js : undefined;
-    const why = !interaction ? 'the interaction probe was not run' : !interaction.ok ? interaction.reason : !probed ? interaction.value.unavailable?.firstView ?? 'the probe took no coverage' : '';
+    const why = !interaction
+      ? 'the interaction probe was not run'
+      : !interaction.ok
+        ? interaction.reason
+        : !probed
+          ? (interaction.value.unavailable?.firstView ?? 'the probe took no coverage')
+          : '';
     const cov = { js: probed ? mergeJs(visit.js, probed) : visit.js, css: visit.css };
     const js = sum(cov.js, false);
     const css = sum(cov.css, true);
     if (js.total === 0 && css.total === 0) {
       const nav = browser.navigations;
-      if (nav) return unscorable(`the page navigated away from its entry (${nav} navigation${nav === 1 ? '' : 's'}, to ${pathOf(browser.finalUrl)}): the document it ended on holds none of the artifact's JavaScript or CSS`, { faults: browser.faults });
+      if (nav)
+        return unscorable(
+          `the page navigated away from its entry (${nav} navigation${nav === 1 ? '' : 's'}, to ${pathOf(browser.finalUrl)}): the document it ended on holds none of the artifact's JavaScript or CSS`,
+          { faults: browser.faults },
+        );
       return unscorable('the page has no own JavaScript or CSS rules to measure');
     }
     const jsScore = js.total === 0 ? 1 : js.used / js.total;

@@ -20,8 +20,17 @@ export function lighthouseCategoryScore(evidence: Evidence, category: string, au
     // A category without a score: its failing audits say why (e.g. LanternError NO_LCP on a canvas-only page).
     const lhr0 = report.lhr as { categories?: Record<string, { auditRefs?: Array<{ id: string; weight: number }> }> } | undefined;
     const refs0 = lhr0?.categories?.[category]?.auditRefs?.filter((r) => r.weight > 0).map((r) => r.id) ?? Object.keys(report.audits);
-    const errored = refs0.map((id) => [id, report.audits[id]] as const).filter(([, a]) => a?.scoreDisplayMode === 'error').map(([id, a]) => `${id}: ${a!.errorMessage ?? 'error'}`);
-    const why = report.runtimeError ?? (errored.length ? `audits failed (${errored.slice(0, 3).join('; ')})` : report.runWarnings.length ? report.runWarnings.join(' ') : 'Lighthouse gave no score');
+    const errored = refs0
+      .map((id) => [id, report.audits[id]] as const)
+      .filter(([, a]) => a?.scoreDisplayMode === 'error')
+      .map(([id, a]) => `${id}: ${a!.errorMessage ?? 'error'}`);
+    const why =
+      report.runtimeError ??
+      (errored.length
+        ? `audits failed (${errored.slice(0, 3).join('; ')})`
+        : report.runWarnings.length
+          ? report.runWarnings.join(' ')
+          : 'Lighthouse gave no score');
     return unscorable(`Lighthouse could not score ${category}: ${why}`, { runtimeError: report.runtimeError, runWarnings: report.runWarnings });
   }
   const lhr = report.lhr as { categories?: Record<string, { auditRefs?: Array<{ id: string; weight: number }> }> } | undefined;
@@ -34,13 +43,20 @@ export function lighthouseCategoryScore(evidence: Evidence, category: string, au
     .map((a) => ({ id: a.id, title: a.title, score: a.score, ...(a.displayValue ? { displayValue: a.displayValue } : {}) }));
   const score = round2(cat.score * 100);
   // With several Lighthouse runs (`--lighthouse-runs`), performance is the median run's score; all are listed.
-  const runs = category === 'performance' && report.performanceRuns && report.performanceRuns.length > 1 ? report.performanceRuns.map((s) => (s === null ? null : round2(s * 100))) : undefined;
+  const runs =
+    category === 'performance' && report.performanceRuns && report.performanceRuns.length > 1
+      ? report.performanceRuns.map((s) => (s === null ? null : round2(s * 100)))
+      : undefined;
   const median = runs ? `, the median of ${runs.length} runs (${runs.map((r) => r ?? 'n/a').join(', ')})` : '';
-  return scored(score, `Lighthouse ${cat.title}: ${score}${median}${failing.length ? ` (${failing.length} audit${failing.length === 1 ? '' : 's'} lost points)` : ''}`, {
-    lighthouseVersion: report.lighthouseVersion,
-    categoryScore: cat.score,
-    failingAudits: failing,
-    runWarnings: report.runWarnings,
-    ...(runs ? { runs, medianRun: report.performanceRun } : {}),
-  });
+  return scored(
+    score,
+    `Lighthouse ${cat.title}: ${score}${median}${failing.length ? ` (${failing.length} audit${failing.length === 1 ? '' : 's'} lost points)` : ''}`,
+    {
+      lighthouseVersion: report.lighthouseVersion,
+      categoryScore: cat.score,
+      failingAudits: failing,
+      runWarnings: report.runWarnings,
+      ...(runs ? { runs, medianRun: report.performanceRun } : {}),
+    },
+  );
 }

@@ -155,7 +155,16 @@ export function weightedKmeans(points: ReadonlyArray<{ c: Vec; w: number }>, k =
     }
     return weights.length - 1;
   };
-  const centroids: Vec[] = [[...points[pickWeighted(points.map((p) => p.w), total)]!.c]];
+  const centroids: Vec[] = [
+    [
+      ...points[
+        pickWeighted(
+          points.map((p) => p.w),
+          total,
+        )
+      ]!.c,
+    ],
+  ];
   const near = points.map((p) => dist2(p.c, centroids[0]!));
   while (centroids.length < Math.min(k, points.length)) {
     const weights = points.map((p, i) => p.w * near[i]!);
@@ -196,7 +205,10 @@ export function weightedKmeans(points: ReadonlyArray<{ c: Vec; w: number }>, k =
   }
   const weight = centroids.map(() => 0);
   for (let i = 0; i < points.length; i++) weight[assign[i]!]! += points[i]!.w;
-  return centroids.map((c, j) => ({ c, share: weight[j]! / total })).filter((x) => x.share > 0).sort((a, b) => b.share - a.share);
+  return centroids
+    .map((c, j) => ({ c, share: weight[j]! / total }))
+    .filter((x) => x.share > 0)
+    .sort((a, b) => b.share - a.share);
 }
 
 const rgbOf = (c: Vec): Rgb => ({ mode: 'rgb', r: c[0] / 255, g: c[1] / 255, b: c[2] / 255 });
@@ -222,13 +234,24 @@ export function dominantColours(pixels: Uint8Array): PaletteColour[] {
   merged.sort((a, b) => b.share - a.share);
   const surfaces = merged.filter((m) => m.share >= MIN_SHARE);
   if (surfaces.length === 0 && merged[0]) surfaces.push(merged[0]);
-  const candidates = merged.filter((m) => !surfaces.includes(m) && m.share >= MIN_FOREGROUND_SHARE && surfaces.every((s) => deltaE(rgbOf(s.c), rgbOf(m.c)) >= FOREGROUND_DELTA_E));
+  const candidates = merged.filter(
+    (m) => !surfaces.includes(m) && m.share >= MIN_FOREGROUND_SHARE && surfaces.every((s) => deltaE(rgbOf(s.c), rgbOf(m.c)) >= FOREGROUND_DELTA_E),
+  );
   const all = [...surfaces, ...candidates];
   const blend = (m: { c: Vec }) =>
-    all.some((a, i) => a !== m && all.some((b, j) => j > i && b !== m && (() => {
-      const s = toSegment(m.c, a.c, b.c);
-      return s.d <= BLEND_DISTANCE && s.t >= 0.1 && s.t <= 0.9;
-    })()));
+    all.some(
+      (a, i) =>
+        a !== m &&
+        all.some(
+          (b, j) =>
+            j > i &&
+            b !== m &&
+            (() => {
+              const s = toSegment(m.c, a.c, b.c);
+              return s.d <= BLEND_DISTANCE && s.t >= 0.1 && s.t <= 0.9;
+            })(),
+        ),
+    );
   const foreground = candidates.filter((m) => !blend(m));
   const describe = (m: { c: Vec; share: number }, role: PaletteColour['role']): PaletteColour => {
     const hsv = toHsv(rgbOf(m.c));
@@ -352,7 +375,13 @@ export async function picture(evidence: Evidence): Promise<Buffer> {
   const width = 900;
   const height = 330;
   const fgCount = r.palette.filter((c) => c.role === 'foreground').length;
-  let body = svgLabel(12, 28, `color-harmony ${round2(r.score)}: ${r.palette.length} dominant colours, ${fgCount} foreground (k-means, seed ${KMEANS_SEED})`, '#000', 18);
+  let body = svgLabel(
+    12,
+    28,
+    `color-harmony ${round2(r.score)}: ${r.palette.length} dominant colours, ${fgCount} foreground (k-means, seed ${KMEANS_SEED})`,
+    '#000',
+    18,
+  );
   // surfaces share the bar by share; foreground colours (tiny by area) get fixed swatches on the right
   const FG_W = 96;
   const barW = width - 24 - fgCount * FG_W;
@@ -404,22 +433,39 @@ const colorHarmony: MetricDefinition = {
   question: 'Do the page colours work together in hue, saturation, brightness and warmth?',
   suite: 'study',
   async illustrate(evidence) {
-    return [{ name: 'palette', png: await picture(evidence), caption: 'dominant colours as swatches sized by share (foreground colours marked fg), with the five sub-scores' }];
+    return [
+      {
+        name: 'palette',
+        png: await picture(evidence),
+        caption: 'dominant colours as swatches sized by share (foreground colours marked fg), with the five sub-scores',
+      },
+    ];
   },
   async score(evidence) {
     const r = await analyse(evidence);
     if ('reason' in r) return unscorable(r.reason);
     const p = partsRounded(r.parts);
     const fg = r.palette.filter((c) => c.role === 'foreground').length;
-    return scored(r.score, `${r.palette.length} dominant colours (${fg} foreground); div ${p.div}, sat ${p.sat}, bright ${p.bright}, hue ${p.hue}, temp ${p.temp}`, {
-      screenshot: 'desktop',
-      seed: KMEANS_SEED,
-      palette: r.palette.map((c) => ({ hex: c.hex, share: round2(c.share * 100), role: c.role, h: c.h === null ? null : round2(c.h), s: round2(c.s), v: round2(c.v) })),
-      measures: Object.fromEntries(Object.entries(r.measures).map(([k, v]) => [k, round2(v)])),
-      hueFamilies: r.hueFamilies,
-      subScores: p,
-      weights: { div: 0.15, sat: 0.2, bright: 0.25, hue: 0.3, temp: 0.1 },
-    });
+    return scored(
+      r.score,
+      `${r.palette.length} dominant colours (${fg} foreground); div ${p.div}, sat ${p.sat}, bright ${p.bright}, hue ${p.hue}, temp ${p.temp}`,
+      {
+        screenshot: 'desktop',
+        seed: KMEANS_SEED,
+        palette: r.palette.map((c) => ({
+          hex: c.hex,
+          share: round2(c.share * 100),
+          role: c.role,
+          h: c.h === null ? null : round2(c.h),
+          s: round2(c.s),
+          v: round2(c.v),
+        })),
+        measures: Object.fromEntries(Object.entries(r.measures).map(([k, v]) => [k, round2(v)])),
+        hueFamilies: r.hueFamilies,
+        subScores: p,
+        weights: { div: 0.15, sat: 0.2, bright: 0.25, hue: 0.3, temp: 0.1 },
+      },
+    );
   },
 };
 

@@ -51,7 +51,12 @@ export function checkIcons(icons: readonly IconInfo[]): { failures: Failure[]; g
   const failures: Failure[] = [];
   const sets = distinct(icons.map((i) => i.set));
   if (sets.length > 1) {
-    failures.push({ dimension: 'icon-set', where: 'page', found: sets.map((s) => `${s} (${icons.filter((i) => i.set === s).length})`).join(', '), icons: sets.map((s) => icons.find((i) => i.set === s)!.selector) });
+    failures.push({
+      dimension: 'icon-set',
+      where: 'page',
+      found: sets.map((s) => `${s} (${icons.filter((i) => i.set === s).length})`).join(', '),
+      icons: sets.map((s) => icons.find((i) => i.set === s)!.selector),
+    });
   }
   const seen = icons.filter((i) => i.rendered !== false);
   const groups = new Map<string, IconInfo[]>();
@@ -66,11 +71,23 @@ export function checkIcons(icons: readonly IconInfo[]): { failures: Failure[]; g
     const sizes = group.map((i) => Math.max(i.width, i.height)).filter((s) => s > 0);
     if (sizes.length >= 2 && Math.max(...sizes) > SIZE_RATIO * Math.min(...sizes)) fail('size', where, `${Math.min(...sizes)}–${Math.max(...sizes)} px`, group);
     const strokes = group.map((i) => i.strokeWidth).filter((s): s is number => s !== null);
-    if (strokes.length >= 2 && Math.max(...strokes) - Math.min(...strokes) > STROKE_TOLERANCE) fail('stroke-width', where, distinct(strokes).join(', '), group.filter((i) => i.strokeWidth !== null));
+    if (strokes.length >= 2 && Math.max(...strokes) - Math.min(...strokes) > STROKE_TOLERANCE)
+      fail(
+        'stroke-width',
+        where,
+        distinct(strokes).join(', '),
+        group.filter((i) => i.strokeWidth !== null),
+      );
     const withBg = group.filter((i) => i.background);
     if (withBg.length > 0) {
       const shapes = distinct(withBg.map((i) => i.background!.shape));
-      if (shapes.length > 1 || withBg.length < group.length) fail('background-shape', where, withBg.length < group.length ? `${withBg.length} of ${group.length} icons have a background (${shapes.join(', ')})` : shapes.join(', '), group);
+      if (shapes.length > 1 || withBg.length < group.length)
+        fail(
+          'background-shape',
+          where,
+          withBg.length < group.length ? `${withBg.length} of ${group.length} icons have a background (${shapes.join(', ')})` : shapes.join(', '),
+          group,
+        );
       const colours = distinct(withBg.map((i) => i.background!.color));
       if (colours.length > 1) fail('background-colour', where, colours.join(', '), withBg);
       const pads = withBg.map((i) => i.background!.padding);

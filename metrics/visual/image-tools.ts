@@ -182,7 +182,10 @@ export function svgLabel(x: number, y: number, text: string, color = '#000', siz
 /** Composite an SVG overlay (same coordinate system as the image) onto a PNG and return the PNG. */
 export async function overlay(png: Buffer, width: number, height: number, svgBody: string): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${svgBody}</svg>`;
-  return sharp(png).composite([{ input: Buffer.from(svg), top: 0, left: 0 }]).png().toBuffer();
+  return sharp(png)
+    .composite([{ input: Buffer.from(svg), top: 0, left: 0 }])
+    .png()
+    .toBuffer();
 }
 
 /** Render a whole picture from SVG markup (white background). */
@@ -231,7 +234,14 @@ export async function contactSheet(
       body += svgLabel(cx + 14, cy + tile / 2, 'no pixels', '#666', 12, 'normal');
     }
     for (const [j, line] of t.lines.entries()) {
-      body += svgLabel(cx + 4, cy + tile + 26 + j * 16, line.length > 30 ? line.slice(0, 29) + '…' : line, j === 0 && t.bad ? '#c00' : '#222', 12, j === 0 ? 'bold' : 'normal');
+      body += svgLabel(
+        cx + 4,
+        cy + tile + 26 + j * 16,
+        line.length > 30 ? line.slice(0, 29) + '…' : line,
+        j === 0 && t.bad ? '#c00' : '#222',
+        12,
+        j === 0 ? 'bold' : 'normal',
+      );
     }
   }
   return renderSvg(width, height, body, images);

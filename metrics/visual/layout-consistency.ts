@@ -142,12 +142,12 @@ export function findMisalignments(boxes: Box[]): { misalignments: Misalignment[]
       const vOverlap = overlap(a.y, a.y + a.height, b.y, b.y + b.height);
       if (b.x >= a.x + a.width - NEST_TOLERANCE && vOverlap >= 0.5 * Math.min(a.height, b.height)) {
         const gap = b.x - (a.x + a.width);
-        if (gap < rightGap) (rightGap = gap), (right = j);
+        if (gap < rightGap) ((rightGap = gap), (right = j));
       }
       const hOverlap = overlap(a.x, a.x + a.width, b.x, b.x + b.width);
       if (b.y >= a.y + a.height - NEST_TOLERANCE && hOverlap >= 0.5 * Math.min(a.width, b.width)) {
         const gap = b.y - (a.y + a.height);
-        if (gap < belowGap) (belowGap = gap), (below = j);
+        if (gap < belowGap) ((belowGap = gap), (below = j));
       }
     }
     if (right >= 0 && !seen.has(`r${i}-${right}`)) {
@@ -230,11 +230,7 @@ function outcome(a: LayoutAnalysis): MetricOutcome {
   };
   if (a.boxes.length < 2) return unscorable(`only ${a.boxes.length} element box found on the screenshot: nothing to align`, details);
   const score = logPenalty(a.misalignments.length, a.boxes.length);
-  return scored(
-    score,
-    `${a.misalignments.length} misalignment(s) among ${a.boxes.length} element boxes (${a.rows} grid row(s))`,
-    details,
-  );
+  return scored(score, `${a.misalignments.length} misalignment(s) among ${a.boxes.length} element boxes (${a.rows} grid row(s))`, details);
 }
 
 /** Annotated PNG: kept boxes in green, misaligned ones in red with the missed edge and offset. */

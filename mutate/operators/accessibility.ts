@@ -169,4 +169,12 @@ export const unsupportedJs: MutationOperator = {
   },
 };
 
-export const ACCESSIBILITY_OPERATORS: readonly MutationOperator[] = [removeAlt, removeLabels, removeLang, lowContrast, wideBlock, unsupportedCss, unsupportedJs];
+export const ACCESSIBILITY_OPERATORS: readonly MutationOperator[] = [
+  removeAlt,
+  removeLabels,
+  removeLang,
+  lowContrast,
+  wideBlock,
+  unsupportedCss,
+  unsupportedJs,
+];

@@ -100,7 +100,8 @@ export const invalidCssValue: MutationOperator = {
         if (rank < 0 || !d.source?.start || d.source.start.offset === undefined) return;
         const parent = d.parent;
         if (!parent || parent.type !== 'rule') return;
-        for (let a = parent.parent as { type: string; parent?: unknown; name?: string } | undefined; a; a = a.parent as typeof a) if (a.type === 'atrule' && /keyframes|font-face|supports/i.test(a.name ?? '')) return;
+        for (let a = parent.parent as { type: string; parent?: unknown; name?: string } | undefined; a; a = a.parent as typeof a)
+          if (a.type === 'atrule' && /keyframes|font-face|supports/i.test(a.name ?? '')) return;
         const raw = (d.raws as { value?: { raw: string } }).value?.raw ?? d.value;
         const start = block.offset + d.source.start.offset + d.prop.length + (d.raws.between ?? ':').length;
         candidates.push({ rank, order, file: block.file, start, end: start + raw.length, prop: d.prop, value: raw, bad: INVALID_VALUES[rank]![1] });
@@ -128,7 +129,8 @@ function risky(node: acorn.Node): string | null {
     if (callee.type === 'Identifier' && (callee.name === 'fetch' || callee.name === 'axios')) return `${callee.name}(...)`;
     if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier') {
       let obj = callee.object;
-      if (obj.type === 'MemberExpression' && !obj.computed && obj.object.type === 'Identifier' && obj.object.name === 'window') obj = obj.property as acorn.Expression;
+      if (obj.type === 'MemberExpression' && !obj.computed && obj.object.type === 'Identifier' && obj.object.name === 'window')
+        obj = obj.property as acorn.Expression;
       const prop = callee.property.name;
       if (obj.type === 'Identifier') {
         if (obj.name === 'window' && prop === 'fetch') return 'window.fetch(...)';
@@ -208,7 +210,9 @@ export const unprotect: MutationOperator = {
   apply(page, edit) {
     const all = protections(page);
     // an outer try around an inner one: unwrap the innermost (it is what protects the operation)
-    const pick = all.find((p) => !all.some((q) => q !== p && q.block === p.block && q.start > p.start && q.end < p.end && q.what.startsWith('try') === p.what.startsWith('try')));
+    const pick = all.find(
+      (p) => !all.some((q) => q !== p && q.block === p.block && q.start > p.start && q.end < p.end && q.what.startsWith('try') === p.what.startsWith('try')),
+    );
     if (!pick) return notApplicable('no try/catch or .catch(...) protects a fetch, JSON.parse, storage or XHR call');
     edit.ms(pick.block.file).overwrite(pick.block.offset + pick.start, pick.block.offset + pick.end, pick.replacement);
     return applied(`${pick.block.file}: removed the ${pick.what}`);
@@ -228,7 +232,8 @@ export const deprecatedApi: MutationOperator = {
 };
 
 /** Storage read and parsed with nothing to catch a failure (storage blocked, a corrupt saved value). */
-export const UNPROTECTED_SCRIPT = "<script>(function () { var saved = localStorage.getItem('webgrade-mutant'); if (saved) window.webgradeMutant = JSON.parse(saved); })();</script>";
+export const UNPROTECTED_SCRIPT =
+  "<script>(function () { var saved = localStorage.getItem('webgrade-mutant'); if (saved) window.webgradeMutant = JSON.parse(saved); })();</script>";
 
 /**
  * An unprotected risky function inserted, for pages where `unprotect` has nothing to unwrap (most pages do not
@@ -247,4 +252,13 @@ export const unprotectedStorage: MutationOperator = {
   },
 };
 
-export const CODE_OPERATORS: readonly MutationOperator[] = [consoleError, throwAtLoad, jsSyntaxError, duplicateAttribute, invalidCssValue, unprotect, unprotectedStorage, deprecatedApi];
+export const CODE_OPERATORS: readonly MutationOperator[] = [
+  consoleError,
+  throwAtLoad,
+  jsSyntaxError,
+  duplicateAttribute,
+  invalidCssValue,
+  unprotect,
+  unprotectedStorage,
+  deprecatedApi,
+];

@@ -28,7 +28,8 @@ function repoint(page: PageModel, edit: Mutation, img: Element, url: string): vo
   edit.setAttribute(img, 'src', url);
   if (img.hasAttribute('srcset')) edit.removeAttribute(img, 'srcset');
   const picture = img.parentElement?.localName === 'picture' ? img.parentElement : null;
-  if (picture) for (const s of Array.from(picture.querySelectorAll('source'))) if (page.located(s) && s.hasAttribute('srcset')) edit.setAttribute(s, 'srcset', url);
+  if (picture)
+    for (const s of Array.from(picture.querySelectorAll('source'))) if (page.located(s) && s.hasAttribute('srcset')) edit.setAttribute(s, 'srcset', url);
 }
 
 /** The first image, preferring ones outside `<picture>` (a single source to change). */
@@ -68,7 +69,9 @@ export const insertPlaceholder: MutationOperator = {
 
 /** A flat grey PNG, 240×160: no edge anywhere, so the variance of its Laplacian (media-quality's sharpness) is 0. */
 export async function flatPng(): Promise<Buffer> {
-  return sharp({ create: { width: 240, height: 160, channels: 3, background: { r: 150, g: 156, b: 165 } } }).png().toBuffer();
+  return sharp({ create: { width: 240, height: 160, channels: 3, background: { r: 150, g: 156, b: 165 } } })
+    .png()
+    .toBuffer();
 }
 
 /** A blurry image without alt text added, for pages with no raster image of their own to blur (blur-image's case). */
@@ -155,4 +158,13 @@ function short(s: string): string {
   return s.length > 60 ? s.slice(0, 57) + '...' : s;
 }
 
-export const CONTENT_OPERATORS: readonly MutationOperator[] = [loremIpsum, placeholderImage, insertPlaceholder, stretchImage, blurImage, insertBlurryImage, missingImage, missingScript];
+export const CONTENT_OPERATORS: readonly MutationOperator[] = [
+  loremIpsum,
+  placeholderImage,
+  insertPlaceholder,
+  stretchImage,
+  blurImage,
+  insertBlurryImage,
+  missingImage,
+  missingScript,
+];

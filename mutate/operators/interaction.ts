@@ -13,8 +13,7 @@ import type { JsBlock, PageModel } from '../page.js';
 const THROW = `throw new Error('${MARK}: handler failed');`;
 
 type Handler =
-  | { kind: 'attribute'; el: Element; value: string }
-  | { kind: 'listener'; block: JsBlock; statement: acorn.Node; fn: acorn.Node | null; how: string };
+  { kind: 'attribute'; el: Element; value: string } | { kind: 'listener'; block: JsBlock; statement: acorn.Node; fn: acorn.Node | null; how: string };
 
 /** Click handlers: `onclick` attributes, then `x.addEventListener('click', fn)` and `x.onclick = fn` statements. */
 function clickHandlers(page: PageModel): Handler[] {
@@ -27,10 +26,23 @@ function clickHandlers(page: PageModel): Handler[] {
     walk.simple(parsed.ast, {
       ExpressionStatement(node) {
         const e = (node as acorn.ExpressionStatement).expression;
-        if (e.type === 'CallExpression' && e.callee.type === 'MemberExpression' && !e.callee.computed && e.callee.property.type === 'Identifier' && e.callee.property.name === 'addEventListener') {
+        if (
+          e.type === 'CallExpression' &&
+          e.callee.type === 'MemberExpression' &&
+          !e.callee.computed &&
+          e.callee.property.type === 'Identifier' &&
+          e.callee.property.name === 'addEventListener'
+        ) {
           const [type, fn] = e.arguments;
-          if (type?.type === 'Literal' && type.value === 'click') out.push({ kind: 'listener', block, statement: node, fn: fn && isFunction(fn) ? fn : null, how: "addEventListener('click', ...)" });
-        } else if (e.type === 'AssignmentExpression' && e.left.type === 'MemberExpression' && !e.left.computed && e.left.property.type === 'Identifier' && e.left.property.name === 'onclick') {
+          if (type?.type === 'Literal' && type.value === 'click')
+            out.push({ kind: 'listener', block, statement: node, fn: fn && isFunction(fn) ? fn : null, how: "addEventListener('click', ...)" });
+        } else if (
+          e.type === 'AssignmentExpression' &&
+          e.left.type === 'MemberExpression' &&
+          !e.left.computed &&
+          e.left.property.type === 'Identifier' &&
+          e.left.property.name === 'onclick'
+        ) {
           out.push({ kind: 'listener', block, statement: node, fn: isFunction(e.right) ? e.right : null, how: '.onclick = ...' });
         }
       },
@@ -116,7 +128,20 @@ export const breakNavLink: MutationOperator = {
 export const blankFirstView: MutationOperator = {
   id: 'blank-first-view',
   targets: ['render-validity'],
-  collateral: ['layout-consistency', 'layout-sparsity', 'color-harmony', 'visual-experience', 'accessibility', 'performance', 'best-practices', 'media-quality', 'placeholder-quality', 'icon-consistency', 'dead-code', 'mobile-compat'],
+  collateral: [
+    'layout-consistency',
+    'layout-sparsity',
+    'color-harmony',
+    'visual-experience',
+    'accessibility',
+    'performance',
+    'best-practices',
+    'media-quality',
+    'placeholder-quality',
+    'icon-consistency',
+    'dead-code',
+    'mobile-compat',
+  ],
   description: 'a <style> in <head> that hides the whole document (html { display: none })',
   apply(_page, edit) {
     edit.insertInHead('<style>html{display:none!important}</style>');

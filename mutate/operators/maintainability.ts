@@ -106,4 +106,3 @@ export const deadJsOperator: MutationOperator = {
 };
 
 export const MAINTAINABILITY_OPERATORS: readonly MutationOperator[] = [stripComments, deadCssOperator, deadJsOperator];
-

@@ -76,7 +76,8 @@ export const restyleCard: MutationOperator = {
   id: 'restyle-card',
   targets: ['component-consistency'],
   collateral: SCREEN,
-  description: 'the first child with text (its title) of the second member of the first group of repeated components restyled (its own font size, weight, spacing)',
+  description:
+    'the first child with text (its title) of the second member of the first group of repeated components restyled (its own font size, weight, spacing)',
   apply(page, edit) {
     const group = cardGroup(page);
     if (!group) return notApplicable('no repeated components (cards, list items) in the static DOM');
@@ -169,7 +170,32 @@ export const insertMixedIcons: MutationOperator = {
   },
 };
 
-const TEXT_BLOCKS = new Set(['header', 'main', 'nav', 'footer', 'aside', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'div', 'section', 'article', 'form', 'ul', 'ol', 'table', 'img', 'button', 'blockquote', 'figure']);
+const TEXT_BLOCKS = new Set([
+  'header',
+  'main',
+  'nav',
+  'footer',
+  'aside',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'div',
+  'section',
+  'article',
+  'form',
+  'ul',
+  'ol',
+  'table',
+  'img',
+  'button',
+  'blockquote',
+  'figure',
+]);
 
 const LEAF_TEXT = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li']);
 
@@ -185,7 +211,8 @@ function alignedPair(page: PageModel): [Element, Element] | undefined {
   const body = page.doc.body;
   if (!body) return undefined;
   const shows = (el: Element) => (el.textContent ?? '').trim().length > 1 || el.localName === 'img' || !!el.querySelector('img, svg');
-  const plain = (el: Element) => !/(position\s*:\s*(absolute|fixed)|float\s*:|display\s*:\s*none)/i.test(el.getAttribute('style') ?? '') && !el.hasAttribute('hidden');
+  const plain = (el: Element) =>
+    !/(position\s*:\s*(absolute|fixed)|float\s*:|display\s*:\s*none)/i.test(el.getAttribute('style') ?? '') && !el.hasAttribute('hidden');
   let fallback: [Element, Element] | undefined;
   for (const parent of [body, ...Array.from(body.querySelectorAll('*'))]) {
     if (parent !== body && !page.rendered(parent)) continue;
@@ -206,7 +233,8 @@ export const shiftBlock: MutationOperator = {
   targets: ['layout-consistency'],
   // the shifted block may be a child of a repeated component: its new inline property departs from its siblings'
   collateral: [...others('layout-consistency'), 'component-consistency'],
-  description: 'of the first two neighbouring blocks of one parent (paragraphs, headings, list items, sections), the second shifted 4 px right (translate: 4px 0)',
+  description:
+    'of the first two neighbouring blocks of one parent (paragraphs, headings, list items, sections), the second shifted 4 px right (translate: 4px 0)',
   apply(page, edit) {
     const pair = alignedPair(page);
     if (!pair) return notApplicable('no two neighbouring blocks with content under one parent in the static DOM');
@@ -226,5 +254,15 @@ export const syncLoop: MutationOperator = {
   },
 };
 
-export const VISUAL_OPERATORS: readonly MutationOperator[] = [shiftCard, shiftBlock, emptyBlock, clashingPalette, restyleCard, insertOddCard, mixIconSize, mixIconSet, insertMixedIcons];
+export const VISUAL_OPERATORS: readonly MutationOperator[] = [
+  shiftCard,
+  shiftBlock,
+  emptyBlock,
+  clashingPalette,
+  restyleCard,
+  insertOddCard,
+  mixIconSize,
+  mixIconSet,
+  insertMixedIcons,
+];
 export const PERFORMANCE_OPERATORS: readonly MutationOperator[] = [syncLoop];

@@ -25,7 +25,10 @@ describe('bench/noise-guard', () => {
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { models: string; ks: Array<{ k: number; raised: string[]; moveP90: number; tauMean: number; tauVsStudy: number }> };
     assert.equal(out.models, '10 pseudo-models');
-    assert.deepEqual(out.ks.map((x) => x.k), [0, 1, 2, 3, 5]);
+    assert.deepEqual(
+      out.ks.map((x) => x.k),
+      [0, 1, 2, 3, 5],
+    );
     const k0 = out.ks[0]!;
     const k5 = out.ks[4]!;
     assert.deepEqual(k0.raised, []);

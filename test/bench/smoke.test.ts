@@ -40,7 +40,12 @@ const SMOKES: Smoke[] = [
     // The cold pass asks the real npm registry (one package here), as the benchmark is meant to.
     name: 'cdn-coverage',
     args: [fixture('cdn', 'chartjs.html')],
-    figures: [/^pages: 1 scanned/m, /^pages whose CDN URLs were all served: \d+\/\d+ = /m, /^time: cold [\d.]+ s .* warm [\d.]+ s .* offline [\d.]+ s; answers identical across passes: (true|false)$/m, /^cache: [\d.]+ MiB/m],
+    figures: [
+      /^pages: 1 scanned/m,
+      /^pages whose CDN URLs were all served: \d+\/\d+ = /m,
+      /^time: cold [\d.]+ s .* warm [\d.]+ s .* offline [\d.]+ s; answers identical across passes: (true|false)$/m,
+      /^cache: [\d.]+ MiB/m,
+    ],
   },
   {
     name: 'vision',
@@ -72,23 +77,44 @@ const SMOKES: Smoke[] = [
     // One heavy fixture and one light corpus page (none when the corpus is absent), no corpus animated pages.
     name: 'heavy-pages',
     args: ['--pages', 'cloth', '--light', '1', '--no-corpus'],
-    figures: [/^\d+ pages \(1 heavy\), \d+ rule metrics of the study suite/m, /^cloth\.html\theavy\t/m, /^heavy seconds per page: median [\d.]+, p90/m, /^bare Lighthouse with the same settings \(the floor\): median/m, /^study rule metrics unscorable for time: \d+/m],
+    figures: [
+      /^\d+ pages \(1 heavy\), \d+ rule metrics of the study suite/m,
+      /^cloth\.html\theavy\t/m,
+      /^heavy seconds per page: median [\d.]+, p90/m,
+      /^bare Lighthouse with the same settings \(the floor\): median/m,
+      /^study rule metrics unscorable for time: \d+/m,
+    ],
   },
   {
     name: 'interaction',
     args: ['--pages', '1', '--dir', fixture('interaction')],
-    figures: [/^probe alone, 1 pages/m, /^ {2}seconds per page: median [\d.]+, p90/m, /^ {2}controls \d+, actions \d+/m, /^ {2}pages with at least one inert control:/m],
+    figures: [
+      /^probe alone, 1 pages/m,
+      /^ {2}seconds per page: median [\d.]+, p90/m,
+      /^ {2}controls \d+, actions \d+/m,
+      /^ {2}pages with at least one inert control:/m,
+    ],
   },
   {
     name: 'requirement-tests',
     args: ['--repeats', '1'],
-    figures: [/^scripted: \d+ tests on \d+ artifacts, 1 repeats$/m, /^ {2}ms per test \(restore to after-screenshot\): median \d+/m, /^agent: 1 natural-language test solved in 2 steps: 3 calls, passed true/m, /^ {2}replay of the recording: 0 calls, passed true \(replay\)/m],
+    figures: [
+      /^scripted: \d+ tests on \d+ artifacts, 1 repeats$/m,
+      /^ {2}ms per test \(restore to after-screenshot\): median \d+/m,
+      /^agent: 1 natural-language test solved in 2 steps: 3 calls, passed true/m,
+      /^ {2}replay of the recording: 0 calls, passed true \(replay\)/m,
+    ],
   },
   {
     name: 'fidelity',
     args: ['--pages', '1', '--methods', 'websight'],
     skip: needsD2c,
-    figures: [/^Design2Code outputs vs their references \(1 pages per method/m, /^\| websight \| 1 \|/m, /^- reference rendered now: /m, /^- scoring both metrics: median/m],
+    figures: [
+      /^Design2Code outputs vs their references \(1 pages per method/m,
+      /^\| websight \| 1 \|/m,
+      /^- reference rendered now: /m,
+      /^- scoring both metrics: median/m,
+    ],
   },
   {
     name: 'fidelity-checks',
@@ -104,12 +130,22 @@ const SMOKES: Smoke[] = [
   {
     name: 'batch',
     args: ['--pages', '1', '--dir', pagesDir],
-    figures: [/^--concurrency 1: [\d.]+ s, [\d.]+ pages\/min \(0 failed\)$/m, /^--concurrency 2: [\d.]+ s, [\d.]+ pages\/min \(0 failed\)$/m, /^performance: /m, /^best-practices: /m],
+    figures: [
+      /^--concurrency 1: [\d.]+ s, [\d.]+ pages\/min \(0 failed\)$/m,
+      /^--concurrency 2: [\d.]+ s, [\d.]+ pages\/min \(0 failed\)$/m,
+      /^performance: /m,
+      /^best-practices: /m,
+    ],
   },
   {
     name: 'stability',
     args: ['--pages', '2', '--models', '2', '--dir', pagesDir, '--out', stabilityOut],
-    figures: [/^2 pages \(\d+ animated or canvas\), 2 pseudo-models/m, /^per-page overall A vs B/m, /^pseudo-model order A: /m, /^pages per minute: concurrency 1 [\d.]+ and [\d.]+, concurrency 2 [\d.]+/m],
+    figures: [
+      /^2 pages \(\d+ animated or canvas\), 2 pseudo-models/m,
+      /^per-page overall A vs B/m,
+      /^pseudo-model order A: /m,
+      /^pages per minute: concurrency 1 [\d.]+ and [\d.]+, concurrency 2 [\d.]+/m,
+    ],
   },
   {
     // stability's two runs at concurrency 1, as `npm run bench` gives them.
@@ -122,7 +158,12 @@ const SMOKES: Smoke[] = [
     // One CDN page; its cold pass fills a fresh cache from the real npm registry.
     name: 'network-modes',
     args: ['--pages', '1', '--cold', '1', '--dir', fixture('cdn')],
-    figures: [/^pages: 1; requesting CDN files: [01]$/m, /^all CDN requests served \(mode cdn\): /m, /^metric\s+mean offline\s+mean cdn/m, /^seconds per CDN page \(median\): offline /m],
+    figures: [
+      /^pages: 1; requesting CDN files: [01]$/m,
+      /^all CDN requests served \(mode cdn\): /m,
+      /^metric\s+mean offline\s+mean cdn/m,
+      /^seconds per CDN page \(median\): offline /m,
+    ],
   },
   {
     // Two pages, so that one is done while the other is held when a worker is killed; a short stall timeout.
@@ -132,13 +173,25 @@ const SMOKES: Smoke[] = [
       const bin = redisServerBinary();
       return 'skip' in bin ? bin.skip : undefined;
     },
-    figures: [/^batch --concurrency 1: [\d.]+ s/m, /^queue, 1 worker: +[\d.]+ s/m, /^queue, 2 workers: +[\d.]+ s/m, /^queue overhead per job: median \d+ ms/m, /^recovery after SIGKILL \(stall timeout 5 s\)/m],
+    figures: [
+      /^batch --concurrency 1: [\d.]+ s/m,
+      /^queue, 1 worker: +[\d.]+ s/m,
+      /^queue, 2 workers: +[\d.]+ s/m,
+      /^queue overhead per job: median \d+ ms/m,
+      /^recovery after SIGKILL \(stall timeout 5 s\)/m,
+    ],
   },
   {
     // Only the two fixture pages and one static operator: the runner's path without a browser-heavy mutant.
     name: 'mutate',
     args: ['--pages', '0', '--operators', 'strip-comments'],
-    figures: [/^webgrade mutate benchmark: 2 pages \(2 fixtures\)/m, /^per target metric/m, /^comment-rate\s+\d+\s+\d+/m, /^per operator/m, /^strip-comments\s/m],
+    figures: [
+      /^webgrade mutate benchmark: 2 pages \(2 fixtures\)/m,
+      /^per target metric/m,
+      /^comment-rate\s+\d+\s+\d+/m,
+      /^per operator/m,
+      /^strip-comments\s/m,
+    ],
   },
   {
     // Judges answered by a local chat-completions server after 0.2 s; the figures of README come from 8 pages at 15 s.

@@ -15,7 +15,10 @@ if (mode === 'answer') {
   await Promise.all(
     urls.map(async (u) => {
       const r = await cdn.answer(new URL(u));
-      out[u] = r.kind === 'served' ? { kind: r.kind, version: r.version, sha256: createHash('sha256').update(r.body).digest('hex') } : { kind: r.kind, reason: r.reason };
+      out[u] =
+        r.kind === 'served'
+          ? { kind: r.kind, version: r.version, sha256: createHash('sha256').update(r.body).digest('hex') }
+          : { kind: r.kind, reason: r.reason };
     }),
   );
   process.stdout.write(JSON.stringify(out));

@@ -44,7 +44,10 @@ describe('one cache folder shared by several processes', () => {
   it('gives two processes answering at once the same bytes, with no temp files left', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'webgrade-cdn-conc-'));
     try {
-      const [x, y] = (await Promise.all([child(['answer', dir, env.registry.url, JSON.stringify(URLS)]), child(['answer', dir, env.registry.url, JSON.stringify(URLS)])])) as Array<Record<string, { kind: string }>>;
+      const [x, y] = (await Promise.all([
+        child(['answer', dir, env.registry.url, JSON.stringify(URLS)]),
+        child(['answer', dir, env.registry.url, JSON.stringify(URLS)]),
+      ])) as Array<Record<string, { kind: string }>>;
       for (const u of URLS) assert.equal(x[u]!.kind, 'served', `${u}: ${JSON.stringify(x[u])}`);
       assert.deepEqual(x, y);
       assert.deepEqual(readdirSync(join(dir, 'tmp')), []);
@@ -79,7 +82,13 @@ describe('size cap and eviction', () => {
       const cdn = () => new CdnCache({ dir, registry: env.registry.url, maxBytes: 6000, evictionGraceMs: 0 });
       const first = served(await cdn().answer(new URL('https://cdn.jsdelivr.net/npm/tiny@1.0.0/dist/tiny.js')));
       await new Promise((r) => setTimeout(r, 20));
-      for (const u of ['https://cdn.jsdelivr.net/npm/nomin@1.0.0/lib/a.js', 'https://cdn.jsdelivr.net/npm/foo-lib@1.0.0/a/x.js', 'https://cdn.jsdelivr.net/npm/esm-pkg@1.0.0/sub.js', 'https://cdn.jsdelivr.net/npm/@fontsource/inter@5.0.0/metadata.json', 'https://cdn.jsdelivr.net/npm/tailwindcss-cdn@3.4.10/tailwindcss.js']) {
+      for (const u of [
+        'https://cdn.jsdelivr.net/npm/nomin@1.0.0/lib/a.js',
+        'https://cdn.jsdelivr.net/npm/foo-lib@1.0.0/a/x.js',
+        'https://cdn.jsdelivr.net/npm/esm-pkg@1.0.0/sub.js',
+        'https://cdn.jsdelivr.net/npm/@fontsource/inter@5.0.0/metadata.json',
+        'https://cdn.jsdelivr.net/npm/tailwindcss-cdn@3.4.10/tailwindcss.js',
+      ]) {
         served(await cdn().answer(new URL(u)));
         await new Promise((r) => setTimeout(r, 20));
       }

@@ -171,7 +171,10 @@ describe('a copied cache folder', () => {
       // (the manifest with a planted blob was dropped: online, the package is fetched again, byte-identical)
       assert.equal((await ask('copied@2.0.0/ok.js')).kind, 'unavailable'); // its manifest names another package
       assert.equal((await ask('copied@^1/ok.js')).kind, 'unavailable'); // its pin names no valid version
-      assert.ok(cdn.store.warnings.some((w) => /3 invalid file entries dropped/.test(w)), cdn.store.warnings.join('\n'));
+      assert.ok(
+        cdn.store.warnings.some((w) => /3 invalid file entries dropped/.test(w)),
+        cdn.store.warnings.join('\n'),
+      );
       assert.ok(cdn.store.warnings.some((w) => /does not hash to its name/.test(w)));
       assert.ok(cdn.store.warnings.some((w) => /malformed integrity dropped/.test(w)));
 
@@ -213,7 +216,9 @@ describe('what one page may make the cache download', () => {
     const cdn = env.cdn();
     const before = tarballs().length;
     const budget = cdn.pageBudget(undefined, { packages: 5 });
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => cdn.answer(url(`many-${i}@1.0.0/index.js`), { method: 'GET', headers: {}, budget })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => cdn.answer(url(`many-${i}@1.0.0/index.js`), { method: 'GET', headers: {}, budget })),
+    );
     assert.equal(answers.filter((a) => a.kind === 'served').length, 5);
     const refused = answers.filter((a) => a.kind !== 'served');
     assert.equal(refused.length, 5);
@@ -225,7 +230,9 @@ describe('what one page may make the cache download', () => {
     assert.equal(budget.used().packages, 5);
     // another page: what is cached costs nothing, even with a budget of one download
     const next = cdn.pageBudget(undefined, { packages: 1 });
-    const again = await Promise.all(Array.from({ length: 10 }, (_, i) => cdn.answer(url(`many-${i}@1.0.0/index.js`), { method: 'GET', headers: {}, budget: next })));
+    const again = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => cdn.answer(url(`many-${i}@1.0.0/index.js`), { method: 'GET', headers: {}, budget: next })),
+    );
     assert.equal(again.filter((a) => a.kind === 'served').length, 6);
   });
 
@@ -344,7 +351,9 @@ describe('what one page may make the cache download', () => {
       // that; Node's HTTP parser does not), which is not this test's business
       const get = (u: string) =>
         new Promise<number>((resolve, reject) => {
-          const sock = connect(Number(proxy.port), proxy.hostname, () => sock.write(`GET ${u} HTTP/1.1\r\nHost: ${new URL(u).host}\r\nConnection: close\r\n\r\n`));
+          const sock = connect(Number(proxy.port), proxy.hostname, () =>
+            sock.write(`GET ${u} HTTP/1.1\r\nHost: ${new URL(u).host}\r\nConnection: close\r\n\r\n`),
+          );
           let raw = '';
           sock.on('data', (d: Buffer) => (raw += d.toString('latin1')));
           sock.on('end', () => resolve(Number(raw.split(' ')[1])));

@@ -19,7 +19,9 @@ const ask = (u: string) => env.cdn().answer(new URL(u));
  * Evaluate CDN module URLs in a child Node process through the cache (as a browser would link them). Async: the
  * test registry lives in this process and must keep answering.
  */
-async function evaluate(urls: string[]): Promise<{ exports: string[][]; oneCore: boolean; cores: number; values: Array<Record<string, unknown>>; defaults: string[] }> {
+async function evaluate(
+  urls: string[],
+): Promise<{ exports: string[][]; oneCore: boolean; cores: number; values: Array<Record<string, unknown>>; defaults: string[] }> {
   const child = spawn(process.execPath, [join(here, 'esm-child.js'), JSON.stringify(urls), env.dir, env.registry.url], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -66,7 +68,11 @@ describe('ES module builds', () => {
   });
 
   it('shares one instance through jsDelivr +esm and unpkg ?module too', async () => {
-    const j = await evaluate(['https://cdn.jsdelivr.net/npm/plugin-a@1/+esm', 'https://cdn.jsdelivr.net/npm/plugin-b@1.0.0/+esm', 'https://cdn.jsdelivr.net/npm/shared-core@^1.0.0/+esm']);
+    const j = await evaluate([
+      'https://cdn.jsdelivr.net/npm/plugin-a@1/+esm',
+      'https://cdn.jsdelivr.net/npm/plugin-b@1.0.0/+esm',
+      'https://cdn.jsdelivr.net/npm/shared-core@^1.0.0/+esm',
+    ]);
     assert.equal(j.oneCore, true);
     const u = await evaluate(['https://unpkg.com/plugin-a@1?module', 'https://unpkg.com/plugin-b@1.0.0?module', 'https://unpkg.com/shared-core@^1.0.0?module']);
     assert.equal(u.oneCore, true);

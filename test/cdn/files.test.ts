@@ -13,10 +13,23 @@ const ask = (u: string, req: CdnRequest = GET) => env.cdn().answer(new URL(u), r
 
 describe('isCdnHost', () => {
   it('answers for the well-known CDN hosts only', () => {
-    for (const h of ['cdn.jsdelivr.net', 'esm.run', 'unpkg.com', 'cdnjs.cloudflare.com', 'esm.sh', 'cdn.skypack.dev', 'fonts.googleapis.com', 'cdn.tailwindcss.com', 'use.fontawesome.com', 'kit.fontawesome.com', 'CDN.JSDELIVR.NET']) {
+    for (const h of [
+      'cdn.jsdelivr.net',
+      'esm.run',
+      'unpkg.com',
+      'cdnjs.cloudflare.com',
+      'esm.sh',
+      'cdn.skypack.dev',
+      'fonts.googleapis.com',
+      'cdn.tailwindcss.com',
+      'use.fontawesome.com',
+      'kit.fontawesome.com',
+      'CDN.JSDELIVR.NET',
+    ]) {
       assert.equal(isCdnHost(h), true, h);
     }
-    for (const h of ['example.com', 'evil.com', 'jsdelivr.net.evil.com', 'registry.npmjs.org', 'github.com', 'raw.githubusercontent.com']) assert.equal(isCdnHost(h), false, h);
+    for (const h of ['example.com', 'evil.com', 'jsdelivr.net.evil.com', 'registry.npmjs.org', 'github.com', 'raw.githubusercontent.com'])
+      assert.equal(isCdnHost(h), false, h);
   });
 });
 
@@ -99,7 +112,12 @@ describe('pinning', () => {
   it('keeps the first resolution of a range: a newer version published later does not change the answer', async () => {
     const before = text(await ask('https://cdn.jsdelivr.net/npm/shared-core@^1/index.js'));
     assert.match(before, /1\.2\.0/);
-    await env.registry.publish({ name: 'shared-core', version: '1.9.0', json: { main: 'index.js' }, files: { 'index.js': 'exports.name = "shared-core@1.9.0";' } });
+    await env.registry.publish({
+      name: 'shared-core',
+      version: '1.9.0',
+      json: { main: 'index.js' },
+      files: { 'index.js': 'exports.name = "shared-core@1.9.0";' },
+    });
     const fresh = env.cdn(); // a new process on the same cache
     const after = text(await fresh.answer(new URL('https://cdn.jsdelivr.net/npm/shared-core@^1/index.js')));
     assert.equal(after, before);

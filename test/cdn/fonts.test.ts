@@ -13,9 +13,20 @@ const ask = (u: string) => env.cdn().answer(new URL(u));
 
 describe('Google Fonts URLs', () => {
   it('parses css2 axes (ital,wght tuples, ranges) and the css v1 variants', () => {
-    const q = parseGoogleFontsUrl(new URL('https://fonts.googleapis.com/css2?family=Source+Serif+4:ital,wght@0,400;0,600;1,400&family=Roboto:wght@100..900&family=Space+Mono&display=swap&text=Hi'));
+    const q = parseGoogleFontsUrl(
+      new URL(
+        'https://fonts.googleapis.com/css2?family=Source+Serif+4:ital,wght@0,400;0,600;1,400&family=Roboto:wght@100..900&family=Space+Mono&display=swap&text=Hi',
+      ),
+    );
     assert.deepEqual(q.families, [
-      { family: 'Source Serif 4', styles: [{ ital: 0, wght: 400 }, { ital: 0, wght: 600 }, { ital: 1, wght: 400 }] },
+      {
+        family: 'Source Serif 4',
+        styles: [
+          { ital: 0, wght: 400 },
+          { ital: 0, wght: 600 },
+          { ital: 1, wght: 400 },
+        ],
+      },
       { family: 'Roboto', styles: [{ ital: 0, wght: [100, 900] }] },
       { family: 'Space Mono', styles: [{ ital: 0, wght: 400 }] },
     ]);
@@ -23,7 +34,13 @@ describe('Google Fonts URLs', () => {
     assert.deepEqual(q.notes, ['text= is ignored: full subsets are served']);
     const v1 = parseGoogleFontsUrl(new URL('https://fonts.googleapis.com/css?family=Roboto:400,700italic|Open+Sans'));
     assert.deepEqual(v1.families, [
-      { family: 'Roboto', styles: [{ ital: 0, wght: 400 }, { ital: 1, wght: 700 }] },
+      {
+        family: 'Roboto',
+        styles: [
+          { ital: 0, wght: 400 },
+          { ital: 1, wght: 700 },
+        ],
+      },
       { family: 'Open Sans', styles: [{ ital: 0, wght: 400 }] },
     ]);
   });
@@ -37,7 +54,10 @@ describe('Google Fonts CSS from Fontsource', () => {
     const css = a.body.toString();
     const faces = css.match(/@font-face \{[^}]+\}/g) ?? [];
     assert.equal(faces.length, 6); // (400 normal, 700 normal, 400 italic) × (latin-ext, latin)
-    assert.match(faces[0]!, /font-family: 'Inter';\n  font-style: normal;\n  font-weight: 400;\n  font-display: swap;\n  src: url\(https:\/\/cdn\.jsdelivr\.net\/npm\/@fontsource\/inter@5\.0\.0\/files\/inter-latin-ext-400-normal\.woff2\) format\('woff2'\);\n  unicode-range: U\+0100-02AF, U\+1E00-1EFF;/);
+    assert.match(
+      faces[0]!,
+      /font-family: 'Inter';\n  font-style: normal;\n  font-weight: 400;\n  font-display: swap;\n  src: url\(https:\/\/cdn\.jsdelivr\.net\/npm\/@fontsource\/inter@5\.0\.0\/files\/inter-latin-ext-400-normal\.woff2\) format\('woff2'\);\n  unicode-range: U\+0100-02AF, U\+1E00-1EFF;/,
+    );
     assert.match(css, /inter-latin-400-italic\.woff2/);
     // the referenced font file is served by the same cache, as a CORS-enabled font
     const src = /url\(([^)]+)\)/.exec(css)![1]!;
@@ -65,7 +85,10 @@ describe('Google Fonts CSS from Fontsource', () => {
 
   it('notes a weight the family does not have, and serves the rest', async () => {
     const a = served(await ask('https://fonts.googleapis.com/css?family=Inter:400,950'));
-    assert.ok(a.notes!.some((n) => /Inter: no normal 950/.test(n)), String(a.notes));
+    assert.ok(
+      a.notes!.some((n) => /Inter: no normal 950/.test(n)),
+      String(a.notes),
+    );
     assert.match(a.body.toString(), /font-weight: 400;/);
   });
 

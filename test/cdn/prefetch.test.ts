@@ -41,7 +41,10 @@ describe('static scan of pages', () => {
 
   it('finds pages in files, folders with index.html and runs/<model>/<id>.html; bad input is an InputError', () => {
     const runs = writeArtifact({ 'm1/a.html': '<p>a</p>', 'm1/b/index.html': '<p>b</p>', 'm2/c.html': '<p>c</p>', 'm2/notes.txt': 'x' });
-    assert.deepEqual(findPages([runs]).map((p) => p.slice(runs.length + 1)), ['m1/a.html', 'm1/b', 'm2/c.html']);
+    assert.deepEqual(
+      findPages([runs]).map((p) => p.slice(runs.length + 1)),
+      ['m1/a.html', 'm1/b', 'm2/c.html'],
+    );
     assert.throws(() => findPages([join(runs, 'nope')]), /no such file or folder/);
     assert.throws(() => findPages([join(runs, 'm2', 'notes.txt')]), /not an HTML file/);
   });
@@ -49,7 +52,9 @@ describe('static scan of pages', () => {
   it('reads every CDN URL of the shared corpus pages in full (skips without the corpus)', (t) => {
     const dir = join(corpusDir, 'llm-tools', 'pages');
     if (!existsSync(dir)) return t.skip(`no corpus at ${dir}`);
-    const scans = readdirSync(dir).filter((n) => n.endsWith('.html')).map((n) => scanPage(join(dir, n)));
+    const scans = readdirSync(dir)
+      .filter((n) => n.endsWith('.html'))
+      .map((n) => scanPage(join(dir, n)));
     assert.ok(scans.filter((s) => s.urls.length > 0).length >= 70);
     const fonts = scans.flatMap((s) => s.urls).filter((u) => u.includes('fonts.googleapis.com/css2'));
     assert.ok(fonts.length >= 8 && fonts.every((u) => /display=swap|family=[^&]+$/.test(u)), fonts.join('\n'));
@@ -66,7 +71,10 @@ describe('prefetch', () => {
   it('answers the page URLs and follows CSS url()s and module imports into the cache', async () => {
     const s = scanPage(writeSingleFile(PAGE));
     const res = await prefetchUrls(env.cdn(), s.urls);
-    const followed = [...res.values()].filter((r) => r.from).map((r) => r.url).sort();
+    const followed = [...res.values()]
+      .filter((r) => r.from)
+      .map((r) => r.url)
+      .sort();
     assert.ok(followed.includes('https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.5.1/webfonts/fa-solid-900.woff2'), followed.join('\n'));
     assert.ok(followed.includes('https://cdn.jsdelivr.net/npm/cjs-lib@1.0.0/+esm'));
     assert.ok(followed.includes('https://esm.sh/shared-core@1.2.0/es2022/shared-core.mjs'));
@@ -90,7 +98,10 @@ describe('webgrade cdn', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^1 page\(s\) scanned, 1 with CDN URLs; 0 of those fully served$/m);
     assert.match(r.stdout, /page URLs: 7 — served 6, not found 1, unavailable 0, base URLs 0; dynamic \(not fetched\) 2/);
-    assert.match(r.stdout, /https:\/\/cdn\.jsdelivr\.net\/npm\/tiny@9\/gone\.js\n {4}jsdelivr: tiny@9 has no version matching 9 \(latest 1\.1\.0\) \[page\.html\]/);
+    assert.match(
+      r.stdout,
+      /https:\/\/cdn\.jsdelivr\.net\/npm\/tiny@9\/gone\.js\n {4}jsdelivr: tiny@9 has no version matching 9 \(latest 1\.1\.0\) \[page\.html\]/,
+    );
     const info = await runCli(['cdn', 'info', '--cdn-cache', cache]);
     assert.equal(info.code, 0, info.stderr);
     assert.match(info.stdout, /^packages: \d+$/m);

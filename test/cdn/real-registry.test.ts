@@ -56,10 +56,14 @@ describe('the real npm registry', () => {
 
   it('links esm.sh react@18 and react-dom@18/server into one React (a hook renders)', async (t) => {
     if (skip()) return t.skip(skip() as string);
-    const child = spawn(process.execPath, [join(here, 'esm-child.js'), JSON.stringify(['https://esm.sh/react@18', 'https://esm.sh/react-dom@18/server']), dir, registry], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, WEBGRADE_REACT_CHECK: '1' },
-    });
+    const child = spawn(
+      process.execPath,
+      [join(here, 'esm-child.js'), JSON.stringify(['https://esm.sh/react@18', 'https://esm.sh/react-dom@18/server']), dir, registry],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, WEBGRADE_REACT_CHECK: '1' },
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
@@ -74,7 +78,8 @@ describe('the real npm registry', () => {
     if (!process.env.WEBGRADE_CDN_VERIFY_MAPPINGS) return t.skip('set WEBGRADE_CDN_VERIFY_MAPPINGS=1 to check every mapping sample (~140 packages)');
     const cdn = new CdnCache({ dir });
     const urls: string[] = [];
-    for (const [lib, e] of Object.entries(cdnjsMapping())) for (const x of Array.isArray(e) ? e : [e]) urls.push(`https://cdnjs.cloudflare.com/ajax/libs/${lib}/${x.sample}`);
+    for (const [lib, e] of Object.entries(cdnjsMapping()))
+      for (const x of Array.isArray(e) ? e : [e]) urls.push(`https://cdnjs.cloudflare.com/ajax/libs/${lib}/${x.sample}`);
     for (const [repo, e] of Object.entries(githubMapping())) {
       const [ref, ...rest] = e.sample!.split('/');
       urls.push(`https://cdn.jsdelivr.net/gh/${repo}@${ref}/${rest.join('/')}`);

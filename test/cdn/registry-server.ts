@@ -109,7 +109,7 @@ export async function bombTarball(bytes: number, path = 'package/../skipped.bin'
   await write(header(path, bytes));
   const zeros = Buffer.alloc(1024 * 1024);
   for (let left = bytes; left > 0; left -= zeros.length) await write(left >= zeros.length ? zeros : zeros.subarray(0, left));
-  await write(Buffer.alloc((512 - (bytes % 512)) % 512 + 1024));
+  await write(Buffer.alloc(((512 - (bytes % 512)) % 512) + 1024));
   gz.end();
   await ended;
   return Buffer.concat(out);

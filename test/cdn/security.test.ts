@@ -40,11 +40,21 @@ before(async () => {
     { name: 'foreign-tarball', version: '1.0.0', files: { 'a.js': '1' }, dist: { tarball: '' } },
     { name: 'bad-integrity', version: '1.0.0', files: { 'a.js': '1' }, dist: { integrity: 'sha512-' + Buffer.alloc(64).toString('base64') } },
     { name: 'big-pkg', version: '1.0.0', files: { 'big.js': 'x'.repeat(300_000) } },
-    { name: 'reads-outside', version: '1.0.0', json: { main: 'index.js' }, files: { 'index.js': "module.exports = require('../../../../../../../../etc/hostname');\n" } },
+    {
+      name: 'reads-outside',
+      version: '1.0.0',
+      json: { main: 'index.js' },
+      files: { 'index.js': "module.exports = require('../../../../../../../../etc/hostname');\n" },
+    },
     { name: 'reads-absolute', version: '1.0.0', json: { module: 'index.mjs' }, files: { 'index.mjs': "export { default } from '/etc/hostname';\n" } },
   ]);
   // point foreign-tarball's dist.tarball at the other origin
-  await env.registry.publish({ name: 'foreign-tarball', version: '1.0.1', files: { 'a.js': '1' }, dist: { tarball: `${evilUrl}/foreign-tarball/-/foreign-tarball-1.0.1.tgz` } });
+  await env.registry.publish({
+    name: 'foreign-tarball',
+    version: '1.0.1',
+    files: { 'a.js': '1' },
+    dist: { tarball: `${evilUrl}/foreign-tarball/-/foreign-tarball-1.0.1.tgz` },
+  });
 });
 after(async () => {
   await env.close();
@@ -65,7 +75,10 @@ describe('tarball extraction', () => {
     assert.ok(m.refused.some((r) => /link\.js: symbolic link/.test(r)));
     assert.ok(m.refused.some((r) => /hard\.js: hard link/.test(r)));
     // nothing was written beside the cache
-    assert.deepEqual(readdirSync(dirname(env.dir)).filter((n) => /escaped|absolute-evil|up\.js/.test(n)), []);
+    assert.deepEqual(
+      readdirSync(dirname(env.dir)).filter((n) => /escaped|absolute-evil|up\.js/.test(n)),
+      [],
+    );
     assert.deepEqual(readdirSync(env.dir).sort(), ['blobs', 'builds', 'layout.json', 'locks', 'packages', 'pins', 'tmp']);
   });
 

@@ -34,9 +34,15 @@ describe('webgrade analyse (CLI)', () => {
   it('prints the distribution, noise and agreement tables', async () => {
     const r = await runCli(['analyse', results, '--ratings', ratings, '--bootstrap', '100']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /15 artifacts \(0 failed\) from 3 models, 5 requirements, 2 metrics with results; scored up to 2 times \(30 rows, 15 artifacts with repeats\)/);
+    assert.match(
+      r.stdout,
+      /15 artifacts \(0 failed\) from 3 models, 5 requirements, 2 metrics with results; scored up to 2 times \(30 rows, 15 artifacts with repeats\)/,
+    );
     assert.match(r.stdout, /Distribution and noise per metric/);
-    assert.match(r.stdout, /Agreement with human ratings \(.*ratings\.csv: 15 rated pages of 5 requirements, 5 with ≥ 3 rated pages; 95% CI: 100 bootstrap resamples of the requirements \(seed 1\)\)/);
+    assert.match(
+      r.stdout,
+      /Agreement with human ratings \(.*ratings\.csv: 15 rated pages of 5 requirements, 5 with ≥ 3 rated pages; 95% CI: 100 bootstrap resamples of the requirements \(seed 1\)\)/,
+    );
     assert.match(r.stdout, /comment-rate +│ 15 +│ 1\.00 \[1\.00, 1\.00\]/);
     assert.match(r.stdout, /noise guard \(σ ≥ k × test–retest sd, k = 3\) raised σ of 1 metric: performance/);
   });
@@ -56,7 +62,10 @@ describe('webgrade analyse (CLI)', () => {
     const csv = await runCli(['analyse', results, '--format', 'csv', '--bootstrap', '0']);
     assert.equal(csv.code, 0, csv.stderr);
     const table = parseCsv(csv.stdout).map((x) => x.fields);
-    assert.deepEqual(table.map((x) => x[0]), ['metric', 'performance', 'comment-rate', 'overall']);
+    assert.deepEqual(
+      table.map((x) => x[0]),
+      ['metric', 'performance', 'comment-rate', 'overall'],
+    );
     assert.equal(table[2]![table[0]!.indexOf('spearman')], '', 'no ratings: empty rating columns');
   });
 
@@ -91,14 +100,17 @@ describe('webgrade analyse (CLI)', () => {
 describe('webgrade leaderboard: noise guard flags (CLI)', () => {
   const { dir, results } = setup();
 
-  it('applies the guard by default, says so, and --no-noise-guard gives the study\'s numbers', async () => {
+  it("applies the guard by default, says so, and --no-noise-guard gives the study's numbers", async () => {
     const on = await runCli(['leaderboard', results, '--json', '--bootstrap', '0']);
     const off = await runCli(['leaderboard', results, '--json', '--bootstrap', '0', '--no-noise-guard']);
     assert.equal(on.code, 0, on.stderr);
     assert.equal(off.code, 0, off.stderr);
     const a = JSON.parse(on.stdout) as LeaderboardDoc;
     const b = JSON.parse(off.stdout) as LeaderboardDoc;
-    assert.deepEqual(a.noiseGuard.changed.map((c) => c.metric), ['performance']);
+    assert.deepEqual(
+      a.noiseGuard.changed.map((c) => c.metric),
+      ['performance'],
+    );
     assert.deepEqual(b.noiseGuard.changed, []);
     assert.notEqual(a.models[0]!.perspectives.performance, b.models[0]!.perspectives.performance);
     assert.equal(a.population.artifacts, 15);
@@ -107,7 +119,13 @@ describe('webgrade leaderboard: noise guard flags (CLI)', () => {
 
   it('takes test–retest sds from --norms when the results have no repeats, and rejects a bad norms file', async () => {
     const single = join(dir, 'single.jsonl');
-    writeFileSync(single, readFileSync(results, 'utf8').split('\n').filter((l) => l.includes('"repeat":1')).join('\n') + '\n');
+    writeFileSync(
+      single,
+      readFileSync(results, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"repeat":1'))
+        .join('\n') + '\n',
+    );
     const norms = join(dir, 'norms.json');
     const b = await runCli(['norms', 'build', results, '--out', norms]);
     assert.equal(b.code, 0, b.stderr);

@@ -11,7 +11,13 @@ import { criteriaJson, verdictsJson } from '../judges/answers.js';
 
 /** No judge in the environment, and a private answer cache. */
 function env(): NodeJS.ProcessEnv {
-  return { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined, WEBGRADE_JUDGE_MODEL: undefined, WEBGRADE_JUDGE_CONFIG: undefined, WEBGRADE_CACHE_DIR: tempDir() };
+  return {
+    OPENAI_BASE_URL: undefined,
+    OPENAI_API_KEY: undefined,
+    WEBGRADE_JUDGE_MODEL: undefined,
+    WEBGRADE_JUDGE_CONFIG: undefined,
+    WEBGRADE_CACHE_DIR: tempDir(),
+  };
 }
 
 const servers: ChatServer[] = [];
@@ -30,7 +36,11 @@ function reqFile(lines: unknown[]): string {
   return p;
 }
 
-const REQ = { id: 'ex', requirement: 'A small page with a greeting and a button.', checklist: { functional: ['The button does something on click', 'It shows a greeting'], visual: [], content: ['A heading'] } };
+const REQ = {
+  id: 'ex',
+  requirement: 'A small page with a greeting and a button.',
+  checklist: { functional: ['The button does something on click', 'It shows a greeting'], visual: [], content: ['A heading'] },
+};
 
 /** Scripted judge: answers by what the prompt asks for. */
 function judge(rec: { body: { messages: Array<{ content: unknown }> } }): { content: string } {
@@ -43,7 +53,9 @@ function judge(rec: { body: { messages: Array<{ content: unknown }> } }): { cont
 describe('judge metrics through the CLI', () => {
   it('without any judge configured: exits 0 quickly with the metric n/a and a reason', async () => {
     const t0 = Date.now();
-    const r = await runCli(['score', fixture('example'), '--only', 'functional-alignment', '--requirement-text', 'A page with a greeting', '--json'], { env: env() });
+    const r = await runCli(['score', fixture('example'), '--only', 'functional-alignment', '--requirement-text', 'A page with a greeting', '--json'], {
+      env: env(),
+    });
     const ms = Date.now() - t0;
     assert.equal(r.code, 0, r.stderr);
     const m = JSON.parse(r.stdout).metrics[0];
@@ -52,7 +64,10 @@ describe('judge metrics through the CLI', () => {
     assert.match(m.reason, /no functional checklist items/);
     assert.ok(ms < 15_000, `took ${ms} ms`);
 
-    const r2 = await runCli(['score', fixture('example'), '--only', 'functional-alignment,functionality-correctness', '--requirement', `${reqFile([REQ])}#ex`, '--json'], { env: env() });
+    const r2 = await runCli(
+      ['score', fixture('example'), '--only', 'functional-alignment,functionality-correctness', '--requirement', `${reqFile([REQ])}#ex`, '--json'],
+      { env: env() },
+    );
     assert.equal(r2.code, 0, r2.stderr);
     for (const m of JSON.parse(r2.stdout).metrics) {
       assert.equal(m.score, null);
@@ -63,7 +78,19 @@ describe('judge metrics through the CLI', () => {
   it('scores with a judge endpoint from the flags, and a rerun is answered from the cache with the same scores', async () => {
     const s = await server(judge);
     const e = env();
-    const args = ['score', fixture('example'), '--only', 'functionality-correctness,functional-alignment,content-alignment', '--requirement', `${reqFile([REQ])}#ex`, '--judge-base-url', s.url, '--judge-model', 'm1', '--json'];
+    const args = [
+      'score',
+      fixture('example'),
+      '--only',
+      'functionality-correctness,functional-alignment,content-alignment',
+      '--requirement',
+      `${reqFile([REQ])}#ex`,
+      '--judge-base-url',
+      s.url,
+      '--judge-model',
+      'm1',
+      '--json',
+    ];
     const a = await runCli(args, { env: e });
     assert.equal(a.code, 0, a.stderr);
     const scores = (out: string) => Object.fromEntries(JSON.parse(out).metrics.map((m: { id: string; score: number | null }) => [m.id, m.score]));
@@ -83,7 +110,22 @@ describe('judge metrics through the CLI', () => {
         : { content: JSON.stringify({ aesthetics: 2, hierarchy: 2, consistency: 2, fit: 2, score: 2, reason: 'plain' }) },
     );
     const reqs = reqFile([{ id: 'v', requirement: 'A styled page', checklist: { visual: ['Text is styled'] } }]);
-    const r = await runCli(['score', fixture('example'), '--only', 'visual-experience,visual-alignment', '--requirement', `${reqs}#v`, '--judge-base-url', s.url, '--judge-model', 'vision', '--json'], { env: env() });
+    const r = await runCli(
+      [
+        'score',
+        fixture('example'),
+        '--only',
+        'visual-experience,visual-alignment',
+        '--requirement',
+        `${reqs}#v`,
+        '--judge-base-url',
+        s.url,
+        '--judge-model',
+        'vision',
+        '--json',
+      ],
+      { env: env() },
+    );
     assert.equal(r.code, 0, r.stderr);
     const doc = JSON.parse(r.stdout);
     assert.ok(Math.abs(doc.metrics.find((m: { id: string }) => m.id === 'visual-experience').score - 76.57) < 0.01);
@@ -100,7 +142,24 @@ describe('judge metrics through the CLI', () => {
 
   it('--judge-repeats 2 asks twice and reports both scores in details.repeats', async () => {
     const s = await server(judge);
-    const r = await runCli(['score', fixture('example'), '--only', 'content-alignment', '--requirement', `${reqFile([REQ])}#ex`, '--judge-base-url', s.url, '--judge-model', 'm1', '--judge-repeats', '2', '--json'], { env: env() });
+    const r = await runCli(
+      [
+        'score',
+        fixture('example'),
+        '--only',
+        'content-alignment',
+        '--requirement',
+        `${reqFile([REQ])}#ex`,
+        '--judge-base-url',
+        s.url,
+        '--judge-model',
+        'm1',
+        '--judge-repeats',
+        '2',
+        '--json',
+      ],
+      { env: env() },
+    );
     assert.equal(r.code, 0, r.stderr);
     const m = JSON.parse(r.stdout).metrics[0];
     assert.deepEqual(m.details.repeats, [100, 100]);
@@ -109,7 +168,22 @@ describe('judge metrics through the CLI', () => {
 
   it('an unreachable judge makes the metric n/a with the reason and the run still exits 0', async () => {
     const port = await refusedPort();
-    const r = await runCli(['score', fixture('example'), '--only', 'content-alignment', '--requirement', `${reqFile([REQ])}#ex`, '--judge-base-url', `http://127.0.0.1:${port}/v1`, '--judge-model', 'm', '--json'], { env: env() });
+    const r = await runCli(
+      [
+        'score',
+        fixture('example'),
+        '--only',
+        'content-alignment',
+        '--requirement',
+        `${reqFile([REQ])}#ex`,
+        '--judge-base-url',
+        `http://127.0.0.1:${port}/v1`,
+        '--judge-model',
+        'm',
+        '--json',
+      ],
+      { env: env() },
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(JSON.parse(r.stdout).metrics[0].reason, /cannot reach judge endpoint/);
   });
@@ -123,7 +197,9 @@ describe('judge metrics through the CLI', () => {
     const byDefault = await runCli(['score', fixture('example'), '--only', 'functional-alignment', '--requirement', `${reqs}#ex`, '--json'], { env: e });
     assert.equal(byDefault.code, 0, byDefault.stderr);
     assert.equal(JSON.parse(byDefault.stdout).metrics[0].details.stance, 'study');
-    const strict = await runCli(['score', fixture('example'), '--only', 'functional-alignment', '--requirement', `${reqs}#ex`, '--alignment', 'strict'], { env: e });
+    const strict = await runCli(['score', fixture('example'), '--only', 'functional-alignment', '--requirement', `${reqs}#ex`, '--alignment', 'strict'], {
+      env: e,
+    });
     assert.equal(strict.code, 0, strict.stderr);
     assert.match(strict.stdout.replace(/[\s│]+/g, ' '), /\[stance: strict\]/, 'the table says which stance');
     assert.deepEqual(s.requests.map(stanceOf), ['study', 'strict']);
@@ -137,13 +213,22 @@ describe('judge metrics through the CLI', () => {
     const b = await runCli(['batch', runs, '--requirements', reqs, '--only', 'functional-alignment', '--alignment', 'strict', '--out', out], { env: e });
     assert.equal(b.code, 0, b.stderr);
     assert.deepEqual(s.requests.slice(2).map(stanceOf), ['strict', 'strict']);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(rows.map((r) => r.metrics[0].details.stance), ['strict', 'strict']);
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      rows.map((r) => r.metrics[0].details.stance),
+      ['strict', 'strict'],
+    );
     const lb = await runCli(['leaderboard', out, '--json'], { env: e });
     assert.equal(lb.code, 0, lb.stderr);
     const doc = JSON.parse(lb.stdout);
     assert.deepEqual(doc.alignmentStances, { strict: 2 });
-    assert.ok(doc.notes.some((n: string) => /alignment judged under the strict stance \(2 results\)/.test(n)), doc.notes.join('\n'));
+    assert.ok(
+      doc.notes.some((n: string) => /alignment judged under the strict stance \(2 results\)/.test(n)),
+      doc.notes.join('\n'),
+    );
   });
 
   it('a broken judge config file is bad input: one line, exit 2', async () => {
@@ -158,7 +243,9 @@ describe('judge metrics through the CLI', () => {
 
 describe('webgrade checklist', () => {
   it('derives checklists for requirements without one and keeps the others unchanged', async () => {
-    const s = await server(() => ({ content: JSON.stringify({ functional: ['Adding a task appends it to the list'], visual: ['Dark background'], content: [] }) }));
+    const s = await server(() => ({
+      content: JSON.stringify({ functional: ['Adding a task appends it to the list'], visual: ['Dark background'], content: [] }),
+    }));
     const input = reqFile([{ id: 'a', requirement: 'A todo app with a dark theme', labels: { category: 'tools' } }, REQ]);
     const out = join(tempDir(), 'out.jsonl');
     const r = await runCli(['checklist', input, '--out', out, '--judge-base-url', s.url, '--judge-model', 'm1'], { env: env() });
@@ -182,7 +269,11 @@ describe('webgrade checklist', () => {
 describe('webgrade judge-stability', () => {
   it('prints the per-metric test and the verdict', async () => {
     const rows: unknown[] = [];
-    for (const [model, level] of [['a', 20], ['b', 60], ['c', 90]] as const) {
+    for (const [model, level] of [
+      ['a', 20],
+      ['b', 60],
+      ['c', 90],
+    ] as const) {
       for (let q = 0; q < 5; q++) {
         const base = level + q;
         rows.push({ model, requirement: `q${q}`, metrics: [{ id: 'content-alignment', score: base, details: { repeats: [base - 1, base, base + 1] } }] });

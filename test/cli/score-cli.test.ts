@@ -19,7 +19,7 @@ describe('webgrade score (CLI)', () => {
     assert.ok('perspectives' in doc && 'overall' in doc);
   });
 
-  it('--suite study scores exactly the study\'s 24 metrics and says so; --suite extended adds the registry\'s own (dead-code ...)', async () => {
+  it("--suite study scores exactly the study's 24 metrics and says so; --suite extended adds the registry's own (dead-code ...)", async () => {
     const study = await runCli(['score', fixture('example'), '--json', '--suite', 'study']);
     assert.equal(study.code, 0, study.stderr);
     const s = JSON.parse(study.stdout);
@@ -30,9 +30,14 @@ describe('webgrade score (CLI)', () => {
     assert.equal(ext.code, 0, ext.stderr);
     const e = JSON.parse(ext.stdout);
     assert.equal(e.suite, 'extended');
-    const added = suiteMetrics('extended').filter((m) => m.suite === 'extended').map((m) => m.id);
+    const added = suiteMetrics('extended')
+      .filter((m) => m.suite === 'extended')
+      .map((m) => m.id);
     assert.ok(added.includes('dead-code'));
-    assert.deepEqual(e.metrics.map((m: { id: string }) => m.id), [...s.metrics.map((m: { id: string }) => m.id), ...added]);
+    assert.deepEqual(
+      e.metrics.map((m: { id: string }) => m.id),
+      [...s.metrics.map((m: { id: string }) => m.id), ...added],
+    );
   });
 
   it('a canvas-only page: performance is unscorable with NO_LCP as the reason, and nothing reaches stderr (as root, but the sandbox warning)', async () => {

@@ -28,7 +28,9 @@ function start(args: string[]): Run {
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   child.stdout!.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((r) => child.on('exit', (code, signal) => r({ code, signal, at: performance.now() })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((r) =>
+    child.on('exit', (code, signal) => r({ code, signal, at: performance.now() })),
+  );
   return { child, exited, stderr: () => err };
 }
 
@@ -75,10 +77,14 @@ async function until<T>(get: () => T | undefined | false, ms: number, what: stri
 
 /** Wait until a Chrome runs in a profile owned by one of `owners()`; returns those profiles. */
 function chromeUp(owners: () => number[]): Promise<string[]> {
-  return until(() => {
-    const profiles = profilesOf(owners());
-    return profiles.some((p) => processesUsing(p).length > 0) && profiles;
-  }, 120_000, 'a Chrome of the run');
+  return until(
+    () => {
+      const profiles = profilesOf(owners());
+      return profiles.some((p) => processesUsing(p).length > 0) && profiles;
+    },
+    120_000,
+    'a Chrome of the run',
+  );
 }
 
 function describeProcs(profiles: string[]): string {
@@ -103,7 +109,9 @@ async function assertNoChrome(profiles: string[]): Promise<void> {
     throw new Error(`${(err as Error).message}: ${describeProcs(profiles)}`);
   }
   // The reaper removes a profile once its Chrome is gone (gather/chrome-reaper.ts): give it the moment.
-  await until(() => profiles.every((p) => !readdirSync(tmpdir()).includes(p.slice(tmpdir().length + 1))) || undefined, 5_000, 'profiles removed').catch(() => undefined);
+  await until(() => profiles.every((p) => !readdirSync(tmpdir()).includes(p.slice(tmpdir().length + 1))) || undefined, 5_000, 'profiles removed').catch(
+    () => undefined,
+  );
   for (const p of profiles) assert.equal(readdirSync(tmpdir()).includes(p.slice(tmpdir().length + 1)), false, `profile ${p} left behind`);
 }
 
@@ -125,7 +133,10 @@ describe('signals stop a run promptly and leave no Chrome', () => {
   it('score, SIGINT while the static thread parses a 13 MB page', async () => {
     const dir = tempDir();
     const page = join(dir, 'big.html');
-    writeFileSync(page, `<!doctype html><html><body>\n${Array.from({ length: 300_000 }, (_, i) => `<div class="c"><b>${i}</b><i>x</i></div>`).join('\n')}\n</body></html>`);
+    writeFileSync(
+      page,
+      `<!doctype html><html><body>\n${Array.from({ length: 300_000 }, (_, i) => `<div class="c"><b>${i}</b><i>x</i></div>`).join('\n')}\n</body></html>`,
+    );
     const run = start(['score', page, '--only', 'lint,comment-rate,copywriting,component-consistency']);
     await new Promise((r) => setTimeout(r, 5_000));
     const t = performance.now();

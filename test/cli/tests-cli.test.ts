@@ -11,7 +11,13 @@ import { promptText, startChatServer, type ChatServer } from '../judges/chat-ser
 const dir = tempDir();
 const servers: ChatServer[] = [];
 after(async () => Promise.all(servers.map((s) => s.close())));
-const env = (url: string) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k', WEBGRADE_JUDGE_MODEL: 'judge-test', WEBGRADE_CACHE_DIR: dir, WEBGRADE_JUDGE_CONFIG: '' });
+const env = (url: string) => ({
+  OPENAI_BASE_URL: url,
+  OPENAI_API_KEY: 'k',
+  WEBGRADE_JUDGE_MODEL: 'judge-test',
+  WEBGRADE_CACHE_DIR: dir,
+  WEBGRADE_JUDGE_CONFIG: '',
+});
 
 // The shape of WebGen-Bench's data/test.jsonl (github.com/mnluzimu/WebGen-Bench), one app, our own words.
 const WEBGEN = JSON.stringify({
@@ -20,14 +26,31 @@ const WEBGEN = JSON.stringify({
   Category: { primary_category: 'Data Management', subcategories: ['CRUD Operations'] },
   application_type: 'Productivity Tools',
   ui_instruct: [
-    { task: 'Add an item called milk.', expected_result: 'milk is shown in the list.', task_category: { primary_category: 'Functional Testing', subcategories: ['Form Operations'] } },
-    { task: 'Remove the item milk.', expected_result: 'The list no longer shows milk.', task_category: { primary_category: 'Functional Testing', subcategories: [] } },
+    {
+      task: 'Add an item called milk.',
+      expected_result: 'milk is shown in the list.',
+      task_category: { primary_category: 'Functional Testing', subcategories: ['Form Operations'] },
+    },
+    {
+      task: 'Remove the item milk.',
+      expected_result: 'The list no longer shows milk.',
+      task_category: { primary_category: 'Functional Testing', subcategories: [] },
+    },
   ],
 });
 
 describe('webgrade tests', () => {
   it('generate: the judge writes natural-language tests from the requirement and its checklist; scripted tests are kept', async () => {
-    const server = await startChatServer([{ content: JSON.stringify({ tests: [{ task: 'Add milk.', expected: 'milk is listed.' }, { task: 'Reload.', expected: 'milk is still listed.' }] }) }]);
+    const server = await startChatServer([
+      {
+        content: JSON.stringify({
+          tests: [
+            { task: 'Add milk.', expected: 'milk is listed.' },
+            { task: 'Reload.', expected: 'milk is still listed.' },
+          ],
+        }),
+      },
+    ]);
     servers.push(server);
     const reqs = join(dir, 'reqs.jsonl');
     const line = JSON.parse(readFileSync(fixture('requirement-tests', 'reqs.jsonl'), 'utf8')) as Record<string, unknown>;
@@ -35,7 +58,10 @@ describe('webgrade tests', () => {
     const r = await runCli(['tests', 'generate', reqs], { env: env(server.url) });
     assert.equal(r.code, 0, r.stderr);
     const [req] = parseRequirementsJsonl(r.stdout, 'out');
-    assert.deepEqual(req!.tests!.filter(isNaturalTest), [{ id: 'nl-1', task: 'Add milk.', expected: 'milk is listed.' }, { id: 'nl-2', task: 'Reload.', expected: 'milk is still listed.' }]);
+    assert.deepEqual(req!.tests!.filter(isNaturalTest), [
+      { id: 'nl-1', task: 'Add milk.', expected: 'milk is listed.' },
+      { id: 'nl-2', task: 'Reload.', expected: 'milk is still listed.' },
+    ]);
     assert.equal(req!.tests!.length, 7);
     assert.match(r.stderr, /2 written for 1 requirements, 0 kept, 0 failed; 1 judge calls/);
     assert.match(promptText(server.requests[0]!), /⟦BEGIN CHECKLIST [0-9a-f]+⟧\nfunctional: Remove takes an item off/);
@@ -48,7 +74,9 @@ describe('webgrade tests', () => {
   });
 
   it('generate without a judge: one line and exit 2', async () => {
-    const r = await runCli(['tests', 'generate', fixture('requirement-tests', 'reqs.jsonl')], { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '', WEBGRADE_JUDGE_MODEL: '', WEBGRADE_JUDGE_CONFIG: '' } });
+    const r = await runCli(['tests', 'generate', fixture('requirement-tests', 'reqs.jsonl')], {
+      env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '', WEBGRADE_JUDGE_MODEL: '', WEBGRADE_JUDGE_CONFIG: '' },
+    });
     assert.equal(r.code, 2);
     assert.equal(r.stderr.trim().split('\n').length, 1);
     assert.match(r.stderr, /no judge configured/);
@@ -62,13 +90,25 @@ describe('webgrade tests', () => {
     const [req] = parseRequirementsJsonl(r.stdout, 'out');
     assert.equal(req!.id, '000007');
     assert.deepEqual(req!.labels, { category: 'Data Management', application: 'Productivity Tools' });
-    assert.deepEqual(req!.tests, [{ id: '000007-1', task: 'Add an item called milk.', expected: 'milk is shown in the list.' }, { id: '000007-2', task: 'Remove the item milk.', expected: 'The list no longer shows milk.' }]);
+    assert.deepEqual(req!.tests, [
+      { id: '000007-1', task: 'Add an item called milk.', expected: 'milk is shown in the list.' },
+      { id: '000007-2', task: 'Remove the item milk.', expected: 'The list no longer shows milk.' },
+    ]);
     const mine = join(dir, 'mine.jsonl');
-    writeFileSync(mine, JSON.stringify({ id: '000007', requirement: 'Our words.', tests: [{ id: 's', steps: [{ click: 'Add' }], expect: [{ noErrors: true }] }] }) + '\n' + JSON.stringify({ id: 'other', requirement: 'x' }) + '\n');
+    writeFileSync(
+      mine,
+      JSON.stringify({ id: '000007', requirement: 'Our words.', tests: [{ id: 's', steps: [{ click: 'Add' }], expect: [{ noErrors: true }] }] }) +
+        '\n' +
+        JSON.stringify({ id: 'other', requirement: 'x' }) +
+        '\n',
+    );
     const m = await runCli(['tests', 'import', wg, '--into', mine]);
     assert.equal(m.code, 0, m.stderr);
     const merged = parseRequirementsJsonl(m.stdout, 'out');
-    assert.deepEqual(merged[0]!.tests!.map((t) => t.id), ['s', '000007-1', '000007-2']);
+    assert.deepEqual(
+      merged[0]!.tests!.map((t) => t.id),
+      ['s', '000007-1', '000007-2'],
+    );
     assert.equal(merged[0]!.requirement, 'Our words.');
     assert.equal(merged[1]!.tests, undefined);
   });

@@ -27,7 +27,7 @@ function setup(follow: string | null, seed: number) {
 describe('webgrade weights fit (CLI)', () => {
   const s = setup('comment-rate', 4);
 
-  it('fits ratings, prints weights, held-out agreement beside the survey\'s and a verdict, and writes a weights file', async () => {
+  it("fits ratings, prints weights, held-out agreement beside the survey's and a verdict, and writes a weights file", async () => {
     const out = join(s.dir, 'fitted.json');
     const r = await runCli(['weights', 'fit', s.results, '--ratings', s.ratings, '--out', out, '--bootstrap', '40', '--persona', 'designer']);
     assert.equal(r.code, 0, r.stderr);
@@ -55,7 +55,10 @@ describe('webgrade weights fit (CLI)', () => {
     const t = await runCli(['leaderboard', s.results, '--weights', out, '--bootstrap', '0']);
     assert.equal(t.code, 0, t.stderr);
     assert.match(t.stdout, /weights: suite study, persona fitted from .*fitted2\.json \(fitted to people's judgements: see the provenance\)/);
-    assert.match(t.stdout, /weights fitted to ratings .*ratings\.csv \(sha256 [0-9a-f]{12}\) on \d{4}-\d\d-\d\d: held-out Spearman within requirement 0\.\d\d \[.*\] \(5-fold by requirement, seed 1\) vs survey all/);
+    assert.match(
+      t.stdout,
+      /weights fitted to ratings .*ratings\.csv \(sha256 [0-9a-f]{12}\) on \d{4}-\d\d-\d\d: held-out Spearman within requirement 0\.\d\d \[.*\] \(5-fold by requirement, seed 1\) vs survey all/,
+    );
     const j = await runCli(['leaderboard', s.results, '--weights', out, '--bootstrap', '0', '--json']);
     const doc = JSON.parse(j.stdout) as LeaderboardDoc;
     assert.equal(doc.persona, 'fitted');
@@ -76,14 +79,19 @@ describe('webgrade weights fit (CLI)', () => {
     assert.equal(doc.data.raters, 3);
     assert.equal(doc.method.ties, 'half');
     assert.equal(doc.data.comparisons, doc.data.judgements);
-    const drop = JSON.parse((await runCli(['weights', 'fit', s.results, '--pairs', s.pairs, '--out', out, '--bootstrap', '0', '--json', '--ties', 'drop'])).stdout) as FitDoc;
+    const drop = JSON.parse(
+      (await runCli(['weights', 'fit', s.results, '--pairs', s.pairs, '--out', out, '--bootstrap', '0', '--json', '--ties', 'drop'])).stdout,
+    ) as FitDoc;
     assert.equal(drop.data.comparisons, doc.data.judgements! - doc.data.ties!);
   });
 
-  it('analyse --pairs gives every metric\'s pairwise accuracy (table and JSON)', async () => {
+  it("analyse --pairs gives every metric's pairwise accuracy (table and JSON)", async () => {
     const r = await runCli(['analyse', s.results, '--pairs', s.pairs, '--bootstrap', '100']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /Agreement with pairwise preferences \(.*pairs\.jsonl: 240 judgements of 30 requirements, \d+ ties, 3 raters; 95% CI: 100 bootstrap resamples/);
+    assert.match(
+      r.stdout,
+      /Agreement with pairwise preferences \(.*pairs\.jsonl: 240 judgements of 30 requirements, \d+ ties, 3 raters; 95% CI: 100 bootstrap resamples/,
+    );
     assert.match(r.stdout, /│ comment-rate +│ \d+ +│ 0\.[89]\d \[/);
     const j = JSON.parse((await runCli(['analyse', s.results, '--pairs', s.pairs, '--bootstrap', '0', '--json'])).stdout) as AnalysisDoc;
     assert.equal(j.pairs!.matched, 240);
@@ -95,7 +103,10 @@ describe('webgrade weights fit (CLI)', () => {
     const n = setup(null, 2);
     const r = await runCli(['weights', 'fit', n.results, '--ratings', n.ratings, '--out', join(n.dir, 'w.json'), '--bootstrap', '60']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /Verdict: too few data to beat the survey weights: the fitted weights' held-out agreement -?0\.\d\d \[-0\.\d\d, 0\.\d\d\] overlaps persona all/);
+    assert.match(
+      r.stdout,
+      /Verdict: too few data to beat the survey weights: the fitted weights' held-out agreement -?0\.\d\d \[-0\.\d\d, 0\.\d\d\] overlaps persona all/,
+    );
   });
 
   it('rejects bad input with one line and exit 2', async () => {

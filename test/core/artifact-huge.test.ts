@@ -37,7 +37,10 @@ describe('artifact model on huge pages', () => {
     const p = writeSingleFile(`<!doctype html><html><body>${'<div>'.repeat(n)}<script>let deep = 1;</script>${'</div>'.repeat(n)}</body></html>`);
     const a = loadArtifact(p);
     const [sources, parseMs] = timed(() => a.sources);
-    assert.deepEqual(sources.map((s) => s.text), ['let deep = 1;']);
+    assert.deepEqual(
+      sources.map((s) => s.text),
+      ['let deep = 1;'],
+    );
     const [dom, domMs] = timed(() => a.dom);
     const depth = depthOf(dom.window.document);
     assert.ok(depth <= MAX_DOM_DEPTH + 1, `DOM depth ${depth}`);
@@ -74,16 +77,26 @@ describe('artifact model on huge pages', () => {
     assert.equal(fonts[19_999]!.line, 20_000);
   });
 
-  it('<noscript> content is text in the static DOM, and its references are not the page\'s', () => {
-    const a = loadArtifact(writeSingleFile('<head><noscript><link rel="stylesheet" href="a.css"></noscript></head><body><noscript><img src="b.png"></noscript><img src="c.png"></body>'));
+  it("<noscript> content is text in the static DOM, and its references are not the page's", () => {
+    const a = loadArtifact(
+      writeSingleFile(
+        '<head><noscript><link rel="stylesheet" href="a.css"></noscript></head><body><noscript><img src="b.png"></noscript><img src="c.png"></body>',
+      ),
+    );
     assert.equal(a.dom.window.document.querySelectorAll('noscript img, noscript link').length, 0);
-    assert.deepEqual(a.resources.map((r) => r.url), ['c.png']);
+    assert.deepEqual(
+      a.resources.map((r) => r.url),
+      ['c.png'],
+    );
   });
 
   it('a parse failure is kept and thrown as an ArtifactParseError on every use', () => {
     const a = loadArtifact(writeSingleFile('<p>fine</p>'));
     failArtifactParse(a, 'time budget exceeded while parsing');
-    assert.throws(() => a.sources, (e: unknown) => e instanceof ArtifactParseError && /time budget/.test(e.message));
+    assert.throws(
+      () => a.sources,
+      (e: unknown) => e instanceof ArtifactParseError && /time budget/.test(e.message),
+    );
     assert.throws(() => a.dom, ArtifactParseError);
     assert.throws(() => a.resources, ArtifactParseError);
   });

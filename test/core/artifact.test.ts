@@ -20,7 +20,9 @@ describe('artifact loading', () => {
   });
 
   it('records inline blocks with the line and column where their text starts', () => {
-    const p = writeSingleFile('<!doctype html>\n<html><head>\n<style>\nbody{}\n</style></head>\n<body>\n<script type="module">let a;</script>\n<div style="color:red" onclick="go()"></div></body></html>\n');
+    const p = writeSingleFile(
+      '<!doctype html>\n<html><head>\n<style>\nbody{}\n</style></head>\n<body>\n<script type="module">let a;</script>\n<div style="color:red" onclick="go()"></div></body></html>\n',
+    );
     const a = loadArtifact(p);
     assert.equal(a.kind, 'file');
     const style = a.sources.find((s) => s.language === 'css' && s.origin === 'inline')!;
@@ -35,14 +37,20 @@ describe('artifact loading', () => {
   });
 
   it('does not treat JSON, templates or text/babel scripts as JavaScript', () => {
-    const a = loadArtifact(writeSingleFile('<script type="application/json">{"a":1}</script><script type="text/babel">const x = <b/>;</script><script>ok()</script>'));
+    const a = loadArtifact(
+      writeSingleFile('<script type="application/json">{"a":1}</script><script type="text/babel">const x = <b/>;</script><script>ok()</script>'),
+    );
     const js = a.sources.filter((s) => s.language === 'js');
-    assert.deepEqual(js.map((s) => s.text), ['ok()']);
+    assert.deepEqual(
+      js.map((s) => s.text),
+      ['ok()'],
+    );
   });
 
   it('classifies referenced resources: local present, local missing, remote, data, escaping the root', () => {
     const dir = writeArtifact({
-      'index.html': '<link rel="stylesheet" href="css/site.css"><img src="img/a.png"><img src="missing.png">\n<script src="https://cdn.example.com/x.js"></script><img src="data:image/png;base64,AAAA"><img src="../../etc/passwd"><a href="#top">x</a>',
+      'index.html':
+        '<link rel="stylesheet" href="css/site.css"><img src="img/a.png"><img src="missing.png">\n<script src="https://cdn.example.com/x.js"></script><img src="data:image/png;base64,AAAA"><img src="../../etc/passwd"><a href="#top">x</a>',
       'css/site.css': '@import "more.css";\n@font-face { font-family: F; src: url(../fonts/f.woff2) }\nbody { background: url("../img/a.png") }',
       'img/a.png': Buffer.from([0x89, 0x50, 0x4e, 0x47]),
     });
@@ -65,7 +73,10 @@ describe('artifact loading', () => {
   it('a single file does not include its siblings', () => {
     const dir = writeArtifact({ 'page.html': '<img src="pic.png">', 'pic.png': 'x' });
     const a = loadArtifact(join(dir, 'page.html'));
-    assert.deepEqual(a.files.map((f) => f.path), ['page.html']);
+    assert.deepEqual(
+      a.files.map((f) => f.path),
+      ['page.html'],
+    );
     assert.equal(a.resources[0]!.exists, false);
   });
 
@@ -89,7 +100,10 @@ describe('artifact loading', () => {
     for (const [name, make, re] of cases) {
       it(name, () => {
         const p = make();
-        assert.throws(() => loadArtifact(p), (err: unknown) => err instanceof InputError && re.test(err.message) && !err.message.includes('\n'));
+        assert.throws(
+          () => loadArtifact(p),
+          (err: unknown) => err instanceof InputError && re.test(err.message) && !err.message.includes('\n'),
+        );
       });
     }
     it('unreadable file', (t) => {
@@ -100,7 +114,15 @@ describe('artifact loading', () => {
     });
   });
   it('keeps a quoted @import URL whole, semicolons included (Google Fonts wght@400;700)', () => {
-    const a = loadArtifact(writeArtifact({ 'index.html': '<style>@import url("https://fonts.googleapis.com/css2?family=DM+Sans:wght@400;500;700&display=swap"); @import \'a.css\'; @import url(b.css);</style>' }));
-    assert.deepEqual(a.resources.filter((r) => r.kind === 'css-import').map((r) => r.url), ['https://fonts.googleapis.com/css2?family=DM+Sans:wght@400;500;700&display=swap', 'a.css', 'b.css']);
+    const a = loadArtifact(
+      writeArtifact({
+        'index.html':
+          '<style>@import url("https://fonts.googleapis.com/css2?family=DM+Sans:wght@400;500;700&display=swap"); @import \'a.css\'; @import url(b.css);</style>',
+      }),
+    );
+    assert.deepEqual(
+      a.resources.filter((r) => r.kind === 'css-import').map((r) => r.url),
+      ['https://fonts.googleapis.com/css2?family=DM+Sans:wght@400;500;700&display=swap', 'a.css', 'b.css'],
+    );
   });
 });

@@ -31,7 +31,7 @@ describe('browser session on fixture pages', () => {
     assert.equal(metric(doc, 'console-errors').score, 80, JSON.stringify(metric(doc, 'console-errors').details));
   });
 
-  it('a clean 1000-line page scores 100: the browser\'s own favicon probe is not the page\'s error', async () => {
+  it("a clean 1000-line page scores 100: the browser's own favicon probe is not the page's error", async () => {
     const doc = await scorer.score(fixture('browser', 'clean-1000.html'));
     assert.equal(metric(doc, 'console-errors').score, 100, JSON.stringify(metric(doc, 'console-errors').details));
   });
@@ -41,7 +41,7 @@ describe('browser session on fixture pages', () => {
     assert.equal(metric(doc, 'mobile-compat').score, 70, JSON.stringify(metric(doc, 'mobile-compat').details));
   });
 
-  it('blocks and logs every request that is not to the artifact\'s own server, and file:// is unreachable', async () => {
+  it("blocks and logs every request that is not to the artifact's own server, and file:// is unreachable", async () => {
     const { evidence } = await scorer.scoreWithEvidence(fixture('hostile', 'network-and-file.html'));
     assert.ok(evidence.browser?.ok, 'browser evidence');
     const net = evidence.browser.value.network;
@@ -51,9 +51,15 @@ describe('browser session on fixture pages', () => {
     for (const n of foreign) assert.equal(n.disposition, 'blocked', `${n.url} was not blocked`);
     assert.ok(!net.some((n) => n.url.startsWith('file:') && n.status === 200), 'a file:// request succeeded');
     for (const host of ['cdn.example.com', 'api.example.com', '10.0.0.1', 'socket.example.com', 'track.example.com']) {
-      assert.ok(net.some((n) => n.url.includes(host) && n.disposition === 'blocked' && n.phase === 'visit'), `${host} not logged as blocked in the visit`);
+      assert.ok(
+        net.some((n) => n.url.includes(host) && n.disposition === 'blocked' && n.phase === 'visit'),
+        `${host} not logged as blocked in the visit`,
+      );
     }
-    assert.ok(net.some((n) => n.url.startsWith('wss://socket.example.com') && n.destination === 'websocket'), 'the WebSocket is logged with its full URL');
+    assert.ok(
+      net.some((n) => n.url.startsWith('wss://socket.example.com') && n.destination === 'websocket'),
+      'the WebSocket is logged with its full URL',
+    );
   });
 });
 
@@ -87,7 +93,11 @@ describe('screenshots of moving pages', () => {
     assert.ok(a.evidence.browser?.ok && b.evidence.browser?.ok);
     assert.equal(a.evidence.browser.value.frozenAnimations, 2);
     const pixels = async (png: Buffer) => (await sharp(png).raw().toBuffer()).toString('base64');
-    assert.equal(await pixels(a.evidence.browser.value.screenshots.desktop!.png), await pixels(b.evidence.browser.value.screenshots.desktop!.png), 'the two screenshots differ');
+    assert.equal(
+      await pixels(a.evidence.browser.value.screenshots.desktop!.png),
+      await pixels(b.evidence.browser.value.screenshots.desktop!.png),
+      'the two screenshots differ',
+    );
     // The heading's four-second intro is shown finished (fully opaque, in place), not half-way.
     const { data, info } = await sharp(a.evidence.browser.value.screenshots.desktop!.png).raw().toBuffer({ resolveWithObject: true });
     let dark = 0;
@@ -98,8 +108,18 @@ describe('screenshots of moving pages', () => {
 
 describe('hostile pages', () => {
   const hostile = [
-    'endless-loop.html', 'alert-storm.html', 'huge-dom.html', 'never-loads.html', 'redirect-away.html', 'window-close.html',
-    'memory-hog.html', 'spinning-workers.html', 'window-open-storm.html', 'meta-refresh-loop.html', 'reload-loop.html', 'permission-prompts.html',
+    'endless-loop.html',
+    'alert-storm.html',
+    'huge-dom.html',
+    'never-loads.html',
+    'redirect-away.html',
+    'window-close.html',
+    'memory-hog.html',
+    'spinning-workers.html',
+    'window-open-storm.html',
+    'meta-refresh-loop.html',
+    'reload-loop.html',
+    'permission-prompts.html',
   ];
   /** Pages whose renderer may stop answering for a cause other than a busy main thread: the reason must name it. */
   const notMainThread: Record<string, RegExp> = { 'spinning-workers.html': /worker/, 'reload-loop.html': /navigat/, 'meta-refresh-loop.html': /navigat/ };
@@ -159,7 +179,13 @@ describe('hostile pages made at test time', () => {
 describe('saved evidence', () => {
   it('--save-evidence then --from-evidence (no browser) gives identical scores', async () => {
     const dir = tempDir();
-    const args = ['score', fixture('browser', 'console-error-1000.html'), '--json', '--only', 'console-errors,mobile-compat,code-redundancy,best-practices,accessibility,performance'];
+    const args = [
+      'score',
+      fixture('browser', 'console-error-1000.html'),
+      '--json',
+      '--only',
+      'console-errors,mobile-compat,code-redundancy,best-practices,accessibility,performance',
+    ];
     const live = await runCli([...args, '--save-evidence', dir]);
     assert.equal(live.code, 0, live.stderr);
     const replay = await runCli([...args, '--from-evidence', dir]);
@@ -184,7 +210,10 @@ describe('mobile measurement inside the Lighthouse run', () => {
     assert.ok(evidence.browser?.ok);
     assert.equal(evidence.browser.value.timings.mobile, undefined, 'a separate mobile visit was made');
     const offenders = evidence.browser.value.mobile?.offenders ?? [];
-    assert.ok(offenders.some((o) => o.width === 420), JSON.stringify(offenders));
+    assert.ok(
+      offenders.some((o) => o.width === 420),
+      JSON.stringify(offenders),
+    );
   });
 
   it('a page that hangs its renderer: the held Lighthouse run is skipped with the reason, within the budget, and the next page gets a real run', async () => {

@@ -31,14 +31,19 @@ describe('CDN files from the cache, through a local npm registry', () => {
   let scorer: Scorer;
   before(async () => {
     env = await setup();
-    scorer = new Scorer({ only: ['console-errors', 'resource-validity'], network: { mode: 'cdn' }, cdn: { dir: env.dir, registry: env.registry.url, timeoutMs: 5000 }, budgetMs: 40_000 });
+    scorer = new Scorer({
+      only: ['console-errors', 'resource-validity'],
+      network: { mode: 'cdn' },
+      cdn: { dir: env.dir, registry: env.registry.url, timeoutMs: 5000 },
+      budgetMs: 40_000,
+    });
   });
   after(async () => {
     await scorer.close();
     await env.close();
   });
 
-  it('serves a jsDelivr library to the page, records it, and counts a version that was never published as the page\'s defect', async () => {
+  it("serves a jsDelivr library to the page, records it, and counts a version that was never published as the page's defect", async () => {
     const page = writeArtifact({
       'index.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cdn</title>
 <script src="https://cdn.jsdelivr.net/npm/tiny@1/dist/tiny.js"></script>
@@ -73,33 +78,54 @@ describe('CDN libraries of real pages work in the browser (real npm registry)', 
   });
 
   const cases: Array<[string, (c: Record<string, unknown>, e: Evidence) => void]> = [
-    ['tailwind.html', (c) => {
-      assert.equal(c.color, 'rgb(255, 0, 102)', 'the tailwind.config colour is applied');
-      assert.equal(c.fontSize, '36px');
-      assert.equal(c.padding, '32px');
-    }],
-    ['chartjs.html', (c) => {
-      assert.ok((c.drawnPixels as number) > 2000, `only ${c.drawnPixels} pixels drawn`);
-      assert.match(String(c.chartVersion), /^4\./);
-    }],
-    ['font-awesome.html', (c, e) => {
-      assert.equal(c.loaded, true);
-      assert.match(String(c.family), /Font Awesome 6 Free/);
-      assert.ok(e.browser?.ok && e.browser.value.fonts?.some((f) => /Font Awesome/.test(f.family) && f.webFont), 'the glyph was not drawn with the Font Awesome font');
-    }],
-    ['google-font.html', (c, e) => {
-      assert.equal(c.loaded, true);
-      assert.equal(e.browser?.ok && e.browser.value.fonts?.[0]?.family, 'Inter');
-    }],
+    [
+      'tailwind.html',
+      (c) => {
+        assert.equal(c.color, 'rgb(255, 0, 102)', 'the tailwind.config colour is applied');
+        assert.equal(c.fontSize, '36px');
+        assert.equal(c.padding, '32px');
+      },
+    ],
+    [
+      'chartjs.html',
+      (c) => {
+        assert.ok((c.drawnPixels as number) > 2000, `only ${c.drawnPixels} pixels drawn`);
+        assert.match(String(c.chartVersion), /^4\./);
+      },
+    ],
+    [
+      'font-awesome.html',
+      (c, e) => {
+        assert.equal(c.loaded, true);
+        assert.match(String(c.family), /Font Awesome 6 Free/);
+        assert.ok(
+          e.browser?.ok && e.browser.value.fonts?.some((f) => /Font Awesome/.test(f.family) && f.webFont),
+          'the glyph was not drawn with the Font Awesome font',
+        );
+      },
+    ],
+    [
+      'google-font.html',
+      (c, e) => {
+        assert.equal(c.loaded, true);
+        assert.equal(e.browser?.ok && e.browser.value.fonts?.[0]?.family, 'Inter');
+      },
+    ],
     ['esm-graph.html', (c) => assert.equal(c.rendered, 'answer 42')],
   ];
   for (const [page, check] of cases) {
     it(`${page}: its library works in mode cdn, and is withheld in mode offline`, { skip }, async () => {
       const { evidence } = await cdn.scoreWithEvidence(fixture('cdn', page));
       const c = checks(evidence);
-      assert.ok(c, `the page wrote no checks: ${JSON.stringify(evidence.browser?.ok && evidence.browser.value.network.filter((n) => n.disposition !== 'artifact').map((n) => [n.url, n.disposition, n.reason]))}`);
+      assert.ok(
+        c,
+        `the page wrote no checks: ${JSON.stringify(evidence.browser?.ok && evidence.browser.value.network.filter((n) => n.disposition !== 'artifact').map((n) => [n.url, n.disposition, n.reason]))}`,
+      );
       check(c, evidence);
-      assert.ok(evidence.browser?.ok && !evidence.browser.value.network.some((n) => n.disposition === 'blocked' && n.phase === 'visit'), 'a CDN request was not served');
+      assert.ok(
+        evidence.browser?.ok && !evidence.browser.value.network.some((n) => n.disposition === 'blocked' && n.phase === 'visit'),
+        'a CDN request was not served',
+      );
       const off = await offline.scoreWithEvidence(fixture('cdn', page));
       assert.ok(off.evidence.browser?.ok);
       const withheld = off.evidence.browser.value.network.filter((n) => n.withheld);

@@ -65,9 +65,9 @@ describe('chrome reaper', () => {
       const reaped = reapDeadProfiles(root);
       assert.deepEqual(reaped.profiles, [dead]);
       assert.deepEqual(reaped.pids, [deadChrome]);
-      assert.ok(await until(() => !alive(deadChrome)), 'the dead run\'s Chrome is still alive');
+      assert.ok(await until(() => !alive(deadChrome)), "the dead run's Chrome is still alive");
       assert.equal(existsSync(dead), false);
-      assert.ok(alive(liveChrome) && existsSync(live), 'a live run\'s profile was touched');
+      assert.ok(alive(liveChrome) && existsSync(live), "a live run's profile was touched");
       assert.ok(alive(unmarkedChrome) && existsSync(unmarked), 'an unmarked folder was touched');
       assert.ok(alive(notChrome), 'a process that is not Chrome was killed');
     } finally {
@@ -86,7 +86,7 @@ describe('chrome reaper', () => {
       const reaped = reapOwnedBy(owner, root);
       assert.deepEqual(reaped.profiles, [mine]);
       assert.ok(await until(() => !alive(chrome)));
-      assert.ok(existsSync(other), 'another owner\'s profile was taken');
+      assert.ok(existsSync(other), "another owner's profile was taken");
     } finally {
       if (alive(chrome)) process.kill(chrome, 'SIGKILL');
     }

@@ -38,7 +38,9 @@ async function withChromeUser<T>(value: string | undefined, fn: () => Promise<T>
 }
 
 function statusField(pid: number, field: string): string {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   return (line ?? '').slice(field.length + 1).trim();
 }
 
@@ -56,7 +58,7 @@ function descendants(root: number): number[] {
   }
   const out: number[] = [];
   const walk = (pid: number) => {
-    for (const [child, p] of parent) if (p === pid) out.push(child), walk(child);
+    for (const [child, p] of parent) if (p === pid) (out.push(child), walk(child));
   };
   walk(root);
   return out;
@@ -71,7 +73,7 @@ const cmdline = (pid: number) => {
   }
 };
 
-describe('Chrome\'s sandbox as root', () => {
+describe("Chrome's sandbox as root", () => {
   it('as root without WEBGRADE_CHROME_USER the scoring Chrome gets --no-sandbox and the warning says so', { skip: isRoot ? false : 'needs root' }, async () => {
     await withChromeUser(undefined, () => {
       assert.ok(scoringChromeFlags().includes('--no-sandbox'));
@@ -80,8 +82,18 @@ describe('Chrome\'s sandbox as root', () => {
   });
 
   it('a WEBGRADE_CHROME_USER that does not exist, or that is root, is bad input', { skip: isRoot ? false : 'needs root' }, async () => {
-    await withChromeUser('no-such-user-webgrade', () => assert.throws(() => chromeUser(), (e: unknown) => e instanceof InputError && /no such user/.test(e.message)));
-    await withChromeUser('root', () => assert.throws(() => chromeUser(), (e: unknown) => e instanceof InputError && /is root/.test(e.message)));
+    await withChromeUser('no-such-user-webgrade', () =>
+      assert.throws(
+        () => chromeUser(),
+        (e: unknown) => e instanceof InputError && /no such user/.test(e.message),
+      ),
+    );
+    await withChromeUser('root', () =>
+      assert.throws(
+        () => chromeUser(),
+        (e: unknown) => e instanceof InputError && /is root/.test(e.message),
+      ),
+    );
   });
 });
 
@@ -113,7 +125,7 @@ describe('Chrome started as WEBGRADE_CHROME_USER', () => {
         assert.ok(renderers.length > 0, 'a renderer process runs');
         for (const p of below) assert.equal(statusField(p, 'Uid').split(/\s+/)[0], uid, `process ${p} (${cmdline(p).slice(0, 80)}) runs as the user`);
         const browserNs = readlinkSync(`/proc/${pid}/ns/user`);
-        for (const r of renderers) assert.notEqual(readlinkSync(`/proc/${r}/ns/user`), browserNs, 'the renderer is in the sandbox\'s own user namespace');
+        for (const r of renderers) assert.notEqual(readlinkSync(`/proc/${r}/ns/user`), browserNs, "the renderer is in the sandbox's own user namespace");
         await context.close();
       } finally {
         const dir = chrome.profileDir;
@@ -124,7 +136,7 @@ describe('Chrome started as WEBGRADE_CHROME_USER', () => {
   });
 });
 
-describe('score and batch warn about Chrome\'s sandbox', () => {
+describe("score and batch warn about Chrome's sandbox", () => {
   let skip: string | undefined;
   let page = '';
   before(() => {
@@ -161,7 +173,9 @@ describe('score and batch warn about Chrome\'s sandbox', () => {
     if (!isRoot) return t.skip('needs root');
     const html = '<!doctype html><html lang="en"><title>t</title><p>hello</p>';
     const runs = writeArtifact({ 'm/a.html': html, 'm/b.html': html });
-    const r = await runCli(['batch', runs, '--out', `${tempDir()}/results.jsonl`, '--only', 'console-errors', '--network', 'offline', '--concurrency', '2'], { env: { WEBGRADE_CHROME_USER: '' } });
+    const r = await runCli(['batch', runs, '--out', `${tempDir()}/results.jsonl`, '--only', 'console-errors', '--network', 'offline', '--concurrency', '2'], {
+      env: { WEBGRADE_CHROME_USER: '' },
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr.split('\n').filter((l) => warning.test(l)).length, 1, r.stderr);
     assert.doesNotMatch(withoutSandboxWarning(r.stderr), warning);

@@ -60,7 +60,10 @@ describe('fidelity in the real browser', { timeout: 240_000 }, () => {
     const { evidence } = await scorer.scoreWithEvidence(page('landing-shuffled'), { reference: ref('landing') });
     assert.ok(evidence.fidelity?.ok);
     const live = evidence.fidelity.value.pairs.map((p) => (p.candidate.ok ? p.candidate.value.blocks!.map((b) => b.text) : []));
-    assert.deepEqual(live, recordedViews('landing-shuffled').map((v) => v.blocks!.map((b) => b.text)));
+    assert.deepEqual(
+      live,
+      recordedViews('landing-shuffled').map((v) => v.blocks!.map((b) => b.text)),
+    );
   });
 
   it('blocks reordered, colours inverted, empty page: each sub-score moves the way it should', async () => {
@@ -93,7 +96,10 @@ describe('fidelity in the real browser', { timeout: 240_000 }, () => {
         assert.ok(evidence.fidelity?.ok && evidence.fidelity.value.pairs[0]!.candidate.ok);
         const sharp = (await import('sharp')).default;
         const shot = evidence.fidelity.value.pairs[0]!.candidate.value.screenshot!;
-        png = await sharp(shot.png).resize(Math.round(shot.width / shot.deviceScaleFactor)).png().toBuffer();
+        png = await sharp(shot.png)
+          .resize(Math.round(shot.width / shot.deviceScaleFactor))
+          .png()
+          .toBuffer();
       } finally {
         await shotScorer.close();
       }
@@ -102,7 +108,10 @@ describe('fidelity in the real browser', { timeout: 240_000 }, () => {
       const vf = metric(doc, 'visual-fidelity');
       assert.ok(vf.score !== null && vf.score > 85, `${vf.score} ${vf.reason ?? ''}`);
       const vps = vf.details.viewports as Array<{ viewport: string; notComputed?: string[] }>;
-      assert.deepEqual(vps.map((v) => v.viewport), ['desktop']);
+      assert.deepEqual(
+        vps.map((v) => v.viewport),
+        ['desktop'],
+      );
       assert.match(vps[0]!.notComputed!.join(), /text/);
       assert.ok(doc.reference && 'kind' in doc.reference && doc.reference.kind === 'image');
     } finally {
@@ -141,7 +150,9 @@ describe('fidelity in the real browser', { timeout: 240_000 }, () => {
 
   const d2c = join(corpusDir, 'design2code');
   it('scores a Design2Code output against its reference', { skip: !existsSync(d2c) && 'no shared Design2Code corpus' }, async () => {
-    const doc = await scorer.score(join(d2c, 'predictions', 'gpt4v_direct_prompting', '2.html'), { reference: { path: join(d2c, 'references', '2.html'), kind: 'artifact' } });
+    const doc = await scorer.score(join(d2c, 'predictions', 'gpt4v_direct_prompting', '2.html'), {
+      reference: { path: join(d2c, 'references', '2.html'), kind: 'artifact' },
+    });
     const vf = metric(doc, 'visual-fidelity');
     assert.ok(vf.score !== null && vf.score > 40 && vf.score < 100, String(vf.score));
   });

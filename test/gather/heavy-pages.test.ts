@@ -21,7 +21,7 @@ describe('Lighthouse settings for a page that never goes idle', () => {
     assert.deepEqual({ ...busy, maxWaitForLoad: LIGHTHOUSE_SETTINGS.maxWaitForLoad }, LIGHTHOUSE_SETTINGS);
   });
 
-  it('a held run\'s waits are shortened to the never-idle ones, never lengthened', () => {
+  it("a held run's waits are shortened to the never-idle ones, never lengthened", () => {
     const settings: Record<string, unknown> = { ...LIGHTHOUSE_SETTINGS, maxWaitForLoad: 25_000 };
     applyPageState(settings, { neverIdle: true });
     assert.equal(settings.maxWaitForLoad, NEVER_IDLE_WINDOW_MS);

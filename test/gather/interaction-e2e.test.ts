@@ -55,10 +55,16 @@ describe('interaction probe on fixture pages', () => {
     const doc = await scorer.score(page('tabs.html'));
     const live = metric(doc, 'control-liveness');
     assert.ok(Math.abs(live.score! - 66.67) < 0.01, JSON.stringify(live.details));
-    assert.deepEqual((live.details.inert as Array<{ selector: string }>).map((x) => x.selector), ['#tab-team']);
+    assert.deepEqual(
+      (live.details.inert as Array<{ selector: string }>).map((x) => x.selector),
+      ['#tab-team'],
+    );
     const nav = metric(doc, 'navigation-reachability');
     assert.ok(Math.abs(nav.score! - 66.67) < 0.01, JSON.stringify(nav.details));
-    assert.deepEqual((nav.details.dangling as Array<{ selector: string }>).map((x) => x.selector), ['#tab-team']);
+    assert.deepEqual(
+      (nav.details.dangling as Array<{ selector: string }>).map((x) => x.selector),
+      ['#tab-team'],
+    );
   });
 
   it('a canvas game driven by arrow keys: the keyboard control changes the canvas', async () => {
@@ -68,7 +74,10 @@ describe('interaction probe on fixture pages', () => {
     const kb = v.controls.find((c) => c.kind === 'keyboard');
     assert.ok(kb, 'no keyboard control');
     assert.deepEqual(kb.keys, ['ArrowDown', 'ArrowLeft', 'ArrowRight', 'ArrowUp']);
-    assert.ok(v.actions[0]!.effects.some((e) => e.kind === 'canvas'), JSON.stringify(v.actions[0]));
+    assert.ok(
+      v.actions[0]!.effects.some((e) => e.kind === 'canvas'),
+      JSON.stringify(v.actions[0]),
+    );
     assert.equal(metric(doc, 'render-validity').score, 100);
   });
 
@@ -85,7 +94,7 @@ describe('interaction probe on fixture pages', () => {
     assert.equal(metric(doc, 'control-liveness').score, 100, JSON.stringify(metric(doc, 'control-liveness').details));
   });
 
-  it('buttons that change a frame\'s srcdoc after a long shared beginning are live', async () => {
+  it("buttons that change a frame's srcdoc after a long shared beginning are live", async () => {
     const doc = await scorer.score(page('iframe-preview.html'));
     assert.equal(metric(doc, 'control-liveness').score, 100, JSON.stringify(metric(doc, 'control-liveness').details));
   });
@@ -115,7 +124,12 @@ describe('interaction probe on fixture pages', () => {
   it('buttons that only play a sound or copy to the clipboard are live', async () => {
     const { doc, evidence } = await scorer.scoreWithEvidence(page('sound-copy.html'));
     assert.equal(metric(doc, 'control-liveness').score, 100, JSON.stringify(metric(doc, 'control-liveness').details));
-    const kinds = probeOf(evidence).actions.map((a) => a.effects.map((e) => e.kind).sort().join('+'));
+    const kinds = probeOf(evidence).actions.map((a) =>
+      a.effects
+        .map((e) => e.kind)
+        .sort()
+        .join('+'),
+    );
     assert.deepEqual(kinds, ['clipboard', 'audio', 'audio']);
   });
 });
@@ -143,22 +157,34 @@ describe('determinism', () => {
     for (const r of runs.slice(1)) assert.equal(r, runs[0]);
     const first = JSON.parse(runs[0]!) as { actions: Array<[number, string, string, Array<{ kind: string }>]>; scores: number[] };
     // The dice button is live, Help is inert: the clock and the stars never count as effects.
-    assert.deepEqual(first.actions.map((a) => a[3].map((e) => e.kind)), [['dom'], [], ['dom', 'value-read']]);
+    assert.deepEqual(
+      first.actions.map((a) => a[3].map((e) => e.kind)),
+      [['dom'], [], ['dom', 'value-read']],
+    );
   });
 });
 
 describe('the probe and the sandbox', () => {
-  it('the probe\'s requests go through the sandbox with phase interaction, and a refused one is logged', async () => {
+  it("the probe's requests go through the sandbox with phase interaction, and a refused one is logged", async () => {
     const s = new Scorer({ suite: 'extended', only: ['control-liveness', 'console-errors'], budgetMs: BUDGET_MS, network: { mode: 'offline' } });
     const { evidence } = await s.scoreWithEvidence(page('requests-site')).finally(() => s.close());
     const v = probeOf(evidence);
     assert.ok(evidence.browser?.ok);
     const all = evidence.browser.value.network;
     const probe = all.filter((e) => e.phase === 'interaction');
-    assert.ok(probe.some((e) => e.url.endsWith('/quotes.json') && e.disposition === 'artifact' && e.status === 200), JSON.stringify(probe));
-    assert.ok(probe.some((e) => e.url === 'https://api.quotes.example.com/today' && e.disposition === 'blocked'), JSON.stringify(probe));
+    assert.ok(
+      probe.some((e) => e.url.endsWith('/quotes.json') && e.disposition === 'artifact' && e.status === 200),
+      JSON.stringify(probe),
+    );
+    assert.ok(
+      probe.some((e) => e.url === 'https://api.quotes.example.com/today' && e.disposition === 'blocked'),
+      JSON.stringify(probe),
+    );
     assert.ok(!all.some((e) => e.phase !== 'interaction' && /quotes/.test(e.url)), 'a quote request outside the probe');
-    assert.deepEqual(v.network?.map((e) => e.phase).filter((p) => p !== 'interaction'), []);
+    assert.deepEqual(
+      v.network?.map((e) => e.phase).filter((p) => p !== 'interaction'),
+      [],
+    );
     const remote = v.actions.find((a) => v.controls[a.control]!.selector === '#remote')!;
     assert.deepEqual(remote.refused, ['https://api.quotes.example.com/today']);
   });
@@ -171,7 +197,10 @@ describe('the probe and the sandbox', () => {
     // The probe, its browser context included, within its budget (the whole scoring also starts Chrome, loads the page for the visit ...).
     assert.ok(v.timings.withContext! <= v.settings.budgetMs, `the probe took ${v.timings.withContext} ms: ${JSON.stringify(v.timings)}`);
     assert.ok(ms < v.settings.budgetMs + 30_000, `took ${Math.round(ms)} ms`);
-    assert.deepEqual(v.actions.map((a) => a.outcome), ['done', 'hung']);
+    assert.deepEqual(
+      v.actions.map((a) => a.outcome),
+      ['done', 'hung'],
+    );
     assert.equal(metric(doc, 'control-liveness').score, 50);
     assert.equal(metric(doc, 'interaction-errors').score, 50);
     const next = await scorer.score(page('todo.html'));
@@ -186,7 +215,11 @@ describe('the probe and the sandbox', () => {
       await g.gather(evidence, { needs: new Set(['interaction']), metrics: [], budgetMs: 60_000 });
       const v = probeOf(evidence);
       assert.ok(v.timings.withContext! <= 8000, `took ${v.timings.withContext} ms with its context: ${JSON.stringify(v.timings)}`);
-      assert.deepEqual(v.actions.map((a) => a.outcome), ['done', 'failed'], JSON.stringify(v.actions.map((a) => [a.outcome, a.note])));
+      assert.deepEqual(
+        v.actions.map((a) => a.outcome),
+        ['done', 'failed'],
+        JSON.stringify(v.actions.map((a) => [a.outcome, a.note])),
+      );
       assert.match(v.actions[1]!.note!, /budget ran out during this action/);
       const t = tallyLiveness(v);
       assert.deepEqual([t.live.length, t.hung.length, t.left.length], [1, 0, 1]);
@@ -212,7 +245,10 @@ describe('saved evidence and pictures', () => {
     const live = await runCli([...args, '--save-evidence', dir], { timeoutMs: 180_000 });
     assert.equal(live.code, 0, live.stderr);
     assert.ok(existsSync(join(dir, 'interaction-start.png')));
-    assert.ok(readdirSync(dir).some((f) => /^interaction-crop-\d+\.png$/.test(f)), readdirSync(dir).join(' '));
+    assert.ok(
+      readdirSync(dir).some((f) => /^interaction-crop-\d+\.png$/.test(f)),
+      readdirSync(dir).join(' '),
+    );
     const replay = await runCli([...args, '--from-evidence', dir]);
     assert.equal(replay.code, 0, replay.stderr);
     const scores = (out: string) => (JSON.parse(out) as ScoreDocument).metrics.map((m) => [m.id, m.score]);
@@ -221,7 +257,9 @@ describe('saved evidence and pictures', () => {
 
   it('--explain control-liveness --out draws the inert controls boxed on the screenshot', async () => {
     const out = tempDir();
-    const r = await runCli(['score', page('dead-form.html'), '--suite', 'extended', '--network', 'offline', '--explain', 'control-liveness', '--out', out], { timeoutMs: 180_000 });
+    const r = await runCli(['score', page('dead-form.html'), '--suite', 'extended', '--network', 'offline', '--explain', 'control-liveness', '--out', out], {
+      timeoutMs: 180_000,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(readdirSync(out).sort(), ['control-liveness-crops.png', 'control-liveness-inert.png']);
     assert.match(r.stdout, /3 inert controls boxed in red/);
@@ -230,7 +268,12 @@ describe('saved evidence and pictures', () => {
 
 describe('with Lighthouse', () => {
   // console-errors needs the visit: then Lighthouse's run is started early and held while the probe runs.
-  const withLighthouse = new Scorer({ suite: 'extended', only: ['control-liveness', 'accessibility', 'console-errors'], budgetMs: 60_000, network: { mode: 'offline' } });
+  const withLighthouse = new Scorer({
+    suite: 'extended',
+    only: ['control-liveness', 'accessibility', 'console-errors'],
+    budgetMs: 60_000,
+    network: { mode: 'offline' },
+  });
   after(() => withLighthouse.close());
 
   it('Lighthouse is held until the probe is over (the probe never runs during its measurement)', async () => {

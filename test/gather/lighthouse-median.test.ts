@@ -6,7 +6,10 @@ import { medianPerformance } from '../../gather/lighthouse.js';
 const run = (perf: number | null, lcp: number, extra: Partial<LighthouseEvidence> = {}): LighthouseEvidence => ({
   lighthouseVersion: '12.8.2',
   categories: { performance: { score: perf, title: 'Performance' }, accessibility: { score: 0.9, title: 'Accessibility' } },
-  audits: { 'largest-contentful-paint': { score: lcp, scoreDisplayMode: 'numeric', title: 'LCP' }, 'color-contrast': { score: 0, scoreDisplayMode: 'binary', title: 'Contrast' } },
+  audits: {
+    'largest-contentful-paint': { score: lcp, scoreDisplayMode: 'numeric', title: 'LCP' },
+    'color-contrast': { score: 0, scoreDisplayMode: 'binary', title: 'Contrast' },
+  },
   runWarnings: [],
   lhr: { categories: { performance: { auditRefs: [{ id: 'largest-contentful-paint' }] } } },
   ...extra,

@@ -7,8 +7,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { memoiseMessageFormat } from '../../gather/lighthouse.js';
 
-type IcuFn = (message: string, values?: Record<string, string | number>) => { i18nId: string; values?: Record<string, string | number>; formattedDefault: string };
-const i18n = (await import('lighthouse/core/lib/i18n/i18n.js' as string)) as { UIStrings: Record<string, string>; createIcuMessageFn: (file: string, strings: Record<string, string>) => IcuFn };
+type IcuFn = (
+  message: string,
+  values?: Record<string, string | number>,
+) => { i18nId: string; values?: Record<string, string | number>; formattedDefault: string };
+const i18n = (await import('lighthouse/core/lib/i18n/i18n.js' as string)) as {
+  UIStrings: Record<string, string>;
+  createIcuMessageFn: (file: string, strings: Record<string, string>) => IcuFn;
+};
 const format = (await import('lighthouse/shared/localization/format.js' as string)) as { getFormatted: (m: ReturnType<IcuFn>, locale: string) => string };
 
 /** Every shared Lighthouse string, with a number for each of its placeholders, in four locales. */
@@ -29,7 +35,10 @@ describe('memoised message formatting in the Lighthouse thread', () => {
   it('formats every shared Lighthouse string the same with the memo as without, on first use and from the memo', () => {
     const plain = formatAll();
     assert.ok(plain.length > 100, `only ${plain.length} strings`);
-    assert.ok(plain.some((s) => /1[.,\u202f\u00a0]?2/.test(s)), 'no placeholder was filled');
+    assert.ok(
+      plain.some((s) => /1[.,\u202f\u00a0]?2/.test(s)),
+      'no placeholder was filled',
+    );
     memoiseMessageFormat();
     assert.deepEqual(formatAll(), plain);
     assert.deepEqual(formatAll(), plain);

@@ -14,7 +14,8 @@ import { ChromeProcess } from '../../gather/chrome-process.js';
 import { LighthouseTimeout } from '../../gather/lighthouse.js';
 import { LighthouseThread } from '../../gather/lighthouse-thread.js';
 
-const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>t</title></head><body><h1>Hello</h1><p>A small page.</p></body></html>';
+const PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>t</title></head><body><h1>Hello</h1><p>A small page.</p></body></html>';
 const HOLD_MS = 3000;
 
 let server: Server;
@@ -55,7 +56,8 @@ describe('Lighthouse in a worker thread', () => {
     let verdict!: (v: 'measure') => void;
     const decided = new Promise<'measure'>((r) => (verdict = r));
     const run = await thread.run(url, {
-      port: chrome.port!, proxyServer,
+      port: chrome.port!,
+      proxyServer,
       timeoutMs: 60_000,
       mobile: { screenshot: false, before: decided },
       onBenchmark: () => {
@@ -73,7 +75,7 @@ describe('Lighthouse in a worker thread', () => {
     assert.equal(run.mobile.value.measure.scrollWidth, run.mobile.value.measure.clientWidth);
   });
 
-  it('measures the CPU benchmark once per thread: a later run reports the first run\'s index; bf-cache is not audited; the measured phase is timed', async () => {
+  it("measures the CPU benchmark once per thread: a later run reports the first run's index; bf-cache is not audited; the measured phase is timed", async () => {
     const first = await thread.run(url, { port: chrome.port!, proxyServer, timeoutMs: 60_000 });
     const second = await thread.run(url, { port: chrome.port!, proxyServer, timeoutMs: 60_000 });
     const index = (r: typeof first) => (r.evidence.lhr as { environment?: { benchmarkIndex?: number } }).environment?.benchmarkIndex;
@@ -88,7 +90,10 @@ describe('Lighthouse in a worker thread', () => {
   it('ends at once, without requesting the page, when the verdict is "skip"', async () => {
     const hitsBefore = pageHits;
     const t = performance.now();
-    await assert.rejects(thread.run(url, { port: chrome.port!, proxyServer, timeoutMs: 60_000, mobile: { screenshot: false, before: later(HOLD_MS, 'skip' as const) } }), /closed/i);
+    await assert.rejects(
+      thread.run(url, { port: chrome.port!, proxyServer, timeoutMs: 60_000, mobile: { screenshot: false, before: later(HOLD_MS, 'skip' as const) } }),
+      /closed/i,
+    );
     const ms = performance.now() - t;
     assert.equal(pageHits, hitsBefore, 'the page was loaded although the run was told to skip');
     assert.ok(ms < HOLD_MS + 2000, `took ${Math.round(ms)} ms after a skip at ${HOLD_MS} ms`);

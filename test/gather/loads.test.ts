@@ -8,10 +8,16 @@ import type { NetworkEntry } from '../../core/network.js';
 import { countLoads } from '../../gather/loads.js';
 
 const origin = 'http://127.0.0.1:4000';
-const entry = (phase: NetworkEntry['phase'], url: string, destination: string, disposition: NetworkEntry['disposition'] = 'artifact'): NetworkEntry => ({ phase, method: 'GET', url, destination, disposition });
+const entry = (phase: NetworkEntry['phase'], url: string, destination: string, disposition: NetworkEntry['disposition'] = 'artifact'): NetworkEntry => ({
+  phase,
+  method: 'GET',
+  url,
+  destination,
+  disposition,
+});
 
 describe('page loads per phase', () => {
-  it('counts the artifact\'s top-level documents of each phase, and nothing else', () => {
+  it("counts the artifact's top-level documents of each phase, and nothing else", () => {
     const log = [
       entry('visit', `${origin}/index.html`, 'document'),
       entry('visit', `${origin}/app.js`, 'script'),

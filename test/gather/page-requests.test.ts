@@ -12,25 +12,81 @@ import { browserVersion } from '../../gather/chrome.js';
 import { writeSingleFile } from '../helpers.js';
 
 const ORIGIN = 'http://127.0.0.1:4000';
-const entry = (e: Partial<NetworkEntry> & Pick<NetworkEntry, 'url'>): NetworkEntry => ({ phase: 'visit', method: 'GET', destination: 'empty', disposition: 'blocked', status: 403, ...e });
+const entry = (e: Partial<NetworkEntry> & Pick<NetworkEntry, 'url'>): NetworkEntry => ({
+  phase: 'visit',
+  method: 'GET',
+  destination: 'empty',
+  disposition: 'blocked',
+  status: 403,
+  ...e,
+});
 
 describe('attributeRequests: whose request is it', () => {
   const cases: Array<{ name: string; entry: NetworkEntry; seen?: Array<[SandboxPhase, string[]]>; browser: string | false }> = [
-    { name: 'Chromium 150\'s "folae": no target made it, nothing initiated it', entry: entry({ url: 'https://www.google.com/async/folae?async=_fmt:pb', fetchSite: 'none' }), browser: BROWSER_MADE_REASON },
-    { name: 'a plain-http request without any initiator header that no target made', entry: entry({ url: 'http://update.example/check' }), browser: BROWSER_MADE_REASON },
-    { name: 'the same request when the page\'s target reported it (a page with no-referrer fetching plain http)', entry: entry({ url: 'http://tracker.example/x.gif' }), seen: [['visit', ['GET http://tracker.example/x.gif']]], browser: false },
-    { name: 'a request seen in another phase only is not this phase\'s page\'s', entry: entry({ url: 'http://tracker.example/x.gif', phase: 'lighthouse' }), seen: [['visit', ['GET http://tracker.example/x.gif']]], browser: BROWSER_MADE_REASON },
-    { name: 'a cross-site fetch of the page (Sec-Fetch-Site cross-site), even unseen', entry: entry({ url: 'https://api.example.com/rates.json', fetchSite: 'cross-site', referred: true }), browser: false },
-    { name: 'a service worker\'s script (same-origin, no target reports it)', entry: entry({ url: 'https://cdn.example/sw.js', fetchSite: 'same-origin', destination: 'serviceworker' }), browser: false },
+    {
+      name: 'Chromium 150\'s "folae": no target made it, nothing initiated it',
+      entry: entry({ url: 'https://www.google.com/async/folae?async=_fmt:pb', fetchSite: 'none' }),
+      browser: BROWSER_MADE_REASON,
+    },
+    {
+      name: 'a plain-http request without any initiator header that no target made',
+      entry: entry({ url: 'http://update.example/check' }),
+      browser: BROWSER_MADE_REASON,
+    },
+    {
+      name: "the same request when the page's target reported it (a page with no-referrer fetching plain http)",
+      entry: entry({ url: 'http://tracker.example/x.gif' }),
+      seen: [['visit', ['GET http://tracker.example/x.gif']]],
+      browser: false,
+    },
+    {
+      name: "a request seen in another phase only is not this phase's page's",
+      entry: entry({ url: 'http://tracker.example/x.gif', phase: 'lighthouse' }),
+      seen: [['visit', ['GET http://tracker.example/x.gif']]],
+      browser: BROWSER_MADE_REASON,
+    },
+    {
+      name: 'a cross-site fetch of the page (Sec-Fetch-Site cross-site), even unseen',
+      entry: entry({ url: 'https://api.example.com/rates.json', fetchSite: 'cross-site', referred: true }),
+      browser: false,
+    },
+    {
+      name: "a service worker's script (same-origin, no target reports it)",
+      entry: entry({ url: 'https://cdn.example/sw.js', fetchSite: 'same-origin', destination: 'serviceworker' }),
+      browser: false,
+    },
     { name: 'a request with only a Referer (plain http from the page)', entry: entry({ url: 'http://img.example/a.png', referred: true }), browser: false },
-    { name: 'our own navigation to the entry page (Sec-Fetch-Site none, to the artifact)', entry: entry({ url: `${ORIGIN}/index.html`, fetchSite: 'none', destination: 'document', disposition: 'artifact', status: 200 }), browser: false },
-    { name: 'the favicon probe', entry: entry({ url: `${ORIGIN}/favicon.ico`, disposition: 'artifact', status: 404, browserMade: true }), browser: FAVICON_REASON },
-    { name: 'a tunnel the sandbox could not look inside, to a host and port the page asked', entry: entry({ method: 'CONNECT', url: 'ws.example:8443', destination: 'tunnel' }), seen: [['visit', ['GET wss://ws.example:8443/live']]], browser: false },
-    { name: 'an aborted tunnel to a host no target of the page asked (Chromium\'s "folae" cut short)', entry: entry({ method: 'CONNECT', url: 'www.google.com:443', destination: 'tunnel' }), seen: [['visit', ['GET https://cdn.example/x.js']]], browser: BROWSER_MADE_REASON },
-    { name: 'a tunnel to the host of a page\'s https request (default port)', entry: entry({ method: 'CONNECT', url: 'cdn.example:443', destination: 'tunnel' }), seen: [['visit', ['GET https://cdn.example/x.js']]], browser: false },
+    {
+      name: 'our own navigation to the entry page (Sec-Fetch-Site none, to the artifact)',
+      entry: entry({ url: `${ORIGIN}/index.html`, fetchSite: 'none', destination: 'document', disposition: 'artifact', status: 200 }),
+      browser: false,
+    },
+    {
+      name: 'the favicon probe',
+      entry: entry({ url: `${ORIGIN}/favicon.ico`, disposition: 'artifact', status: 404, browserMade: true }),
+      browser: FAVICON_REASON,
+    },
+    {
+      name: 'a tunnel the sandbox could not look inside, to a host and port the page asked',
+      entry: entry({ method: 'CONNECT', url: 'ws.example:8443', destination: 'tunnel' }),
+      seen: [['visit', ['GET wss://ws.example:8443/live']]],
+      browser: false,
+    },
+    {
+      name: 'an aborted tunnel to a host no target of the page asked (Chromium\'s "folae" cut short)',
+      entry: entry({ method: 'CONNECT', url: 'www.google.com:443', destination: 'tunnel' }),
+      seen: [['visit', ['GET https://cdn.example/x.js']]],
+      browser: BROWSER_MADE_REASON,
+    },
+    {
+      name: "a tunnel to the host of a page's https request (default port)",
+      entry: entry({ method: 'CONNECT', url: 'cdn.example:443', destination: 'tunnel' }),
+      seen: [['visit', ['GET https://cdn.example/x.js']]],
+      browser: false,
+    },
   ];
   for (const c of cases) {
-    it(`${c.browser ? 'the browser\'s' : 'the page\'s'}: ${c.name}`, () => {
+    it(`${c.browser ? "the browser's" : "the page's"}: ${c.name}`, () => {
       const { page, browser } = attributeRequests([c.entry], new Map((c.seen ?? []).map(([p, k]) => [p, new Set(k)])), ORIGIN);
       if (c.browser) {
         assert.equal(page.length, 0);
@@ -63,7 +119,9 @@ describe('attributeRequests: whose request is it', () => {
 describe(`the browser's own requests on this machine's Chromium (${browserVersion() ?? 'none found'})`, () => {
   const scorers: Scorer[] = [];
   after(() => Promise.all(scorers.map((s) => s.close())));
-  const quiet = writeSingleFile('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Quiet</title></head><body><h1>Nothing to fetch</h1><p>This page makes no request at all.</p></body></html>');
+  const quiet = writeSingleFile(
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Quiet</title></head><body><h1>Nothing to fetch</h1><p>This page makes no request at all.</p></body></html>',
+  );
 
   for (const mode of ['cdn', 'offline'] as const) {
     it(`a page that requests nothing has no blocked request in network mode ${mode}; the browser's own are kept apart, still refused`, async () => {
@@ -74,7 +132,10 @@ describe(`the browser's own requests on this machine's Chromium (${browserVersio
       assert.equal(doc.network?.withheld, 0);
       assert.ok(evidence.browser?.ok);
       const b = evidence.browser.value;
-      assert.ok(b.network.every((e) => e.url.startsWith(new URL(e.url).origin) && e.disposition === 'artifact'), JSON.stringify(b.network));
+      assert.ok(
+        b.network.every((e) => e.url.startsWith(new URL(e.url).origin) && e.disposition === 'artifact'),
+        JSON.stringify(b.network),
+      );
       for (const e of b.browserNetwork ?? []) {
         assert.equal(e.browserMade, true);
         assert.ok(e.browserReason);
@@ -84,10 +145,12 @@ describe(`the browser's own requests on this machine's Chromium (${browserVersio
     });
   }
 
-  it('a plain-http request of a page that sends no Referer is the page\'s: its target reported it', async () => {
+  it("a plain-http request of a page that sends no Referer is the page's: its target reported it", async () => {
     const scorer = new Scorer({ only: ['console-errors'], network: { mode: 'offline' }, budgetMs: 40_000 });
     scorers.push(scorer);
-    const page = writeSingleFile('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>Pixel</title></head><body><p>A tracking pixel over plain http.</p><img alt="" src="http://pixel.example/p.gif"></body></html>');
+    const page = writeSingleFile(
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>Pixel</title></head><body><p>A tracking pixel over plain http.</p><img alt="" src="http://pixel.example/p.gif"></body></html>',
+    );
     const { doc, evidence } = await scorer.scoreWithEvidence(page);
     assert.ok(evidence.browser?.ok);
     const pixel = evidence.browser.value.network.find((e) => e.url === 'http://pixel.example/p.gif');

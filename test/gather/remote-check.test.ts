@@ -118,10 +118,36 @@ describe('remote check: only public destinations', () => {
 
   it('classifies loopback, private, link-local, unique-local, unspecified, multicast and reserved addresses as not public', () => {
     const notPublic = [
-      '127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
-      '0.0.0.0', '224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.255', '192.0.2.5', '198.18.0.1',
-      '::', '::1', 'fe80::1', 'fd00:ec2::254', 'fc00::1', 'ff02::1', 'fec0::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe',
-      '64:ff9b::10.0.0.1', '2001:db8::1', '2001::1', '2002:7f00:1::1', '::127.0.0.1', '100::1',
+      '127.0.0.1',
+      '127.8.9.10',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '239.255.255.250',
+      '240.0.0.1',
+      '255.255.255.255',
+      '192.0.2.5',
+      '198.18.0.1',
+      '::',
+      '::1',
+      'fe80::1',
+      'fd00:ec2::254',
+      'fc00::1',
+      'ff02::1',
+      'fec0::1',
+      '::ffff:127.0.0.1',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::10.0.0.1',
+      '2001:db8::1',
+      '2001::1',
+      '2002:7f00:1::1',
+      '::127.0.0.1',
+      '100::1',
     ];
     for (const a of notPublic) assert.equal(isPublicAddress(a), false, a);
     for (const a of ['8.8.8.8', '1.1.1.1', '151.101.1.69', '172.32.0.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8']) {
@@ -147,7 +173,10 @@ describe('remote check: only public destinations', () => {
     const viaLocalhost = `http://localhost:${port}/secret`;
     assert.deepEqual(await checkUrl(viaLocalhost, 2000), refused(viaLocalhost));
     // one public address beside a loopback one is not enough: every address must be public
-    const mixed: Resolver = async () => [{ address: '93.184.215.14', family: 4 }, { address: '127.0.0.1', family: 4 }];
+    const mixed: Resolver = async () => [
+      { address: '93.184.215.14', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
     const viaName = `http://internal.example:${port}/secret`;
     assert.deepEqual(await checkUrl(viaName, 2000, { resolve: mixed }), refused(viaName));
     assert.equal(forbiddenHits, 0);
@@ -182,12 +211,19 @@ describe('remote check: only public destinations', () => {
     forbiddenHits = 0;
     const page = writeSingleFile(`<img src="${forbiddenBase}/a.png" alt=""><img src="b.png" alt="">`);
     const evidence = staticEvidence(loadArtifact(page), { checkNetwork: true });
-    await remoteCheckGathererFactory({ checkNetwork: true, budgetMs: 5000 }).gather(evidence, { needs: new Set(['network'] as const), metrics: [], budgetMs: 5000 });
+    await remoteCheckGathererFactory({ checkNetwork: true, budgetMs: 5000 }).gather(evidence, {
+      needs: new Set(['network'] as const),
+      metrics: [],
+      budgetMs: 5000,
+    });
     assert.ok(evidence.remote?.ok);
     assert.deepEqual(evidence.remote.value[`${forbiddenBase}/a.png`], { ...refused(`${forbiddenBase}/a.png`), via: 'network' });
     const result = await resourceValidity.score(evidence);
     const details = result.details as { invalid: Array<{ url: string }>; unverified: Array<{ url: string; why: string }> };
-    assert.deepEqual(details.unverified.map((u) => u.why), [PRIVATE_DESTINATION]);
+    assert.deepEqual(
+      details.unverified.map((u) => u.why),
+      [PRIVATE_DESTINATION],
+    );
     assert.ok(!details.invalid.some((i) => i.url.includes(forbiddenBase)));
     assert.equal(forbiddenHits, 0);
   });

@@ -13,7 +13,8 @@ import { ChromeProcess } from '../../gather/chrome-process.js';
 import { applyPageState, runLighthouseWith, type LighthouseRun } from '../../gather/lighthouse.js';
 import { configStats, perRunConfig, type ResolvedConfig } from '../../gather/resolved-config.js';
 
-const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>t</title></head><body><h1>Hello</h1><p>A small page.</p><img src="/missing.png"></body></html>';
+const PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>t</title></head><body><h1>Hello</h1><p>A small page.</p><img src="/missing.png"></body></html>';
 
 let server: Server;
 let url: string;
@@ -87,7 +88,13 @@ describe('a run of a reused configuration', () => {
   it('changes only its own settings: a never-idle verdict does not shorten the next run’s waits', () => {
     class Ours {}
     class Theirs {}
-    const base: ResolvedConfig = { settings: { maxWaitForLoad: 30_000 }, artifacts: [{ id: 'theirs', gatherer: { instance: new Theirs() } }, { id: 'ours', gatherer: { instance: new Ours() } }] };
+    const base: ResolvedConfig = {
+      settings: { maxWaitForLoad: 30_000 },
+      artifacts: [
+        { id: 'theirs', gatherer: { instance: new Theirs() } },
+        { id: 'ours', gatherer: { instance: new Ours() } },
+      ],
+    };
     const first = perRunConfig(base, { artifacts: [{ id: 'ours', gatherer: { implementation: Ours } }] });
     applyPageState(first.settings, { neverIdle: true });
     assert.ok((first.settings.maxWaitForLoad as number) < 30_000);

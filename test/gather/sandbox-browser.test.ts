@@ -66,7 +66,7 @@ describe('sandbox in the browser: a hostile page reaches nothing else', () => {
     udp.close();
   });
 
-  it('no request of any kind reaches another loopback port, in the visit or in Lighthouse\'s run; every try is logged with its phase', async () => {
+  it("no request of any kind reaches another loopback port, in the visit or in Lighthouse's run; every try is logged with its phase", async () => {
     const target = `127.0.0.1:${port}`;
     const page = writeArtifact({
       'index.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>reaching out</title></head><body><h1>Probe</h1>
@@ -102,14 +102,15 @@ self.addEventListener('fetch', (e) => { if (e.request.url.endsWith('/go')) e.res
     const refused = (phase: string) => log.filter((e) => e.phase === phase && e.disposition === 'blocked').map((e) => e.url);
     for (const phase of ['visit', 'lighthouse']) {
       const urls = refused(phase).join('\n');
-      for (const path of ['/fetch', '/localhost', '/img', '/frame', '/beacon', '/events']) assert.match(urls, new RegExp(`${port}${path}`), `${phase}: ${path} not logged as refused:\n${urls}`);
+      for (const path of ['/fetch', '/localhost', '/img', '/frame', '/beacon', '/events'])
+        assert.match(urls, new RegExp(`${port}${path}`), `${phase}: ${path} not logged as refused:\n${urls}`);
       assert.match(urls, /ws:\/\/127\.0\.0\.1:\d+\/ws/, `${phase}: the WebSocket was not logged`);
     }
     assert.match(refused('visit').join('\n'), /from-shared-worker|from-sw/, 'worker requests were not logged');
     assert.notEqual(doc.metrics.find((m) => m.id === 'accessibility')!.score, null);
   });
 
-  it('one artifact\'s cookies and storage are never seen by the next, in any phase; the next one\'s Lighthouse run is unharmed', async () => {
+  it("one artifact's cookies and storage are never seen by the next, in any phase; the next one's Lighthouse run is unharmed", async () => {
     const a = writeArtifact({
       'index.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a</title></head><body><p>Sets cookies.</p><script>
 const kb = 'x'.repeat(1000);
@@ -138,12 +139,15 @@ fetch('probe?cookies=' + document.cookie.length + '&storage=' + localStorage.len
 describe('sandbox in the browser: files and downloads', () => {
   it('a link to /proc/self/environ inside the artifact is never served: the environment reaches no output', async () => {
     const dir = writeArtifact({
-      'index.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>env</title></head><body><pre id="out">waiting</pre><script>fetch("e.txt").then((r) => r.text()).then((t) => { document.getElementById("out").textContent = t; });</script></body></html>',
+      'index.html':
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>env</title></head><body><pre id="out">waiting</pre><script>fetch("e.txt").then((r) => r.text()).then((t) => { document.getElementById("out").textContent = t; });</script></body></html>',
     });
     symlinkSync('/proc/self/environ', join(dir, 'e.txt'));
     const saved = tempDir();
     const secret = `canary-${Math.random().toString(36).slice(2)}`;
-    const r = await runCli(['score', dir, '--json', '--only', 'console-errors,copywriting', '--network', 'offline', '--save-evidence', saved], { env: { ...process.env, WEBGRADE_TEST_CANARY: secret } });
+    const r = await runCli(['score', dir, '--json', '--only', 'console-errors,copywriting', '--network', 'offline', '--save-evidence', saved], {
+      env: { ...process.env, WEBGRADE_TEST_CANARY: secret },
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(!r.stdout.includes(secret), 'the environment reached the score document');
     for (const f of readdirSync(saved)) assert.ok(!readFileSync(join(saved, f)).toString('latin1').includes(secret), `the environment reached ${f}`);
@@ -158,7 +162,9 @@ const blob = new Blob([new Uint8Array(1024 * 1024)]);
 const a = document.getElementById('d'); a.href = URL.createObjectURL(blob); a.click();
 </script></body></html>`,
     });
-    const r = await runCli(['score', page, '--json', '--only', 'console-errors,accessibility', '--network', 'offline'], { env: { ...process.env, HOME: home, XDG_DOWNLOAD_DIR: join(home, 'Downloads') } });
+    const r = await runCli(['score', page, '--json', '--only', 'console-errors,accessibility', '--network', 'offline'], {
+      env: { ...process.env, HOME: home, XDG_DOWNLOAD_DIR: join(home, 'Downloads') },
+    });
     assert.equal(r.code, 0, r.stderr);
     const downloads = join(home, 'Downloads');
     assert.deepEqual(readdirSync(downloads), [], 'files left in ~/Downloads');

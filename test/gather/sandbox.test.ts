@@ -21,7 +21,15 @@ const cdn: CdnAnswerer = {
   isCdnHost: (h) => h === 'cdn.example.test',
   async answer(url) {
     if (url.pathname === '/npm/lib@1/lib.js') {
-      return { kind: 'served', status: 200, headers: { 'Content-Type': 'text/javascript', 'Access-Control-Allow-Origin': '*' }, body: Buffer.from('window.LIB = 1;'), package: 'lib', version: '1.2.3', file: 'lib.js' };
+      return {
+        kind: 'served',
+        status: 200,
+        headers: { 'Content-Type': 'text/javascript', 'Access-Control-Allow-Origin': '*' },
+        body: Buffer.from('window.LIB = 1;'),
+        package: 'lib',
+        version: '1.2.3',
+        file: 'lib.js',
+      };
     }
     if (url.pathname === '/npm/lib@9/lib.js') return { kind: 'not-found', status: 404, reason: 'lib@9 was never published' };
     return { kind: 'unavailable', status: 501, reason: 'unsupported URL form' };
@@ -83,13 +91,19 @@ describe('sandbox proxy', () => {
   });
   after(() => new Promise<void>((r) => secret.close(() => r())));
 
-  it('serves the artifact\'s own origin from its files and 404s anything else of it', async () => {
+  it("serves the artifact's own origin from its files and 404s anything else of it", async () => {
     const s = await site({ mode: 'cdn' });
     try {
       const proxy = await s.endpoint('visit');
       assert.deepEqual(await proxiedGet(proxy, `${s.origin}/a.js`), { status: 200, body: 'let a = 1;' });
       assert.equal((await proxiedGet(proxy, `${s.origin}/missing.js`)).status, 404);
-      assert.deepEqual(s.log.map((e) => [e.phase, e.disposition, e.status]), [['visit', 'artifact', 200], ['visit', 'artifact', 404]]);
+      assert.deepEqual(
+        s.log.map((e) => [e.phase, e.disposition, e.status]),
+        [
+          ['visit', 'artifact', 200],
+          ['visit', 'artifact', 404],
+        ],
+      );
     } finally {
       await s.close();
     }
@@ -191,7 +205,10 @@ describe('sandbox proxy', () => {
       await rep.close();
       assert.deepEqual(again, live);
       assert.equal(other.status, 403);
-      assert.deepEqual(rep.log.map((e) => e.disposition), ['replay', 'blocked']);
+      assert.deepEqual(
+        rep.log.map((e) => e.disposition),
+        ['replay', 'blocked'],
+      );
       assert.match(rep.log[1]!.reason!, /not in the replay archive/);
     } finally {
       upstream.close();
@@ -215,7 +232,10 @@ describe('sandbox proxy', () => {
     symlinkSync('/proc/self/environ', join(dir, 'e.txt'));
     symlinkSync('/etc/hostname', join(dir, 'h.txt'));
     const artifact = loadArtifact(dir);
-    assert.deepEqual(artifact.files.map((f) => f.path), ['index.html']);
+    assert.deepEqual(
+      artifact.files.map((f) => f.path),
+      ['index.html'],
+    );
     assert.deepEqual(artifact.refused.map((r) => r.path).sort(), ['e.txt', 'h.txt']);
     const s = await new Sandbox({ network: { mode: 'offline' } }).open(servedArtifact(artifact));
     try {

@@ -50,7 +50,7 @@ describe('the step gate', () => {
     assert.equal(gate.stats.timedOut, 0);
   });
 
-  it('never holds a step past the lock\'s staleness when its holder died', async () => {
+  it("never holds a step past the lock's staleness when its holder died", async () => {
     const path = join(tempDir(), 'measure');
     const dir = lockDirectory(path);
     // A lock left by a process that died: the directory and its marker, last refreshed just now.
@@ -93,15 +93,21 @@ describe('the step gate', () => {
     const gate = new StepGate({ lockPath: path, pollMs: 10, maxHoldMs: 250, maxPageHoldMs: 400 });
     try {
       const t = performance.now();
-      await gate.scope(() => undefined, async () => {
-        for (let i = 0; i < 5; i++) await gate.step(`step ${i}`);
-      });
+      await gate.scope(
+        () => undefined,
+        async () => {
+          for (let i = 0; i < 5; i++) await gate.step(`step ${i}`);
+        },
+      );
       const waited = performance.now() - t;
       assert.ok(waited >= 380 && waited < 3000, `five steps waited ${Math.round(waited)} ms for a page cap of 400 ms`);
       assert.equal(gate.stats.held, 2);
       // Another page starts with its own allowance.
       const t2 = performance.now();
-      await gate.scope(() => undefined, () => gate.step('next page'));
+      await gate.scope(
+        () => undefined,
+        () => gate.step('next page'),
+      );
       assert.ok(performance.now() - t2 >= 230);
     } finally {
       other.child.stdin!.end();
@@ -109,7 +115,7 @@ describe('the step gate', () => {
     }
   });
 
-  it('is not held by its own page\'s measurement, and is by another page\'s of the same process', async () => {
+  it("is not held by its own page's measurement, and is by another page's of the same process", async () => {
     const path = join(tempDir(), 'measure');
     const release = await acquireMeasureLock(5000, path);
     try {
@@ -117,9 +123,27 @@ describe('the step gate', () => {
       // This thread holds the lock: outside a scope a step belongs to its thread.
       assert.equal(gate.heldByOther(), false);
       // A page whose Lighthouse runs in this thread: not held; a page measured by another thread: held.
-      assert.equal(await gate.scope(() => threadId, async () => gate.heldByOther()), false);
-      assert.equal(await gate.scope(() => threadId + 1000, async () => gate.heldByOther()), true);
-      assert.equal(await gate.scope(() => undefined, async () => gate.heldByOther()), false);
+      assert.equal(
+        await gate.scope(
+          () => threadId,
+          async () => gate.heldByOther(),
+        ),
+        false,
+      );
+      assert.equal(
+        await gate.scope(
+          () => threadId + 1000,
+          async () => gate.heldByOther(),
+        ),
+        true,
+      );
+      assert.equal(
+        await gate.scope(
+          () => undefined,
+          async () => gate.heldByOther(),
+        ),
+        false,
+      );
     } finally {
       await release();
     }
@@ -137,7 +161,13 @@ describe('the step gate', () => {
       await new Promise((r) => setTimeout(r, STALE_MS / 4 + 1500));
       // Seen as another page's, the lock is still fresh against a staleness shorter than its age: it was refreshed.
       const strict = new StepGate({ lockPath: path, staleMs: STALE_MS / 4 + 500 });
-      assert.equal(await strict.scope(() => threadId + 1000, async () => strict.heldByOther()), true);
+      assert.equal(
+        await strict.scope(
+          () => threadId + 1000,
+          async () => strict.heldByOther(),
+        ),
+        true,
+      );
     } finally {
       process.off('uncaughtException', onError);
       await release();

@@ -8,7 +8,7 @@ import { InputError } from '../../core/errors.js';
 import { tempDir } from '../helpers.js';
 
 describe('agent caps', () => {
-  it('defaults, then the config file\'s agent key, then the flags', () => {
+  it("defaults, then the config file's agent key, then the flags", () => {
     assert.deepEqual(resolveJudgeSettings({}, {}).agent, DEFAULT_AGENT_CAPS);
     const file = join(tempDir(), 'judges.json');
     writeFileSync(file, JSON.stringify({ agent: { maxSteps: 5, timeSeconds: 30, vision: false } }));
@@ -20,7 +20,10 @@ describe('agent caps', () => {
   });
 
   it('rejects unknown and bad agent keys with one line', () => {
-    assert.throws(() => parseJudgeConfig({ agent: { steps: 3 } }, 'judge config x'), (e: unknown) => e instanceof InputError && /judge config x: unknown key "agent.steps"/.test(e.message));
+    assert.throws(
+      () => parseJudgeConfig({ agent: { steps: 3 } }, 'judge config x'),
+      (e: unknown) => e instanceof InputError && /judge config x: unknown key "agent.steps"/.test(e.message),
+    );
     assert.throws(() => parseJudgeConfig({ agent: { maxSteps: 0 } }, 'judge config x'), /"maxSteps" must be a whole number ≥ 1/);
     assert.throws(() => parseJudgeConfig({ agent: { vision: 'yes' } }, 'judge config x'), /"agent.vision" must be true or false/);
     assert.throws(() => parseJudgeConfig({ agent: 3 }, 'judge config x'), /"agent" must be an object/);

@@ -3,7 +3,19 @@ import { DEFAULT_JUDGE_SETTINGS, type JudgeSettings } from '../../judges/setting
 import { CRITERIA_IDS } from '../../judges/prompts/functionality.js';
 
 export function testSettings(baseURL: string, overrides: Partial<JudgeSettings> = {}): JudgeSettings {
-  return { ...DEFAULT_JUDGE_SETTINGS, baseURL, apiKey: 'test-key', model: 'judge-test', cacheDir: null, maxRetries: 0, timeoutMs: 5000, deadlineMs: 20_000, models: {}, prices: {}, ...overrides };
+  return {
+    ...DEFAULT_JUDGE_SETTINGS,
+    baseURL,
+    apiKey: 'test-key',
+    model: 'judge-test',
+    cacheDir: null,
+    maxRetries: 0,
+    timeoutMs: 5000,
+    deadlineMs: 20_000,
+    models: {},
+    prices: {},
+    ...overrides,
+  };
 }
 
 export function criteriaJson(scores: readonly number[], ids: readonly string[] = CRITERIA_IDS): string {
@@ -19,7 +31,4 @@ export function visualJson(score: number, aspects = score): string {
 }
 
 /** A tiny valid 1×1 PNG. */
-export const PNG_1x1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+export const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

@@ -80,7 +80,7 @@ export async function startChatServer(script: Script): Promise<ChatServer> {
       const rec: RecordedRequest = { path: req.url, headers: req.headers, body };
       const index = requests.length;
       requests.push(rec);
-      const reply: Reply = typeof script === 'function' ? script(rec, index) : script[index] ?? { status: 500, error: 'test script exhausted' };
+      const reply: Reply = typeof script === 'function' ? script(rec, index) : (script[index] ?? { status: 500, error: 'test script exhausted' });
       inFlight++;
       state.maxInFlight = Math.max(state.maxInFlight, inFlight);
       res.on('close', () => inFlight--);
@@ -92,7 +92,10 @@ export async function startChatServer(script: Script): Promise<ChatServer> {
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
-        const answer = { ...completion(reply.model ?? (body as { model: string }).model, reply.content ?? '', reply.finishReason, reply.usage), ...(reply.systemFingerprint ? { system_fingerprint: reply.systemFingerprint } : {}) };
+        const answer = {
+          ...completion(reply.model ?? (body as { model: string }).model, reply.content ?? '', reply.finishReason, reply.usage),
+          ...(reply.systemFingerprint ? { system_fingerprint: reply.systemFingerprint } : {}),
+        };
         res.end(JSON.stringify(answer));
       };
       const later = () => (reply.delayMs ? setTimeout(send, reply.delayMs) : send());
@@ -132,6 +135,10 @@ export async function refusedPort(): Promise<number> {
 export function promptText(req: RecordedRequest): string {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return (req.body.messages as any[])
-    .map((m) => (typeof m.content === 'string' ? m.content : m.content.map((p: { type: string; text?: string }) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n')))
+    .map((m) =>
+      typeof m.content === 'string'
+        ? m.content
+        : m.content.map((p: { type: string; text?: string }) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n'),
+    )
     .join('\n');
 }

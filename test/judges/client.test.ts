@@ -72,7 +72,11 @@ describe('judge client and runner (local chat-completions server)', () => {
 
   it('retries after 429 with backoff (honouring retry-after-ms) and then succeeds', async () => {
     const { server, ctx } = await setup(
-      [{ status: 429, error: 'slow down', headers: { 'retry-after-ms': '20' } }, { status: 503, error: 'busy', headers: { 'retry-after-ms': '20' } }, { content: good }],
+      [
+        { status: 429, error: 'slow down', headers: { 'retry-after-ms': '20' } },
+        { status: 503, error: 'busy', headers: { 'retry-after-ms': '20' } },
+        { content: good },
+      ],
       { maxRetries: 2 },
     );
     const r = await askRepeated(ctx, checklistPrompt(req), 'judge-test', 1);
@@ -127,7 +131,11 @@ describe('judge client and runner (local chat-completions server)', () => {
     assert.deepEqual(r.answer.usage.responseFormats, ['json_object']);
     const again = await askRepeated(ctx, checklistPrompt({ id: 'q', requirement: 'A clock.' }), 'judge-test', 1);
     assert.ok(again.ok);
-    assert.deepEqual(server.requests.map((q) => q.body.response_format?.type), ['json_schema', 'json_object', 'json_object'], 'the fallback is remembered');
+    assert.deepEqual(
+      server.requests.map((q) => q.body.response_format?.type),
+      ['json_schema', 'json_object', 'json_object'],
+      'the fallback is remembered',
+    );
   });
 
   it('never has more requests in flight than the concurrency limit', async () => {

@@ -89,11 +89,18 @@ describe('judge gatherer + judge metrics', () => {
     const o = outcomes[0]!;
     assert.ok(Math.abs(o.score! - 200 / 3) < 1e-9);
     const items = (o.details as { items: Array<{ id: string; passed: boolean; excerptFound: boolean | null }> }).items;
-    assert.deepEqual(items.map((i) => [i.id, i.passed, i.excerptFound]), [['F1', true, true], ['F2', false, null], ['F3', true, false]]);
+    assert.deepEqual(
+      items.map((i) => [i.id, i.passed, i.excerptFound]),
+      [
+        ['F1', true, true],
+        ['F2', false, null],
+        ['F3', true, false],
+      ],
+    );
     assert.match((o as { summary: string }).summary, /2 of 3 functional items addressed; not addressed: F2 \[stance: study\]/);
   });
 
-  it('alignment stance: the study\'s by default, strict on request; each result names its stance, and cached answers never cross stances', async () => {
+  it("alignment stance: the study's by default, strict on request; each result names its stance, and cached answers never cross stances", async () => {
     const cacheDir = tempDir();
     const answer = { content: verdictsJson(['F1', 'F2', 'F3'], [true, true, false]) };
     const study = await run([functionalAlignment], () => answer, { settings: { cacheDir } });
@@ -195,8 +202,14 @@ describe('judge gatherer + judge metrics', () => {
 
   it('--judge-repeats: asks N times, scores the mean and reports the spread', async () => {
     const ids = itemIds('functional', 3);
-    const answers = [[true, true, true], [true, false, true], [true, true, true]];
-    const { outcomes, server } = await run([functionalAlignment], (_r, i) => ({ content: verdictsJson(ids, answers[i]!) }), { settings: { repeats: 3, concurrency: 1 } });
+    const answers = [
+      [true, true, true],
+      [true, false, true],
+      [true, true, true],
+    ];
+    const { outcomes, server } = await run([functionalAlignment], (_r, i) => ({ content: verdictsJson(ids, answers[i]!) }), {
+      settings: { repeats: 3, concurrency: 1 },
+    });
     assert.equal(server.requests.length, 3);
     const d = outcomes[0]!.details as { repeats: number[]; spread: { min: number; max: number; range: number } };
     assert.deepEqual([...d.repeats].sort(), [100, 100, 66.67].sort());
@@ -205,7 +218,9 @@ describe('judge gatherer + judge metrics', () => {
   });
 
   it('an endpoint that fails for good makes the metric unscorable with the endpoint error', async () => {
-    const { outcomes } = await run([contentAlignment], () => ({ status: 502, error: 'bad gateway', headers: { 'retry-after-ms': '5' } }), { settings: { maxRetries: 1 } });
+    const { outcomes } = await run([contentAlignment], () => ({ status: 502, error: 'bad gateway', headers: { 'retry-after-ms': '5' } }), {
+      settings: { maxRetries: 1 },
+    });
     assert.match(reason(outcomes[0]!), /HTTP 502/);
   });
 });

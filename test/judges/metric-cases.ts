@@ -2,7 +2,11 @@
 import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer } from '../../core/evidence.js';
 import type { Requirement } from '../../core/requirements.js';
 
-export function judgeEvidence(id: string, repeats: unknown[], opts: { requirement?: Requirement; context?: Record<string, unknown>; failed?: string[] } = {}): Partial<Evidence> {
+export function judgeEvidence(
+  id: string,
+  repeats: unknown[],
+  opts: { requirement?: Requirement; context?: Record<string, unknown>; failed?: string[] } = {},
+): Partial<Evidence> {
   const answer: JudgeAnswer = {
     model: 'judge-test',
     promptVersion: 'test/1',
@@ -17,6 +21,10 @@ export function judgeMissing(id: string, reason: string, requirement?: Requireme
   return { judges: { [id]: missing(reason) }, ...(requirement ? { requirement } : {}) };
 }
 
-export function verdicts(prefix: string, passed: boolean[], excerpt = ''): { verdicts: Array<{ item: string; passed: boolean; reason: string; excerpt: string }> } {
+export function verdicts(
+  prefix: string,
+  passed: boolean[],
+  excerpt = '',
+): { verdicts: Array<{ item: string; passed: boolean; reason: string; excerpt: string }> } {
   return { verdicts: passed.map((p, i) => ({ item: `${prefix}${i + 1}`, passed: p, reason: p ? 'present' : 'absent', excerpt })) };
 }

@@ -38,8 +38,14 @@ describe('validateCriteria (strict: ten numbers in range)', () => {
     shuffled.criteria.reverse();
     const r = validateCriteria(shuffled, CRITERIA_IDS);
     assert.ok(r.ok);
-    assert.deepEqual(r.value.criteria.map((c) => c.id), CRITERIA_IDS);
-    assert.deepEqual(r.value.criteria.map((c) => c.score), ten);
+    assert.deepEqual(
+      r.value.criteria.map((c) => c.id),
+      CRITERIA_IDS,
+    );
+    assert.deepEqual(
+      r.value.criteria.map((c) => c.score),
+      ten,
+    );
   });
   it('accepts the object form keyed by criterion id', () => {
     const v = { criteria: Object.fromEntries(CRITERIA_IDS.map((id) => [id, { score: 5, reason: 'x' }])) };
@@ -69,7 +75,14 @@ describe('validateVerdicts (exactly one verdict per item, matched to the item)',
     const v = JSON.parse(verdictsJson(['F3', 'F1', 'F2'], [true, false, true]));
     const r = validateVerdicts(v, ids);
     assert.ok(r.ok);
-    assert.deepEqual(r.value.verdicts.map((x) => [x.item, x.passed]), [['F1', false], ['F2', true], ['F3', true]]);
+    assert.deepEqual(
+      r.value.verdicts.map((x) => [x.item, x.passed]),
+      [
+        ['F1', false],
+        ['F2', true],
+        ['F3', true],
+      ],
+    );
   });
   const bad: Array<[string, string, RegExp]> = [
     ['too few verdicts', verdictsJson(['F1', 'F2'], [true, true]), /expected 3 verdicts/],
@@ -87,7 +100,7 @@ describe('validateVerdicts (exactly one verdict per item, matched to the item)',
   }
 });
 
-describe('validateVisual: the study\'s 0–4 scale with two decimals', () => {
+describe("validateVisual: the study's 0–4 scale with two decimals", () => {
   const cases: Array<{ name: string; score: number; kept: number; rounded: boolean }> = [
     { name: 'a whole number is kept', score: 3, kept: 3, rounded: false },
     { name: 'two decimals are kept as given (3.25)', score: 3.25, kept: 3.25, rounded: false },

@@ -36,14 +36,21 @@ async function setup(script: Script, overrides: Partial<JudgeSettings> = {}, led
 
 function row(requirement: string, asked: string, served: string[]): ResultRow {
   const pin = { asked, served, systemFingerprints: [], host: 'h', promptVersion: 'p/1' };
-  return { model: 'm', requirement, status: 'ok', artifact: 'a', metrics: [{ id: 'visual-experience', perspective: 'visual', kind: 'judge', title: 't', score: 50, details: { pin }, ms: 1 }] } as ResultRow;
+  return {
+    model: 'm',
+    requirement,
+    status: 'ok',
+    artifact: 'a',
+    metrics: [{ id: 'visual-experience', perspective: 'visual', kind: 'judge', title: 't', score: 50, details: { pin }, ms: 1 }],
+  } as ResultRow;
 }
 
 describe('judge pipeline parts', () => {
   it('a 429 pauses the whole call queue for its retry-after: calls waiting for a slot wait too', async () => {
     // Calls 1 and 2 go out together (concurrency 2); call 1 is refused at once with retry-after: 1 s; call 2
     // answers after 200 ms and frees its slot, which call 3 would take at once without the pause.
-    const script: Script = (_req, i) => (i === 0 ? { status: 429, error: 'slow down', headers: { 'retry-after': '1' } } : i === 1 ? { content: good, delayMs: 200 } : { content: good });
+    const script: Script = (_req, i) =>
+      i === 0 ? { status: 429, error: 'slow down', headers: { 'retry-after': '1' } } : i === 1 ? { content: good, delayMs: 200 } : { content: good };
     const { server, ctx } = await setup(script, { concurrency: 2, maxRetries: 2 });
     const arrivals: number[] = [];
     const t0 = Date.now();
@@ -83,7 +90,11 @@ describe('judge pipeline parts', () => {
   it('the budget stops new calls once reached and says so; cached answers are still served', async () => {
     const ledger = new JudgeLedger(0.001);
     const cacheDir = (await import('../helpers.js')).tempDir();
-    const { server, ctx } = await setup(() => ({ content: good, usage: { prompt_tokens: 1000, completion_tokens: 200 } }), { prices: { 'judge-test': { input: 1, output: 1 } }, cacheDir }, ledger);
+    const { server, ctx } = await setup(
+      () => ({ content: good, usage: { prompt_tokens: 1000, completion_tokens: 200 } }),
+      { prices: { 'judge-test': { input: 1, output: 1 } }, cacheDir },
+      ledger,
+    );
     assert.ok((await askOnce(ctx, prompt(1), 'judge-test', 0, emptyUsage())).ok);
     assert.equal(ledger.totals.costUsd, 0.0012);
     const refused = await askOnce(ctx, prompt(2), 'judge-test', 0, emptyUsage());
@@ -103,7 +114,9 @@ describe('judge pipeline parts', () => {
   it('warns of a served model other than the one asked, and of rows that mix served models', () => {
     const rows = [row('a', 'gpt-x', ['gpt-x']), row('b', 'gpt-x', ['gpt-x-0613']), row('c', 'gpt-x', ['gpt-x-0613'])];
     assert.deepEqual(servedNotAskedWarnings(rows), ['judge model: visual-experience asked for gpt-x, the provider served gpt-x-0613 (2 rows)']);
-    assert.deepEqual(mixedServedWarnings(rows), ["judge model: the rows' visual-experience scores come from different served models: gpt-x-0613 (2 rows), gpt-x (1 row); they are not comparable"]);
+    assert.deepEqual(mixedServedWarnings(rows), [
+      "judge model: the rows' visual-experience scores come from different served models: gpt-x-0613 (2 rows), gpt-x (1 row); they are not comparable",
+    ]);
     assert.deepEqual(mixedServedWarnings(rows.slice(1)), []);
     assert.deepEqual(servedNotAskedWarnings(rows.slice(0, 1)), []);
   });

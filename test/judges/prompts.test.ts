@@ -55,13 +55,13 @@ describe('judge prompts', () => {
     assert.equal(spec.task, 'functional-alignment');
   });
 
-  it('alignment stances: the default is the study\'s (addressed at a high level, mock data counts); strict fails stubs and mock data; prompts and versions differ', () => {
+  it("alignment stances: the default is the study's (addressed at a high level, mock data counts); strict fails stubs and mock data; prompts and versions differ", () => {
     const art = loadArtifact(writeSingleFile(page));
     const items = ['Tasks can be saved to the server'];
     const byDefault = alignmentPrompt('functional', art, req, items, 60_000);
     const study = alignmentPrompt('functional', art, req, items, 60_000, undefined, 'study');
     const strict = alignmentPrompt('functional', art, req, items, 60_000, undefined, 'strict');
-    assert.deepEqual(byDefault.messages, study.messages, 'the default stance is the study\'s');
+    assert.deepEqual(byDefault.messages, study.messages, "the default stance is the study's");
     assert.equal(byDefault.promptVersion, 'alignment/2-study');
     assert.equal(strict.promptVersion, 'alignment/2-strict');
     assert.equal(alignmentPromptVersion('study'), study.promptVersion);
@@ -78,7 +78,11 @@ describe('judge prompts', () => {
     assert.match(t, /A button without a working handler, a stub, a TODO or fake data standing in for the feature fails/);
     assert.doesNotMatch(t, /early stage/);
     for (const kind of ['visual', 'content'] as const) {
-      assert.notEqual(userText(alignmentPrompt(kind, art, req, ['x'], 60_000).messages[1]!), userText(alignmentPrompt(kind, art, req, ['x'], 60_000, undefined, 'strict').messages[1]!), kind);
+      assert.notEqual(
+        userText(alignmentPrompt(kind, art, req, ['x'], 60_000).messages[1]!),
+        userText(alignmentPrompt(kind, art, req, ['x'], 60_000, undefined, 'strict').messages[1]!),
+        kind,
+      );
     }
   });
 

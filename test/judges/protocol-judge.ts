@@ -21,7 +21,10 @@ export function protocolAnswer(req: RecordedRequest): string {
   if (name === 'functionality_ratings') return criteriaJson(Array.from({ length: 10 }, (_, i) => (n + i) % 11));
   if (name.endsWith('_verdicts')) {
     const ids: string[] = schema.schema.properties.verdicts.items.properties.item.enum;
-    return verdictsJson(ids, ids.map((_, i) => ((n >> i) & 1) === 1));
+    return verdictsJson(
+      ids,
+      ids.map((_, i) => ((n >> i) & 1) === 1),
+    );
   }
   if (name === 'visual_rating') return visualJson(n % 5);
   throw new Error(`protocol judge: unknown request (response format ${JSON.stringify(rf)?.slice(0, 80)})`);

@@ -21,7 +21,13 @@ describe('judge settings', () => {
   });
 
   it('flags beat the config file, which beats the environment; per-metric models come from the file', () => {
-    const cfg = configFile({ baseURL: 'http://file/v1', model: 'file-model', models: { 'visual-experience': 'vision-model' }, repeats: 3, prices: { 'file-model': { input: 1, output: 2 } } });
+    const cfg = configFile({
+      baseURL: 'http://file/v1',
+      model: 'file-model',
+      models: { 'visual-experience': 'vision-model' },
+      repeats: 3,
+      prices: { 'file-model': { input: 1, output: 2 } },
+    });
     const env = { OPENAI_BASE_URL: 'http://env/v1', WEBGRADE_JUDGE_MODEL: 'env-model', OPENAI_API_KEY: 'k' };
     const fromFile = resolveJudgeSettings({ judgeConfig: cfg }, env);
     assert.equal(fromFile.baseURL, 'http://file/v1');
@@ -29,7 +35,10 @@ describe('judge settings', () => {
     assert.equal(modelFor(fromFile, 'functional-alignment'), 'file-model');
     assert.equal(modelFor(fromFile, 'visual-experience'), 'vision-model');
     assert.deepEqual(fromFile.prices['file-model'], { input: 1, output: 2 });
-    const withFlags = resolveJudgeSettings({ judgeConfig: cfg, judgeBaseUrl: 'http://flag/v1', judgeModel: 'flag-model', judgeRepeats: 2, judgeCache: false }, env);
+    const withFlags = resolveJudgeSettings(
+      { judgeConfig: cfg, judgeBaseUrl: 'http://flag/v1', judgeModel: 'flag-model', judgeRepeats: 2, judgeCache: false },
+      env,
+    );
     assert.deepEqual([withFlags.baseURL, withFlags.model, withFlags.repeats, withFlags.cacheDir], ['http://flag/v1', 'flag-model', 2, null]);
     assert.equal(modelFor(withFlags, 'visual-experience'), 'vision-model', 'a per-metric model still wins over the default model');
   });
@@ -51,7 +60,10 @@ describe('judge settings', () => {
   ];
   for (const [name, value, re] of bad) {
     it(`rejects a config file with ${name} as bad input`, () => {
-      assert.throws(() => resolveJudgeSettings({ judgeConfig: configFile(value) }, {}, judgeTasks()), (e: unknown) => e instanceof InputError && re.test(e.message));
+      assert.throws(
+        () => resolveJudgeSettings({ judgeConfig: configFile(value) }, {}, judgeTasks()),
+        (e: unknown) => e instanceof InputError && re.test(e.message),
+      );
     });
   }
 
@@ -59,7 +71,10 @@ describe('judge settings', () => {
     assert.equal(resolveJudgeSettings({}, {}).alignment, 'study');
     assert.equal(resolveJudgeSettings({ judgeConfig: configFile({ alignment: 'strict' }) }, {}).alignment, 'strict');
     assert.equal(resolveJudgeSettings({ judgeConfig: configFile({ alignment: 'strict' }), alignment: 'study' }, {}).alignment, 'study');
-    assert.throws(() => resolveJudgeSettings({ judgeConfig: configFile({ alignment: 'lenient' }) }, {}), (e: unknown) => e instanceof InputError && /"alignment" must be "study" or "strict"/.test(e.message));
+    assert.throws(
+      () => resolveJudgeSettings({ judgeConfig: configFile({ alignment: 'lenient' }) }, {}),
+      (e: unknown) => e instanceof InputError && /"alignment" must be "study" or "strict"/.test(e.message),
+    );
   });
 
   it('defaults the cache to ~/.cache/webgrade/judges', () => {

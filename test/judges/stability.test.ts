@@ -10,7 +10,7 @@ function rows(levels: Record<string, number>, reqs: number, jitter: number): Sta
   for (const [model, level] of Object.entries(levels)) {
     for (let r = 0; r < reqs; r++) {
       const base = level + ((r * 7) % 5);
-      const repeats = [base, base + jitter * ((r % 3) + 1) / 3, base - jitter / 2];
+      const repeats = [base, base + (jitter * ((r % 3) + 1)) / 3, base - jitter / 2];
       out.push({ model, requirement: `q${r}`, metrics: [{ id: 'functional-alignment', score: repeats.reduce((a, b) => a + b) / 3, repeats }] });
     }
   }
@@ -51,7 +51,10 @@ describe('judge-stability', () => {
     assert.equal(parsed.length, 1);
     assert.equal(skippedFailed, 1);
     assert.deepEqual(parsed[0]!.metrics[0]!.repeats, [50, 50]);
-    assert.throws(() => parseResultsJsonl('{"model":"a","requirement":"q","metrics":[]}\n{oops', 'r.jsonl'), (e: unknown) => e instanceof InputError && /r\.jsonl:2: not valid JSON/.test(e.message));
+    assert.throws(
+      () => parseResultsJsonl('{"model":"a","requirement":"q","metrics":[]}\n{oops', 'r.jsonl'),
+      (e: unknown) => e instanceof InputError && /r\.jsonl:2: not valid JSON/.test(e.message),
+    );
     assert.throws(() => parseResultsJsonl('{"requirement":"q","metrics":[]}', 'r.jsonl'), /r\.jsonl:1: missing "model"/);
     assert.throws(
       () => parseResultsJsonl('{"model":"a","requirement":"q","metrics":[{"id":"x","score":1,"details":{"repeats":["1"]}}]}', 'r.jsonl'),

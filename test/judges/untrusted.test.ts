@@ -40,7 +40,10 @@ describe('sourceView truncation policy', () => {
   it('sends entry HTML first, then JS and CSS, and lists images as omitted', () => {
     const dir = writeArtifact({ 'index.html': '<p>hi</p>', 'style.css': 'p{}', 'app.js': 'go()', 'img/a.png': Buffer.from([137, 80, 78, 71]) });
     const v = sourceView(loadArtifact(dir), 60_000);
-    assert.deepEqual(v.files.map((f) => f.path), ['index.html', 'app.js', 'style.css']);
+    assert.deepEqual(
+      v.files.map((f) => f.path),
+      ['index.html', 'app.js', 'style.css'],
+    );
     assert.deepEqual(v.omitted, ['img/a.png']);
     assert.match(v.text, /^=== file: index\.html ===\n<p>hi<\/p>/);
   });

@@ -81,7 +81,11 @@ describe('import layering', () => {
   const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
   it('finds the sources of every layer', () => {
-    for (const l of ['core', 'cdn', 'judges', 'gather', 'metrics', 'weights', 'survey', 'runner', 'report', 'bin']) assert.ok(files.some((f) => layer(f) === l), l);
+    for (const l of ['core', 'cdn', 'judges', 'gather', 'metrics', 'weights', 'survey', 'runner', 'report', 'bin'])
+      assert.ok(
+        files.some((f) => layer(f) === l),
+        l,
+      );
   });
 
   it('lets each folder import only the layers below it', () => {
@@ -110,7 +114,10 @@ describe('import layering', () => {
     }
     assert.deepEqual(crossings.sort(), [...METRIC_IMPORTS_TO_MOVE].sort());
     assert.deepEqual(fromLibrary, []);
-    assert.ok(files.some((f) => f.startsWith('metrics/lib/')), 'the library room exists');
+    assert.ok(
+      files.some((f) => f.startsWith('metrics/lib/')),
+      'the library room exists',
+    );
   });
 
   it('has no import cycles', () => {

@@ -31,15 +31,38 @@ describe('webgrade mutate (CLI)', () => {
     assert.match(table.stdout, new RegExp(`${OPERATORS.length} of ${OPERATORS.length} operators`));
     const json = await runCli(['mutate', '--list', '--json', '--operators', 'strip-comments,dead-js']);
     const doc = JSON.parse(json.stdout) as { operators: Array<{ id: string; targets: string[]; description: string }> };
-    assert.deepEqual(doc.operators.map((o) => [o.id, o.targets]), [['strip-comments', ['comment-rate']], ['dead-js', ['dead-code', 'code-redundancy']]]);
+    assert.deepEqual(
+      doc.operators.map((o) => [o.id, o.targets]),
+      [
+        ['strip-comments', ['comment-rate']],
+        ['dead-js', ['dead-code', 'code-redundancy']],
+      ],
+    );
   });
 
   it('--json: per operator its targets, whether it applied, detection, scores before and after, and moves', async () => {
-    const r = await runCli(['mutate', RICH, '--operators', 'invalid-css-value,strip-comments,unprotect,lorem-ipsum,blank-first-view', '--scope', 'targets', '--json'], { timeoutMs: 300_000 });
+    const r = await runCli(
+      ['mutate', RICH, '--operators', 'invalid-css-value,strip-comments,unprotect,lorem-ipsum,blank-first-view', '--scope', 'targets', '--json'],
+      { timeoutMs: 300_000 },
+    );
     assert.equal(r.code, 0, r.stderr);
-    const doc = JSON.parse(r.stdout) as { artifact: string; operators: Array<{ id: string; targets: string[]; applied: boolean; reason?: string; detected: Record<string, boolean>; scores: Record<string, { base: number | null; mutant: number | null }>; moved: unknown[] }> };
+    const doc = JSON.parse(r.stdout) as {
+      artifact: string;
+      operators: Array<{
+        id: string;
+        targets: string[];
+        applied: boolean;
+        reason?: string;
+        detected: Record<string, boolean>;
+        scores: Record<string, { base: number | null; mutant: number | null }>;
+        moved: unknown[];
+      }>;
+    };
     assert.equal(doc.artifact, RICH);
-    assert.deepEqual(doc.operators.map((o) => o.id), ['invalid-css-value', 'strip-comments', 'unprotect', 'lorem-ipsum', 'blank-first-view']);
+    assert.deepEqual(
+      doc.operators.map((o) => o.id),
+      ['invalid-css-value', 'strip-comments', 'unprotect', 'lorem-ipsum', 'blank-first-view'],
+    );
     for (const o of doc.operators.slice(0, 4)) {
       assert.equal(o.applied, true, o.id);
       const [target] = o.targets;
@@ -60,7 +83,13 @@ describe('webgrade mutate (CLI)', () => {
     const r = await runCli(['mutate', page, '--operators', 'unprotect,blur-image', '--scope', 'targets', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const doc = JSON.parse(r.stdout) as { operators: Array<{ id: string; applied: boolean; reason?: string; detected: object }> };
-    assert.deepEqual(doc.operators.map((o) => [o.id, o.applied]), [['unprotect', false], ['blur-image', false]]);
+    assert.deepEqual(
+      doc.operators.map((o) => [o.id, o.applied]),
+      [
+        ['unprotect', false],
+        ['blur-image', false],
+      ],
+    );
     assert.match(doc.operators[0]!.reason!, /no try\/catch/);
     assert.match(doc.operators[1]!.reason!, /no raster <img>/);
     assert.deepEqual(doc.operators[0]!.detected, {});

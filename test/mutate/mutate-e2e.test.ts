@@ -48,8 +48,13 @@ describe('mutation testing on the fixture page (real Chrome and Lighthouse)', { 
   it('the CI set covers every rule metric of the extended suite', () => {
     const covered = new Set(CI_OPERATORS.flatMap((id) => findOperator(id)!.targets));
     // metrics scored against a reference design (fidelity) are out of scope: `mutate` has no reference to give them
-    const rule = suiteMetrics('extended').filter((m) => m.kind === 'rule' && !m.needs.includes('reference')).map((m) => m.id);
-    assert.deepEqual(rule.filter((id) => !covered.has(id)), []);
+    const rule = suiteMetrics('extended')
+      .filter((m) => m.kind === 'rule' && !m.needs.includes('reference'))
+      .map((m) => m.id);
+    assert.deepEqual(
+      rule.filter((id) => !covered.has(id)),
+      [],
+    );
   });
 
   it('every operator applies and every target metric drops below the original', async () => {

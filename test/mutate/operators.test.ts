@@ -14,7 +14,10 @@ const RICH = fixture('mutate', 'rich');
 /** A page without images, icons, cards or risky code, and without a viewport meta (fixtures/mutate/no-viewport). */
 const PLAIN = fixture('mutate', 'no-viewport');
 
-async function mutate(id: string, input: string): Promise<{ result: Awaited<ReturnType<(typeof OPERATORS)[number]['apply']>>; files: Map<string, string | Buffer>; page: PageModel }> {
+async function mutate(
+  id: string,
+  input: string,
+): Promise<{ result: Awaited<ReturnType<(typeof OPERATORS)[number]['apply']>>; files: Map<string, string | Buffer>; page: PageModel }> {
   const page = PageModel.load(input);
   const op = findOperator(id);
   assert.ok(op, `operator ${id}`);
@@ -47,7 +50,9 @@ const REMOVES_LINES = new Set(['strip-comments', 'remove-click-handler', 'unprot
 test('every rule metric of the extended suite but the reference-based ones is the target of at least one operator', () => {
   const targeted = new Set(OPERATORS.flatMap((o) => o.targets));
   // metrics scored against a reference design (fidelity) are out of scope: `mutate` has no reference to give them
-  const missing = suiteMetrics('extended').filter((m) => m.kind === 'rule' && !m.needs.includes('reference') && !targeted.has(m.id)).map((m) => m.id);
+  const missing = suiteMetrics('extended')
+    .filter((m) => m.kind === 'rule' && !m.needs.includes('reference') && !targeted.has(m.id))
+    .map((m) => m.id);
   assert.deepEqual(missing, []);
   // collateral names metrics of this build, or of the interaction probe that some operators already target
   for (const o of OPERATORS) for (const c of o.collateral ?? []) assert.ok(findMetric(c) || targeted.has(c), `${o.id}: collateral ${c} is a metric`);
@@ -72,18 +77,25 @@ test('console-error inserts one script just before </body>', async () => {
 });
 
 test('duplicate-attribute writes the first attribute of the first element with one a second time', async () => {
-  const { before, after } = await html('duplicate-attribute', writeArtifact({ 'index.html': '<!doctype html><html lang="en"><body><p>x</p><a href="/a" class="c">y</a></body></html>' }));
+  const { before, after } = await html(
+    'duplicate-attribute',
+    writeArtifact({ 'index.html': '<!doctype html><html lang="en"><body><p>x</p><a href="/a" class="c">y</a></body></html>' }),
+  );
   assert.equal(after, before.replace('<a href="/a" class="c">', '<a href="/a" href="/a" class="c">'));
 });
 
 test('invalid-css-value breaks the least visible keyword declaration of a style rule, in place', async () => {
-  const page = '<!doctype html><html><head><style>@keyframes k{from{cursor:pointer}} .a { display: flex; } .b{cursor : pointer}</style></head><body><p class="a b">x</p></body></html>';
+  const page =
+    '<!doctype html><html><head><style>@keyframes k{from{cursor:pointer}} .a { display: flex; } .b{cursor : pointer}</style></head><body><p class="a b">x</p></body></html>';
   const { before, after } = await html('invalid-css-value', writeArtifact({ 'index.html': page }));
   assert.equal(after, before.replace('.b{cursor : pointer}', '.b{cursor : hand}'));
 });
 
 test('invalid-css-value edits a linked .css file and leaves the HTML alone', async () => {
-  const dir = writeArtifact({ 'index.html': '<!doctype html><html><head><link rel="stylesheet" href="s.css"></head><body>x</body></html>', 's.css': 'p {\n  text-align: center;\n}\n' });
+  const dir = writeArtifact({
+    'index.html': '<!doctype html><html><head><link rel="stylesheet" href="s.css"></head><body>x</body></html>',
+    's.css': 'p {\n  text-align: center;\n}\n',
+  });
   const { result, files } = await mutate('invalid-css-value', dir);
   assert.equal(result.applied, true);
   assert.deepEqual([...files.keys()], ['s.css']);
@@ -114,10 +126,14 @@ test('unprotect leaves a try/catch around code that is not risky alone', async (
 });
 
 test('strip-comments removes HTML, CSS and JS comments; a space stays between two non-space neighbours', async () => {
-  const page = '<!doctype html><!-- a --><html><head><style>/* b */p{color:red}</style></head><body><script>// c\nlet x = 1; /* d */ let y = 2;</script></body></html>';
+  const page =
+    '<!doctype html><!-- a --><html><head><style>/* b */p{color:red}</style></head><body><script>// c\nlet x = 1; /* d */ let y = 2;</script></body></html>';
   const { result, files } = await mutate('strip-comments', writeArtifact({ 'index.html': page }));
   assert.equal(result.applied, true);
-  assert.equal(files.get('index.html'), '<!doctype html> <html><head><style> p{color:red}</style></head><body><script>\nlet x = 1;  let y = 2;</script></body></html>');
+  assert.equal(
+    files.get('index.html'),
+    '<!doctype html> <html><head><style> p{color:red}</style></head><body><script>\nlet x = 1;  let y = 2;</script></body></html>',
+  );
 });
 
 test('strip-comments keeps a space where a comment separated two tokens', async () => {
@@ -129,7 +145,10 @@ test('shift-card and restyle-card edit the second member of the first repeated g
   const shifted = await html('shift-card', RICH);
   const d = diff(shifted.before, shifted.after);
   assert.equal(d.inserted, ' style="translate: 4px 4px;"');
-  assert.equal(shifted.after.indexOf('<article class="card" style="translate: 4px 4px;">'), shifted.before.indexOf('<article class="card">', shifted.before.indexOf('<article class="card">') + 1));
+  assert.equal(
+    shifted.after.indexOf('<article class="card" style="translate: 4px 4px;">'),
+    shifted.before.indexOf('<article class="card">', shifted.before.indexOf('<article class="card">') + 1),
+  );
   const restyled = await html('restyle-card', RICH);
   assert.match(restyled.after, /<h2 style="font-size: 1\.4em; [^"]*">Timing<\/h2>/);
 });
@@ -234,7 +253,10 @@ test('inserting operators: the static targets see the inserted defect, with and 
     for (const f of ['data.json', 'forest.jpg', 'lake.jpg']) if (input === RICH) extra[f] = readFileSync(`${input}/${f}`);
     return (await findMetric(id)!.score(buildEvidence({ files: { ...extra, 'index.html': html } }))).score;
   };
-  for (const [op, metric] of [['unprotected-storage', 'error-handling'], ['insert-odd-card', 'component-consistency']] as const) {
+  for (const [op, metric] of [
+    ['unprotected-storage', 'error-handling'],
+    ['insert-odd-card', 'component-consistency'],
+  ] as const) {
     const { result, files } = await mutate(op, PLAIN);
     assert.equal(result.applied, true);
     assert.equal(await score(metric, PLAIN), null, `${metric} unscorable on the plain page`);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { artifactFiles, contentHash } from '../../runner/queue-jobs.js';
 
 describe('files a queue job carries', () => {
-  it('are the artifact\'s own files only: links that leave the folder, and loops, never travel in a job', () => {
+  it("are the artifact's own files only: links that leave the folder, and loops, never travel in a job", () => {
     const dir = mkdtempSync(join(tmpdir(), 'webgrade-queue-files-'));
     const art = join(dir, 'page');
     mkdirSync(join(art, 'css'), { recursive: true });
@@ -17,7 +17,10 @@ describe('files a queue job carries', () => {
     symlinkSync(join(dir, 'secret.txt'), join(art, 'secret.txt'));
     symlinkSync(art, join(art, 'loop'));
     const files = artifactFiles(art);
-    assert.deepEqual(files.map(([rel]) => rel), ['css/a.css', 'index.html']);
+    assert.deepEqual(
+      files.map(([rel]) => rel),
+      ['css/a.css', 'index.html'],
+    );
     assert.ok(!files.some(([, b]) => b.toString().includes('do-not-ship')));
     // The content hash is of exactly those files.
     assert.equal(contentHash(files), contentHash(artifactFiles(art)));

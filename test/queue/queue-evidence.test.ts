@@ -71,10 +71,16 @@ describe('queue rows carry their pictures to collect (real redis-server, real wo
   it('collect writes them beside the results as batch does; --no-evidence drops them', async () => {
     const runs = join(dir, 'runs');
     mkdirSync(join(runs, 'm'), { recursive: true });
-    for (const i of [1, 2]) writeFileSync(join(runs, 'm', `r${i}.html`), `<!doctype html><html lang="en"><head><title>p${i}</title></head><body><h1>Page ${i}</h1><div style="width:${500 + i * 10}px;height:40px;background:#369"></div></body></html>`);
+    for (const i of [1, 2])
+      writeFileSync(
+        join(runs, 'm', `r${i}.html`),
+        `<!doctype html><html lang="en"><head><title>p${i}</title></head><body><h1>Page ${i}</h1><div style="width:${500 + i * 10}px;height:40px;background:#369"></div></body></html>`,
+      );
     const add = await runCli(['queue', 'add', runs, '--redis', redis.url, '--queue', 'ev', '--only', 'mobile-compat,layout-sparsity']);
     assert.equal(add.code, 0, add.stderr);
-    const child = ownChild(spawn(process.execPath, [cliPath, 'worker', '--redis', redis.url, '--queue', 'ev'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] }));
+    const child = ownChild(
+      spawn(process.execPath, [cliPath, 'worker', '--redis', redis.url, '--queue', 'ev'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] }),
+    );
     let err = '';
     child.stderr!.on('data', (d) => (err += d));
     const queue = new Queue('ev', { connection: client });

@@ -33,7 +33,7 @@ describe('work queue failures (real redis-server)', { skip }, () => {
     await redis?.stop();
   });
 
-  it('records a page\'s own failure as a result at once, and fails a job that crashes its worker 3 times with the reason', async () => {
+  it("records a page's own failure as a result at once, and fails a job that crashes its worker 3 times with the reason", async () => {
     const runs = join(tempDir(), 'runs');
     mkdirSync(join(runs, 'm'), { recursive: true });
     for (const n of ['good', 'bad', 'crash']) writeFileSync(join(runs, 'm', `${n}.html`), `<!doctype html><title>${n}</title><p>${n}</p>`);
@@ -76,7 +76,7 @@ describe('work queue failures (real redis-server)', { skip }, () => {
     assert.match(rows.get('crash')!.error!, /worker crashed \(exit 3\).*after 3 attempts/);
   });
 
-  it('ignores the late answer of a worker that lost its job\'s lock (stopped past the stall timeout): the job counts once', async () => {
+  it("ignores the late answer of a worker that lost its job's lock (stopped past the stall timeout): the job counts once", async () => {
     const runs = join(tempDir(), 'runs');
     mkdirSync(join(runs, 'm'), { recursive: true });
     writeFileSync(join(runs, 'm', 'slow.html'), '<!doctype html><title>slow</title>');

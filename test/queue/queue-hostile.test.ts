@@ -34,7 +34,11 @@ function startWorker(url: string, queue: string, opts: { tmp: string; extra?: st
   const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: opts.tmp };
   delete env.WEBGRADE_QUEUE_WORKER_MODULE;
   if (opts.echo !== false) env.WEBGRADE_QUEUE_WORKER_MODULE = echoWorker;
-  const child = spawn(process.execPath, [cliPath, 'worker', '--redis', url, '--queue', queue, ...(opts.extra ?? [])], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], env });
+  const child = spawn(process.execPath, [cliPath, 'worker', '--redis', url, '--queue', queue, ...(opts.extra ?? [])], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env,
+  });
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -66,7 +70,7 @@ function goodRuns(root = tempDir()): string {
   return runs;
 }
 
-describe('a queue\'s Redis cannot run code or write files on workers (real redis-server, real workers)', { skip }, () => {
+describe("a queue's Redis cannot run code or write files on workers (real redis-server, real workers)", { skip }, () => {
   let redis: RedisServer;
   let client: Redis;
   before(async () => {
@@ -79,9 +83,10 @@ describe('a queue\'s Redis cannot run code or write files on workers (real redis
     await redis?.stop();
   });
 
-  const settingsOf = async (queue: string) => JSON.parse((await client.get(`webgrade:${queue}:settings`))!) as { id: string; pool: Record<string, unknown>; scoring: Record<string, unknown> };
+  const settingsOf = async (queue: string) =>
+    JSON.parse((await client.get(`webgrade:${queue}:settings`))!) as { id: string; pool: Record<string, unknown>; scoring: Record<string, unknown> };
 
-  it('refuses hostile job payloads without retry: nothing is written outside the job\'s folder, and no job folder is left', async () => {
+  it("refuses hostile job payloads without retry: nothing is written outside the job's folder, and no job folder is left", async () => {
     const runs = goodRuns();
     const add = await runCli(['queue', 'add', runs, '--redis', redis.url, '--queue', 'hj', '--only', 'comment-rate']);
     assert.equal(add.code, 0, add.stderr);
@@ -96,12 +101,29 @@ describe('a queue\'s Redis cannot run code or write files on workers (real redis
     const base = { model: 'evil', hash: 'a'.repeat(64), settingsId, artifact: '/runs/evil/x' };
     const hostile: Record<string, Record<string, unknown>> = {
       'no-kind': { ...base, requirement: 'no-kind', files: [[`${up}/canary-no-kind`, b64('pwned')]] },
-      'dir-escape': { ...base, requirement: 'dir-escape', kind: 'dir', files: [['index.html', b64(PAGE)], [`${up}/canary-dir`, b64('pwned')]] },
+      'dir-escape': {
+        ...base,
+        requirement: 'dir-escape',
+        kind: 'dir',
+        files: [
+          ['index.html', b64(PAGE)],
+          [`${up}/canary-dir`, b64('pwned')],
+        ],
+      },
       absolute: { ...base, requirement: 'absolute', kind: 'dir', files: [[join(canaries, 'canary-absolute'), b64('pwned')]] },
       backslash: { ...base, requirement: 'backslash', kind: 'dir', files: [[`..\\..\\..\\${basename(canaries)}\\canary-backslash`, b64('pwned')]] },
       'dotdot-artifact': { ...base, requirement: 'dotdot-artifact', artifact: '/runs/evil/..', kind: 'dir', files: [['canary-dotdot.html', b64('pwned')]] },
       'files-42': { ...base, requirement: 'files-42', kind: 'dir', files: 42 },
-      'file-two': { ...base, requirement: 'file-two', artifact: '/runs/evil/x.html', kind: 'file', files: [['x.html', b64(PAGE)], ['y.html', b64('pwned')]] },
+      'file-two': {
+        ...base,
+        requirement: 'file-two',
+        artifact: '/runs/evil/x.html',
+        kind: 'file',
+        files: [
+          ['x.html', b64(PAGE)],
+          ['y.html', b64('pwned')],
+        ],
+      },
       shared: { ...base, requirement: 'shared', artifact: secret, kind: 'file', shared: true },
       'wrong-hash': { ...base, requirement: 'wrong-hash', kind: 'dir', files: [['index.html', b64(PAGE)]] },
     };
@@ -129,7 +151,7 @@ describe('a queue\'s Redis cannot run code or write files on workers (real redis
       assert.match(w.stderr(), new RegExp(`job ${id} refused: `));
     }
     assert.deepEqual(readdirSync(canaries), ['secret.html'], 'no canary was written');
-    assert.deepEqual(readdirSync(jobTmp), [], 'no file in the worker\'s temp folder, and every job folder removed');
+    assert.deepEqual(readdirSync(jobTmp), [], "no file in the worker's temp folder, and every job folder removed");
     assert.ok(!existsSync(join(tmpdir(), 'canary-dotdot.html')));
     await queue.close();
 
@@ -167,7 +189,7 @@ describe('a queue\'s Redis cannot run code or write files on workers (real redis
     assert.match(s.stdout, /its stored settings are refused \(settings\.pool: unknown field "workerModule"\)/);
   });
 
-  it('scores with the network mode and CDN cache folder of the worker\'s command line, whatever the stored settings ask', async () => {
+  it("scores with the network mode and CDN cache folder of the worker's command line, whatever the stored settings ask", async () => {
     const runs = goodRuns();
     assert.equal((await runCli(['queue', 'add', runs, '--redis', redis.url, '--queue', 'hn', '--only', 'comment-rate'])).code, 0);
     const settings = await settingsOf('hn');
@@ -188,7 +210,11 @@ describe('a queue\'s Redis cannot run code or write files on workers (real redis
     await queue.close();
 
     // And `queue add` stores no folder or host list for workers to use.
-    for (const flags of [['--cdn-cache', cache], ['--network', 'live', '--allow-host', '10.0.0.1'], ['--network', `record:${cache}`]]) {
+    for (const flags of [
+      ['--cdn-cache', cache],
+      ['--network', 'live', '--allow-host', '10.0.0.1'],
+      ['--network', `record:${cache}`],
+    ]) {
       const r = await runCli(['queue', 'add', runs, '--redis', redis.url, '--queue', 'hn2', ...flags]);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /worker/);

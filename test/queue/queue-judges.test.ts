@@ -40,14 +40,25 @@ describe('queue workers: judges as a second stage', { skip }, () => {
     mkdirSync(join(runs, 'm'), { recursive: true });
     for (const p of PAGES) copyFileSync(fixture('browser', `${p}.html`), join(runs, 'm', `${p}.html`));
     const reqs = join(dir, 'reqs.jsonl');
-    writeFileSync(reqs, PAGES.map((id) => JSON.stringify({ id, requirement: `A page called ${id}`, checklist: { functional: ['It works'], visual: ['Tidy'], content: ['A heading'] } })).join('\n') + '\n');
+    writeFileSync(
+      reqs,
+      PAGES.map((id) =>
+        JSON.stringify({ id, requirement: `A page called ${id}`, checklist: { functional: ['It works'], visual: ['Tidy'], content: ['A heading'] } }),
+      ).join('\n') + '\n',
+    );
     const add = await runCli(['queue', 'add', runs, '--redis', redis.url, '--queue', 'judged', '--only', JUDGES, '--requirements', reqs]);
     assert.equal(add.code, 0, add.stderr);
     const env = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k', WEBGRADE_JUDGE_MODEL: 'judge-test', WEBGRADE_CACHE_DIR: tempDir() };
     // Held calls must not time out (and be sent again) while the browser works through the pages on a loaded machine.
     const config = join(dir, 'judges.json');
     writeFileSync(config, JSON.stringify({ timeoutSeconds: 900, deadlineSeconds: 900 }));
-    const worker = ownChild(spawn(process.execPath, [cliPath, 'worker', '--redis', redis.url, '--queue', 'judged', '--quiet', '--judge-config', config], { cwd: repoRoot, env, stdio: 'ignore' }));
+    const worker = ownChild(
+      spawn(process.execPath, [cliPath, 'worker', '--redis', redis.url, '--queue', 'judged', '--quiet', '--judge-config', config], {
+        cwd: repoRoot,
+        env,
+        stdio: 'ignore',
+      }),
+    );
     const client = new Redis(redis.url, { maxRetriesPerRequest: null });
     const queue = new Queue('judged', { connection: client });
     const end = Date.now() + 900_000; // generous: a loaded shared machine is many times slower

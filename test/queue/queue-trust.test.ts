@@ -38,7 +38,10 @@ function honestDirJob(): { data: JobData; dir: string } {
 }
 
 function refused(raw: unknown, pattern: RegExp): void {
-  assert.throws(() => validateJobData(raw), (err: unknown) => err instanceof RefusedPayload && pattern.test(err.message));
+  assert.throws(
+    () => validateJobData(raw),
+    (err: unknown) => err instanceof RefusedPayload && pattern.test(err.message),
+  );
 }
 
 /** Run `fn` with the system temp folder pointed at a fresh folder, and return that folder. */
@@ -56,10 +59,13 @@ function withTmp(fn: () => void): string {
 }
 
 describe('queue job payloads a worker accepts', () => {
-  it('accepts the jobs queue add writes, and drops the requirement\'s reference path', () => {
+  it("accepts the jobs queue add writes, and drops the requirement's reference path", () => {
     const { data } = honestDirJob();
     const v = validateJobData(data);
-    assert.deepEqual(v.files!.map(([rel]) => rel), ['css/a.css', 'index.html']);
+    assert.deepEqual(
+      v.files!.map(([rel]) => rel),
+      ['css/a.css', 'index.html'],
+    );
     assert.equal(v.req?.reference, undefined, 'a path named in Redis is never read');
     assert.deepEqual(v.req?.checklist?.functional, ['a']);
   });
@@ -115,14 +121,41 @@ describe('queue job payloads a worker accepts', () => {
     const many = Array.from({ length: 5001 }, (_, i) => [`f${i}.txt`, b64('x')]);
     refused({ ...data, files: many }, /^files: more than 5000/);
     assert.throws(() => validateJobData({ ...data, files: [['index.html', b64('x'.repeat(2000))]] }, { maxBytes: 1000 }), /decoded/);
-    refused({ ...data, files: [['a', b64('x')], ['a', b64('y')]] }, /a twice/);
-    refused({ ...data, files: [['a', b64('x')], ['a/b', b64('y')]] }, /a is both a file and a folder/);
+    refused(
+      {
+        ...data,
+        files: [
+          ['a', b64('x')],
+          ['a', b64('y')],
+        ],
+      },
+      /a twice/,
+    );
+    refused(
+      {
+        ...data,
+        files: [
+          ['a', b64('x')],
+          ['a/b', b64('y')],
+        ],
+      },
+      /a is both a file and a folder/,
+    );
   });
 
   it('gives a file artifact exactly one file, named as the artifact', () => {
     const { data } = honestDirJob();
     const file = { ...data, artifact: '/runs/m/r1.html', kind: 'file' };
-    refused({ ...file, files: [['r1.html', b64('a')], ['x.html', b64('b')]] }, /exactly one file/);
+    refused(
+      {
+        ...file,
+        files: [
+          ['r1.html', b64('a')],
+          ['x.html', b64('b')],
+        ],
+      },
+      /exactly one file/,
+    );
     refused({ ...file, files: [['other.html', b64('a')]] }, /named as the artifact/);
     assert.equal(validateJobData({ ...file, files: [['r1.html', b64('a')]] }).kind, 'file');
   });
@@ -136,7 +169,7 @@ describe('queue job payloads a worker accepts', () => {
   });
 });
 
-describe('writing a job\'s artifact on a worker (materialise)', () => {
+describe("writing a job's artifact on a worker (materialise)", () => {
   it('writes every file inside a fresh folder named as the artifact, and removes it on cleanup', () => {
     const { data } = honestDirJob();
     let path = '';
@@ -150,7 +183,7 @@ describe('writing a job\'s artifact on a worker (materialise)', () => {
     assert.deepEqual(readdirSync(tmp), []);
   });
 
-  it('writes nothing and leaves no folder when the files are not the ones the job\'s hash names', () => {
+  it("writes nothing and leaves no folder when the files are not the ones the job's hash names", () => {
     const { data } = honestDirJob();
     const tmp = withTmp(() => {
       assert.throws(() => materialise(validateJobData({ ...data, hash: HASH })), /hash: not the hash/);
@@ -164,7 +197,8 @@ describe('writing a job\'s artifact on a worker (materialise)', () => {
     mkdirSync(join(root, 'runs', 'm', 'p'), { recursive: true });
     writeFileSync(join(outside, 'secret.html'), 'x');
     symlinkSync(outside, join(root, 'runs', 'escape'));
-    const job = (artifact: string) => validateJobData({ model: 'm', requirement: 'p', hash: HASH, settingsId: SETTINGS_ID, artifact, kind: 'dir', shared: true });
+    const job = (artifact: string) =>
+      validateJobData({ model: 'm', requirement: 'p', hash: HASH, settingsId: SETTINGS_ID, artifact, kind: 'dir', shared: true });
     assert.throws(() => materialise(job(join(root, 'runs', 'm', 'p'))), /a shared job, and this worker takes none/);
     assert.throws(() => materialise(job(join(outside, 'secret.html')), { sharedRoot: root }), /outside this worker's --shared-root/);
     assert.throws(() => materialise(job(join(root, 'runs', 'escape', 'secret.html')), { sharedRoot: root }), /outside this worker's --shared-root/);
@@ -175,7 +209,10 @@ describe('writing a job\'s artifact on a worker (materialise)', () => {
 });
 
 describe('queue settings a worker accepts from Redis', () => {
-  const honest = () => JSON.parse(JSON.stringify(makeQueueSettings({ budgetMs: 30_000, checkNetwork: false, network: { mode: 'cdn' }, only: ['comment-rate'], lighthouseRuns: 3 }))) as Record<string, Record<string, unknown>>;
+  const honest = () =>
+    JSON.parse(
+      JSON.stringify(makeQueueSettings({ budgetMs: 30_000, checkNetwork: false, network: { mode: 'cdn' }, only: ['comment-rate'], lighthouseRuns: 3 })),
+    ) as Record<string, Record<string, unknown>>;
 
   it('accepts the settings queue add stores', () => {
     const s = honest();
@@ -201,7 +238,11 @@ describe('queue settings a worker accepts from Redis', () => {
     for (const [spoil, why] of cases) {
       const s = honest();
       spoil(s);
-      assert.throws(() => validateQueueSettings(s), (err: unknown) => err instanceof RefusedPayload && why.test(err.message), why.source);
+      assert.throws(
+        () => validateQueueSettings(s),
+        (err: unknown) => err instanceof RefusedPayload && why.test(err.message),
+        why.source,
+      );
     }
     assert.ok(!existsSync('/tmp/evil.js'));
   });

@@ -185,6 +185,9 @@ describe('work queue and shards (real redis-server, real workers)', { skip }, ()
     assert.equal((await runCli(['merge', ...outs, join(dir, 'batch.jsonl'), '--out', y])).code, 0);
     assert.equal(rowsOf(x).length, 20);
     assertSameScores(rowsOf(x), reference);
-    assert.deepEqual(rowsOf(x).map((r) => rowKey(r.model, r.requirement)), rowsOf(y).map((r) => rowKey(r.model, r.requirement)));
+    assert.deepEqual(
+      rowsOf(x).map((r) => rowKey(r.model, r.requirement)),
+      rowsOf(y).map((r) => rowKey(r.model, r.requirement)),
+    );
   });
 });

@@ -26,14 +26,17 @@ export function redisServerBinary(): { path: string } | { skip: string } {
         const [cmd, ...rest] = isRoot ? ['apt-get', ...args] : ['sudo', '-n', 'apt-get', ...args];
         return spawnSync(cmd!, rest, { env, stdio: 'ignore' }).status === 0;
       };
-      process.stderr.write('[queue tests] redis-server missing: installing Debian\'s redis-server through apt\n');
+      process.stderr.write("[queue tests] redis-server missing: installing Debian's redis-server through apt\n");
       if (!apt(['install', '-y', '-qq', 'redis-server'])) {
         if (apt(['update', '-qq'])) apt(['install', '-y', '-qq', 'redis-server']);
       }
       p = findRedis();
     }
   }
-  if (!p) return { skip: 'redis-server is not installed and could not be installed through apt (install Debian\'s redis-server or set REDIS_SERVER): queue tests skipped' };
+  if (!p)
+    return {
+      skip: "redis-server is not installed and could not be installed through apt (install Debian's redis-server or set REDIS_SERVER): queue tests skipped",
+    };
   return { path: p };
 }
 
@@ -57,7 +60,9 @@ export interface RedisServer {
 export async function startRedis(binary: string): Promise<RedisServer> {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
-    const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout?.on('data', (d) => (out += d));
     const ready = await new Promise<boolean>((resolve) => {

@@ -10,7 +10,16 @@ import { runCli, tempDir } from '../helpers.js';
 const METRICS = ['console-errors', 'lint', 'layout-sparsity'] as const;
 
 function metric(id: string, score: number | null): MetricResult {
-  return { id, perspective: 'code', kind: 'rule', title: id, score, details: {}, ms: 1, ...(score === null ? { reason: 'no evidence' } : { summary: `${score}` }) };
+  return {
+    id,
+    perspective: 'code',
+    kind: 'rule',
+    title: id,
+    score,
+    details: {},
+    ms: 1,
+    ...(score === null ? { reason: 'no evidence' } : { summary: `${score}` }),
+  };
 }
 
 /** Two models × 8 requirements with scores that differ by model and requirement. */
@@ -64,7 +73,9 @@ describe('compare: paired bootstrap per model and metric', () => {
   });
 
   it('ranks regressions by size and tells improvements apart', () => {
-    const head = rows((m, _r, id, s) => (m === 'alpha' && id === 'lint' ? s - 10 : m === 'alpha' && id === 'layout-sparsity' ? s - 30 : m === 'beta' && id === 'lint' ? s + 25 : s));
+    const head = rows((m, _r, id, s) =>
+      m === 'alpha' && id === 'lint' ? s - 10 : m === 'alpha' && id === 'layout-sparsity' ? s - 30 : m === 'beta' && id === 'lint' ? s + 25 : s,
+    );
     const cmp = compareRuns(populationOf(rows(), 'b'), populationOf(head, 'h'), labels);
     assert.deepEqual(
       cmp.regressions.map((c) => `${c.model} ${c.metric}`),
@@ -97,7 +108,11 @@ describe('compare: paired bootstrap per model and metric', () => {
   it('CLI: --fail-on regression exits 0 on the same run, 1 on a regression; markdown and json; bad input exits 2', async () => {
     const dir = tempDir();
     const base = jsonl(dir, 'base.jsonl', rows());
-    const worse = jsonl(dir, 'worse.jsonl', rows((m, _r, id, s) => (m === 'alpha' && id === 'console-errors' ? s - 50 : s)));
+    const worse = jsonl(
+      dir,
+      'worse.jsonl',
+      rows((m, _r, id, s) => (m === 'alpha' && id === 'console-errors' ? s - 50 : s)),
+    );
     const same = await runCli(['compare', base, base, '--fail-on', 'regression']);
     assert.equal(same.code, 0, same.stderr);
     assert.match(same.stdout, /no change beyond noise/);
@@ -112,7 +127,11 @@ describe('compare: paired bootstrap per model and metric', () => {
       doc.regressions.map((r) => `${r.model} ${r.metric}`),
       ['alpha console-errors'],
     );
-    const other = jsonl(dir, 'other.jsonl', rows().map((r) => ({ ...r, requirement: `x-${r.requirement}` })));
+    const other = jsonl(
+      dir,
+      'other.jsonl',
+      rows().map((r) => ({ ...r, requirement: `x-${r.requirement}` })),
+    );
     const none = await runCli(['compare', base, other]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /share no requirement/);

@@ -81,8 +81,12 @@ describe('report: a batch with evidence, then a walk through the report in Chrom
     const batch = await runCli(['batch', join(dir, 'runs'), '--suite', 'extended', '--only', ONLY, '--out', join(dir, 'base.jsonl')], { timeoutMs: 600_000 });
     assert.equal(batch.code, 0, batch.stderr);
     // The head run: beta's pages gained console errors (rows edited, evidence shared).
-    const rows = readFileSync(join(dir, 'base.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultRow);
-    for (const r of rows) for (const m of r.metrics) if (r.model === 'beta' && m.id === 'console-errors' && m.score !== null) m.score = Math.max(0, m.score - 50);
+    const rows = readFileSync(join(dir, 'base.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ResultRow);
+    for (const r of rows)
+      for (const m of r.metrics) if (r.model === 'beta' && m.id === 'console-errors' && m.score !== null) m.score = Math.max(0, m.score - 50);
     writeFileSync(join(dir, 'head.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
     report = join(dir, 'report');
     const rep = await runCli(['report', join(dir, 'head.jsonl'), '--out', report, '--compare', join(dir, 'base.jsonl'), '--bootstrap', '200']);
@@ -94,7 +98,10 @@ describe('report: a batch with evidence, then a walk through the report in Chrom
   });
 
   it('keeps WebP pictures under the cap, the rows pointing at them', () => {
-    const rows = readFileSync(join(dir, 'base.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ResultRow);
+    const rows = readFileSync(join(dir, 'base.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ResultRow);
     assert.equal(rows.length, 4);
     for (const r of rows) {
       assert.ok(r.evidence, `${r.model}/${r.requirement} has no evidence`);
@@ -159,7 +166,13 @@ describe('report: a batch with evidence, then a walk through the report in Chrom
   it("webgrade scores the report's pages ≥ 90 on accessibility and best practices", async () => {
     // Each page type as the index of a folder of its own (webgrade scores a folder's index.html), with the
     // report's assets and pictures beside it: the page's markup is the report's, its relative prefix dropped.
-    const pages = { index: 'index.html', model: 'model/alpha.html', requirement: 'requirement/r1.html', artifact: 'artifact/beta/r1.html', failures: 'failures.html' };
+    const pages = {
+      index: 'index.html',
+      model: 'model/alpha.html',
+      requirement: 'requirement/r1.html',
+      artifact: 'artifact/beta/r1.html',
+      failures: 'failures.html',
+    };
     for (const [name, rel] of Object.entries(pages)) {
       const site = join(dir, 'site', name);
       mkdirSync(site, { recursive: true });
@@ -171,7 +184,8 @@ describe('report: a batch with evidence, then a walk through the report in Chrom
       assert.equal(r.code, 0, r.stderr);
       const doc = JSON.parse(r.stdout) as { metrics: Array<{ id: string; score: number | null; reason?: string; details: unknown }> };
       process.stderr.write(`[report tests] ${name}: ${doc.metrics.map((m) => `${m.id} ${m.score}`).join(', ')}\n`);
-      for (const m of doc.metrics) assert.ok(m.score !== null && m.score >= 90, `${name}: ${m.id} ${m.score} ${m.reason ?? JSON.stringify(m.details).slice(0, 600)}`);
+      for (const m of doc.metrics)
+        assert.ok(m.score !== null && m.score >= 90, `${name}: ${m.id} ${m.score} ${m.reason ?? JSON.stringify(m.details).slice(0, 600)}`);
     }
   });
 });

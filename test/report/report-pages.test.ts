@@ -11,7 +11,16 @@ import { tempDir } from '../helpers.js';
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
 function metric(id: string, score: number | null, summary: string): MetricResult {
-  return { id, perspective: 'code', kind: 'rule', title: id, score, details: { errors: [{ message: HOSTILE, line: 3 }], overflowPx: 12.345 }, ms: 1, ...(score === null ? { reason: summary } : { summary }) };
+  return {
+    id,
+    perspective: 'code',
+    kind: 'rule',
+    title: id,
+    score,
+    details: { errors: [{ message: HOSTILE, line: 3 }], overflowPx: 12.345 },
+    ms: 1,
+    ...(score === null ? { reason: summary } : { summary }),
+  };
 }
 
 function rows(): ResultRow[] {
@@ -24,11 +33,21 @@ function rows(): ResultRow[] {
         requirement: `r${r}`,
         status: 'ok',
         artifact: `/runs/x/r${r}.html`,
-        metrics: [metric('console-errors', ce, ce === 100 ? 'no errors' : `${r} errors in ${r * 10} lines`), metric('lint', r === 2 ? null : 80 + r, r === 2 ? 'no such file' : `${r} lint errors`)],
+        metrics: [
+          metric('console-errors', ce, ce === 100 ? 'no errors' : `${r} errors in ${r * 10} lines`),
+          metric('lint', r === 2 ? null : 80 + r, r === 2 ? 'no such file' : `${r} lint errors`),
+        ],
       });
     }
   }
-  out.push({ model: 'alpha', requirement: 'r4', status: 'failed', error: 'time budget exceeded: no result after 61 s', artifact: '/runs/alpha/r4.html', metrics: [] });
+  out.push({
+    model: 'alpha',
+    requirement: 'r4',
+    status: 'failed',
+    error: 'time budget exceeded: no result after 61 s',
+    artifact: '/runs/alpha/r4.html',
+    metrics: [],
+  });
   return out;
 }
 
@@ -83,7 +102,10 @@ describe('report pages from rows', () => {
       assert.ok(!html.includes(HOSTILE), `${f} holds the raw name`);
     }
     assert.ok(!existsSync(join(out, '..', 'escape.html')));
-    const artifact = readFileSync(files.find((f) => f.includes('artifact/alpha/r4.html'))!, 'utf8');
+    const artifact = readFileSync(
+      files.find((f) => f.includes('artifact/alpha/r4.html'))!,
+      'utf8',
+    );
     assert.match(artifact, /time budget exceeded/);
     assert.match(artifact, /No desktop screenshot: the row failed/);
   });

@@ -48,7 +48,9 @@ describe('webgrade batch (CLI, real workers)', () => {
     assert.equal(row.status, 'ok');
     assert.equal(row.metrics[0]!.id, 'comment-rate');
     assert.deepEqual(
-      rowsOf(out).map((r) => `${r.model}/${r.requirement}`).sort(),
+      rowsOf(out)
+        .map((r) => `${r.model}/${r.requirement}`)
+        .sort(),
       ['m1/req-00', 'm1/req-01', 'm1/req-02', 'm2/req-00', 'm2/req-01', 'm2/req-02'],
     );
   });

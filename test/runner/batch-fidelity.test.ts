@@ -14,7 +14,11 @@ describe('webgrade batch with references (CLI, real workers)', { timeout: 240_00
   it('scores each model against the reference of its requirement; the reference is rendered once and cached', async () => {
     const root = tempDir();
     const runs = join(root, 'runs');
-    for (const [model, page] of [['m1', 'landing'], ['m2', 'landing-shuffled'], ['m3', 'empty']] as const) {
+    for (const [model, page] of [
+      ['m1', 'landing'],
+      ['m2', 'landing-shuffled'],
+      ['m3', 'empty'],
+    ] as const) {
       mkdirSync(join(runs, model), { recursive: true });
       copyFileSync(fixture('fidelity', `${page}.html`), join(runs, model, 'home.html'));
       copyFileSync(fixture('fidelity', 'landing-inverted.html'), join(runs, model, 'other.html'));
@@ -27,10 +31,28 @@ describe('webgrade batch with references (CLI, real workers)', { timeout: 240_00
     copyFileSync(fixture('fidelity', 'landing.html'), join(root, 'reqs', 'own', 'landing.html'));
     writeFileSync(join(root, 'reqs', 'reqs.jsonl'), `${JSON.stringify({ id: 'other', requirement: 'a landing page', reference: 'own/landing.html' })}\n`);
     const out = join(root, 'results.jsonl');
-    const r = await runCli(['batch', runs, '--out', out, '--suite', 'extended', '--only', 'visual-fidelity', '--references', refs, '--requirements', join(root, 'reqs', 'reqs.jsonl'), '--network', 'offline'], {
-      env: { WEBGRADE_FIDELITY_CACHE: join(root, 'cache') },
-      timeoutMs: 200_000,
-    });
+    const r = await runCli(
+      [
+        'batch',
+        runs,
+        '--out',
+        out,
+        '--suite',
+        'extended',
+        '--only',
+        'visual-fidelity',
+        '--references',
+        refs,
+        '--requirements',
+        join(root, 'reqs', 'reqs.jsonl'),
+        '--network',
+        'offline',
+      ],
+      {
+        env: { WEBGRADE_FIDELITY_CACHE: join(root, 'cache') },
+        timeoutMs: 200_000,
+      },
+    );
     assert.equal(r.code, 0, r.stderr);
     const rows = parseResults(readFileSync(out)).rows;
     assert.equal(rows.length, 6);

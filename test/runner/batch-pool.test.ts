@@ -13,7 +13,7 @@ function jobs(names: string[]): BatchJob[] {
 }
 
 describe('batch worker pool', () => {
-  it('records a crashed worker\'s artifact as failed, restarts the worker and finishes the rest', async () => {
+  it("records a crashed worker's artifact as failed, restarts the worker and finishes the rest", async () => {
     const out = join(tempDir(), 'r.jsonl');
     const s = await runBatch(jobs(['a1', 'crash1', 'a2', 'a3', 'crash2', 'a4']), { out, concurrency: 2, budgetMs: 5000, workerModule: fakeWorker });
     assert.equal(s.scored, 4);
@@ -52,13 +52,19 @@ describe('batch worker pool', () => {
     const s = await runBatch(jobs(['a1', 'bad1', 'a2']), { out, concurrency: 1, budgetMs: 5000, workerModule: fakeWorker });
     assert.equal(s.alreadyDone, 2);
     assert.equal(s.scored, 1);
-    assert.deepEqual(parseResults(readFileSync(out)).rows.map((r) => r.requirement), ['a1', 'bad1', 'a2']);
+    assert.deepEqual(
+      parseResults(readFileSync(out)).rows.map((r) => r.requirement),
+      ['a1', 'bad1', 'a2'],
+    );
   });
 
   it('adds requirement labels to the rows', async () => {
     const out = join(tempDir(), 'r.jsonl');
     await runBatch(jobs(['a1']), {
-      out, concurrency: 1, budgetMs: 5000, workerModule: fakeWorker,
+      out,
+      concurrency: 1,
+      budgetMs: 5000,
+      workerModule: fakeWorker,
       requirements: [{ id: 'a1', requirement: 'x', labels: { style: 'minimal' } }],
     });
     assert.deepEqual(parseResults(readFileSync(out)).rows[0]!.labels, { style: 'minimal' });
@@ -74,7 +80,10 @@ describe('batch worker pool', () => {
     writeFileSync(join(dir, 'm1', 'notes.txt'), 'x');
     writeFileSync(join(dir, 'm2', 'r1.html'), '<p>');
     const d = discoverRuns(dir);
-    assert.deepEqual(d.jobs.map((j) => `${j.model}/${j.requirement}`), ['m1/r1', 'm1/r2', 'm2/r1']);
+    assert.deepEqual(
+      d.jobs.map((j) => `${j.model}/${j.requirement}`),
+      ['m1/r1', 'm1/r2', 'm2/r1'],
+    );
     assert.deepEqual(d.skipped, ['m1/r3/ (no index.html)']);
     assert.throws(() => discoverRuns(join(dir, 'm2')), /no artifacts found/);
   });

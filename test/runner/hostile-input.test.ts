@@ -34,8 +34,14 @@ describe('broken entries in a runs folder (item 7)', () => {
     assert.equal(byId.get('good')?.broken, undefined);
     assert.match(byId.get('dangling')?.broken ?? '', /^m\/dangling\.html is a dangling symbolic link/);
     assert.match(byId.get('loop')?.broken ?? '', /^m\/loop\.html is a symbolic link loop/);
-    assert.ok(skipped.some((s) => s.startsWith('m/dangling.html: a dangling symbolic link')), skipped.join('\n'));
-    assert.ok(skipped.some((s) => s.startsWith('m/loop.html: a symbolic link loop')), skipped.join('\n'));
+    assert.ok(
+      skipped.some((s) => s.startsWith('m/dangling.html: a dangling symbolic link')),
+      skipped.join('\n'),
+    );
+    assert.ok(
+      skipped.some((s) => s.startsWith('m/loop.html: a symbolic link loop')),
+      skipped.join('\n'),
+    );
   });
 
   it('a model folder that is a dangling link is a warning, not an abort', () => {
@@ -43,7 +49,10 @@ describe('broken entries in a runs folder (item 7)', () => {
     symlinkSync(join(runs, 'nowhere'), join(runs, 'ghost-model'));
     const { jobs, skipped } = discoverRuns(runs);
     assert.equal(jobs.filter((j) => j.model === 'm').length, 3);
-    assert.ok(skipped.some((s) => s.startsWith('ghost-model: a dangling symbolic link')), skipped.join('\n'));
+    assert.ok(
+      skipped.some((s) => s.startsWith('ghost-model: a dangling symbolic link')),
+      skipped.join('\n'),
+    );
   });
 
   it('a folder artifact whose index.html is a dangling link is a failed job, not "no index.html"', () => {
@@ -128,7 +137,13 @@ describe('--out naming a file that is not a results file (item 8)', () => {
 });
 
 const row = (model: string, requirement: string, score: number | null): ResultRow =>
-  ({ model, requirement, status: 'ok', artifact: `${model}/${requirement}.html`, metrics: [{ id: 'comment-rate', perspective: 'maintainability', kind: 'code', title: 'Comment rate', score }] }) as unknown as ResultRow;
+  ({
+    model,
+    requirement,
+    status: 'ok',
+    artifact: `${model}/${requirement}.html`,
+    metrics: [{ id: 'comment-rate', perspective: 'maintainability', kind: 'code', title: 'Comment rate', score }],
+  }) as unknown as ResultRow;
 
 describe('leaderboard input with impossible scores (item 10)', () => {
   const good = [row('a', '1', 40), row('a', '2', 60), row('b', '1', 70), row('b', '2', 80), row('c', '1', 20), row('c', '2', 30)];
@@ -155,7 +170,10 @@ describe('leaderboard input with impossible scores (item 10)', () => {
     assert.equal(b.code, 0, b.stderr);
     const da = JSON.parse(a.stdout) as { notes: string[]; models: unknown };
     const db = JSON.parse(b.stdout) as { notes: string[]; models: unknown };
-    assert.ok(db.notes.some((n) => /^2 rows rejected: a metric score outside 0–100 or not a finite number/.test(n)), db.notes.join('\n'));
+    assert.ok(
+      db.notes.some((n) => /^2 rows rejected: a metric score outside 0–100 or not a finite number/.test(n)),
+      db.notes.join('\n'),
+    );
     assert.deepEqual(db.models, da.models);
   });
 });
@@ -185,18 +203,28 @@ describe('control characters in human-readable output (item 9)', () => {
     assert.match(r.stderr, /evil\\x1B\]52;c;cHduZWQ=\\x07\/a ok/);
     assert.match(r.stdout, /failed: evil\\x1B\]52;c;cHduZWQ=\\x07\/b\\x1B\[2J: /);
     const rows = parseResults(readFileSync(out)).rows;
-    assert.ok(rows.some((x) => x.model === model), 'the model name is not kept exact in the results file');
+    assert.ok(
+      rows.some((x) => x.model === model),
+      'the model name is not kept exact in the results file',
+    );
     const table = await runCli(['leaderboard', out, '--bootstrap', '0']);
     assert.equal(table.code, 0, table.stderr);
     assert.ok(!table.stdout.includes(ESC) && !table.stdout.includes('\u0007'), table.stdout);
     assert.match(table.stdout, /evil\\x1B/);
     const json = await runCli(['leaderboard', out, '--json', '--bootstrap', '0']);
-    assert.ok((JSON.parse(json.stdout) as { models: Array<{ model: string }> }).models.some((m) => m.model === model), 'JSON is not exact');
+    assert.ok(
+      (JSON.parse(json.stdout) as { models: Array<{ model: string }> }).models.some((m) => m.model === model),
+      'JSON is not exact',
+    );
   });
 });
 
 describe('--budget bounds (item 12)', () => {
-  for (const cmd of [['score', 'page.html'], ['batch', 'runs', '--out', 'r.jsonl'], ['norms', 'build', 'pages', '--out', 'n.json']]) {
+  for (const cmd of [
+    ['score', 'page.html'],
+    ['batch', 'runs', '--out', 'r.jsonl'],
+    ['norms', 'build', 'pages', '--out', 'n.json'],
+  ]) {
     it(`${cmd[0]}${cmd[0] === 'norms' ? ' build' : ''}: a budget of 2^31 ms or more is a usage error (exit 2), not a timer that fires at once`, async () => {
       const r = await runCli([...cmd, '--budget', String(2 ** 31 / 1000)]);
       assert.equal(r.code, 2, r.stderr);

@@ -40,7 +40,11 @@ function runsOf(pages: readonly string[]): { dir: string; jobs: BatchJob[]; reqs
     copyFileSync(fixture('browser', `${p}.html`), join(dir, 'm', `${p}.html`));
     jobs.push({ model: 'm', requirement: p, path: join(dir, 'm', `${p}.html`) });
   }
-  const reqs = pages.map((id) => ({ id, requirement: `A page called ${id}`, checklist: { functional: ['It shows icons', 'It reacts'], visual: ['A tidy layout'], content: ['A heading'] } }));
+  const reqs = pages.map((id) => ({
+    id,
+    requirement: `A page called ${id}`,
+    checklist: { functional: ['It shows icons', 'It reacts'], visual: ['A tidy layout'], content: ['A heading'] },
+  }));
   return { dir, jobs, reqs };
 }
 
@@ -54,7 +58,14 @@ describe('batch: browser and judge stages as a pipeline', () => {
     const server = await judge({ holdUntilRequests: PAGES.length * JUDGES.length });
     const { jobs, reqs } = runsOf(PAGES);
     const out = join(tempDir(), 'r.jsonl');
-    const s = await runBatch(jobs, { out, concurrency: 1, budgetMs: 60_000, only: JUDGES, requirements: reqs, judge: testSettings(server.url, { concurrency: 16, timeoutMs: 120_000 }) });
+    const s = await runBatch(jobs, {
+      out,
+      concurrency: 1,
+      budgetMs: 60_000,
+      only: JUDGES,
+      requirements: reqs,
+      judge: testSettings(server.url, { concurrency: 16, timeoutMs: 120_000 }),
+    });
     assert.equal(s.scored, 3);
     assert.equal(server.requests.length, 15);
     assert.ok(server.maxInFlight >= 15, `all calls were in flight together (max ${server.maxInFlight})`);
@@ -80,7 +91,10 @@ describe('batch: browser and judge stages as a pipeline', () => {
     const out1 = join(tempDir(), 'a.jsonl');
     const s1 = await runBatch(jobs, { out: out1, concurrency: 1, budgetMs: 60_000, only: JUDGES, requirements: reqs, judge: settings });
     assert.equal(s1.scored, 2);
-    assert.deepEqual(s1.judgeWarnings.map((w) => w.split(' (')[0]).sort(), JUDGES.map((id) => `judge model: ${id} asked for judge-test, the provider served judge-test-2026-01`).sort());
+    assert.deepEqual(
+      s1.judgeWarnings.map((w) => w.split(' (')[0]).sort(),
+      JUDGES.map((id) => `judge model: ${id} asked for judge-test, the provider served judge-test-2026-01`).sort(),
+    );
     const asked = server.requests.length;
     const out2 = join(tempDir(), 'b.jsonl');
     const s2 = await runBatch(jobs, { out: out2, concurrency: 1, budgetMs: 60_000, only: JUDGES, requirements: reqs, judge: settings });
@@ -99,7 +113,15 @@ describe('batch: browser and judge stages as a pipeline', () => {
     const out = join(tempDir(), 'r.jsonl');
     // 1000 prompt + 200 completion tokens a call at $1/$1 per million: $0.0012 a call; the budget is reached by the first.
     const settings = testSettings(server.url, { concurrency: 16, prices: { 'judge-test': { input: 1, output: 1 } } });
-    const s = await runBatch(jobs, { out, concurrency: 1, budgetMs: 60_000, only: [...JUDGES, 'comment-rate'], requirements: reqs, judge: settings, judgeBudgetUsd: 0.001 });
+    const s = await runBatch(jobs, {
+      out,
+      concurrency: 1,
+      budgetMs: 60_000,
+      only: [...JUDGES, 'comment-rate'],
+      requirements: reqs,
+      judge: settings,
+      judgeBudgetUsd: 0.001,
+    });
     assert.equal(s.scored, 2);
     const last = rowsOf(out).find((r) => r.requirement === jobs[1]!.requirement)!;
     for (const m of last.metrics.filter((x) => x.kind === 'judge')) assert.match(m.reason ?? '', /judge budget of \$0\.001 reached/);
@@ -117,7 +139,9 @@ describe('batch: browser and judge stages as a pipeline', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(reqFile, reqs.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const env = { ...process.env, OPENAI_BASE_URL: hanging.url, OPENAI_API_KEY: 'k', WEBGRADE_JUDGE_MODEL: 'judge-test', WEBGRADE_CACHE_DIR: tempDir() };
-    const child = ownChild(spawn(process.execPath, [cliPath, 'batch', dir, '--out', out, '--requirements', reqFile, '--only', JUDGES.join(',')], { env, stdio: 'ignore' }));
+    const child = ownChild(
+      spawn(process.execPath, [cliPath, 'batch', dir, '--out', out, '--requirements', reqFile, '--only', JUDGES.join(',')], { env, stdio: 'ignore' }),
+    );
     const pending = `${out}.pending`;
     const deadline = Date.now() + 120_000;
     while (!(existsSync(pending) && readdirSync(pending).some((f) => f.endsWith('.json')))) {
@@ -129,12 +153,23 @@ describe('batch: browser and judge stages as a pipeline', () => {
     assert.equal(existsSync(out) ? rowsOf(out).length : 0, 0, 'no row yet: its judges were in flight');
     const server = await judge();
     let chromes = 0;
-    const s = await runBatch(jobs, { out, concurrency: 1, budgetMs: 60_000, only: JUDGES, requirements: reqs, judge: testSettings(server.url), onChromeLaunch: () => chromes++ });
+    const s = await runBatch(jobs, {
+      out,
+      concurrency: 1,
+      budgetMs: 60_000,
+      only: JUDGES,
+      requirements: reqs,
+      judge: testSettings(server.url),
+      onChromeLaunch: () => chromes++,
+    });
     assert.equal(s.scored, 1);
     assert.equal(chromes, 0, 'no browser work was redone');
     const [row] = rowsOf(out);
     for (const m of row!.metrics) assert.notEqual(m.score, null, `${m.id}: ${m.reason}`);
-    assert.ok(server.requests.some((r) => JSON.stringify(r.body).includes('image_url')), 'the visual judges saw the saved screenshot');
+    assert.ok(
+      server.requests.some((r) => JSON.stringify(r.body).includes('image_url')),
+      'the visual judges saw the saved screenshot',
+    );
     assert.equal(existsSync(pending), false);
   });
 });

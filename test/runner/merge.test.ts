@@ -30,9 +30,15 @@ describe('shards', () => {
   it('split artifacts by model and requirement only: every artifact in exactly one shard, the same one whatever else is there', () => {
     const items = Array.from({ length: 200 }, (_, i) => ({ model: `m${i % 3}`, requirement: `r${i}` }));
     const parts = [1, 2, 3, 4].map((index) => inShard(items, { index, count: 4 }));
-    assert.equal(parts.reduce((n, p) => n + p.length, 0), 200);
+    assert.equal(
+      parts.reduce((n, p) => n + p.length, 0),
+      200,
+    );
     for (const p of parts) assert.ok(p.length > 20, 'roughly even');
-    assert.deepEqual(inShard(items.slice(50), { index: 2, count: 4 }), parts[1]!.filter((x) => items.indexOf(x) >= 50));
+    assert.deepEqual(
+      inShard(items.slice(50), { index: 2, count: 4 }),
+      parts[1]!.filter((x) => items.indexOf(x) >= 50),
+    );
     assert.equal(shardOf('m0', 'r0', 4), shardOf('m0', 'r0', 4));
   });
 
@@ -51,12 +57,18 @@ describe('webgrade merge', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /3 rows|4 rows/);
     const rows = parseResults(readFileSync(out)).rows;
-    assert.deepEqual(rows.map((x) => `${x.model}/${x.requirement}:${x.status}:${x.metrics[0]?.score ?? '-'}`), ['m1/r1:ok:25', 'm1/r2:ok:30', 'm1/r3:failed:-', 'm2/r1:ok:10']);
+    assert.deepEqual(
+      rows.map((x) => `${x.model}/${x.requirement}:${x.status}:${x.metrics[0]?.score ?? '-'}`),
+      ['m1/r1:ok:25', 'm1/r2:ok:30', 'm1/r3:failed:-', 'm2/r1:ok:10'],
+    );
     assert.match(r.stdout, /2 duplicates dropped, 1 of them with other scores/);
     // The other order: the later file still wins among ok rows, and the ok row still beats the failed one.
     const out2 = join(tempDir(), 'all.jsonl');
     await runCli(['merge', b, a, '--out', out2]);
-    assert.deepEqual(parseResults(readFileSync(out2)).rows.map((x) => `${x.requirement}:${x.metrics[0]?.score ?? '-'}`), ['r1:20', 'r2:30', 'r3:-', 'r1:10']);
+    assert.deepEqual(
+      parseResults(readFileSync(out2)).rows.map((x) => `${x.requirement}:${x.metrics[0]?.score ?? '-'}`),
+      ['r1:20', 'r2:30', 'r3:-', 'r1:10'],
+    );
   });
 
   it('refuses files scored with different settings, in one line with exit 2, and writes nothing', async () => {
@@ -69,7 +81,12 @@ describe('webgrade merge', () => {
     assert.equal(r.stderr.trim().split('\n').length, 1);
     // Older rows without `settings`: what they show (their metric ids) is compared.
     const old1 = file([{ ...row('m1', 'r1', 20), settings: undefined } as ResultRow]);
-    const old2 = file([{ ...row('m1', 'r2', 20, { metrics: [{ id: 'lint', perspective: 'code', kind: 'rule', title: 'Lint', score: 1, details: {}, ms: 1 }] }), settings: undefined } as ResultRow]);
+    const old2 = file([
+      {
+        ...row('m1', 'r2', 20, { metrics: [{ id: 'lint', perspective: 'code', kind: 'rule', title: 'Lint', score: 1, details: {}, ms: 1 }] }),
+        settings: undefined,
+      } as ResultRow,
+    ]);
     const r2 = await runCli(['merge', old1, old2, '--out', join(tempDir(), 'o.jsonl')]);
     assert.equal(r2.code, 2);
     assert.match(r2.stderr, /metrics: comment-rate vs lint/);

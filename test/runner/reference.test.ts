@@ -42,7 +42,7 @@ describe('references', () => {
     assert.equal(findReference(dir, 'zzz'), undefined);
   });
 
-  it('resolves a requirement\'s reference against the requirements file, and names the line of a missing one', () => {
+  it("resolves a requirement's reference against the requirements file, and names the line of a missing one", () => {
     const reqs = join(dir, 'reqs.jsonl');
     writeFileSync(reqs, `${JSON.stringify({ id: 'r1', requirement: 'x', reference: 'a.html' })}\n${JSON.stringify({ id: 'r2', requirement: 'y' })}\n`);
     const [r1, r2] = loadRequirements(reqs);
@@ -62,7 +62,20 @@ describe('references', () => {
     const cacheDir = tempDir();
     const entry = {
       record: { input: 'r.html', kind: 'artifact' as const, sha256: 'x', viewports: ['desktop'], network: 'cdn' },
-      views: [{ ok: true as const, value: { viewport: DEFAULT_VIEWPORTS[0]!, source: 'dom' as const, scrollWidth: 1440, scrollHeight: 900, blocks: [], components: [], screenshot: { png: PNG, width: 720, height: 450, deviceScaleFactor: 0.5 } } }],
+      views: [
+        {
+          ok: true as const,
+          value: {
+            viewport: DEFAULT_VIEWPORTS[0]!,
+            source: 'dom' as const,
+            scrollWidth: 1440,
+            scrollHeight: 900,
+            blocks: [],
+            components: [],
+            screenshot: { png: PNG, width: 720, height: 450, deviceScaleFactor: 0.5 },
+          },
+        },
+      ],
     };
     new ReferenceCache(cacheDir).put('k1', entry);
     const fresh = new ReferenceCache(cacheDir);

@@ -10,7 +10,14 @@ import { repoRoot, runCli, tempDir } from '../helpers.js';
 
 const fakeWorker = join(repoRoot, 'dist', 'test', 'runner', 'fixtures', 'fake-worker.js');
 const jobs = (names: string[]): BatchJob[] => names.map((n) => ({ model: 'm', requirement: n, path: `/nowhere/${n}.html` }));
-const r = (requirement: string, repeat?: number, status: 'ok' | 'failed' = 'ok'): ResultRow => ({ model: 'm', requirement, ...(repeat ? { repeat } : {}), status, artifact: 'x', metrics: [] });
+const r = (requirement: string, repeat?: number, status: 'ok' | 'failed' = 'ok'): ResultRow => ({
+  model: 'm',
+  requirement,
+  ...(repeat ? { repeat } : {}),
+  status,
+  artifact: 'x',
+  metrics: [],
+});
 const rowsOf = (p: string) => parseResults(readFileSync(p)).rows;
 const keys = (rows: ResultRow[]) => rows.map((x) => `${x.requirement}#${x.repeat ?? '-'}`);
 
@@ -34,8 +41,14 @@ describe('repeats in the results file', () => {
 
 describe('batch --repeats', () => {
   it('orders jobs repeat-major and leaves single runs unmarked', () => {
-    assert.deepEqual(withRepeats(jobs(['a', 'b']), 1).map((j) => j.repeat), [undefined, undefined]);
-    assert.deepEqual(withRepeats(jobs(['a', 'b']), 2).map((j) => `${j.requirement}#${j.repeat}`), ['a#1', 'b#1', 'a#2', 'b#2']);
+    assert.deepEqual(
+      withRepeats(jobs(['a', 'b']), 1).map((j) => j.repeat),
+      [undefined, undefined],
+    );
+    assert.deepEqual(
+      withRepeats(jobs(['a', 'b']), 2).map((j) => `${j.requirement}#${j.repeat}`),
+      ['a#1', 'b#1', 'a#2', 'b#2'],
+    );
   });
 
   it('scores each artifact once per repeat, each a separate job, one row per repeat marked 1..n', async () => {
@@ -70,14 +83,21 @@ describe('webgrade batch --repeats (CLI, real workers)', () => {
     const runs = tempDir();
     for (const m of ['m1', 'm2']) {
       mkdirSync(join(runs, m));
-      for (const i of [0, 1]) writeFileSync(join(runs, m, `req-${i}.html`), `<!doctype html><html><body>\n${'<!-- c -->\n'.repeat(i + (m === 'm1' ? 1 : 0))}<p>x</p>\n</body></html>\n`);
+      for (const i of [0, 1])
+        writeFileSync(
+          join(runs, m, `req-${i}.html`),
+          `<!doctype html><html><body>\n${'<!-- c -->\n'.repeat(i + (m === 'm1' ? 1 : 0))}<p>x</p>\n</body></html>\n`,
+        );
     }
     const out = join(tempDir(), 'results.jsonl');
     const r = await runCli(['batch', runs, '--out', out, '--only', 'comment-rate', '--repeats', '2']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /done: 8 scored, 0 failed, 0 already done \(of 8\)/);
     assert.match(r.stderr, /m1\/req-0 #2 ok/);
-    assert.deepEqual(rowsOf(out).map((x) => x.repeat), [1, 1, 1, 1, 2, 2, 2, 2]);
+    assert.deepEqual(
+      rowsOf(out).map((x) => x.repeat),
+      [1, 1, 1, 1, 2, 2, 2, 2],
+    );
     const lb = await runCli(['leaderboard', out, '--bootstrap', '0']);
     assert.equal(lb.code, 0, lb.stderr);
     assert.match(lb.stdout, /2 models, 4 artifacts \(0 failed\) scored up to 2 times \(8 rows;/);

@@ -12,7 +12,10 @@ describe('results file', () => {
   it('reads complete rows and ignores a torn last line without a newline', () => {
     const text = line(r('a', '1')) + line(r('a', '2')) + line(r('a', '3')).slice(0, 20);
     const res = parseResults(Buffer.from(text));
-    assert.deepEqual(res.rows.map((x) => x.requirement), ['1', '2']);
+    assert.deepEqual(
+      res.rows.map((x) => x.requirement),
+      ['1', '2'],
+    );
     assert.equal(res.tornTail, true);
     assert.equal(res.goodBytes, Buffer.byteLength(line(r('a', '1')) + line(r('a', '2'))));
   });
@@ -25,7 +28,10 @@ describe('results file', () => {
 
   it('skips and reports an unreadable line in the middle', () => {
     const res = parseResults(Buffer.from(line(r('a', '1')) + '{nope\n' + line(r('a', '3'))));
-    assert.deepEqual(res.rows.map((x) => x.requirement), ['1', '3']);
+    assert.deepEqual(
+      res.rows.map((x) => x.requirement),
+      ['1', '3'],
+    );
     assert.deepEqual(res.badLines, [2]);
     assert.equal(res.tornTail, false);
   });
@@ -38,7 +44,10 @@ describe('results file', () => {
     writer.append(r('a', '2'));
     writer.close();
     const lines = readFileSync(p, 'utf8').split('\n');
-    assert.deepEqual(lines.slice(0, -1).map((l) => JSON.parse(l).requirement), ['1', '2']);
+    assert.deepEqual(
+      lines.slice(0, -1).map((l) => JSON.parse(l).requirement),
+      ['1', '2'],
+    );
     assert.equal(lines.at(-1), '');
   });
 
@@ -46,7 +55,10 @@ describe('results file', () => {
     const p = join(tempDir(), 'requirements.jsonl');
     const text = '{"id":"a","prompt":"a page"}\n{"id":"b","prompt":"another page"}\n';
     writeFileSync(p, text);
-    assert.throws(() => openResultsForAppend(p), (err: Error) => err.name === 'InputError' && /refusing to append: lines 1, 2 are not results rows/.test(err.message));
+    assert.throws(
+      () => openResultsForAppend(p),
+      (err: Error) => err.name === 'InputError' && /refusing to append: lines 1, 2 are not results rows/.test(err.message),
+    );
     assert.equal(readFileSync(p, 'utf8'), text);
   });
 

@@ -59,7 +59,10 @@ class FakeBrowserGatherer implements Gatherer {
 
 const ONLY = ['lint', 'comment-rate', 'console-errors', 'error-handling', 'copywriting', 'mobile-compat'];
 const page = writeSingleFile(
-  htmlOfLines(1000).replace('</p>\n', '</p>\n<script>\n// a comment\nfunction f(){ try { JSON.parse("x") } catch (e) { console.error(e) } }\nf();\n</script>\n'),
+  htmlOfLines(1000).replace(
+    '</p>\n',
+    '</p>\n<script>\n// a comment\nfunction f(){ try { JSON.parse("x") } catch (e) { console.error(e) } }\nf();\n</script>\n',
+  ),
 );
 
 async function scoreWith(mode: Mode): Promise<{ doc: ScoreDocument; gatherer: FakeBrowserGatherer }> {
@@ -79,7 +82,10 @@ describe('scoring while gathering', () => {
     const overlapped = await scoreWith('background-first');
     const sequential = await scoreWith('ignore');
     assert.deepEqual(summary(overlapped.doc), summary(sequential.doc));
-    assert.deepEqual(overlapped.doc.metrics.map((m) => m.id), sequential.doc.metrics.map((m) => m.id));
+    assert.deepEqual(
+      overlapped.doc.metrics.map((m) => m.id),
+      sequential.doc.metrics.map((m) => m.id),
+    );
   });
 
   it('reports the overlapped time only when the gatherer ran the background work', async () => {
@@ -121,10 +127,13 @@ describe('scoring while gathering', () => {
     // mobile-compat also needs `mobile`, which was still pending: scored after gathering, with the measurement.
     const mc = doc.metrics.find((m) => m.id === 'mobile-compat');
     assert.equal(mc?.score, 70, JSON.stringify(mc));
-    assert.deepEqual(doc.metrics.map((m) => m.id), (await scoreWith('ignore')).doc.metrics.map((m) => m.id));
+    assert.deepEqual(
+      doc.metrics.map((m) => m.id),
+      (await scoreWith('ignore')).doc.metrics.map((m) => m.id),
+    );
   });
 
-  it('a need declared finished by one gatherer is not taken as another gatherer\'s', async () => {
+  it("a need declared finished by one gatherer is not taken as another gatherer's", async () => {
     // The scorer only honours `done` needs the declaring gatherer provides: declaring 'lighthouse' from a
     // gatherer that does not provide it must not release metrics waiting for it.
     const early: string[] = [];

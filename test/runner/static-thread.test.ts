@@ -31,7 +31,9 @@ describe('static metrics in the worker thread', () => {
 
   it('one thread scores many artifacts, with the same results as scoring on the calling thread', async () => {
     const pages = [
-      writeSingleFile('<!doctype html><title>a</title><ul><li class="i"><b>1</b><i>a</i></li><li class="i"><b>2</b><i>b</i></li></ul><script>// note\nfetch("/x").then((r) => r.json());</script>'),
+      writeSingleFile(
+        '<!doctype html><title>a</title><ul><li class="i"><b>1</b><i>a</i></li><li class="i"><b>2</b><i>b</i></li></ul><script>// note\nfetch("/x").then((r) => r.json());</script>',
+      ),
       writeSingleFile('<!doctype html><title>b</title><p onclick="nope()">Hello there, reader.</p><style>p { colr: red }</style>'),
     ];
     const inline = new Scorer({ only: STATIC, gatherers: [], staticThread: false });
@@ -89,12 +91,18 @@ describe('static metrics in the worker thread', () => {
     }
   });
 
-  it('an artifact gone from disk before the thread reads it: unscorable with the loader\'s message', async () => {
+  it("an artifact gone from disk before the thread reads it: unscorable with the loader's message", async () => {
     const thread = new StaticThread();
     try {
       const dir = tempDir();
       const p = `${dir}/gone.html`;
-      const out = await thread.run({ path: p, metrics: [findMetric('comment-rate')!], checkNetwork: false, deadline: performance.now() + 60_000, budgetMs: 60_000 });
+      const out = await thread.run({
+        path: p,
+        metrics: [findMetric('comment-rate')!],
+        checkNetwork: false,
+        deadline: performance.now() + 60_000,
+        budgetMs: 60_000,
+      });
       assert.match(out.results.get('comment-rate')!.reason ?? '', /no such file/);
       assert.ok(out.parseError);
       rmSync(dir, { recursive: true, force: true });
@@ -104,7 +112,12 @@ describe('static metrics in the worker thread', () => {
   });
 
   it('a parse failure is a metric\'s reason as it stands, not "metric failed"', async () => {
-    const throwing: MetricDefinition = { ...findMetric('comment-rate')!, score: () => { throw new ArtifactParseError('the page could not be parsed (boom)'); } };
+    const throwing: MetricDefinition = {
+      ...findMetric('comment-rate')!,
+      score: () => {
+        throw new ArtifactParseError('the page could not be parsed (boom)');
+      },
+    };
     const r = await runMetric(throwing, { artifact: {} as never, options: { checkNetwork: false } });
     assert.deepEqual([r.score, r.reason], [null, 'the page could not be parsed (boom)']);
   });

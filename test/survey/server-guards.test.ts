@@ -59,7 +59,11 @@ async function start(opts: Partial<SurveyServerOptions> = {}): Promise<SurveySer
   return server;
 }
 
-const stored = () => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const stored = () =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 afterEach(async () => {
   await server?.close();
@@ -104,7 +108,8 @@ describe('survey server: rate limit per address', () => {
   it('allows a burst of submissions, then answers 429 with Retry-After until the bucket refills', async () => {
     const s = await start({ rateLimit: { burst: 3, refillSeconds: 60 } });
     const responses = new URL('responses', s.url).href;
-    const post = async (localAddress?: string) => raw(responses, { method: 'POST', body: JSON.stringify({ token: await surveyToken(s.url), ...answers() }), ...(localAddress ? { localAddress } : {}) });
+    const post = async (localAddress?: string) =>
+      raw(responses, { method: 'POST', body: JSON.stringify({ token: await surveyToken(s.url), ...answers() }), ...(localAddress ? { localAddress } : {}) });
     clock += 200_000;
     for (let i = 0; i < 3; i++) assert.equal((await post()).status, 201);
     const over = await post();
@@ -130,11 +135,15 @@ describe('survey server: rate limit per address', () => {
 });
 
 describe('survey server: time measured on the server', () => {
-  it('stores the seconds between the page load and the submission by the server clock, the page\'s own figure apart', async () => {
+  it("stores the seconds between the page load and the submission by the server clock, the page's own figure apart", async () => {
     const s = await start();
     const token = await surveyToken(s.url);
     clock += 42_900;
-    const r = await fetch(new URL('responses', s.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, ...answers(9999) }) });
+    const r = await fetch(new URL('responses', s.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, ...answers(9999) }),
+    });
     assert.equal(r.status, 201);
     assert.equal(((await r.json()) as { seconds: number }).seconds, 42);
     const [line] = stored();
@@ -147,7 +156,8 @@ describe('survey server: time measured on the server', () => {
     const slow = await surveyToken(s.url);
     const fast = await surveyToken(s.url);
     clock += 5_000;
-    const send = (token: string) => fetch(new URL('responses', s.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, ...answers(600) }) });
+    const send = (token: string) =>
+      fetch(new URL('responses', s.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, ...answers(600) }) });
     assert.equal((await send(fast)).status, 201);
     clock += 150_000;
     assert.equal((await send(slow)).status, 201);
@@ -156,12 +166,13 @@ describe('survey server: time measured on the server', () => {
     assert.equal(report.personas.all!.respondents, 1);
   });
 
-  it('refuses a missing, forged, reused, expired or another server\'s token, writing nothing for them', async () => {
+  it("refuses a missing, forged, reused, expired or another server's token, writing nothing for them", async () => {
     const s = await start();
     const other = await startSurveyServer({ port: 0, responses: join(tempDir(), 'other.jsonl') });
     const otherToken = await surveyToken(other.url);
     await other.close();
-    const send = (body: object) => fetch(new URL('responses', s.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const send = (body: object) =>
+      fetch(new URL('responses', s.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const token = await surveyToken(s.url);
     const [id, issued, mac] = token.split('.') as [string, string, string];
     clock += 200_000;

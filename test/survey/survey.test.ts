@@ -15,33 +15,90 @@ import { runCli, tempDir } from '../helpers.js';
 import { surveyToken } from './survey-helpers.js';
 
 /** Two rankings that reproduce SPEC's Designer column exactly (found by exhaustive search over permutations). */
-const DESIGNER_A = ['visual-alignment', 'visual', 'functional-alignment', 'content-alignment', 'maintainability', 'performance', 'content', 'accessibility', 'code'];
-const DESIGNER_B = ['visual', 'accessibility', 'functional-alignment', 'visual-alignment', 'code', 'content', 'content-alignment', 'performance', 'maintainability'];
+const DESIGNER_A = [
+  'visual-alignment',
+  'visual',
+  'functional-alignment',
+  'content-alignment',
+  'maintainability',
+  'performance',
+  'content',
+  'accessibility',
+  'code',
+];
+const DESIGNER_B = [
+  'visual',
+  'accessibility',
+  'functional-alignment',
+  'visual-alignment',
+  'code',
+  'content',
+  'content-alignment',
+  'performance',
+  'maintainability',
+];
 const SPEC_DESIGNER: Record<string, number> = {
-  code: 5.6, visual: 20.8, content: 6.9, performance: 5.6, accessibility: 11.1, maintainability: 5.6,
-  'functional-alignment': 16.7, 'visual-alignment': 18.1, 'content-alignment': 9.7,
+  code: 5.6,
+  visual: 20.8,
+  content: 6.9,
+  performance: 5.6,
+  accessibility: 11.1,
+  maintainability: 5.6,
+  'functional-alignment': 16.7,
+  'visual-alignment': 18.1,
+  'content-alignment': 9.7,
 };
 
 function metricRankings(reverse = false): Record<string, string[]> {
-  return Object.fromEntries(RANKED_METRIC_PERSPECTIVES.map((p) => {
-    const ids = metricsOf(p).map((m) => m.id);
-    return [p, reverse ? ids.reverse() : ids];
-  }));
+  return Object.fromEntries(
+    RANKED_METRIC_PERSPECTIVES.map((p) => {
+      const ids = metricsOf(p).map((m) => m.id);
+      return [p, reverse ? ids.reverse() : ids];
+    }),
+  );
 }
-const submission = (persona: string, perspectives: string[], seconds = 300, reverse = false) => ({ persona, seconds, perspectives, metrics: metricRankings(reverse) });
+const submission = (persona: string, perspectives: string[], seconds = 300, reverse = false) => ({
+  persona,
+  seconds,
+  perspectives,
+  metrics: metricRankings(reverse),
+});
 const line = (respondent: string, s: object) => JSON.stringify({ respondent, ...s });
 
 describe('Borda count', () => {
   it('gives place p of n the points n − p: first n − 1, last 0', () => {
-    assert.deepEqual([...bordaPoints(['a', 'b', 'c'])], [['a', 2], ['b', 1], ['c', 0]]);
+    assert.deepEqual(
+      [...bordaPoints(['a', 'b', 'c'])],
+      [
+        ['a', 2],
+        ['b', 1],
+        ['c', 0],
+      ],
+    );
   });
 
   it('weights = points ÷ all points: [a,b,c] and [b,a,c] give a 3/6, b 3/6, c 0', () => {
-    assert.deepEqual(bordaWeights(['a', 'b', 'c'], [['a', 'b', 'c'], ['b', 'a', 'c']]), { a: 0.5, b: 0.5, c: 0 });
+    assert.deepEqual(
+      bordaWeights(
+        ['a', 'b', 'c'],
+        [
+          ['a', 'b', 'c'],
+          ['b', 'a', 'c'],
+        ],
+      ),
+      { a: 0.5, b: 0.5, c: 0 },
+    );
   });
 
   it('three rankings of four items, by hand: points a 3+0+2, b 2+3+3, c 1+2+0, d 0+1+1 over 18', () => {
-    const w = bordaWeights(['a', 'b', 'c', 'd'], [['a', 'b', 'c', 'd'], ['b', 'c', 'd', 'a'], ['b', 'a', 'd', 'c']])!;
+    const w = bordaWeights(
+      ['a', 'b', 'c', 'd'],
+      [
+        ['a', 'b', 'c', 'd'],
+        ['b', 'c', 'd', 'a'],
+        ['b', 'a', 'd', 'c'],
+      ],
+    )!;
     assert.deepEqual(w, { a: 5 / 18, b: 8 / 18, c: 3 / 18, d: 2 / 18 });
   });
 
@@ -50,7 +107,7 @@ describe('Borda count', () => {
     assert.equal(bordaWeights(['a', 'b'], []), null);
   });
 
-  it('reproduces SPEC\'s Designer column from two rankings', () => {
+  it("reproduces SPEC's Designer column from two rankings", () => {
     const w = bordaWeights(PERSPECTIVES, [DESIGNER_A, DESIGNER_B])!;
     for (const p of PERSPECTIVES) assert.equal(toPercent1(w[p]!), SPEC_DESIGNER[p], p);
   });
@@ -69,7 +126,10 @@ describe('survey weights from responses', () => {
     ].join('\n');
     const report = surveyWeights(parseResponses(text), 120);
     assert.deepEqual(report.dropped, { too_fast: 1, invalid: 3 });
-    assert.deepEqual(report.invalidLines.map((l) => l.line), [4, 5, 7]);
+    assert.deepEqual(
+      report.invalidLines.map((l) => l.line),
+      [4, 5, 7],
+    );
     assert.deepEqual(Object.keys(report.personas).sort(), ['all', 'designer']);
     assert.equal(report.personas.designer!.respondents, 2);
     for (const p of PERSPECTIVES) assert.equal(toPercent1(report.personas.designer!.perspectives[p]!), SPEC_DESIGNER[p]);
@@ -80,7 +140,10 @@ describe('survey weights from responses', () => {
     const w = surveyWeights(parseResponses(text)).personas.dev!;
     // code has 5 metrics ranked in catalogue order by both: points 4,3,2,1,0 → shares 0.4, 0.3, 0.2, 0.1, 0
     const code = metricsOf('code').map((m) => m.id);
-    assert.deepEqual(code.map((id) => w.shares![id]), [0.4, 0.3, 0.2, 0.1, 0]);
+    assert.deepEqual(
+      code.map((id) => w.shares![id]),
+      [0.4, 0.3, 0.2, 0.1, 0],
+    );
     assert.equal(w.shares!['performance'], 1);
     assert.equal(w.shares!['functional-alignment'], 1);
   });
@@ -106,10 +169,15 @@ describe('survey weights from responses', () => {
 });
 
 describe('webgrade survey weights (CLI)', () => {
-  it('prints a persona table, writes a weights file the leaderboard reads, and --json prints SPEC\'s document', async () => {
+  it("prints a persona table, writes a weights file the leaderboard reads, and --json prints SPEC's document", async () => {
     const dir = tempDir();
     const responses = join(dir, 'responses.jsonl');
-    writeFileSync(responses, [line('a', submission('designer', DESIGNER_A)), line('b', submission('designer', DESIGNER_B)), line('c', submission('dev', [...PERSPECTIVES], 10))].join('\n') + '\n');
+    writeFileSync(
+      responses,
+      [line('a', submission('designer', DESIGNER_A)), line('b', submission('designer', DESIGNER_B)), line('c', submission('dev', [...PERSPECTIVES], 10))].join(
+        '\n',
+      ) + '\n',
+    );
     const out = join(dir, 'weights.json');
     const r = await runCli(['survey', 'weights', responses, '--out', out]);
     assert.equal(r.code, 0, r.stderr);
@@ -146,7 +214,8 @@ describe('survey server', () => {
   });
   after(async () => server.close());
 
-  const post = (body: string, type = 'application/json') => fetch(new URL('responses', server.url), { method: 'POST', headers: { 'content-type': type }, body });
+  const post = (body: string, type = 'application/json') =>
+    fetch(new URL('responses', server.url), { method: 'POST', headers: { 'content-type': type }, body });
   const withToken = async (s: object) => JSON.stringify({ token: await surveyToken(server.url), ...s });
   const lines = () => {
     try {
@@ -177,12 +246,21 @@ describe('survey server', () => {
     const bodies = await Promise.all(sent.map((s) => withToken(s)));
     clock += 150_000; // the respondents took 150 s by the server's clock
     const res = await Promise.all(bodies.map((b) => post(b)));
-    assert.deepEqual(res.map((r) => r.status), Array(50).fill(201));
+    assert.deepEqual(
+      res.map((r) => r.status),
+      Array(50).fill(201),
+    );
     const stored = lines().map((l) => JSON.parse(l));
     assert.equal(stored.length, 50);
     assert.equal(new Set(stored.map((s) => s.respondent)).size, 50);
-    assert.deepEqual(stored.map((s) => s.seconds), Array(50).fill(150));
-    assert.deepEqual(stored.map((s) => s.clientSeconds).sort((a, b) => a - b), sent.map((s) => s.seconds));
+    assert.deepEqual(
+      stored.map((s) => s.seconds),
+      Array(50).fill(150),
+    );
+    assert.deepEqual(
+      stored.map((s) => s.clientSeconds).sort((a, b) => a - b),
+      sent.map((s) => s.seconds),
+    );
     const report = surveyWeights(parseResponses(readFileSync(file, 'utf8')));
     assert.deepEqual(report.dropped, { too_fast: 0, invalid: 0 });
   });
@@ -197,7 +275,9 @@ describe('survey page in real headless Chromium', () => {
       const page = await chrome.browser.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
-      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
       await page.goto(server.url);
       // Role: Tab to the first radio, arrow keys to "Designer" (7th role).
       await page.keyboard.press('Tab');
@@ -212,7 +292,7 @@ describe('survey page in real headless Chromium', () => {
       // Tab order: the focused first item, its two move buttons, then the next item; move the last item to the top.
       const last = start[8]!;
       await page.focus(`#perspectives li[data-id="${last}"]`);
-      for (let i = 0; i < 8; i++) await page.keyboard.down('Alt'), await page.keyboard.press('ArrowUp'), await page.keyboard.up('Alt');
+      for (let i = 0; i < 8; i++) (await page.keyboard.down('Alt'), await page.keyboard.press('ArrowUp'), await page.keyboard.up('Alt'));
       const order = await page.evaluate(() => [...document.querySelectorAll('#perspectives li')].map((li) => (li as HTMLElement).dataset.id));
       assert.equal(order[0], last);
       assert.deepEqual(order.slice(1), start.slice(0, 8));
@@ -222,7 +302,10 @@ describe('survey page in real headless Chromium', () => {
       await page.focus('button[type=submit]');
       await page.keyboard.press('Enter');
       await page.waitForSelector('#thanks:not([hidden])', { timeout: 10_000 });
-      const stored = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const stored = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(stored.length, 1);
       assert.equal(stored[0].persona, 'designer');
       assert.equal(stored[0].perspectives[0], last);

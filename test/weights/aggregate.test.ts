@@ -40,7 +40,7 @@ describe('aggregate: z-scores and weighted sums', () => {
     assert.equal(cr.norm.unscorable, 1);
   });
 
-  it('averages z over a model\'s scorable samples only and counts the unscorable ones', () => {
+  it("averages z over a model's scorable samples only and counts the unscorable ones", () => {
     const a = agg.models.find((m) => m.model === 'A')!;
     const b = agg.models.find((m) => m.model === 'B')!;
     close(a.cells['comment-rate']!.meanZ!, zA_comment);
@@ -74,7 +74,13 @@ describe('aggregate: z-scores and weighted sums', () => {
     close(a.overall, W_PERF * zA_perf + W_COMMENT * zA_comment);
     close(b.overall, W_PERF * zB_perf + W_COMMENT * zB_comment);
     close(a.perspectives.code!, 0); // lint: no data
-    assert.deepEqual(scores.map((s) => [s.model, s.rank]), [['A', 1], ['B', 2]]);
+    assert.deepEqual(
+      scores.map((s) => [s.model, s.rank]),
+      [
+        ['A', 1],
+        ['B', 2],
+      ],
+    );
     // By hand: A = 0.0479520 × 0.6123724 + 0.1148851 × 1.2247449 = 0.0293649 + 0.1407046 = 0.1700695
     close(a.overall, 0.1700695, 1e-6);
   });
@@ -97,9 +103,12 @@ describe('aggregate: z-scores and weighted sums', () => {
     close(agg2.metrics.find((m) => m.id === 'performance')!.norm.mean!, 70);
   });
 
-  it('label breakdown uses the population μ and σ and the label\'s samples', () => {
+  it("label breakdown uses the population μ and σ and the label's samples", () => {
     const b = breakdownByLabel(pop, 'style', presetWeights('all').metrics);
-    assert.deepEqual(b.values.map((v) => v.value), ['minimal', 'playful']);
+    assert.deepEqual(
+      b.values.map((v) => v.value),
+      ['minimal', 'playful'],
+    );
     const minimal = b.values[0]!;
     const a = minimal.models.find((m) => m.model === 'A')!;
     // r1 only: A comment 80 → z 20/SD, perf 90 → 20/SD.
@@ -109,7 +118,7 @@ describe('aggregate: z-scores and weighted sums', () => {
   it('a model better on every metric of every requirement ranks first with a positive overall under every persona', () => {
     const rs = [];
     let seed = 7;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let r = 0; r < 8; r++) {
       const base: Record<string, number> = {};
       for (const id of METRIC_IDS) base[id] = 20 + rnd() * 60;
@@ -125,7 +134,10 @@ describe('aggregate: z-scores and weighted sums', () => {
 
   it('picks up any metric ids in the rows; ids outside the catalogue are shown and weigh 0', () => {
     const doc = leaderboard([row('A', 'r1', { 'new-metric': 10 }), row('B', 'r1', { 'new-metric': 30 })], presetWeights('all'), { iterations: 0 });
-    assert.deepEqual(doc.metrics.map((m) => m.id), ['new-metric']);
+    assert.deepEqual(
+      doc.metrics.map((m) => m.id),
+      ['new-metric'],
+    );
     assert.equal(doc.metrics[0]!.weight, 0);
     assert.equal(doc.perMetric.B!['new-metric']!.z, 1);
     assert.ok(doc.notes.some((n) => /not in the metric catalogue/.test(n)));

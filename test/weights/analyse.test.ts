@@ -76,10 +76,13 @@ describe('analyse: distribution and noise', () => {
     assert.ok(doc.overall.retest!.sd > 0, 'performance noise reaches the overall');
   });
 
-  it('reports the noise guard like the leaderboard (on by default; with k = 20 it raises performance\'s σ here)', () => {
+  it("reports the noise guard like the leaderboard (on by default; with k = 20 it raises performance's σ here)", () => {
     assert.equal(analyse(pop, W, { results: 'x', iterations: 0 }).noiseGuard.enabled, true);
     const guarded = analyse(pop, W, { results: 'x', iterations: 0, noiseGuard: { enabled: true, k: 20 } });
-    assert.deepEqual(guarded.noiseGuard.changed.map((c) => c.metric), ['performance']);
+    assert.deepEqual(
+      guarded.noiseGuard.changed.map((c) => c.metric),
+      ['performance'],
+    );
     close(guarded.metrics.find((x) => x.id === 'performance')!.effectiveSd, 20 * m('performance').retest!.sd);
     assert.ok(guarded.overall.retest!.sd < doc.overall.retest!.sd, 'the guard shrinks the noise of the overall');
     assert.match(analysisTable(guarded), /raised σ of 1 metric: performance: σ [\d.]+ → [\d.]+ \(k 20 × retest sd/);
@@ -108,7 +111,11 @@ describe('analyse: agreement with ratings', () => {
     // Within each requirement the ratings order the models a, b, c as 3, 1, 2 on r0 (comment-rate orders them
     // a < b < c: ρ = −0.5, τ = −1/3) and as 1, 2, 3 elsewhere (ρ = τ = 1). Only r0 and r1 are rated for all three
     // models; r2 has two rated pages and does not count. Within: ρ (−0.5 + 1)/2, τ (−1/3 + 1)/2 over 2 requirements.
-    const order = [[3, 1, 2], [1, 2, 3], [1, 2, 3]];
+    const order = [
+      [3, 1, 2],
+      [1, 2, 3],
+      [1, 2, 3],
+    ];
     const ratings = ratingsFor((mi, r) => order[Math.min(r, 2)]![mi]!);
     ratings.ratings = ratings.ratings.filter((x) => x.requirement === 'r0' || x.requirement === 'r1' || (x.requirement === 'r2' && x.model !== 'c'));
     const doc = analyse(pop, W, { results: 'x', iterations: 0, ratings, noiseGuard: OFF });
@@ -126,7 +133,9 @@ describe('analyse: agreement with ratings', () => {
 
   it('gives seeded bootstrap intervals: the same seed the same interval, another seed another', () => {
     const noisy = ratingsFor((mi, r) => ((mi * 7 + r * 5) % 11) + (10 * mi + r) / 10);
-    const ci = (seed: number) => analyse(pop, W, { results: 'x', iterations: 300, seed, ratings: noisy, noiseGuard: OFF }).metrics.find((x) => x.id === 'comment-rate')!.ratings!.across.kendall.ci;
+    const ci = (seed: number) =>
+      analyse(pop, W, { results: 'x', iterations: 300, seed, ratings: noisy, noiseGuard: OFF }).metrics.find((x) => x.id === 'comment-rate')!.ratings!.across
+        .kendall.ci;
     assert.deepEqual(ci(5), ci(5));
     assert.notDeepEqual(ci(5), ci(6));
     const [lo, hi] = ci(5)!;
@@ -169,17 +178,32 @@ describe('ratings files', () => {
       { model: 'c', requirement: 'r1', artifact: '/other/runs/c/r1.html' },
       { model: 'd', requirement: 'r1', artifact: '/more/runs/c/r1.html' },
     ];
-    const m = matchRatings([
-      { line: 2, artifact: '/data/runs/a/r1.html', rating: 1 },
-      { line: 3, artifact: 'a/r1.html', rating: 3 }, // unique end: page 0
-      { line: 4, artifact: 'runs/b/r1/index.html', rating: 5 }, // a folder artifact, named by its index.html
-      { line: 5, model: 'b', requirement: 'r1', rating: 7 },
-      { line: 6, artifact: 'runs/c/r1.html', rating: 1 }, // ends two pages: ambiguous
-      { line: 7, model: 'z', requirement: 'r1', rating: 1 },
-    ], pages);
-    assert.deepEqual([...m.byPage], [[0, { rating: 2, raters: 2 }], [1, { rating: 6, raters: 2 }]]);
-    assert.deepEqual(m.ambiguous.map((r) => r.line), [6]);
-    assert.deepEqual(m.unmatched.map((r) => r.line), [7]);
+    const m = matchRatings(
+      [
+        { line: 2, artifact: '/data/runs/a/r1.html', rating: 1 },
+        { line: 3, artifact: 'a/r1.html', rating: 3 }, // unique end: page 0
+        { line: 4, artifact: 'runs/b/r1/index.html', rating: 5 }, // a folder artifact, named by its index.html
+        { line: 5, model: 'b', requirement: 'r1', rating: 7 },
+        { line: 6, artifact: 'runs/c/r1.html', rating: 1 }, // ends two pages: ambiguous
+        { line: 7, model: 'z', requirement: 'r1', rating: 1 },
+      ],
+      pages,
+    );
+    assert.deepEqual(
+      [...m.byPage],
+      [
+        [0, { rating: 2, raters: 2 }],
+        [1, { rating: 6, raters: 2 }],
+      ],
+    );
+    assert.deepEqual(
+      m.ambiguous.map((r) => r.line),
+      [6],
+    );
+    assert.deepEqual(
+      m.unmatched.map((r) => r.line),
+      [7],
+    );
     assert.equal(m.matched, 4);
   });
 });
@@ -188,7 +212,19 @@ describe('ratings files', () => {
 describe('analyse without repeats', () => {
   it('rates pages scored once', () => {
     const rs = [row('a', 'r1', { 'comment-rate': 10 }), row('b', 'r1', { 'comment-rate': 20 }), row('c', 'r1', { 'comment-rate': 30 })];
-    const doc = analyse(populationFromRows(rs), W, { results: 'x', iterations: 20, ratings: { path: 'r', unrated: 0, ratings: [{ line: 1, model: 'a', requirement: 'r1', rating: 1 }, { line: 2, model: 'b', requirement: 'r1', rating: 3 }, { line: 3, model: 'c', requirement: 'r1', rating: 2 }] } });
+    const doc = analyse(populationFromRows(rs), W, {
+      results: 'x',
+      iterations: 20,
+      ratings: {
+        path: 'r',
+        unrated: 0,
+        ratings: [
+          { line: 1, model: 'a', requirement: 'r1', rating: 1 },
+          { line: 2, model: 'b', requirement: 'r1', rating: 3 },
+          { line: 3, model: 'c', requirement: 'r1', rating: 2 },
+        ],
+      },
+    });
     close(doc.metrics[0]!.ratings!.across.kendall.value, 1 / 3);
     assert.equal(doc.metrics[0]!.ratings!.within.groups, 1);
   });

@@ -18,7 +18,7 @@ function rowsFor(gap: number, n = 12) {
 describe('bootstrap over requirements', () => {
   const w = presetWeights('all').metrics;
 
-  it('is deterministic for a seed, and its point estimates equal the aggregate\'s', () => {
+  it("is deterministic for a seed, and its point estimates equal the aggregate's", () => {
     const pop = populationFromRows(rowsFor(5));
     const a = bootstrap(pop, { all: w }, { iterations: 200, seed: 42 }).all!;
     const b = bootstrap(pop, { all: w }, { iterations: 200, seed: 42 }).all!;

@@ -31,7 +31,15 @@ describe('leaderboard: share of executable artifacts per model (render-validity)
   });
 
   it('an artifact scored twice, rendered once, counts half', () => {
-    const d = leaderboard([repeatRow('A', 'r0', 1, { 'comment-rate': 60, 'render-validity': 100 }), repeatRow('A', 'r0', 2, { 'comment-rate': 60, 'render-validity': 0 }), row('A', 'r1', { 'comment-rate': 61, 'render-validity': 100 })], weights, { iterations: 0 });
+    const d = leaderboard(
+      [
+        repeatRow('A', 'r0', 1, { 'comment-rate': 60, 'render-validity': 100 }),
+        repeatRow('A', 'r0', 2, { 'comment-rate': 60, 'render-validity': 0 }),
+        row('A', 'r1', { 'comment-rate': 61, 'render-validity': 100 }),
+      ],
+      weights,
+      { iterations: 0 },
+    );
     assert.deepEqual(d.models[0]!.executable, { share: 0.75, rendered: 1.5, of: 2, unscorable: 0 });
   });
 

@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { populationFromRows, type Population } from '../../weights/aggregate.js';
 import { mulberry32 } from '../../weights/bootstrap.js';
-import { comparisons, fitNonNegativeLogistic, fittedPersona, fitWeights, groupFolds, provenanceOf, type FitOptions, type FitResult } from '../../weights/fit.js';
+import {
+  comparisons,
+  fitNonNegativeLogistic,
+  fittedPersona,
+  fitWeights,
+  groupFolds,
+  provenanceOf,
+  type FitOptions,
+  type FitResult,
+} from '../../weights/fit.js';
 import { groupAgreement, judgementsFromPairs, judgementsFromRatings, type Judgements } from '../../weights/judgements.js';
 import { matchPairs, parsePairs } from '../../weights/pairs.js';
 import { fileWeights, presetWeights, weightedPerspectives } from '../../weights/personas.js';
@@ -27,7 +36,10 @@ function ratingsFit(follow: string | null, seed: number, noise = 0.5): { pop: Po
 function ratingsFitNow(follow: string | null, seed: number, noise: number): { pop: Population; j: Judgements; fit: FitResult } {
   const d = judgedPages({ models: 6, requirements: 40, metrics: METRICS, follow, noise, seed });
   const pop = populationFromRows(d.rows);
-  const match = matchRatings(d.ratings.map((r, i) => ({ line: i + 2, ...r })), pop.samples);
+  const match = matchRatings(
+    d.ratings.map((r, i) => ({ line: i + 2, ...r })),
+    pop.samples,
+  );
   const j = judgementsFromRatings(match.byPage, pop.samples);
   return { pop, j, fit: fitWeights(pop, j, DATA, 'results.jsonl', OPTS) };
 }
@@ -92,7 +104,12 @@ describe('fitNonNegativeLogistic', () => {
 
 describe('groupFolds', () => {
   it('deals every requirement into exactly one of k folds of near-equal size, the same for the same seed', () => {
-    for (const [groups, k] of [[10, 5], [7, 3], [2, 2], [40, 5]] as const) {
+    for (const [groups, k] of [
+      [10, 5],
+      [7, 3],
+      [2, 2],
+      [40, 5],
+    ] as const) {
       const f = groupFolds(groups, k, 3);
       assert.equal(f.length, groups);
       const sizes = Array.from({ length: k }, (_, i) => f.filter((x) => x === i).length);
@@ -106,12 +123,37 @@ describe('groupFolds', () => {
 describe('comparisons', () => {
   it('pairs every two rated pages of a requirement whose ratings differ, and pairs judgements as ties say', () => {
     const z = [0, 1, 2, 3].map((i) => Float64Array.from([i]));
-    const ratings: Judgements = { kind: 'ratings', groups: [{ requirement: 'r', rated: [{ page: 0, rating: 1 }, { page: 1, rating: 1 }, { page: 2, rating: 3 }], pairs: [] }] };
+    const ratings: Judgements = {
+      kind: 'ratings',
+      groups: [
+        {
+          requirement: 'r',
+          rated: [
+            { page: 0, rating: 1 },
+            { page: 1, rating: 1 },
+            { page: 2, rating: 3 },
+          ],
+          pairs: [],
+        },
+      ],
+    };
     const c = comparisons(ratings, z, 1, [0], 'half');
     assert.equal(c.n, 2, 'the tied pair of ratings says nothing');
     assert.deepEqual([...c.X], [2, 1]);
     assert.deepEqual([...c.y], [1, 1]);
-    const pairs: Judgements = { kind: 'pairs', groups: [{ requirement: 'r', rated: [], pairs: [{ a: 0, b: 3, winner: 'b' }, { a: 1, b: 2, winner: 'tie' }] }] };
+    const pairs: Judgements = {
+      kind: 'pairs',
+      groups: [
+        {
+          requirement: 'r',
+          rated: [],
+          pairs: [
+            { a: 0, b: 3, winner: 'b' },
+            { a: 1, b: 2, winner: 'tie' },
+          ],
+        },
+      ],
+    };
     assert.deepEqual([...comparisons(pairs, z, 1, [0], 'half').y], [1, 0.5]);
     assert.deepEqual([...comparisons(pairs, z, 1, [0], 'half').X], [3, -1]);
     assert.equal(comparisons(pairs, z, 1, [0], 'drop').n, 1);
@@ -126,7 +168,16 @@ describe('groupAgreement', () => {
     { name: 'equal scores count half', scores: [1, 1, 1, 1], value: 0.5, decisive: 3 },
     { name: 'a judgement with an unscorable page is left out', scores: [3, 2, null, 0], value: 1, decisive: 1 },
   ];
-  const g = { requirement: 'r', rated: [], pairs: [{ a: 0, b: 1, winner: 'a' as const }, { a: 1, b: 2, winner: 'a' as const }, { a: 3, b: 2, winner: 'b' as const }, { a: 0, b: 3, winner: 'tie' as const }] };
+  const g = {
+    requirement: 'r',
+    rated: [],
+    pairs: [
+      { a: 0, b: 1, winner: 'a' as const },
+      { a: 1, b: 2, winner: 'a' as const },
+      { a: 3, b: 2, winner: 'b' as const },
+      { a: 0, b: 3, winner: 'tie' as const },
+    ],
+  };
   for (const c of cases) {
     it(`pairwise accuracy: ${c.name}`, () => {
       const a = groupAgreement('pairs', g, c.scores);
@@ -135,14 +186,22 @@ describe('groupAgreement', () => {
     });
   }
   it(`ratings: Spearman needs 3 rated pages with a score`, () => {
-    const r = { requirement: 'r', rated: [{ page: 0, rating: 1 }, { page: 1, rating: 2 }, { page: 2, rating: 3 }], pairs: [] };
+    const r = {
+      requirement: 'r',
+      rated: [
+        { page: 0, rating: 1 },
+        { page: 1, rating: 2 },
+        { page: 2, rating: 3 },
+      ],
+      pairs: [],
+    };
     assert.equal(groupAgreement('ratings', r, [1, 2, 3]).value, 1);
     assert.equal(groupAgreement('ratings', r, [1, 2, null]).value, null);
   });
 });
 
 describe('fitWeights on ratings', () => {
-  it('gives the metric people follow the largest weight, and held-out agreement near that metric\'s own', () => {
+  it("gives the metric people follow the largest weight, and held-out agreement near that metric's own", () => {
     for (const follow of ['comment-rate', 'accessibility']) {
       const { fit } = ratingsFit(follow, 11);
       assert.equal(top(fit).id, follow);
@@ -171,7 +230,13 @@ describe('fitWeights on ratings', () => {
     const d = judgedPages({ models: 4, requirements: 6, metrics: METRICS, follow: 'lint', noise: 0.3, seed: 5 });
     for (const r of d.rows) r.metrics.find((m) => m.id === 'copywriting')!.score = 70;
     const pop = populationFromRows(d.rows);
-    const j = judgementsFromRatings(matchRatings(d.ratings.map((r, i) => ({ line: i, ...r })), pop.samples).byPage, pop.samples);
+    const j = judgementsFromRatings(
+      matchRatings(
+        d.ratings.map((r, i) => ({ line: i, ...r })),
+        pop.samples,
+      ).byPage,
+      pop.samples,
+    );
     const fit = fitWeights(pop, j, DATA, 'results.jsonl', { ...OPTS, iterations: 20 });
     const cw = fit.doc.weights.find((w) => w.id === 'copywriting')!;
     assert.equal(cw.weight, 0);
@@ -181,7 +246,7 @@ describe('fitWeights on ratings', () => {
 });
 
 describe('fitWeights on pairs', () => {
-  it('gives the metric people follow the largest weight, and held-out accuracy near that metric\'s own', () => {
+  it("gives the metric people follow the largest weight, and held-out accuracy near that metric's own", () => {
     const fit = pairsFit('copywriting', 21);
     assert.equal(top(fit).id, 'copywriting');
     const truth = metricEst(fit, 'copywriting').value!;
@@ -201,25 +266,37 @@ describe('fitWeights on pairs', () => {
 });
 
 describe('fitted weights files', () => {
-  it('round-trip: the leaderboard\'s weights resolve to exactly the fitted metric weights, with the provenance', () => {
+  it("round-trip: the leaderboard's weights resolve to exactly the fitted metric weights, with the provenance", () => {
     const { fit } = ratingsFit('comment-rate', 11);
     const prov = provenanceOf(fit.doc, new Date('2026-01-02T03:04:05Z'));
-    const file = validateWeightsFile(JSON.parse(JSON.stringify({ personas: { fitted: fittedPersona(fit.weights!, weightedPerspectives('study'), 'study', prov) } })), 'fitted.json');
+    const file = validateWeightsFile(
+      JSON.parse(JSON.stringify({ personas: { fitted: fittedPersona(fit.weights!, weightedPerspectives('study'), 'study', prov) } })),
+      'fitted.json',
+    );
     const resolved = fileWeights(file, 'fitted.json');
     assert.equal(resolved.persona, 'fitted');
     for (const [id, w] of Object.entries(fit.weights!)) assert.ok(Math.abs((resolved.metrics[id] ?? 0) - w) < 1e-12, id);
     assert.equal(resolved.fit!.data.file, 'judgements.csv');
-    assert.match(provenanceLine(resolved.fit!), /^weights fitted to ratings judgements\.csv \(sha256 000000000000\) on 2026-01-02: held-out Spearman within requirement 0\.\d\d \[0\.\d\d, 0\.\d\d\] \(5-fold by requirement, seed 1\) vs survey all/);
+    assert.match(
+      provenanceLine(resolved.fit!),
+      /^weights fitted to ratings judgements\.csv \(sha256 000000000000\) on 2026-01-02: held-out Spearman within requirement 0\.\d\d \[0\.\d\d, 0\.\d\d\] \(5-fold by requirement, seed 1\) vs survey all/,
+    );
   });
 
-  it('the leaderboard names the fitted weights\' provenance, and says so when its noise guard differs from the fit\'s', () => {
+  it("the leaderboard names the fitted weights' provenance, and says so when its noise guard differs from the fit's", () => {
     const { pop, fit } = ratingsFit('comment-rate', 11);
     const prov = { ...provenanceOf(fit.doc), noiseGuard: false };
-    const file = validateWeightsFile(JSON.parse(JSON.stringify({ personas: { fitted: fittedPersona(fit.weights!, weightedPerspectives('study'), 'study', prov) } })), 'fitted.json');
+    const file = validateWeightsFile(
+      JSON.parse(JSON.stringify({ personas: { fitted: fittedPersona(fit.weights!, weightedPerspectives('study'), 'study', prov) } })),
+      'fitted.json',
+    );
     const doc = leaderboardFromPopulation(pop, fileWeights(file, 'fitted.json'), { iterations: 0 });
     assert.match(doc.weights.provenanceLine!, /^weights fitted to ratings judgements\.csv/);
     assert.equal(doc.weights.provenance!.measure, 'spearman-within-requirement');
-    assert.ok(doc.notes.some((n) => /fitted on z without the noise guard and this ranking is with it/.test(n)), doc.notes.join('\n'));
+    assert.ok(
+      doc.notes.some((n) => /fitted on z without the noise guard and this ranking is with it/.test(n)),
+      doc.notes.join('\n'),
+    );
     const same = leaderboardFromPopulation(pop, fileWeights(file, 'fitted.json'), { iterations: 0, noiseGuard: { enabled: false, k: 3 } });
     assert.ok(!same.notes.some((n) => /fitted on z/.test(n)));
   });
@@ -244,8 +321,15 @@ describe('pairs files', () => {
     it(`names the bad line: ${re.source}`, () => assert.throws(() => parsePairs(text, 'p', format as 'csv' | 'jsonl'), re));
   }
   it('reads winners case-insensitively and counts raters', () => {
-    const f = parsePairs('{"requirement":"r","model_a":"a","model_b":"b","winner":"A","rater":"x"}\n{"requirement":"r","model_a":"a","model_b":"b","winner":"TIE","rater":"y"}', 'p', 'jsonl');
-    assert.deepEqual(f.pairs.map((p) => p.winner), ['a', 'tie']);
+    const f = parsePairs(
+      '{"requirement":"r","model_a":"a","model_b":"b","winner":"A","rater":"x"}\n{"requirement":"r","model_a":"a","model_b":"b","winner":"TIE","rater":"y"}',
+      'p',
+      'jsonl',
+    );
+    assert.deepEqual(
+      f.pairs.map((p) => p.winner),
+      ['a', 'tie'],
+    );
     assert.equal(f.raters, 2);
   });
 });

@@ -56,6 +56,9 @@ describe('honest leaderboard output', () => {
   it('counts in the header only metrics that have a result (lint is unscorable everywhere)', () => {
     assert.equal(doc.population.metrics, 1);
     assert.match(leaderboardTable(doc), /, 1 metrics with results/);
-    assert.ok(doc.metrics.some((m) => m.id === 'lint'), 'lint is still listed, as contributing 0');
+    assert.ok(
+      doc.metrics.some((m) => m.id === 'lint'),
+      'lint is still listed, as contributing 0',
+    );
   });
 });

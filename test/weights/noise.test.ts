@@ -35,7 +35,7 @@ function noisyRows() {
 }
 
 describe('repeats in the population', () => {
-  it('merges an artifact\'s repeats into its mean, leaving out unscorable and failed repeats; rows without repeat are repeat 1', () => {
+  it("merges an artifact's repeats into its mean, leaving out unscorable and failed repeats; rows without repeat are repeat 1", () => {
     const rows = [
       row('A', 'r1', { performance: 90, lint: 50 }), // no `repeat`: repeat 1
       repeatRow('A', 'r1', 2, { performance: 80, lint: null }),
@@ -52,12 +52,15 @@ describe('repeats in the population', () => {
     const r1 = pop.samples.find((s) => s.requirement === 'r1')!;
     assert.deepEqual(r1.scores, { performance: 85, lint: 50 });
     assert.equal(r1.failed, false);
-    assert.deepEqual(r1.repeats!.map((r) => r.repeat), [1, 2, 3]);
+    assert.deepEqual(
+      r1.repeats!.map((r) => r.repeat),
+      [1, 2, 3],
+    );
     assert.equal(pop.samples.find((s) => s.requirement === 'r2')!.repeats, undefined);
     assert.equal(pop.samples.find((s) => s.requirement === 'r3')!.failed, true);
   });
 
-  it('counts each artifact once in a model\'s mean and takes σ between artifacts', () => {
+  it("counts each artifact once in a model's mean and takes σ between artifacts", () => {
     // A: r1 scored three times (90, 90, 60 → mean 80), r2 once (40). B: r1 once (60), r2 once (60).
     const rows = [
       repeatRow('A', 'r1', 1, { 'comment-rate': 90 }),
@@ -112,12 +115,15 @@ describe('noise guard', () => {
     assert.ok(raw.performance!.sd! < DEFAULT_NOISE_GUARD_K * s, 'the fixture is noisy');
     close(norms.performance!.effectiveSd!, DEFAULT_NOISE_GUARD_K * s);
     assert.equal(norms['comment-rate']!.effectiveSd, undefined, 'a noiseless metric keeps its σ');
-    assert.deepEqual(report.changed.map((c) => [c.metric, c.k, c.source]), [['performance', DEFAULT_NOISE_GUARD_K, 'repeats']]);
+    assert.deepEqual(
+      report.changed.map((c) => [c.metric, c.k, c.source]),
+      [['performance', DEFAULT_NOISE_GUARD_K, 'repeats']],
+    );
     close(report.changed[0]!.sd, raw.performance!.sd!);
     close(report.changed[0]!.retestSd, s);
   });
 
-  it('bounds how far one metric\'s noise moves a page\'s overall between repeats: RMS ≤ w·√2 / k', () => {
+  it("bounds how far one metric's noise moves a page's overall between repeats: RMS ≤ w·√2 / k", () => {
     // Two repeats differing by d give retest sd s with s² = mean(d²)/2, so under σ_eff ≥ k·s the RMS move of the
     // overall is at most w·√(mean d²)/(k·s) = w·√2/k. Without the guard the same noise moves it much further.
     const k = DEFAULT_NOISE_GUARD_K;
@@ -131,7 +137,7 @@ describe('noise guard', () => {
     assert.ok(rms(false) > 2 * bound, `unguarded RMS move ${rms(false)} should exceed the bound`);
   });
 
-  it('with the guard off, the arithmetic is exactly the study\'s (artifact means, population σ, Σ w · mean z)', () => {
+  it("with the guard off, the arithmetic is exactly the study's (artifact means, population σ, Σ w · mean z)", () => {
     const doc = leaderboard(rows, presetWeights('all'), { iterations: 0, noiseGuard: OFF });
     assert.deepEqual(doc.noiseGuard.changed, []);
     assert.equal(doc.noiseGuard.enabled, false);
@@ -168,13 +174,20 @@ describe('noise guard', () => {
     assert.notEqual(study.models[0]!.overall, boot.models.find((m) => m.model === study.models[0]!.model)!.overall);
   });
 
-  it('takes the retest sd from the results\' repeats first, then from the norms', () => {
+  it("takes the retest sd from the results' repeats first, then from the norms", () => {
     const single = populationFromRows(rows.filter((r) => r.repeat === 1));
     const normsMetrics = { performance: { mean: 99, sd: 0.5, n: 9, unscorable: 0, retestSd: 2, retestPairs: 40 } };
     assert.deepEqual(retestSources(single, normsMetrics), { performance: { sd: 2, pairs: 40, source: 'norms' } });
     assert.equal(retestSources(pop, normsMetrics).performance!.source, 'repeats');
-    const doc = leaderboard(rows.filter((r) => r.repeat === 1), presetWeights('all'), { iterations: 0, noiseGuard: ON, normsMetrics });
-    assert.deepEqual(doc.noiseGuard.changed.map((c) => [c.metric, c.retestSd, c.effectiveSd, c.source]), [['performance', 2, 6, 'norms']]);
+    const doc = leaderboard(
+      rows.filter((r) => r.repeat === 1),
+      presetWeights('all'),
+      { iterations: 0, noiseGuard: ON, normsMetrics },
+    );
+    assert.deepEqual(
+      doc.noiseGuard.changed.map((c) => [c.metric, c.retestSd, c.effectiveSd, c.source]),
+      [['performance', 2, 6, 'norms']],
+    );
   });
 
   it('says what it changed in every leaderboard output: JSON, table, CSV', () => {
@@ -182,7 +195,10 @@ describe('noise guard', () => {
     const perf = doc.metrics.find((m) => m.id === 'performance')!;
     assert.ok(perf.effectiveSd! > perf.sd!);
     assert.equal(perf.retestSource, 'repeats');
-    assert.match(leaderboardTable(doc), /noise guard \(σ ≥ k × test–retest sd, k = 3\) raised σ of 1 metric: performance: σ [\d.]+ → [\d.]+ \(k 3 × retest sd [\d.]+, from the results' repeats, 20 pairs\)/);
+    assert.match(
+      leaderboardTable(doc),
+      /noise guard \(σ ≥ k × test–retest sd, k = 3\) raised σ of 1 metric: performance: σ [\d.]+ → [\d.]+ \(k 3 × retest sd [\d.]+, from the results' repeats, 20 pairs\)/,
+    );
     assert.match(leaderboardTable(doc), /performance +│ [\d.]+ +│ [\d.]+ +│ [\d.]+ +│ [\d.]+ \(guard\)/);
     const csv = parseCsv(leaderboardCsv(doc)).map((r) => r.fields);
     assert.equal(csv[0]!.at(-1), 'noise_guard');
@@ -192,7 +208,10 @@ describe('noise guard', () => {
   });
 
   it('does nothing to norms without retest estimates, and keeps degenerate metrics degenerate', () => {
-    const norms = { lint: { mean: 50, sd: 0, n: 3, unscorable: 0, degenerate: 'every sample has the same score (σ = 0)' }, performance: { mean: 90, sd: 5, n: 3, unscorable: 0 } };
+    const norms = {
+      lint: { mean: 50, sd: 0, n: 3, unscorable: 0, degenerate: 'every sample has the same score (σ = 0)' },
+      performance: { mean: 90, sd: 5, n: 3, unscorable: 0 },
+    };
     const g = guardNorms(norms, { lint: { sd: 4, pairs: 2, source: 'repeats' } }, ON);
     assert.equal(g.norms.lint!.effectiveSd, undefined);
     assert.deepEqual(g.report.changed, []);
@@ -213,18 +232,26 @@ describe('norms with repeats', () => {
     assert.equal(plain.maxRepeats, undefined);
   });
 
-  it('score\'s norm-based overall: σ raised to k × the norms\' retestSd and said so; --no-noise-guard gives the study\'s z', () => {
+  it("score's norm-based overall: σ raised to k × the norms' retestSd and said so; --no-noise-guard gives the study's z", () => {
     const norms = buildNorms([row('m', 'a', { performance: 99, lint: 40 }), row('m', 'b', { performance: 100, lint: 80 })], 'corpus');
     norms.metrics.performance!.retestSd = 1; // σ 0.5 < 3 × 1
     const doc = (): ScoreDocument => ({
-      artifact: 'p.html', entry: 'p.html', suite: 'study', perspectives: {}, overall: null, timings: {},
+      artifact: 'p.html',
+      entry: 'p.html',
+      suite: 'study',
+      perspectives: {},
+      overall: null,
+      timings: {},
       metrics: row('x', 'p', { performance: 98, lint: 60 }).metrics,
     });
     const guarded = doc();
     const g = applyNorms(guarded, norms, 'my-norms.json', presetWeights('all'));
     const zPerf = (d: ScoreDocument) => (d.metrics.find((m) => m.id === 'performance') as { z?: number }).z!;
     close(zPerf(guarded), (98 - 99.5) / 3, 1e-4);
-    assert.deepEqual(g.noiseGuard.changed.map((c) => [c.metric, c.sd, c.retestSd, c.k, c.effectiveSd, c.source]), [['performance', 0.5, 1, 3, 3, 'norms']]);
+    assert.deepEqual(
+      g.noiseGuard.changed.map((c) => [c.metric, c.sd, c.retestSd, c.k, c.effectiveSd, c.source]),
+      [['performance', 0.5, 1, 3, 3, 'norms']],
+    );
     assert.match(normOverallText(guarded), /noise guard .* raised σ of 1 metric: performance: σ 0\.50 → 3\.00 \(k 3 × retest sd 1\.00, from the norms/);
     const study = doc();
     const s = applyNorms(study, norms, 'my-norms.json', presetWeights('all'), OFF);

@@ -16,7 +16,7 @@ describe('persona presets', () => {
     }
   });
 
-  it('keeps SPEC\'s proportions (designer: visual 20.8 of 100.0, code 5.6)', () => {
+  it("keeps SPEC's proportions (designer: visual 20.8 of 100.0, code 5.6)", () => {
     const d = personaPerspectiveWeights('designer');
     const total = 5.6 + 20.8 + 6.9 + 5.6 + 11.1 + 5.6 + 16.7 + 18.1 + 9.7;
     assert.ok(Math.abs(d.visual! - 20.8 / total) < 1e-12);

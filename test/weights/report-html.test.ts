@@ -46,14 +46,17 @@ describe('HTML leaderboard report', () => {
       const page = await chrome.browser.newPage();
       const problems: string[] = [];
       const requests: string[] = [];
-      page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warn') problems.push(m.text()); });
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warn') problems.push(m.text());
+      });
       page.on('pageerror', (e) => problems.push(String(e)));
       page.on('request', (q) => requests.push(q.url()));
       await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
-      const firstModel = () => page.$eval('#board', (t) => {
-        const rows = [...t.querySelectorAll('tr')].filter((tr) => tr.querySelector('td'));
-        return rows[0]?.textContent ?? '';
-      });
+      const firstModel = () =>
+        page.$eval('#board', (t) => {
+          const rows = [...t.querySelectorAll('tr')].filter((tr) => tr.querySelector('td'));
+          return rows[0]?.textContent ?? '';
+        });
       assert.match(await firstModel(), /visual-first/, 'designer ranks visual-first first');
       const heatCells = await page.$$eval('#heat td', (tds) => tds.length);
       assert.ok(heatCells >= 2 * 14, `heatmap has ${heatCells} cells`);
@@ -72,7 +75,11 @@ describe('HTML leaderboard report', () => {
       check5(await table5());
       assert.equal(await page.evaluate(() => document.body.getAttribute('data-persona')), 'dev');
       assert.deepEqual(problems, []);
-      assert.deepEqual(requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:')), [], 'the report needs no network');
+      assert.deepEqual(
+        requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:')),
+        [],
+        'the report needs no network',
+      );
     } finally {
       await chrome.close();
     }
@@ -97,7 +104,9 @@ describe('HTML leaderboard report', () => {
     try {
       const page = await chrome.browser.newPage();
       const problems: string[] = [];
-      page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warn') problems.push(m.text()); });
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warn') problems.push(m.text());
+      });
       page.on('pageerror', (e) => problems.push(String(e)));
       await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
       const solo = await page.$eval('#board tr[data-model="solo"]', (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''));

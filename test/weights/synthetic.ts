@@ -21,7 +21,13 @@ export function failedRow(model: string, requirement: string): ResultRow {
 }
 
 /** A row of one repeat (`batch --repeats`): `repeat` 1..n. */
-export function repeatRow(model: string, requirement: string, repeat: number, scores: Record<string, number | null>, labels?: Record<string, string>): ResultRow {
+export function repeatRow(
+  model: string,
+  requirement: string,
+  repeat: number,
+  scores: Record<string, number | null>,
+  labels?: Record<string, string>,
+): ResultRow {
   return { ...row(model, requirement, scores, labels), repeat };
 }
 
@@ -32,7 +38,15 @@ export function repeatRow(model: string, requirement: string, repeat: number, sc
  * latent is pure noise). Ratings: the latent; pairs: `pairsPerRequirement` random pairs of models per
  * requirement, the winner the one with the higher latent plus N(0, 0.5) (a tie when the two are within 0.1).
  */
-export function judgedPages(opts: { models: number; requirements: number; metrics: string[]; follow: string | null; noise: number; pairsPerRequirement?: number; seed: number }): {
+export function judgedPages(opts: {
+  models: number;
+  requirements: number;
+  metrics: string[];
+  follow: string | null;
+  noise: number;
+  pairsPerRequirement?: number;
+  seed: number;
+}): {
   rows: ResultRow[];
   ratings: Array<{ model: string; requirement: string; rating: number }>;
   pairs: Array<{ requirement: string; model_a: string; model_b: string; winner: 'a' | 'b' | 'tie' }>;

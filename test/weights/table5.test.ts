@@ -34,7 +34,12 @@ describe('Table 5: overall per label value, averaged over models and per model',
         assert.equal(value('minimal').modelsAveraged, 3);
         close(value('playful').average!, mean(['A', 'B'].map((m) => overallOf('playful', m))));
         assert.equal(value('playful').modelsAveraged, 2);
-        assert.deepEqual(value('playful').models.map((m) => m.model).sort(), ['A', 'B']);
+        assert.deepEqual(
+          value('playful')
+            .models.map((m) => m.model)
+            .sort(),
+          ['A', 'B'],
+        );
         const json = JSON.parse(JSON.stringify(doc)) as typeof doc;
         assert.equal(typeof json.breakdowns[0]!.values[0]!.average, 'number');
       },
@@ -45,7 +50,10 @@ describe('Table 5: overall per label value, averaged over models and per model',
         const text = leaderboardTable(doc);
         assert.match(text, /Overall by style \(Table 5\).*average over models, then each model/);
         const line = text.split('\n').find((l) => /│ playful /.test(l))!;
-        const cells = line.split('│').slice(1, -1).map((c) => c.trim());
+        const cells = line
+          .split('│')
+          .slice(1, -1)
+          .map((c) => c.trim());
         assert.equal(cells[2], `${pctOfSd(value('playful').average)} (2)`);
         const models = doc.models.map((m) => m.model);
         assert.equal(cells[3 + models.indexOf('A')], pctOfSd(overallOf('playful', 'A')));
@@ -55,7 +63,10 @@ describe('Table 5: overall per label value, averaged over models and per model',
     {
       name: 'CSV: label:<label>=<value> columns per model, and a last row with the average over models',
       check: () => {
-        const lines = leaderboardCsv(doc).trim().split('\n').map((l) => l.split(','));
+        const lines = leaderboardCsv(doc)
+          .trim()
+          .split('\n')
+          .map((l) => l.split(','));
         const head = lines[0]!;
         const col = head.indexOf('label:style=minimal');
         assert.ok(col > 0 && head.includes('label:style=playful'));

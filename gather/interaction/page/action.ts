@@ -22,7 +22,14 @@ function aim(el: Element): { point: { x: number; y: number }; covered: string | 
   const hit = document.elementFromPoint(x, y);
   const lab = (el as HTMLLabelElement).control;
   let covered: string | null = null;
-  if (hit && hit !== el && !el.contains(hit) && !(lab && (hit === lab || lab.contains(hit))) && !((el as HTMLInputElement).labels && Array.from((el as HTMLInputElement).labels ?? []).some((l) => l.contains(hit)))) covered = selectorOf(hit);
+  if (
+    hit &&
+    hit !== el &&
+    !el.contains(hit) &&
+    !(lab && (hit === lab || lab.contains(hit))) &&
+    !((el as HTMLInputElement).labels && Array.from((el as HTMLInputElement).labels ?? []).some((l) => l.contains(hit)))
+  )
+    covered = selectorOf(hit);
   return { point: { x, y }, covered };
 }
 
@@ -59,7 +66,9 @@ type Categories = { dom: string[]; form: string[]; layout: string[]; canvas: str
 function categorise(cat: Categories, k: string, a: string | undefined, after: string | undefined, versus: boolean): void {
   const d = describe(k);
   if (a === undefined || after === undefined || versus) {
-    (after !== undefined && after.endsWith(SEP) === false && after.split(SEP)[3] ? cat.canvas : cat.dom).push(`${d}${a === undefined ? ' (added)' : after === undefined ? ' (removed)' : ''}`);
+    (after !== undefined && after.endsWith(SEP) === false && after.split(SEP)[3] ? cat.canvas : cat.dom).push(
+      `${d}${a === undefined ? ' (added)' : after === undefined ? ' (removed)' : ''}`,
+    );
     return;
   }
   const pa = a.split(SEP);
@@ -104,7 +113,14 @@ function eventsSince(): Record<string, string[]> {
 /** The element the page moved focus to (not the acted-on control or its parts), or null. */
 function focusMoved(target: Element | null): string | null {
   const act = document.activeElement;
-  if (act && act !== document.body && act !== document.documentElement && act !== before.focus && !(target && (target === act || target.contains(act) || ((target as HTMLLabelElement).control ?? null) === act))) return selectorOf(act);
+  if (
+    act &&
+    act !== document.body &&
+    act !== document.documentElement &&
+    act !== before.focus &&
+    !(target && (target === act || target.contains(act) || ((target as HTMLLabelElement).control ?? null) === act))
+  )
+    return selectorOf(act);
   return null;
 }
 

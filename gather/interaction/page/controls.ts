@@ -21,7 +21,17 @@ export function mark(el: unknown, types: string[], delegation?: boolean): void {
 const CLICK = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick', 'auxclick'];
 const KEYS = ['keydown', 'keyup', 'keypress'];
 const INPUTS = ['input', 'change'];
-const REACT: Record<string, string> = { onClick: 'click', onMouseDown: 'mousedown', onMouseUp: 'mouseup', onPointerDown: 'pointerdown', onPointerUp: 'pointerup', onDoubleClick: 'dblclick', onKeyDown: 'keydown', onKeyUp: 'keyup', onTouchStart: 'touchstart' };
+const REACT: Record<string, string> = {
+  onClick: 'click',
+  onMouseDown: 'mousedown',
+  onMouseUp: 'mouseup',
+  onPointerDown: 'pointerdown',
+  onPointerUp: 'pointerup',
+  onDoubleClick: 'dblclick',
+  onKeyDown: 'keydown',
+  onKeyUp: 'keyup',
+  onTouchStart: 'touchstart',
+};
 const NAV_CONTAINER = 'nav, [role=navigation], [role=tablist], [role=menu], [role=menubar], header';
 const NAV_CLASS = /^(tab|tabs?-(btn|button|link|item|trigger)|nav-(link|item|btn|button)|menu-(link|item))$/i;
 const NAV_DATA = ['data-tab', 'data-page', 'data-view', 'data-route', 'data-section', 'data-screen', 'data-panel'];
@@ -35,7 +45,9 @@ function reactMarks(all: Element[]): void {
       if (k.startsWith('__reactProps$')) {
         react = true;
         const props = (el as any)[k] ?? {};
-        const types = Object.keys(REACT).filter((p) => typeof props[p] === 'function').map((p) => REACT[p]!);
+        const types = Object.keys(REACT)
+          .filter((p) => typeof props[p] === 'function')
+          .map((p) => REACT[p]!);
         if (types.length) mark(el, types);
       }
     }
@@ -82,7 +94,8 @@ function linkKind(el: Element, listens: string[], here: URL): Found {
 /** How the probe acts on `el` (null: not a control); undefined: skip it (a nested editable area). */
 function kindOf(el: Element, tag: string, listens: string[], here: URL): Found | undefined {
   const input = el as HTMLInputElement;
-  if (tag === 'button' || (tag === 'input' && /^(button|submit|reset|image)$/i.test(input.type)) || el.getAttribute('role') === 'button' || tag === 'summary') return { kind: 'button' };
+  if (tag === 'button' || (tag === 'input' && /^(button|submit|reset|image)$/i.test(input.type)) || el.getAttribute('role') === 'button' || tag === 'summary')
+    return { kind: 'button' };
   if (tag === 'a' && el.hasAttribute('href')) return linkKind(el, listens, here);
   if (tag === 'textarea' || (tag === 'input' && TEXT_TYPES.test(input.type)) || (el as HTMLElement).isContentEditable) {
     if ((el as HTMLElement).isContentEditable && el.parentElement?.isContentEditable) return undefined;

@@ -84,7 +84,16 @@ export function labelOf(el: Element): string {
   const pick = (...c: Array<string | null | undefined>) => c.map((x) => (x ?? '').replace(/\s+/g, ' ').trim()).find((x) => x.length > 0) ?? '';
   const input = el as HTMLInputElement;
   const txt = (el as HTMLElement).innerText;
-  return pick(el.getAttribute('aria-label'), typeof txt === 'string' ? txt : el.textContent, el.tagName === 'INPUT' && /^(button|submit|reset)$/i.test(input.type) ? NG.inputValue.call(input) : '', el.getAttribute('title'), el.getAttribute('placeholder'), el.querySelector('img[alt]')?.getAttribute('alt'), el.getAttribute('name'), el.id).slice(0, 80);
+  return pick(
+    el.getAttribute('aria-label'),
+    typeof txt === 'string' ? txt : el.textContent,
+    el.tagName === 'INPUT' && /^(button|submit|reset)$/i.test(input.type) ? NG.inputValue.call(input) : '',
+    el.getAttribute('title'),
+    el.getAttribute('placeholder'),
+    el.querySelector('img[alt]')?.getAttribute('alt'),
+    el.getAttribute('name'),
+    el.id,
+  ).slice(0, 80);
 }
 
 export const disabled = (el: Element): boolean =>

@@ -47,7 +47,9 @@ function installSoundAndWindows(): void {
   wrap(w.AudioContext?.prototype, 'resume', () => note('audio', 'AudioContext.resume()'));
   wrap(w.webkitAudioContext?.prototype, 'resume', () => note('audio', 'AudioContext.resume()'));
   wrap(w.AudioScheduledSourceNode?.prototype, 'start', (self) => note('audio', `${self?.constructor?.name ?? 'source'}.start()`));
-  wrap(w.HTMLMediaElement?.prototype, 'play', (self) => note('audio', `<${String(self?.tagName ?? 'media').toLowerCase()}>.play() ${String(self?.currentSrc || self?.src || '').slice(-60)}`));
+  wrap(w.HTMLMediaElement?.prototype, 'play', (self) =>
+    note('audio', `<${String(self?.tagName ?? 'media').toLowerCase()}>.play() ${String(self?.currentSrc || self?.src || '').slice(-60)}`),
+  );
   wrap(w.speechSynthesis, 'speak', () => note('audio', 'speechSynthesis.speak()'));
   wrap(w, 'open', (_s, a) => note('popup', `window.open(${String(a[0] ?? '').slice(0, 80)})`));
   wrap(w, 'showSaveFilePicker', () => note('download', 'showSaveFilePicker()'));

@@ -7,7 +7,8 @@ import { disabled, isTextField, selectorOf, visible } from './dom.js';
 import { NG, NS } from './natives.js';
 import { tagging } from './reads.js';
 
-const NUMBERISH = /(amount|price|number|num|qty|quantity|count|age|weight|height|width|size|rate|percent|year|total|bill|tip|income|salary|cost|value|min|max|length|days|hours|minutes|seconds|score|radius|temp|degrees?|kg|lbs?|cm|km|miles?|people|guests|principal|interest|loan|term)/i;
+const NUMBERISH =
+  /(amount|price|number|num|qty|quantity|count|age|weight|height|width|size|rate|percent|year|total|bill|tip|income|salary|cost|value|min|max|length|days|hours|minutes|seconds|score|radius|temp|degrees?|kg|lbs?|cm|km|miles?|people|guests|principal|interest|loan|term)/i;
 
 /** A value the field would accept, from its type and the words around it. */
 export function fillValue(el: Element): string {
@@ -79,7 +80,14 @@ export function selectOther(i: number): string | null {
   return opts[j]!.text.slice(0, 40);
 }
 
-const OWN_VALUES: Record<string, string> = { color: '#3366cc', date: '2026-01-15', time: '13:30', 'datetime-local': '2026-01-15T13:30', month: '2026-01', week: '2026-W03' };
+const OWN_VALUES: Record<string, string> = {
+  color: '#3366cc',
+  date: '2026-01-15',
+  time: '13:30',
+  'datetime-local': '2026-01-15T13:30',
+  month: '2026-01',
+  week: '2026-W03',
+};
 
 /** Set a colour, date or time field to a fixed value of its type. */
 export function setOwnValue(i: number): string | null {

@@ -74,7 +74,9 @@ export function firstView() {
   const txt = shown ? (body.innerText ?? '').replace(/\s+/g, ' ').trim() : '';
   const { byKind, blank, boxes } = visuals(all);
   const interactive = body
-    ? Array.from(body.querySelectorAll('button, input:not([type=hidden]), textarea, select, a[href], [role=button]')).filter((el) => !disabled(el) && visible(el)).length
+    ? Array.from(body.querySelectorAll('button, input:not([type=hidden]), textarea, select, a[href], [role=button]')).filter(
+        (el) => !disabled(el) && visible(el),
+      ).length
     : 0;
   const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
   const before = errs.filter((e) => fcp === null || e.t < fcp).map((e) => ({ kind: e.kind, message: e.message.slice(0, 300) }));

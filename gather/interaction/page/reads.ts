@@ -72,5 +72,5 @@ export function tag(selectors: Array<string | null>): number[] {
 }
 
 /** The tagged element at `i`, or null. */
-export const taggedEl = (i: number | null): Element | null => (i === null ? null : tagging.tagged[i] ?? null);
+export const taggedEl = (i: number | null): Element | null => (i === null ? null : (tagging.tagged[i] ?? null));
 /* eslint-enable @typescript-eslint/no-explicit-any */

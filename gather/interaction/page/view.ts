@@ -51,5 +51,14 @@ export function view(status?: number, ignore: string[] = []) {
   const hash = location.hash.length > 1 ? location.hash : '';
   const exists = anchorExists(hash);
   const textHash = fnv(txt);
-  return { key: `${location.pathname}${hash}|${textHash}|${count}`, path: location.pathname, hash, textHash, elements: count, text: txt.slice(0, 80), anchorExists: exists, ...(status !== undefined && status !== null ? { status } : {}) };
+  return {
+    key: `${location.pathname}${hash}|${textHash}|${count}`,
+    path: location.pathname,
+    hash,
+    textHash,
+    elements: count,
+    text: txt.slice(0, 80),
+    anchorExists: exists,
+    ...(status !== undefined && status !== null ? { status } : {}),
+  };
 }

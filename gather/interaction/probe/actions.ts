@@ -60,7 +60,10 @@ async function runAction(run: ProbeRun, c: InteractionControl): Promise<Interact
   const base = keyboard ? run.plainBase : run.ref;
   const exclude = OWN_STATE.has(c.kind) ? c.index : null;
   const { missing } = await run.restore();
-  const prep = !keyboard && missing.includes(c.index) ? null : await run.call<PrepareResult>('prepare', [{ fill: !keyboard, target: keyboard ? null : c.index, exclude, prepMs: run.settings.prepMs, frames: false }]);
+  const prep =
+    !keyboard && missing.includes(c.index)
+      ? null
+      : await run.call<PrepareResult>('prepare', [{ fill: !keyboard, target: keyboard ? null : c.index, exclude, prepMs: run.settings.prepMs, frames: false }]);
   if (!prep || prep.missing) {
     a.outcome = 'not-found';
     a.note = 'not found after the reload';
@@ -104,13 +107,24 @@ async function hung(run: ProbeRun, a: InteractionAction, state: { hangs: number 
   }
   if (state.hangs < MAX_HANGS && renew && run.left() >= 1500) return 'go on';
   run.ev.actions.push(a);
-  run.unavailable.actions = state.hangs >= MAX_HANGS ? `the page stopped responding after ${state.hangs} actions: the rest were not acted on` : `the probe's time budget ran out after the page stopped responding: ${notActedOn(run)}`;
+  run.unavailable.actions =
+    state.hangs >= MAX_HANGS
+      ? `the page stopped responding after ${state.hangs} actions: the rest were not acted on`
+      : `the probe's time budget ran out after the page stopped responding: ${notActedOn(run)}`;
   return 'stop';
 }
 
 /** An action that threw or timed out: logged as failed, timed out or hung; 'stop' when the phase ends here. */
 async function failed(run: ProbeRun, c: InteractionControl, err: unknown, t: number, limit: number, state: { hangs: number }): Promise<'stop' | 'go on'> {
-  const a: InteractionAction = { control: c.index, action: actionName(c), outcome: 'failed', note: errorMessage(err).slice(0, 200), effects: [], errors: [], ms: Math.round(performance.now() - t) };
+  const a: InteractionAction = {
+    control: c.index,
+    action: actionName(c),
+    outcome: 'failed',
+    note: errorMessage(err).slice(0, 200),
+    effects: [],
+    errors: [],
+    ms: Math.round(performance.now() - t),
+  };
   // Cut short by the probe's budget, not by the per-action timeout: not a slow or hung page, left out.
   // So is a timeout with too little of the budget left to tell a slow page from a hung one fairly.
   const budgetCut = err instanceof TimeoutError && (limit < run.settings.actionTimeoutMs || run.left() + FINISH_RESERVE_MS < 1500 + 700);

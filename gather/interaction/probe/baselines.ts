@@ -36,7 +36,14 @@ async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: 
   const after = at[settings.observeMs]!;
   if (fill && fillErrors.length) ev.fillErrors = fillErrors;
   // The errors of the whole run count as the page's own (a key's window may run past OBSERVE).
-  return { before, after, spontaneous: differing(before, after), errors: w2.errors.map(plain), view: undefined as unknown as InteractionView, ...(moments.length ? { at } : {}) };
+  return {
+    before,
+    after,
+    spontaneous: differing(before, after),
+    errors: w2.errors.map(plain),
+    view: undefined as unknown as InteractionView,
+    ...(moments.length ? { at } : {}),
+  };
 }
 
 /** Paths that differ between the two identical runs `a` and `b` at any moment both snapshotted. */

@@ -28,8 +28,19 @@ function keyboard(run: ProbeRun, sources: string[]): InteractionControl[] {
   if (!sources.length) return [];
   const named = keysOf(sources);
   const onlyDismiss = named.length > 0 && named.every((k) => k === 'Escape' || k === 'Tab');
-  if (!onlyDismiss) return [{ index: 0, kind: 'keyboard', selector: 'document', tag: 'document', text: 'key listeners on the page', keys: named.length ? named : DEFAULT_KEYS, acted: false }];
-  run.faults.push('the page\'s key listeners only test Escape/Tab: nothing to dismiss in the start state, not acted on');
+  if (!onlyDismiss)
+    return [
+      {
+        index: 0,
+        kind: 'keyboard',
+        selector: 'document',
+        tag: 'document',
+        text: 'key listeners on the page',
+        keys: named.length ? named : DEFAULT_KEYS,
+        acted: false,
+      },
+    ];
+  run.faults.push("the page's key listeners only test Escape/Tab: nothing to dismiss in the start state, not acted on");
   return [];
 }
 

@@ -91,7 +91,11 @@ function navigationEffect(navigated: Navigated, base: Baseline, out: Interaction
       return navigated.url;
     }
   })();
-  const reload = path === base.view.path && (navigated.status === undefined || navigated.status >= 400 || (navigated.view !== undefined && navigated.view.textHash === base.view.textHash && navigated.view.elements === base.view.elements));
+  const reload =
+    path === base.view.path &&
+    (navigated.status === undefined ||
+      navigated.status >= 400 ||
+      (navigated.view !== undefined && navigated.view.textHash === base.view.textHash && navigated.view.elements === base.view.elements));
   if (!reload) out.push({ kind: 'navigation', detail: `to ${path}${navigated.status ? ` (HTTP ${navigated.status})` : ''}` });
 }
 

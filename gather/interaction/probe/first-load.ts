@@ -22,7 +22,7 @@ async function load(run: ProbeRun): Promise<Awaited<ReturnType<ProbeDriver['navi
   if (nav.error) throw new Error(`the first load failed: ${nav.error}`);
   if (!nav.loaded) {
     run.firstLoadTimedOut = true;
-    run.faults.push('the load event did not fire within the first load\'s timeout; actions reload without waiting for it');
+    run.faults.push("the load event did not fire within the first load's timeout; actions reload without waiting for it");
   }
   return nav;
 }

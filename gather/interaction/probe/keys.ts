@@ -1,7 +1,24 @@
 /** Keys a document-level key listener tests: the keyboard control presses those (or the defaults). */
 
 const KEY_CODES: Record<number, string> = { 13: 'Enter', 32: ' ', 37: 'ArrowLeft', 38: 'ArrowUp', 39: 'ArrowRight', 40: 'ArrowDown', 27: 'Escape' };
-const NAMED = ['Enter', ' ', 'Space', 'ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'Escape', 'Esc', 'Backspace', 'Delete', 'Tab', 'Home', 'End', 'PageUp', 'PageDown'];
+const NAMED = [
+  'Enter',
+  ' ',
+  'Space',
+  'ArrowLeft',
+  'ArrowUp',
+  'ArrowRight',
+  'ArrowDown',
+  'Escape',
+  'Esc',
+  'Backspace',
+  'Delete',
+  'Tab',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+];
 export const DEFAULT_KEYS = ['Enter', ' ', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft'];
 const KEY_ORDER = (k: string) => (k === ' ' ? 0 : k === 'Enter' ? 1 : k.startsWith('Arrow') ? 2 : 3);
 
@@ -12,7 +29,8 @@ const KEY_ORDER = (k: string) => (k === ' ' ? 0 : k === 'Enter' ? 1 : k.startsWi
 export function keysOf(sources: readonly string[]): string[] {
   const found = new Set<string>();
   for (const src of sources) {
-    for (const m of src.matchAll(/['"`](Arrow(?:Up|Down|Left|Right)|Enter|Escape|Esc|Backspace|Delete|Tab|Home|End|PageUp|PageDown|Space| )['"`]/g)) found.add(m[1] === 'Space' ? ' ' : m[1] === 'Esc' ? 'Escape' : m[1]!);
+    for (const m of src.matchAll(/['"`](Arrow(?:Up|Down|Left|Right)|Enter|Escape|Esc|Backspace|Delete|Tab|Home|End|PageUp|PageDown|Space| )['"`]/g))
+      found.add(m[1] === 'Space' ? ' ' : m[1] === 'Esc' ? 'Escape' : m[1]!);
     for (const m of src.matchAll(/\b(?:key|code)\s*(?:===?|!==?)\s*['"`]([^'"`]{1,12})['"`]/gi)) found.add(normaliseKey(m[1]!));
     for (const m of src.matchAll(/\bcase\s+['"`]([^'"`]{1,12})['"`]\s*:/g)) found.add(normaliseKey(m[1]!));
     for (const m of src.matchAll(/\b(?:keyCode|which)\s*(?:===?|!==?)\s*(\d{1,3})\b/g)) {

@@ -59,4 +59,4 @@ export const PROBE_CONFIG: ProbeConfig = {
 };
 
 /** How the start state is restored before each action (recorded in the settings). */
-export const RESTORE = 'reload of the entry page with the origin\'s storage and cookies cleared';
+export const RESTORE = "reload of the entry page with the origin's storage and cookies cleared";

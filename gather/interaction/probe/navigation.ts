@@ -25,9 +25,17 @@ class NavCap extends Error {}
 class NavBudget extends Error {}
 
 /** Why a try did not lead anywhere, or undefined when it did. */
-function judgeTry(c: InteractionControl, from: InteractionView, to: InteractionView | null, status: number | undefined, navigated: boolean, note?: string): { leads: boolean; reason?: string } {
+function judgeTry(
+  c: InteractionControl,
+  from: InteractionView,
+  to: InteractionView | null,
+  status: number | undefined,
+  navigated: boolean,
+  note?: string,
+): { leads: boolean; reason?: string } {
   if (navigated || (to && to.path !== from.path)) {
-    if (status !== undefined && status >= 400) return { leads: false, reason: `missing local file ${(c.href ?? to?.path ?? '').replace(/^https?:\/\/[^/]+/, '')} (HTTP ${status})` };
+    if (status !== undefined && status >= 400)
+      return { leads: false, reason: `missing local file ${(c.href ?? to?.path ?? '').replace(/^https?:\/\/[^/]+/, '')} (HTTP ${status})` };
     return { leads: true };
   }
   if (!to) return { leads: false, reason: note ?? 'nothing could be read after it' };
@@ -99,7 +107,10 @@ class NavSearch {
   private enqueue(c: InteractionControl, from: InteractionView, to: InteractionView): void {
     const fromV = this.views.get(from.key) ?? this.views.get(this.startView.key)!;
     const docUrl = (c.href ?? '').replace(/#.*$/, '');
-    const route: ViewPath = to.path !== from.path ? { url: docUrl || new URL(to.path, this.run.entryUrl).href, steps: [] } : { ...(fromV.route.url ? { url: fromV.route.url } : {}), steps: [...fromV.route.steps, c.index] };
+    const route: ViewPath =
+      to.path !== from.path
+        ? { url: docUrl || new URL(to.path, this.run.entryUrl).href, steps: [] }
+        : { ...(fromV.route.url ? { url: fromV.route.url } : {}), steps: [...fromV.route.steps, c.index] };
     const v: QueuedView = { ...to, depth: fromV.depth + 1, route };
     this.views.set(to.key, v);
     this.queue.push(v);
@@ -188,7 +199,8 @@ class NavSearch {
     await observe(run, w, since);
     if (w.documents.length) {
       const n = await run.afterNavigation(w);
-      if (c.kind === 'page-link' && c.href) this.byHref.set(c.href.replace(/#.*$/, ''), { to: n.view ?? null, ...(n.status !== undefined ? { status: n.status } : {}) });
+      if (c.kind === 'page-link' && c.href)
+        this.byHref.set(c.href.replace(/#.*$/, ''), { to: n.view ?? null, ...(n.status !== undefined ? { status: n.status } : {}) });
       this.judge(c, from, n.view ?? null, n.status, true, n.view ? undefined : `loaded ${n.url.replace(/^https?:\/\/[^/]+/, '')}, not a readable page`);
     } else {
       const to = await run.call<InteractionView>('view', [null, run.ignoreInViews]);
@@ -248,7 +260,7 @@ class NavSearch {
 /** Why the search stopped early, for the caps and timeouts it runs into. */
 function truncation(err: unknown, max: number): string {
   if (err instanceof NavCap) return `at most ${max} navigation tries`;
-  if (err instanceof NavBudget) return 'the probe\'s time budget ran out';
+  if (err instanceof NavBudget) return "the probe's time budget ran out";
   if (err instanceof TimeoutError) return `a navigation try timed out (${errorMessage(err)})`;
   throw err;
 }
@@ -270,7 +282,7 @@ async function search(run: ProbeRun): Promise<void> {
 export async function navigation(run: ProbeRun): Promise<void> {
   const tn = performance.now();
   await search(run).catch((err) => {
-    if (err instanceof OutOfBudget) run.ev.navigation.truncated = 'the probe\'s time budget ran out';
+    if (err instanceof OutOfBudget) run.ev.navigation.truncated = "the probe's time budget ran out";
     else run.faults.push(`navigation check failed: ${errorMessage(err)}`);
   });
   run.mark('navigation', tn);

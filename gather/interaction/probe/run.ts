@@ -8,7 +8,17 @@ import type { Artifact } from '../../../core/artifact/model.js';
 import type { InteractionControl, InteractionEvidence, InteractionSettings, InteractionView } from '../../../core/browser-evidence.js';
 import { withTimeout } from '../../time.js';
 import { ProbeDriver, type Window } from '../driver.js';
-import { EVAL_MS, FINISH_RESERVE_MS, FRAME_COST_TARGET_MS, INTERACTION_DEFAULTS, MAX_FRAME_MS, NETWORK_QUIET_CAP_MS, PROBE_CONFIG, RELOAD_TIMEOUT_MS, RESTORE } from './limits.js';
+import {
+  EVAL_MS,
+  FINISH_RESERVE_MS,
+  FRAME_COST_TARGET_MS,
+  INTERACTION_DEFAULTS,
+  MAX_FRAME_MS,
+  NETWORK_QUIET_CAP_MS,
+  PROBE_CONFIG,
+  RELOAD_TIMEOUT_MS,
+  RESTORE,
+} from './limits.js';
 import type { Baseline, Navigated } from './page-answers.js';
 import { sampleFile } from './samples.js';
 import { gate } from '../../step-gate.js';
@@ -83,7 +93,17 @@ export class ProbeRun {
     this.settings = { ...INTERACTION_DEFAULTS, ...opts.settings, restore: RESTORE };
     const hardDeadline = Math.min(opts.deadline, (opts.started ?? this.t0) + this.settings.budgetMs);
     this.deadline = hardDeadline - FINISH_RESERVE_MS;
-    this.ev = { settings: this.settings, controls: [], actions: [], navigation: { views: [], links: [], untried: [] }, loadErrors: [], filled: [], timings: this.timings, faults: this.faults, unavailable: this.unavailable };
+    this.ev = {
+      settings: this.settings,
+      controls: [],
+      actions: [],
+      navigation: { views: [], links: [], untried: [] },
+      loadErrors: [],
+      filled: [],
+      timings: this.timings,
+      faults: this.faults,
+      unavailable: this.unavailable,
+    };
   }
 
   /** A new page for the probe (the first, or after a hung one). */
@@ -107,7 +127,7 @@ export class ProbeRun {
 
   /** Call the in-page probe within the budget; OutOfBudget when none is left. */
   call<T>(fn: string, args: unknown[], ms = EVAL_MS): Promise<T> {
-    if (this.left() <= 0) throw new OutOfBudget('the probe\'s time budget is used up');
+    if (this.left() <= 0) throw new OutOfBudget("the probe's time budget is used up");
     return this.d.call<T>(fn, args, this.bound(ms));
   }
 
@@ -122,7 +142,10 @@ export class ProbeRun {
    */
   async advance(ms: number, note = true): Promise<Advanced> {
     const r = await this.call<Advanced>('advance', [ms]);
-    if ((r.storm || r.slow) && note) this.clockBehind(r.storm ? `over ${PROBE_CONFIG.maxFires} callbacks in one move` : `a move of ${ms} virtual ms took over ${PROBE_CONFIG.maxAdvanceRealMs} real ms`);
+    if ((r.storm || r.slow) && note)
+      this.clockBehind(
+        r.storm ? `over ${PROBE_CONFIG.maxFires} callbacks in one move` : `a move of ${ms} virtual ms took over ${PROBE_CONFIG.maxAdvanceRealMs} real ms`,
+      );
     return r;
   }
 
@@ -169,7 +192,15 @@ export class ProbeRun {
     await d.takeCoverage(this.bound(EVAL_MS)).catch(() => undefined);
     // localStorage and sessionStorage are cleared by the page script; the rest through the browser, when used.
     const deep = await d.call<boolean>('clearSession', [], this.bound(1000)).catch(() => true);
-    if (deep) await withTimeout(d.cdp.send('Storage.clearDataForOrigin', { origin: this.origin, storageTypes: 'cookies,local_storage,indexeddb,websql,cache_storage,service_workers,file_systems' }), this.bound(EVAL_MS), 'clear storage').catch(() => undefined);
+    if (deep)
+      await withTimeout(
+        d.cdp.send('Storage.clearDataForOrigin', {
+          origin: this.origin,
+          storageTypes: 'cookies,local_storage,indexeddb,websql,cache_storage,service_workers,file_systems',
+        }),
+        this.bound(EVAL_MS),
+        'clear storage',
+      ).catch(() => undefined);
     const nav = await d.navigate(url, this.bound(this.firstLoadTimedOut ? 2000 : RELOAD_TIMEOUT_MS));
     if (nav.error) throw new Error(`reload failed: ${nav.error}`);
     await this.frames();

@@ -8,7 +8,10 @@ function sampleDir(): string {
   if (samples) return samples;
   const dir = mkdtempSync(join(tmpdir(), 'webgrade-probe-files-'));
   // 4×4 PNG (red, green, blue, white quarters), generated once.
-  writeFileSync(join(dir, 'sample.png'), Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAHUlEQVR4nGP4z8DwHwyBDAYGBgZGRgYGJgYGBgBCIAQBJ2dDeAAAAABJRU5ErkJggg==', 'base64'));
+  writeFileSync(
+    join(dir, 'sample.png'),
+    Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAHUlEQVR4nGP4z8DwHwyBDAYGBgZGRgYGJgYGBgBCIAQBJ2dDeAAAAABJRU5ErkJggg==', 'base64'),
+  );
   writeFileSync(join(dir, 'sample.txt'), 'webgrade sample text\nsecond line\n');
   writeFileSync(join(dir, 'sample.csv'), 'name,value\nalpha,1\nbeta,2\n');
   writeFileSync(join(dir, 'sample.json'), '{"name": "sample", "values": [1, 2, 3]}\n');

@@ -32,9 +32,16 @@ function precursor(run: ProbeRun, c: InteractionControl): InteractionControl | u
 }
 
 /** Act on `p`, then on `c` from the state it left; null when either is missing or `p` navigated away. */
-async function tryAfter(run: ProbeRun, c: InteractionControl, p: InteractionControl, ignore: string[]): Promise<{ effects: InteractionEffect[]; errors: InteractionError[]; refused: string[] } | null> {
+async function tryAfter(
+  run: ProbeRun,
+  c: InteractionControl,
+  p: InteractionControl,
+  ignore: string[],
+): Promise<{ effects: InteractionEffect[]; errors: InteractionError[]; refused: string[] } | null> {
   await run.restore();
-  const pp = await run.call<PrepareResult>('prepare', [{ fill: true, target: p.index, exclude: OWN_STATE.has(p.kind) ? p.index : null, prepMs: 0, frames: false }]);
+  const pp = await run.call<PrepareResult>('prepare', [
+    { fill: true, target: p.index, exclude: OWN_STATE.has(p.kind) ? p.index : null, prepMs: 0, frames: false },
+  ]);
   if (pp.missing) return null;
   const w0 = run.d.startWindow();
   await act(run, p, pp.point ?? null);
@@ -55,7 +62,13 @@ async function tryAfter(run: ProbeRun, c: InteractionControl, p: InteractionCont
 }
 
 /** The second chance of one inert action `a` after `p`; 'out of budget' when the budget ran out during it. */
-async function secondChance(run: ProbeRun, a: InteractionAction, c: InteractionControl, p: InteractionControl, ignore: string[]): Promise<'out of budget' | undefined> {
+async function secondChance(
+  run: ProbeRun,
+  a: InteractionAction,
+  c: InteractionControl,
+  p: InteractionControl,
+  ignore: string[],
+): Promise<'out of budget' | undefined> {
   try {
     const second = await withTimeout(tryAfter(run, c, p, ignore), run.bound(run.settings.actionTimeoutMs), `second chance for ${c.selector}`);
     if (second && second.effects.length) {
@@ -86,7 +99,7 @@ export async function secondChances(run: ProbeRun): Promise<void> {
     const p = precursor(run, c);
     if (!p) continue;
     if (outOfBudget || run.left() < run.settings.actionTimeoutMs) {
-      if (!outOfBudget) run.faults.push('the probe\'s time budget ran out before every inert control had its second chance');
+      if (!outOfBudget) run.faults.push("the probe's time budget ran out before every inert control had its second chance");
       outOfBudget = true;
       a.undecided = `inert from the start state; the probe's time budget ran out before its second chance (after ${describeControl(p)})`;
       continue;
@@ -104,6 +117,9 @@ export function valueReads(run: ProbeRun): void {
     const by = run.readsOf.get(c.index);
     if (!by) continue;
     const names = [...by].map((i) => (i === c.index ? 'its own listener' : describeControl(run.controls[i]!)));
-    a.effects.push({ kind: 'value-read', detail: `read by the page when acting on ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''}` });
+    a.effects.push({
+      kind: 'value-read',
+      detail: `read by the page when acting on ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''}`,
+    });
   }
 }

@@ -22,7 +22,14 @@ import type { Artifact } from '../../../core/artifact/model.js';
 import { describeStep, type Expectation, type NaturalTest, type RequirementTestResult, type ScriptedTest } from '../../../core/requirement-tests.js';
 import { JudgeCache } from '../../../judges/cache.js';
 import { JudgeCallError, costUsd, type JudgeClient } from '../../../judges/client.js';
-import { agentMessages, validateAgentAnswer, AGENT_PROMPT_VERSION, type AgentAnswer, type AgentObservation, type AgentTurn } from '../../../judges/prompts/agent.js';
+import {
+  agentMessages,
+  validateAgentAnswer,
+  AGENT_PROMPT_VERSION,
+  type AgentAnswer,
+  type AgentObservation,
+  type AgentTurn,
+} from '../../../judges/prompts/agent.js';
 import { checkAnswer, emptyUsage, type JudgeUsage } from '../../../judges/run.js';
 import type { JudgeSettings } from '../../../judges/settings.js';
 import { EVAL_MS } from '../probe/limits.js';
@@ -50,7 +57,16 @@ export function artifactHash(artifact: Artifact): string {
 }
 
 export function recordingKey(model: string, artifactHashHex: string, test: NaturalTest): string {
-  return createHash('sha256').update(JSON.stringify({ model, promptVersion: AGENT_PROMPT_VERSION, artifact: artifactHashHex, test: { id: test.id, task: test.task, expected: test.expected } })).digest('hex');
+  return createHash('sha256')
+    .update(
+      JSON.stringify({
+        model,
+        promptVersion: AGENT_PROMPT_VERSION,
+        artifact: artifactHashHex,
+        test: { id: test.id, task: test.task, expected: test.expected },
+      }),
+    )
+    .digest('hex');
 }
 
 class GaveUp extends Error {}
@@ -73,7 +89,11 @@ async function ask(ctx: AgentContext, messages: AgentMessages, usage: JudgeUsage
     if (v.ok) return v.value;
     usage.invalidAnswers++;
     last = v.error;
-    msgs = [...messages, { role: 'assistant', content: r.text.slice(0, 4000) }, { role: 'user', content: `That answer was rejected: ${last}. Answer again with only the JSON object in the requested format.` }];
+    msgs = [
+      ...messages,
+      { role: 'assistant', content: r.text.slice(0, 4000) },
+      { role: 'user', content: `That answer was rejected: ${last}. Answer again with only the JSON object in the requested format.` },
+    ];
   }
   throw new GaveUp(`the agent's answer was invalid after ${attempts} attempt${attempts > 1 ? 's' : ''}: ${last}`);
 }
@@ -89,21 +109,57 @@ async function look(run: ProbeRun, vision: boolean): Promise<AgentObservation> {
 }
 
 /** The result of checking a verdict's expectations (or a recorded "failed"). */
-async function conclude(run: ProbeRun, st: TestState, test: NaturalTest, rec: Recording, source: RequirementTestResult['source'], usage?: JudgeUsage): Promise<RequirementTestResult> {
+async function conclude(
+  run: ProbeRun,
+  st: TestState,
+  test: NaturalTest,
+  rec: Recording,
+  source: RequirementTestResult['source'],
+  usage?: JudgeUsage,
+): Promise<RequirementTestResult> {
   await observe(run);
   const expectations = rec.verdict ? await checkExpectations(run, st, rec.expect) : [];
   const bad = expectations.find((e) => !e.ok);
   const passed = rec.verdict && !bad;
-  const reason = passed ? undefined : !rec.verdict ? `the agent found the expected result does not hold: ${rec.evidence || 'no evidence given'}` : `the agent said passed, but ${bad!.expect} does not hold (found ${bad!.found})`;
+  const reason = passed
+    ? undefined
+    : !rec.verdict
+      ? `the agent found the expected result does not hold: ${rec.evidence || 'no evidence given'}`
+      : `the agent said passed, but ${bad!.expect} does not hold (found ${bad!.found})`;
   const shot = await afterShot(run);
-  return { id: test.id, title: test.task, source, passed, ...(reason ? { reason } : {}), steps: st.steps, expectations, recorded: rec, boxes: st.boxes, ...(shot ? { screenshot: shot } : {}), ...(usage ? { usage: { ...usage } } : {}), ms: Math.round(performance.now() - st.t0) };
+  return {
+    id: test.id,
+    title: test.task,
+    source,
+    passed,
+    ...(reason ? { reason } : {}),
+    steps: st.steps,
+    expectations,
+    recorded: rec,
+    boxes: st.boxes,
+    ...(shot ? { screenshot: shot } : {}),
+    ...(usage ? { usage: { ...usage } } : {}),
+    ms: Math.round(performance.now() - st.t0),
+  };
 }
 
 /** Replay a recording: its steps, then its expectations; no call. */
 export async function replay(run: ProbeRun, test: NaturalTest, rec: Recording): Promise<RequirementTestResult> {
   const st = await startTest(run, rec.expect);
   const failed = await runSteps(run, st, rec.steps);
-  if (failed) return { id: test.id, title: test.task, source: 'replay', passed: false, reason: `the recorded ${failed} in the replay`, steps: st.steps, expectations: [], recorded: rec, boxes: st.boxes, ms: Math.round(performance.now() - st.t0) };
+  if (failed)
+    return {
+      id: test.id,
+      title: test.task,
+      source: 'replay',
+      passed: false,
+      reason: `the recorded ${failed} in the replay`,
+      steps: st.steps,
+      expectations: [],
+      recorded: rec,
+      boxes: st.boxes,
+      ms: Math.round(performance.now() - st.t0),
+    };
   return conclude(run, st, test, rec, 'replay');
 }
 
@@ -125,27 +181,57 @@ export async function runAgentTest(run: ProbeRun, test: NaturalTest, ctx: AgentC
   const st = await startTest(run, []);
   const history: AgentTurn[] = [];
   const steps: ScriptedTest['steps'] = [];
-  const unrun = (reason: string): RequirementTestResult => ({ id: test.id, title: test.task, source: 'agent', passed: null, reason, steps: st.steps, expectations: [], usage: { ...usage }, ms: Math.round(performance.now() - t0) });
+  const unrun = (reason: string): RequirementTestResult => ({
+    id: test.id,
+    title: test.task,
+    source: 'agent',
+    passed: null,
+    reason,
+    steps: st.steps,
+    expectations: [],
+    usage: { ...usage },
+    ms: Math.round(performance.now() - t0),
+  });
   try {
     for (let n = 0; ; n++) {
       const obs = await look(run, caps.vision);
       const answer = await ask(ctx, agentMessages(test, history, obs, caps.maxSteps - n), usage, signal);
-      if (usage.promptTokens + usage.completionTokens > caps.maxTokens) return unrun(`not run to the end: the agent used ${usage.promptTokens + usage.completionTokens} tokens, over its cap of ${caps.maxTokens}`);
+      if (usage.promptTokens + usage.completionTokens > caps.maxTokens)
+        return unrun(`not run to the end: the agent used ${usage.promptTokens + usage.completionTokens} tokens, over its cap of ${caps.maxTokens}`);
       if (answer.kind === 'verdict') {
         const rec: Recording = { id: test.id, steps, expect: answer.expect as Expectation[], verdict: answer.passed, evidence: answer.evidence };
         const out = await conclude(run, st, test, rec, 'agent', usage);
-        ctx.cache.put({ version: 1, key, model: ctx.model, promptVersion: AGENT_PROMPT_VERSION, repeat: 0, createdAt: new Date().toISOString(), text: JSON.stringify(rec), usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens } });
+        ctx.cache.put({
+          version: 1,
+          key,
+          model: ctx.model,
+          promptVersion: AGENT_PROMPT_VERSION,
+          repeat: 0,
+          createdAt: new Date().toISOString(),
+          text: JSON.stringify(rec),
+          usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
+        });
         return out;
       }
       if (n >= caps.maxSteps) {
         const rec: Recording = { id: test.id, steps, expect: [], verdict: false, evidence: `gave up at the step cap (${caps.maxSteps} steps)` };
-        ctx.cache.put({ version: 1, key, model: ctx.model, promptVersion: AGENT_PROMPT_VERSION, repeat: 0, createdAt: new Date().toISOString(), text: JSON.stringify(rec), usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens } });
+        ctx.cache.put({
+          version: 1,
+          key,
+          model: ctx.model,
+          promptVersion: AGENT_PROMPT_VERSION,
+          repeat: 0,
+          createdAt: new Date().toISOString(),
+          text: JSON.stringify(rec),
+          usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
+        });
         const out = await conclude(run, st, test, rec, 'agent', usage);
         return { ...out, reason: `the agent reached its step cap (${caps.maxSteps} steps) without establishing the expected result` };
       }
       const before = st.steps.length;
       const failed = await runSteps(run, st, [answer.step]);
-      if (failed) st.steps.splice(before); // a step that found nothing changed nothing: not recorded
+      if (failed)
+        st.steps.splice(before); // a step that found nothing changed nothing: not recorded
       else steps.push(answer.step);
       history.push({ step: describeStep(answer.step), outcome: failed ? `failed: ${failed.replace(/^step \d+ \([^)]*\): /, '')}` : 'done' });
     }

@@ -17,7 +17,6 @@ import { AGENT_TASK, modelFor, notConfiguredReason, resolveJudgeSettings, type J
 import { artifactHash, runAgentTest, type AgentContext } from './agent.js';
 import { runRequirementTests, type TestRunOptions } from './run.js';
 
-
 /** Why the tests cannot run on this artifact, or null. */
 export function noTestsReason(evidence: Evidence): string | null {
   if (!evidence.requirement) return 'no requirement given (--requirement <file#id>, or batch --requirements)';
@@ -35,12 +34,25 @@ function agentFor(evidence: Evidence, judge: JudgeSettings | undefined): Pick<Te
   }
   const nc = notConfiguredReason(settings, AGENT_TASK);
   if (nc) return { noAgent: nc };
-  const ctx: AgentContext = { client: new JudgeClient(settings), settings, model: modelFor(settings, AGENT_TASK)!, cache: new JudgeCache(settings.cacheDir), artifactHash: artifactHash(evidence.artifact) };
+  const ctx: AgentContext = {
+    client: new JudgeClient(settings),
+    settings,
+    model: modelFor(settings, AGENT_TASK)!,
+    cache: new JudgeCache(settings.cacheDir),
+    artifactHash: artifactHash(evidence.artifact),
+  };
   return { agent: (run, test) => runAgentTest(run, test, ctx), timeMs: settings.agent.timeMs };
 }
 
 /** Fill `evidence.requirementTests`, using `newContext` for the tests' browser context; never throws. */
-export async function gatherRequirementTests(evidence: Evidence, site: { origin: string; entryUrl: string }, deadline: number, newContext: () => Promise<BrowserContext>, close: (c: BrowserContext) => Promise<void>, judge?: JudgeSettings): Promise<void> {
+export async function gatherRequirementTests(
+  evidence: Evidence,
+  site: { origin: string; entryUrl: string },
+  deadline: number,
+  newContext: () => Promise<BrowserContext>,
+  close: (c: BrowserContext) => Promise<void>,
+  judge?: JudgeSettings,
+): Promise<void> {
   const why = noTestsReason(evidence);
   if (why) {
     evidence.requirementTests = missing(why);
@@ -57,7 +69,13 @@ export async function gatherRequirementTests(evidence: Evidence, site: { origin:
   let context: BrowserContext | undefined;
   try {
     context = await newContext();
-    evidence.requirementTests = gathered(await runRequirementTests(context, evidence.artifact, site.origin, site.entryUrl, tests, { deadline: deadline + extra, ...(agent.agent ? { agent: agent.agent } : {}), ...(agent.noAgent ? { noAgent: agent.noAgent } : {}) }));
+    evidence.requirementTests = gathered(
+      await runRequirementTests(context, evidence.artifact, site.origin, site.entryUrl, tests, {
+        deadline: deadline + extra,
+        ...(agent.agent ? { agent: agent.agent } : {}),
+        ...(agent.noAgent ? { noAgent: agent.noAgent } : {}),
+      }),
+    );
   } catch (err) {
     evidence.requirementTests = missing(`the requirement tests failed: ${errorMessage(err)}`);
   } finally {

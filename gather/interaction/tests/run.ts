@@ -19,7 +19,17 @@
 import type { BrowserContext } from 'puppeteer-core';
 import type { Artifact } from '../../../core/artifact/model.js';
 import { errorMessage } from '../../../core/errors.js';
-import { describeExpectation, describeStep, isNaturalTest, type Expectation, type RequirementTest, type RequirementTestResult, type RequirementTestsEvidence, type ScriptedTest, type TestBox } from '../../../core/requirement-tests.js';
+import {
+  describeExpectation,
+  describeStep,
+  isNaturalTest,
+  type Expectation,
+  type RequirementTest,
+  type RequirementTestResult,
+  type RequirementTestsEvidence,
+  type ScriptedTest,
+  type TestBox,
+} from '../../../core/requirement-tests.js';
 import { withTimeout } from '../../time.js';
 import { EVAL_MS, MAX_HANGS, SCREENSHOT_CAP_PX } from '../probe/limits.js';
 import { OutOfBudget, ProbeRun } from '../probe/run.js';
@@ -80,7 +90,15 @@ export async function checkExpectations(run: ProbeRun, st: TestState, expect: re
     let r: { ok: boolean; found: string };
     if ('noErrors' in e) {
       const errs = run.d.win.errors.filter((x) => x.kind !== 'console');
-      r = { ok: errs.length === 0, found: errs.length ? errs.slice(0, 3).map((x) => x.message.slice(0, 120)).join('; ') : 'none' };
+      r = {
+        ok: errs.length === 0,
+        found: errs.length
+          ? errs
+              .slice(0, 3)
+              .map((x) => x.message.slice(0, 120))
+              .join('; ')
+          : 'none',
+      };
     } else if ('changed' in e) {
       const now = await run.call<string>('tests.fingerprint', [e.changed as ChangedTarget, `c${k}`]);
       const was = st.before.get(k);
@@ -128,7 +146,15 @@ async function scripted(run: ProbeRun, test: ScriptedTest): Promise<RequirementT
   };
 }
 
-const notRun = (test: RequirementTest, reason: string): RequirementTestResult => ({ id: test.id, source: isNaturalTest(test) ? 'agent' : 'scripted', passed: null, reason, steps: [], expectations: [], ms: 0 });
+const notRun = (test: RequirementTest, reason: string): RequirementTestResult => ({
+  id: test.id,
+  source: isNaturalTest(test) ? 'agent' : 'scripted',
+  passed: null,
+  reason,
+  steps: [],
+  expectations: [],
+  ms: 0,
+});
 
 /** Run one test; a page that stops answering fails it, and a new page is opened for the next. */
 async function one(run: ProbeRun, test: RequirementTest, opts: TestRunOptions): Promise<RequirementTestResult> {
@@ -140,16 +166,29 @@ async function one(run: ProbeRun, test: RequirementTest, opts: TestRunOptions): 
 }
 
 /** Run `tests` on the artifact served at `entryUrl`, in `context` (sandbox phase `interaction`). */
-export async function runRequirementTests(context: BrowserContext, artifact: Artifact, origin: string, entryUrl: string, tests: readonly RequirementTest[], opts: TestRunOptions): Promise<RequirementTestsEvidence> {
+export async function runRequirementTests(
+  context: BrowserContext,
+  artifact: Artifact,
+  origin: string,
+  entryUrl: string,
+  tests: readonly RequirementTest[],
+  opts: TestRunOptions,
+): Promise<RequirementTestsEvidence> {
   const t0 = performance.now();
-  const run = new ProbeRun(context, artifact, origin, entryUrl, { deadline: opts.deadline, started: t0, settings: { budgetMs: Math.max(1, opts.deadline - t0) } });
+  const run = new ProbeRun(context, artifact, origin, entryUrl, {
+    deadline: opts.deadline,
+    started: t0,
+    settings: { budgetMs: Math.max(1, opts.deadline - t0) },
+  });
   const ev: RequirementTestsEvidence = { results: [], faults: [], timings: {} };
   await run.openPage();
   let hangs = 0;
   try {
     for (const test of tests) {
       if (run.left() <= 0 || hangs >= MAX_HANGS) {
-        ev.results.push(notRun(test, hangs >= MAX_HANGS ? `not run: the page stopped responding in ${hangs} tests` : 'not run: the tests\' time budget ran out'));
+        ev.results.push(
+          notRun(test, hangs >= MAX_HANGS ? `not run: the page stopped responding in ${hangs} tests` : "not run: the tests' time budget ran out"),
+        );
         continue;
       }
       const t = performance.now();
@@ -157,10 +196,14 @@ export async function runRequirementTests(context: BrowserContext, artifact: Art
         ev.results.push(await one(run, test, opts));
       } catch (err) {
         if (err instanceof OutOfBudget) {
-          ev.results.push(notRun(test, 'not run to the end: the tests\' time budget ran out'));
+          ev.results.push(notRun(test, "not run to the end: the tests' time budget ran out"));
           continue;
         }
-        ev.results.push({ ...notRun(test, `the page stopped responding during the test (${errorMessage(err)})`), passed: false, ms: Math.round(performance.now() - t) });
+        ev.results.push({
+          ...notRun(test, `the page stopped responding during the test (${errorMessage(err)})`),
+          passed: false,
+          ms: Math.round(performance.now() - t),
+        });
         // As the probe does with a hung page: its script stopped, then a new page.
         hangs++;
         await withTimeout(run.d.cdp.send('Runtime.terminateExecution'), 300, 'terminate').catch(() => undefined);

@@ -34,12 +34,22 @@ export class NotFound extends Error {}
 
 async function find(run: ProbeRun, loc: Locator): Promise<Extract<Found, { found: true }>> {
   const f = await run.call<Found>('tests.find', [loc]);
-  if (!f.found) throw new NotFound(`${describeLocator(loc)} found nothing; the page offers ${f.nearest.length ? f.nearest.map((t) => JSON.stringify(t)).join(', ') : 'no texts'}`);
+  if (!f.found)
+    throw new NotFound(
+      `${describeLocator(loc)} found nothing; the page offers ${f.nearest.length ? f.nearest.map((t) => JSON.stringify(t)).join(', ') : 'no texts'}`,
+    );
   return f;
 }
 
 async function mouse(run: ProbeRun, type: 'mouseMoved' | 'mousePressed' | 'mouseReleased', x: number, y: number): Promise<void> {
-  await run.d.cdp.send('Input.dispatchMouseEvent', { type, x, y, button: type === 'mouseMoved' ? 'none' : 'left', buttons: type === 'mouseReleased' ? 0 : type === 'mousePressed' ? 1 : 0, clickCount: 1 });
+  await run.d.cdp.send('Input.dispatchMouseEvent', {
+    type,
+    x,
+    y,
+    button: type === 'mouseMoved' ? 'none' : 'left',
+    buttons: type === 'mouseReleased' ? 0 : type === 'mousePressed' ? 1 : 0,
+    clickCount: 1,
+  });
 }
 
 async function drag(run: ProbeRun, step: Extract<TestStep, { drag: Locator }>): Promise<TestBox> {
@@ -131,7 +141,11 @@ async function act(run: ProbeRun, step: TestStep): Promise<TestBox | undefined> 
 export async function runStep(run: ProbeRun, step: TestStep): Promise<StepOutcome> {
   try {
     // A step takes at most the probe's per-action time (a wait on the page clock included): longer, the page hung.
-    const box = await withTimeout(act(run, step), run.bound(INTERACTION_DEFAULTS.actionTimeoutMs + ('wait' in step || 'press' in step ? 2000 : 0)), describeStep(step));
+    const box = await withTimeout(
+      act(run, step),
+      run.bound(INTERACTION_DEFAULTS.actionTimeoutMs + ('wait' in step || 'press' in step ? 2000 : 0)),
+      describeStep(step),
+    );
     return box ? { ok: true, box } : { ok: true };
   } catch (err) {
     if (err instanceof NotFound) return { ok: false, note: err.message };

@@ -140,7 +140,13 @@ export function analyseErrorHandling(blocks: readonly SourceBlock[]): ErrorHandl
     const io = cbs.flatMap((cb) => cb.sites.filter((s) => s.io));
     if (io.length === 0) return;
     const ok = io.every((s) => s.protected);
-    owner.sites.push({ what: `${timer} callback does ${[...new Set(io.map((s) => s.what))].join(', ')}`, io: false, line, protected: ok, ...(ok ? { how: 'callback handles its errors' } : {}) });
+    owner.sites.push({
+      what: `${timer} callback does ${[...new Set(io.map((s) => s.what))].join(', ')}`,
+      io: false,
+      line,
+      protected: ok,
+      ...(ok ? { how: 'callback handles its errors' } : {}),
+    });
   };
   for (const p of page.pendingTimerFns) {
     const cb = page.unitByNode.get(p.fn);

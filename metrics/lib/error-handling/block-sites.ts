@@ -115,12 +115,17 @@ export function analyseBlock(block: SourceBlock, page: PageState): { recovered: 
           else if (cb && cb.type === 'Identifier') unit.timers.push({ timer: lastSegment(c), line: lineOf(node), callback: cb.name });
         }
         // Uses of named functions: direct calls, and names passed as callbacks.
-        const calledName = callee.type === 'Identifier' ? callee.name
-          : callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' ? callee.property.name : null;
+        const calledName =
+          callee.type === 'Identifier'
+            ? callee.name
+            : callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier'
+              ? callee.property.name
+              : null;
         if (calledName) {
           const how = protection(ancestors, self, ui);
           const parent = ancestors[self - 1];
-          const awaited = parent?.type === 'AwaitExpression' || parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === node);
+          const awaited =
+            parent?.type === 'AwaitExpression' || parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === node);
           page.uses.push({ name: calledName, protected: how !== null, unit, call: awaited ? 'awaited' : 'plain' });
         }
         const m = callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' ? callee.property.name : null;
@@ -153,7 +158,13 @@ export function analyseBlock(block: SourceBlock, page: PageState): { recovered: 
           if ((prop === 'onerror' || prop === 'ontimeout') && obj) page.handlerTargets.add(obj);
         }
         const right = node.right as AnyNode;
-        if (right.type === 'Identifier' && left.type === 'MemberExpression' && !left.computed && left.property.type === 'Identifier' && /^on/.test(left.property.name)) {
+        if (
+          right.type === 'Identifier' &&
+          left.type === 'MemberExpression' &&
+          !left.computed &&
+          left.property.type === 'Identifier' &&
+          /^on/.test(left.property.name)
+        ) {
           page.uses.push({ name: right.name, protected: false, unit, call: 'reference' });
         }
         break;

@@ -82,8 +82,11 @@ export function nameFunction(fn: FnNode, ancestors: AnyNode[]): { name: string; 
       if ((parent.arguments as AnyNode[]).includes(fn)) {
         const callee = parent.callee as AnyNode;
         const text = calleeName(parent);
-        const last = text ? lastSegment(text)
-          : callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' ? callee.property.name : null;
+        const last = text
+          ? lastSegment(text)
+          : callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier'
+            ? callee.property.name
+            : null;
         if (last === 'addEventListener' && parent.type === 'CallExpression') {
           const ev = stringArg(parent, 0);
           return { name: `${ev ?? 'event'} listener` };

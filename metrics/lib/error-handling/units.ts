@@ -9,13 +9,24 @@ export type AnyNode = acorn.AnyNode;
 export type FnNode = acorn.FunctionDeclaration | acorn.FunctionExpression | acorn.ArrowFunctionExpression;
 
 export const RISKY_NAME_PREFIXES = [
-  'load', 'fetch', 'save', 'upload', 'download', 'parse', 'import', 'sync', 'request', 'persist', 'restore',
-  'retrieve', 'connect', 'submit', 'send',
+  'load',
+  'fetch',
+  'save',
+  'upload',
+  'download',
+  'parse',
+  'import',
+  'sync',
+  'request',
+  'persist',
+  'restore',
+  'retrieve',
+  'connect',
+  'submit',
+  'send',
 ] as const;
 
-const RISKY_NAME_RE = new RegExp(
-  `^(?:${RISKY_NAME_PREFIXES.map((p) => `[${p[0]}${p[0]!.toUpperCase()}]${p.slice(1)}`).join('|')})(?:$|[A-Z0-9_$])`,
-);
+const RISKY_NAME_RE = new RegExp(`^(?:${RISKY_NAME_PREFIXES.map((p) => `[${p[0]}${p[0]!.toUpperCase()}]${p.slice(1)}`).join('|')})(?:$|[A-Z0-9_$])`);
 
 /** Does a function's name say it does I/O (one of RISKY_NAME_PREFIXES, then the end or a new word)? */
 export function isRiskyName(name: string): boolean {
@@ -79,7 +90,6 @@ export interface FunctionReport {
   how: string | null;
   unprotected?: Array<{ line: number; what: string }>;
 }
-
 
 export interface PageState {
   units: Unit[];

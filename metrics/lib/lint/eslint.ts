@@ -153,12 +153,17 @@ export async function lintJs(artifact: Artifact, out: LintFinding[], unverified:
   const order = new Map(blocks.map((b, i) => [b, i]));
   units.sort((a, b) => order.get(a.blocks[0]!)! - order.get(b.blocks[0]!)!);
   // Findings are reported per block in block order, whichever run found them.
-  const perBlock = new Map<SourceBlock, { out: LintFinding[]; unverified: LintFinding[]; skipped: Skipped[] }>(blocks.map((b) => [b, { out: [], unverified: [], skipped: [] }]));
+  const perBlock = new Map<SourceBlock, { out: LintFinding[]; unverified: LintFinding[]; skipped: Skipped[] }>(
+    blocks.map((b) => [b, { out: [], unverified: [], skipped: [] }]),
+  );
   let runs = 0;
   for (let i = 0; i < units.length; i++) {
     const unit = units[i]!;
     if (runs >= MAX_ESLINT_RUNS) {
-      for (const b of unit.blocks) perBlock.get(b)!.skipped.push({ tool: 'eslint', file: b.file, line: b.line, reason: `not linted: more than ${MAX_ESLINT_RUNS} separate JavaScript blocks` });
+      for (const b of unit.blocks)
+        perBlock
+          .get(b)!
+          .skipped.push({ tool: 'eslint', file: b.file, line: b.line, reason: `not linted: more than ${MAX_ESLINT_RUNS} separate JavaScript blocks` });
       continue;
     }
     runs++;

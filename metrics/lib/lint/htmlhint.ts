@@ -39,7 +39,10 @@ export function onlyOptionalEndTagsMissing(message: string): boolean {
  * content, keeping line breaks so that positions do not move.
  */
 export function blankRawText(html: string): string {
-  return html.replace(/(<(textarea|title)\b(?:[^>"']|"[^"]*"|'[^']*')*>)([\s\S]*?)(<\/\2\s*>)/gi, (_m, open: string, _tag: string, body: string, close: string) => open + body.replace(/[^\r\n]/g, ' ') + close);
+  return html.replace(
+    /(<(textarea|title)\b(?:[^>"']|"[^"]*"|'[^']*')*>)([\s\S]*?)(<\/\2\s*>)/gi,
+    (_m, open: string, _tag: string, body: string, close: string) => open + body.replace(/[^\r\n]/g, ' ') + close,
+  );
 }
 
 export async function lintHtml(artifact: Artifact, out: LintFinding[], skipped: Skipped[]): Promise<void> {

@@ -73,12 +73,26 @@ export function pageGlobals(artifact: Artifact): { shared: Set<string>; librarie
         CallExpression(node) {
           const callee = node.callee;
           const arg = node.arguments[0];
-          if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' && callee.property.name === 'createElement' && arg?.type === 'Literal' && String(arg.value).toLowerCase() === 'script') injectsScripts = true;
+          if (
+            callee.type === 'MemberExpression' &&
+            !callee.computed &&
+            callee.property.type === 'Identifier' &&
+            callee.property.name === 'createElement' &&
+            arg?.type === 'Literal' &&
+            String(arg.value).toLowerCase() === 'script'
+          )
+            injectsScripts = true;
           if (callee.type === 'Identifier' && callee.name === 'importScripts') injectsScripts = true;
         },
         AssignmentExpression(node) {
           const left = node.left;
-          if (left.type === 'MemberExpression' && !left.computed && left.property.type === 'Identifier' && left.object.type === 'Identifier' && ['window', 'globalThis', 'self'].includes(left.object.name)) {
+          if (
+            left.type === 'MemberExpression' &&
+            !left.computed &&
+            left.property.type === 'Identifier' &&
+            left.object.type === 'Identifier' &&
+            ['window', 'globalThis', 'self'].includes(left.object.name)
+          ) {
             shared.add(left.property.name);
           }
         },

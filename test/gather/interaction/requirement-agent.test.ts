@@ -53,7 +53,13 @@ const req = (tests: NaturalTest[]): Requirement => ({ id: 'shopping-list', requi
 
 before(async () => {
   server = await startChatServer(answer);
-  scorer = new Scorer({ suite: 'extended', only: ['requirement-tests'], budgetMs: 60_000, network: { mode: 'offline' }, judge: testSettings(server.url, { cacheDir, invalidRetries: 1, agent: { ...DEFAULT_AGENT_CAPS, maxSteps: 3, timeMs: 60_000 } }) });
+  scorer = new Scorer({
+    suite: 'extended',
+    only: ['requirement-tests'],
+    budgetMs: 60_000,
+    network: { mode: 'offline' },
+    judge: testSettings(server.url, { cacheDir, invalidRetries: 1, agent: { ...DEFAULT_AGENT_CAPS, maxSteps: 3, timeMs: 60_000 } }),
+  });
 });
 after(async () => {
   await scorer.close();
@@ -63,7 +69,10 @@ after(async () => {
 async function results(page: string, tests: NaturalTest[]): Promise<{ score: number | null; rs: RequirementTestResult[] }> {
   const { doc, evidence } = await scorer.scoreWithEvidence(page, { requirement: req(tests) });
   assert.ok(evidence.requirementTests?.ok, JSON.stringify(evidence.requirementTests));
-  return { score: doc.metrics.find((m) => m.id === 'requirement-tests')!.score, rs: (evidence.requirementTests as { value: RequirementTestsEvidence }).value.results };
+  return {
+    score: doc.metrics.find((m) => m.id === 'requirement-tests')!.score,
+    rs: (evidence.requirementTests as { value: RequirementTestsEvidence }).value.results,
+  };
 }
 const working = fixture('requirement-tests', 'runs', 'working', 'shopping-list');
 
@@ -95,7 +104,13 @@ describe('the requirement-test agent (local chat-completions server)', () => {
     const before = { solve: calls.get('solve'), cap: calls.get('cap') };
     const { rs } = await results(working, [SOLVE, CAP]);
     assert.deepEqual({ solve: calls.get('solve'), cap: calls.get('cap') }, before);
-    assert.deepEqual(rs.map((r) => [r.id, r.source, r.passed]), [['solve', 'replay', true], ['cap', 'replay', false]]);
+    assert.deepEqual(
+      rs.map((r) => [r.id, r.source, r.passed]),
+      [
+        ['solve', 'replay', true],
+        ['cap', 'replay', false],
+      ],
+    );
     assert.deepEqual(rs[0]!.recorded, first[0]!.recorded);
   });
 

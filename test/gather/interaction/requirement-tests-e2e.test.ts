@@ -24,7 +24,11 @@ async function run(variant: string): Promise<{ score: number | null; results: Re
   return { score: m.score, results: (evidence.requirementTests as { value: RequirementTestsEvidence }).value.results };
 }
 
-const failing = (rs: RequirementTestResult[]) => rs.filter((r) => r.passed === false).map((r) => r.id).sort();
+const failing = (rs: RequirementTestResult[]) =>
+  rs
+    .filter((r) => r.passed === false)
+    .map((r) => r.id)
+    .sort();
 const byId = (rs: RequirementTestResult[], id: string) => rs.find((r) => r.id === id)!;
 
 describe('requirement tests on the shopping-list fixtures', () => {
@@ -42,14 +46,21 @@ describe('requirement tests on the shopping-list fixtures', () => {
     const { doc, evidence } = await scorer.scoreWithEvidence(page, { requirement: req });
     const dir = tempDir();
     saveEvidence(dir, evidence);
-    const again = new Scorer({ suite: 'extended', only: ['requirement-tests'], budgetMs: 10_000, gatherers: savedEvidenceGatherers(dir, { checkNetwork: false, budgetMs: 10_000 }) });
+    const again = new Scorer({
+      suite: 'extended',
+      only: ['requirement-tests'],
+      budgetMs: 10_000,
+      gatherers: savedEvidenceGatherers(dir, { checkNetwork: false, budgetMs: 10_000 }),
+    });
     try {
       const second = await again.scoreWithEvidence(page, { requirement: req });
       const m = (d: typeof doc) => d.metrics.find((x) => x.id === 'requirement-tests')!;
       assert.equal(m(second.doc).score, m(doc).score);
       assert.deepEqual(m(second.doc).details, m(doc).details);
       const shot = (second.evidence.requirementTests as { value: RequirementTestsEvidence }).value.results[0]!.screenshot!;
-      assert.ok(Buffer.isBuffer(shot.png) && shot.png.equals((evidence.requirementTests as { value: RequirementTestsEvidence }).value.results[0]!.screenshot!.png));
+      assert.ok(
+        Buffer.isBuffer(shot.png) && shot.png.equals((evidence.requirementTests as { value: RequirementTestsEvidence }).value.results[0]!.screenshot!.png),
+      );
     } finally {
       await again.close();
     }
@@ -79,7 +90,10 @@ describe('requirement tests on the shopping-list fixtures', () => {
     const { results } = await run('throws-on-submit');
     assert.deepEqual(failing(results), ['contact']);
     const c = byId(results, 'contact');
-    assert.deepEqual(c.expectations.map((e) => e.ok), [true, true, false]);
+    assert.deepEqual(
+      c.expectations.map((e) => e.ok),
+      [true, true, false],
+    );
     assert.match(c.expectations[2]!.found!, /reading 'track'/);
   });
 
@@ -87,15 +101,42 @@ describe('requirement tests on the shopping-list fixtures', () => {
     const tests = [{ id: 'freeze', steps: [{ click: 'Freeze' }], expect: [{ noErrors: true as const }] }, req.tests![0]!];
     const { evidence } = await scorer.scoreWithEvidence(fixture('requirement-tests', 'hung'), { requirement: { ...req, tests } });
     const rs = (evidence.requirementTests as { value: RequirementTestsEvidence }).value.results;
-    assert.deepEqual(rs.map((r) => [r.id, r.passed]), [['freeze', false], ['add-item', true]]);
+    assert.deepEqual(
+      rs.map((r) => [r.id, r.passed]),
+      [
+        ['freeze', false],
+        ['add-item', true],
+      ],
+    );
     assert.match(rs[0]!.reason!, /the page stopped responding during the test \(click "Freeze" timed out after 4000 ms\)/);
   });
 
   it('batch --requirements runs the tests of every requirement: one score per broken copy', async () => {
     const out = join(tempDir(), 'results.jsonl');
-    const r = await runCli(['batch', fixture('requirement-tests', 'runs'), '--out', out, '--requirements', fixture('requirement-tests', 'reqs.jsonl'), '--suite', 'extended', '--only', 'requirement-tests', '--network', 'offline', '--concurrency', '1'], { timeoutMs: 240_000 });
+    const r = await runCli(
+      [
+        'batch',
+        fixture('requirement-tests', 'runs'),
+        '--out',
+        out,
+        '--requirements',
+        fixture('requirement-tests', 'reqs.jsonl'),
+        '--suite',
+        'extended',
+        '--only',
+        'requirement-tests',
+        '--network',
+        'offline',
+        '--concurrency',
+        '1',
+      ],
+      { timeoutMs: 240_000 },
+    );
     assert.equal(r.code, 0, r.stderr);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { model: string; metrics: Array<{ id: string; score: number }> });
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { model: string; metrics: Array<{ id: string; score: number }> });
     const scores = Object.fromEntries(rows.map((row) => [row.model, row.metrics.find((m) => m.id === 'requirement-tests')!.score]));
     assert.deepEqual(scores, { 'missing-control': 80, 'noop-handler': 20, 'throws-on-submit': 80, working: 100, 'wrong-count': 80 });
   });

@@ -5,7 +5,8 @@ import type { MetricDetails } from '../../../core/metric.js';
 import type { BcdNode } from '../../../metrics/accessibility/used-features.js';
 import { testMetric } from '../../metric-tester.js';
 
-const page = (style: string, script = '') => `<!doctype html><html><head><title>t</title><style>${style}</style></head><body><p>hi</p>${script ? `<script>${script}</script>` : ''}</body></html>`;
+const page = (style: string, script = '') =>
+  `<!doctype html><html><head><title>t</title><style>${style}</style></head><body><p>hi</p>${script ? `<script>${script}</script>` : ''}</body></html>`;
 const incompatible = (d: MetricDetails) => (d.incompatible as Array<{ feature: string; unsupportedIn: string[] }>).map((i) => i.feature);
 /** score = 100 × (features − bad) / features, computed from the details' own count. */
 const oneBad = (feature: string) => (d: MetricDetails, o: { score: number | null }) => {
@@ -32,7 +33,10 @@ testMetric(crossBrowser, [
     html: page('p{color:red}', 'document.querySelector("p").onclick = () => navigator.share({ title: "x" });'),
     details: (d) => {
       const bad = d.incompatible as Array<{ feature: string; unsupportedIn: string[] }>;
-      assert.deepEqual(bad.map((b) => b.feature), ['api.Navigator.share']);
+      assert.deepEqual(
+        bad.map((b) => b.feature),
+        ['api.Navigator.share'],
+      );
       assert.deepEqual(bad[0]!.unsupportedIn, ['firefox 126']);
     },
   },
@@ -46,7 +50,7 @@ testMetric(crossBrowser, [
     name: 'members of navigator.clipboard are looked up on the Clipboard interface',
     html: page('p{color:red}', 'navigator.clipboard.writeText("x").catch(() => {});'),
     score: 100,
-    details: (d) => assert.equal(d.features as number > 0, true),
+    details: (d) => assert.equal((d.features as number) > 0, true),
   },
   {
     name: 'pointer cursors are not checked on touch browsers, and font stacks are fallbacks',

@@ -24,7 +24,7 @@ testMetric(mobileCompat, [
   },
   { name: 'overflow beyond 100 px floors at 0', html: '<p>x</p>', evidence: { browser: browserEvidence({ mobile: mobile(610) }) }, score: 0 },
   {
-    name: 'unscorable with the session\'s reason when mobile emulation failed',
+    name: "unscorable with the session's reason when mobile emulation failed",
     html: '<p>x</p>',
     evidence: { browser: browserEvidence({ unavailable: { mobile: 'page did not respond (busy main thread or closed window)' } }) },
     unscorable: /did not respond/,

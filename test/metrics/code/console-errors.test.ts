@@ -29,7 +29,15 @@ testMetric(consoleErrors, [
   {
     name: 'warnings, logs and info never count',
     html: page,
-    evidence: { browser: browserEvidence({ console: [{ level: 'warn', text: 'w' }, { level: 'log', text: 'l' }, { level: 'info', text: 'i' }] }) },
+    evidence: {
+      browser: browserEvidence({
+        console: [
+          { level: 'warn', text: 'w' },
+          { level: 'log', text: 'l' },
+          { level: 'info', text: 'i' },
+        ],
+      }),
+    },
     score: 100,
   },
   {
@@ -39,7 +47,12 @@ testMetric(consoleErrors, [
       browser: browserEvidence({
         console: [
           { level: 'error', text: 'Failed to load resource: net::ERR_BLOCKED_BY_CLIENT', url: 'https://cdn.example.com/x.js', webgradeCaused: true },
-          { level: 'error', text: 'Failed to load resource: the server responded with a status of 404 (Not Found)', url: 'http://127.0.0.1:1/favicon.ico', browserMade: true },
+          {
+            level: 'error',
+            text: 'Failed to load resource: the server responded with a status of 404 (Not Found)',
+            url: 'http://127.0.0.1:1/favicon.ico',
+            browserMade: true,
+          },
         ],
       }),
     },
@@ -55,7 +68,18 @@ testMetric(consoleErrors, [
     html: page,
     evidence: {
       browser: browserEvidence({
-        network: [{ phase: 'visit', method: 'GET', url: 'https://cdn.jsdelivr.net/npm/three', destination: 'script', disposition: 'blocked', status: 403, withheld: true, reason: 'CDN library withheld (network mode offline)' }],
+        network: [
+          {
+            phase: 'visit',
+            method: 'GET',
+            url: 'https://cdn.jsdelivr.net/npm/three',
+            destination: 'script',
+            disposition: 'blocked',
+            status: 403,
+            withheld: true,
+            reason: 'CDN library withheld (network mode offline)',
+          },
+        ],
         pageErrors: [{ kind: 'exception', message: 'ReferenceError: THREE is not defined' }],
       }),
     },
@@ -63,17 +87,27 @@ testMetric(consoleErrors, [
     details: (d) => assert.deepEqual((d.notCounted as { withheldLibrary: string[] }).withheldLibrary, ['ReferenceError: THREE is not defined']),
   },
   {
-    name: 'the same exception counts when nothing was withheld (the page\'s own bug)',
+    name: "the same exception counts when nothing was withheld (the page's own bug)",
     html: page,
     evidence: { browser: browserEvidence({ pageErrors: [{ kind: 'exception', message: 'ReferenceError: THREE is not defined' }] }) },
     score: 80,
   },
   {
-    name: 'a CDN script that does not exist on the registry is the page\'s defect: what breaks counts',
+    name: "a CDN script that does not exist on the registry is the page's defect: what breaks counts",
     html: page,
     evidence: {
       browser: browserEvidence({
-        network: [{ phase: 'visit', method: 'GET', url: 'https://cdn.jsdelivr.net/npm/three@99/x.js', destination: 'script', disposition: 'cdn', status: 404, reason: 'three@99 was never published' }],
+        network: [
+          {
+            phase: 'visit',
+            method: 'GET',
+            url: 'https://cdn.jsdelivr.net/npm/three@99/x.js',
+            destination: 'script',
+            disposition: 'cdn',
+            status: 404,
+            reason: 'three@99 was never published',
+          },
+        ],
         pageErrors: [{ kind: 'exception', message: 'ReferenceError: THREE is not defined' }],
       }),
     },
@@ -91,9 +125,15 @@ testMetric(consoleErrors, [
     score: 80,
   },
   {
-    name: 'a 404 of the artifact\'s own missing file counts',
+    name: "a 404 of the artifact's own missing file counts",
     html: page,
-    evidence: { browser: browserEvidence({ console: [{ level: 'error', text: 'Failed to load resource: the server responded with a status of 404 (Not Found)', url: 'http://127.0.0.1:1/missing.png' }] }) },
+    evidence: {
+      browser: browserEvidence({
+        console: [
+          { level: 'error', text: 'Failed to load resource: the server responded with a status of 404 (Not Found)', url: 'http://127.0.0.1:1/missing.png' },
+        ],
+      }),
+    },
     score: 80,
   },
   {

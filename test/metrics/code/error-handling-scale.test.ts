@@ -24,14 +24,15 @@ describe('error-handling: protection by callers', () => {
     // declaration order finds one more protected function per pass.
     const fns = Array.from({ length: n }, (_, k) => {
       const i = n - 1 - k;
-      return i === n - 1
-        ? `async function f${i}() { return fetch('/x'); }`
-        : `async function f${i}() { return await f${i + 1}(); }`;
+      return i === n - 1 ? `async function f${i}() { return fetch('/x'); }` : `async function f${i}() { return await f${i + 1}(); }`;
     }).join('\n');
     const { functions } = await analyse(`<script>\n${fns}\nasync function main() { try { await f0(); } catch (e) { console.error(e); } }\nmain();\n</script>`);
     const chain = functions.filter((f) => /^f\d+$/.test(f.name));
     assert.equal(chain.length, n);
-    assert.ok(chain.every((f) => f.protected), JSON.stringify(chain.filter((f) => !f.protected).slice(0, 3)));
+    assert.ok(
+      chain.every((f) => f.protected),
+      JSON.stringify(chain.filter((f) => !f.protected).slice(0, 3)),
+    );
   });
 
   it('one unprotected caller leaves the chain unprotected', async () => {

@@ -25,7 +25,12 @@ const S_3_3 = 19.264507794239583;
 const fns = (d: MetricDetails) => d.functions as FunctionReport[];
 const fn = (d: MetricDetails, name: string) => {
   const f = fns(d).find((x) => x.name === name);
-  assert.ok(f, `no function ${name} in ${fns(d).map((x) => x.name).join(', ')}`);
+  assert.ok(
+    f,
+    `no function ${name} in ${fns(d)
+      .map((x) => x.name)
+      .join(', ')}`,
+  );
   return f;
 };
 
@@ -96,7 +101,7 @@ testMetric(errorHandling, [
   {
     // R = 1, N = 0: both the fetch and the await are covered by the .catch on the awaited chain
     name: 'awaiting a caught chain protects the await',
-    html: "<script>\nasync function get(u) { const r = await fetch(u).catch(() => null); return r; }\n</script>",
+    html: '<script>\nasync function get(u) { const r = await fetch(u).catch(() => null); return r; }\n</script>',
     score: 100,
     details: (d) => assert.equal(fn(d, 'get').how, '.catch()'),
   },
@@ -116,13 +121,16 @@ testMetric(errorHandling, [
     ].join('\n'),
     score: S_2_1,
     details: (d) => {
-      assert.deepEqual(fns(d).map((f) => [f.name, f.line, f.protected]), [
-        ['top-level code', 2, false],
-        ['load', 2, true],
-        ['map callback', 3, true],
-        ['then callback', 5, true],
-        ['then callback', 6, false],
-      ]);
+      assert.deepEqual(
+        fns(d).map((f) => [f.name, f.line, f.protected]),
+        [
+          ['top-level code', 2, false],
+          ['load', 2, true],
+          ['map callback', 3, true],
+          ['then callback', 5, true],
+          ['then callback', 6, false],
+        ],
+      );
     },
   },
   {
@@ -157,7 +165,10 @@ testMetric(errorHandling, [
     ].join('\n'),
     score: S_1_1,
     details: (d) => {
-      assert.deepEqual(fns(d).map((f) => f.name), ['click listener']);
+      assert.deepEqual(
+        fns(d).map((f) => f.name),
+        ['click listener'],
+      );
       assert.equal(fns(d)[0]!.line, 4);
     },
   },
@@ -167,7 +178,10 @@ testMetric(errorHandling, [
     html: '<script>\nfunction outer(x) {\n  function inner() { return JSON.parse(x); }\n  try { return inner(); } catch { return null; }\n}\n</script>',
     score: 100,
     details: (d) => {
-      assert.deepEqual(fns(d).map((f) => f.name), ['inner']);
+      assert.deepEqual(
+        fns(d).map((f) => f.name),
+        ['inner'],
+      );
       assert.match(fn(d, 'inner').how!, /by its callers/);
     },
   },
@@ -210,7 +224,14 @@ testMetric(errorHandling, [
     html: '<!doctype html>\n<p>x</p>\n<script>function a(){return JSON.parse(s)}function b(){try{return JSON.parse(s)}catch(e){return null}}var c=function(){fetch("/x").catch(function(){})};</script>',
     score: S_3_1,
     details: (d) => {
-      assert.deepEqual(fns(d).map((f) => [f.name, f.line, f.protected]), [['a', 3, false], ['b', 3, true], ['c', 3, true]]);
+      assert.deepEqual(
+        fns(d).map((f) => [f.name, f.line, f.protected]),
+        [
+          ['a', 3, false],
+          ['b', 3, true],
+          ['c', 3, true],
+        ],
+      );
     },
   },
   {
@@ -229,8 +250,10 @@ testMetric(errorHandling, [
     // loadData: protected by its inline caller; saveData: used by an onclick attribute (unprotected): R = 2, N = 1
     name: 'inline and file scripts: a file function is protected by an inline caller, not by an onclick use',
     files: {
-      'index.html': '<!doctype html>\n<script src="app.js"></script>\n<script>\ntry { loadData(); } catch (e) { console.warn(e); }\n</script>\n<button onclick="saveData(1)">save</button>\n',
-      'app.js': "// storage helpers\nfunction loadData() { return JSON.parse(localStorage.getItem('d')); }\nfunction saveData(d) { localStorage.setItem('d', JSON.stringify(d)); }\n",
+      'index.html':
+        '<!doctype html>\n<script src="app.js"></script>\n<script>\ntry { loadData(); } catch (e) { console.warn(e); }\n</script>\n<button onclick="saveData(1)">save</button>\n',
+      'app.js':
+        "// storage helpers\nfunction loadData() { return JSON.parse(localStorage.getItem('d')); }\nfunction saveData(d) { localStorage.setItem('d', JSON.stringify(d)); }\n",
     },
     score: S_2_1,
     details: (d) => {
@@ -244,10 +267,16 @@ testMetric(errorHandling, [
   {
     // the two onclick attributes are the units: R = 2, N = 1; the attribute unit is at its line in the HTML file
     name: 'event-handler attributes are units of their own, at their HTML line',
-    html: "<!doctype html>\n<p>x</p>\n<button onclick=\"fetch('/x').then(r => r.text())\">a</button>\n<button onclick=\"fetch('/y').catch(console.error)\">b</button>\n",
+    html: '<!doctype html>\n<p>x</p>\n<button onclick="fetch(\'/x\').then(r => r.text())">a</button>\n<button onclick="fetch(\'/y\').catch(console.error)">b</button>\n',
     score: S_2_1,
     details: (d) => {
-      assert.deepEqual(fns(d).map((f) => [f.name, f.line, f.protected]), [['onclick attribute', 3, false], ['onclick attribute', 4, true]]);
+      assert.deepEqual(
+        fns(d).map((f) => [f.name, f.line, f.protected]),
+        [
+          ['onclick attribute', 3, false],
+          ['onclick attribute', 4, true],
+        ],
+      );
     },
   },
   {
@@ -262,7 +291,11 @@ testMetric(errorHandling, [
       '</script>',
     ].join('\n'),
     score: S_2_1,
-    details: (d) => assert.deepEqual(fns(d).map((f) => f.name), ['parseConfig', 'loadItems']),
+    details: (d) =>
+      assert.deepEqual(
+        fns(d).map((f) => f.name),
+        ['parseConfig', 'loadItems'],
+      ),
   },
   {
     // fetchJson ← awaited by refresh ← awaited inside main's try: all three protected, R = 3, N = 0
@@ -309,17 +342,33 @@ testMetric(errorHandling, [
     score: S_2_1,
     details: (d) => {
       const tops = fns(d).filter((f) => f.name === 'top-level code');
-      assert.deepEqual(tops.map((f) => [f.line, f.protected]), [[2, false], [5, true]]);
+      assert.deepEqual(
+        tops.map((f) => [f.line, f.protected]),
+        [
+          [2, false],
+          [5, true],
+        ],
+      );
     },
   },
 ]);
 
-
 describe('error-handling risky names', () => {
   it('matches the documented prefixes at a word boundary only', () => {
-    for (const n of ['load', 'loadData', 'fetch_users', 'SaveState', 'uploadFile', 'parseCSV', 'syncAll', 'requestToken', 'submitForm', 'sendMessage', 'import2'])
+    for (const n of [
+      'load',
+      'loadData',
+      'fetch_users',
+      'SaveState',
+      'uploadFile',
+      'parseCSV',
+      'syncAll',
+      'requestToken',
+      'submitForm',
+      'sendMessage',
+      'import2',
+    ])
       assert.equal(isRiskyName(n), true, n);
-    for (const n of ['loader', 'ready', 'render', 'handleLoad', 'onload', 'saved', 'importance', 'sending'])
-      assert.equal(isRiskyName(n), false, n);
+    for (const n of ['loader', 'ready', 'render', 'handleLoad', 'onload', 'saved', 'importance', 'sending']) assert.equal(isRiskyName(n), false, n);
   });
 });

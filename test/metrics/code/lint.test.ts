@@ -69,12 +69,7 @@ testMetric(lint, [
   {
     // E = 1 (the unclosed span), the optional </li> and </p> are not errors, nor the tags inside <textarea>
     name: 'htmlhint: an unclosed element is an error, omitted optional end tags and textarea content are not',
-    html: page([
-      '<!doctype html>',
-      '<ul><li>a<li>b</ul><p>one<p>two',
-      '<textarea placeholder="a -> b">   <svg><rect></textarea>',
-      '<div><span>unclosed</div>',
-    ]),
+    html: page(['<!doctype html>', '<ul><li>a<li>b</ul><p>one<p>two', '<textarea placeholder="a -> b">   <svg><rect></textarea>', '<div><span>unclosed</div>']),
     score: 80,
     details: (d) => assert.deepEqual(where(only(d)), ['htmlhint', 'tag-pair', 'page.html', 4]),
   },
@@ -200,7 +195,12 @@ testMetric(lint, [
   },
   {
     name: 'eslint: globals of a library loaded from a CDN are known',
-    html: page(['<!doctype html>', '<canvas id="c"></canvas>', '<script src="https://cdn.jsdelivr.net/npm/chart.js"></script>', '<script>new Chart(c, {});</script>']),
+    html: page([
+      '<!doctype html>',
+      '<canvas id="c"></canvas>',
+      '<script src="https://cdn.jsdelivr.net/npm/chart.js"></script>',
+      '<script>new Chart(c, {});</script>',
+    ]),
     score: 100,
   },
   {

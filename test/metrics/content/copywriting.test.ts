@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { JSDOM } from 'jsdom';
-import copywriting, { MAX_TEXT_CHARS, SUB_SCORES, SUB_SCORE_KIND, capBlocks, fleschReadingEase, isEnglish, sentencesOf, type SubScore } from '../../../metrics/content/copywriting.js';
+import copywriting, {
+  MAX_TEXT_CHARS,
+  SUB_SCORES,
+  SUB_SCORE_KIND,
+  capBlocks,
+  fleschReadingEase,
+  isEnglish,
+  sentencesOf,
+  type SubScore,
+} from '../../../metrics/content/copywriting.js';
 import { COMPLIANCE_TERMS, OPERATION_GROUPS, TECHNICAL_TERMS } from '../../../metrics/content/copywriting-vocabulary.js';
 import { loadArtifact } from '../../../core/artifact/load.js';
 import { staticEvidence } from '../../../core/evidence.js';
@@ -21,8 +30,16 @@ const subIs = (id: string, score: number | null) => (d: MetricDetails) => assert
 
 // logPenalty(1, 1) = (1 − log2(1 + 1/2)) × 100 = 41.50; logPenalty(1, 2) = (1 − log2(4/3)) × 100 = 58.50.
 testMetric(copywriting, [
-  { name: 'a page without visible text is unscorable', html: '<html><body><script>document.body.textContent = "hi"</script></body></html>', unscorable: /no visible text/ },
-  { name: 'text only in hidden, aria-hidden, display:none and template elements is not visible', html: page('<p hidden>a</p><div aria-hidden="true">b</div><span style="display: none">c</span><template><p>d</p></template>'), unscorable: /no visible text/ },
+  {
+    name: 'a page without visible text is unscorable',
+    html: '<html><body><script>document.body.textContent = "hi"</script></body></html>',
+    unscorable: /no visible text/,
+  },
+  {
+    name: 'text only in hidden, aria-hidden, display:none and template elements is not visible',
+    html: page('<p hidden>a</p><div aria-hidden="true">b</div><span style="display: none">c</span><template><p>d</p></template>'),
+    unscorable: /no visible text/,
+  },
   {
     // Applicable: repetition, emphasis, placeholder-text, mechanics, compliance-terms, terminology (all 100) and
     // page-title (0): 600 / 7 = 85.71. "Hello world." has 2 words: no prose, not English, no headings, no controls.
@@ -53,13 +70,19 @@ testMetric(copywriting, [
     // Without the exclusion, wordiness went 2 of 6 → 2 of 7 prose sentences (+9.31) while placeholder-text went
     // 100 → 90.69 (1 of 14 blocks): the page scored exactly what it scored without the filler.
     name: 'a lorem ipsum paragraph with a TODO lowers the score of a page with wordy prose (its filler sentences do not dilute wordiness)',
-    html: page('<p>Plan a day on the trails: pick a route, check how long it is, and save it for later.</p><p>Trail Planner keeps your trips in this browser only.</p><p>Choose from short walks and long ridge hikes.</p><p>See how long each route takes at your pace.</p><p>Keep the routes you like on this device.</p><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit. TODO: write the real text here.</p>'),
+    html: page(
+      '<p>Plan a day on the trails: pick a route, check how long it is, and save it for later.</p><p>Trail Planner keeps your trips in this browser only.</p><p>Choose from short walks and long ridge hikes.</p><p>See how long each route takes at your pace.</p><p>Keep the routes you like on this device.</p><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit. TODO: write the real text here.</p>',
+    ),
     details: (d) => {
       assert.equal(sub(d, 'wordiness').note.startsWith('2 of 5 prose sentences'), true, sub(d, 'wordiness').note);
       assert.ok(sub(d, 'placeholder-text').score! < 100);
     },
   },
-  { name: 'code blocks are not prose: lorem ipsum inside <pre> and <code> is not placeholder copy', html: page('<p>Paste your data below.</p><pre>lorem ipsum TODO</pre><code>TODO</code>'), details: subIs('placeholder-text', 100) },
+  {
+    name: 'code blocks are not prose: lorem ipsum inside <pre> and <code> is not placeholder copy',
+    html: page('<p>Paste your data below.</p><pre>lorem ipsum TODO</pre><code>TODO</code>'),
+    details: subIs('placeholder-text', 100),
+  },
   {
     name: 'one sentence over 25 words out of one prose sentence: sentence-length 41.5',
     html: page(`<p>${Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ')}.</p>`),
@@ -81,8 +104,16 @@ testMetric(copywriting, [
       assert.deepEqual(sub(d, 'label-clarity').examples, ['a: "click here"']);
     },
   },
-  { name: 'an icon-only button without aria-label has no label', html: page('<p>Tools.</p><button><svg></svg></button>'), details: (d) => assert.deepEqual(sub(d, 'label-clarity').examples, ['button: no label']) },
-  { name: 'an icon-only button with aria-label is labelled', html: page('<p>Tools.</p><button aria-label="Close dialog"><svg></svg></button>'), details: subIs('label-clarity', 100) },
+  {
+    name: 'an icon-only button without aria-label has no label',
+    html: page('<p>Tools.</p><button><svg></svg></button>'),
+    details: (d) => assert.deepEqual(sub(d, 'label-clarity').examples, ['button: no label']),
+  },
+  {
+    name: 'an icon-only button with aria-label is labelled',
+    html: page('<p>Tools.</p><button aria-label="Close dialog"><svg></svg></button>'),
+    details: subIs('label-clarity', 100),
+  },
   {
     name: 'a doubled word in one of two blocks: repetition 58.5',
     html: page('<p>Enter the the amount.</p><p>Press the button.</p>'),
@@ -137,7 +168,10 @@ testMetric(copywriting, [
     html: page('<p>The bill is split by the app. It is very fast for you. Enter the amount of the bill.</p>'),
     details: (d) => {
       const w = sub(d, 'wordiness');
-      assert.ok(w.examples.some((e) => /passive/.test(e)), JSON.stringify(w));
+      assert.ok(
+        w.examples.some((e) => /passive/.test(e)),
+        JSON.stringify(w),
+      );
       assert.ok((w.score as number) < 100);
     },
   },
@@ -158,8 +192,16 @@ testMetric(copywriting, [
       assert.match(sub(d, 'operation-terms').note, /^0 of 2 /);
     },
   },
-  { name: 'operation-terms: 登录 and 登陆 on two buttons mix two names of signing in', html: page('<p>欢迎使用。</p><button>登录</button><button>立即登陆</button>'), details: subIs('operation-terms', 41.5) },
-  { name: 'operation-terms: not applicable without a control naming a listed operation', html: page('<p>Total.</p><button>7</button><button>Convert</button>'), details: subIs('operation-terms', null) },
+  {
+    name: 'operation-terms: 登录 and 登陆 on two buttons mix two names of signing in',
+    html: page('<p>欢迎使用。</p><button>登录</button><button>立即登陆</button>'),
+    details: subIs('operation-terms', 41.5),
+  },
+  {
+    name: 'operation-terms: not applicable without a control naming a listed operation',
+    html: page('<p>Total.</p><button>7</button><button>Convert</button>'),
+    details: subIs('operation-terms', null),
+  },
   {
     name: 'compliance-terms: "100% secure" and "guaranteed" in 2 of 3 sentences: (1 − log2(1 + 2/4)) × 100 = 41.5',
     html: page('<p>Your data is 100% secure. Results are guaranteed. Enter the amount.</p>'),
@@ -175,7 +217,7 @@ testMetric(copywriting, [
   },
   {
     name: 'compliance-terms: "the world\'s best" and "#1" are claims, in Chinese 最佳 and 销量第一 too; 第一步 is not',
-    html: page('<h1>The world\'s best timer</h1><p>The #1 choice.</p><p>最佳选择。销量第一。第一步：输入金额。</p>'),
+    html: page("<h1>The world's best timer</h1><p>The #1 choice.</p><p>最佳选择。销量第一。第一步：输入金额。</p>"),
     details: (d) => assert.equal(sub(d, 'compliance-terms').examples.length, 4),
   },
   {
@@ -186,7 +228,11 @@ testMetric(copywriting, [
       assert.deepEqual(sub(d, 'terminology').examples, ['"Javascript" (standard: JavaScript)', '"json" (standard: JSON)']);
     },
   },
-  { name: 'terminology: 登陆 is the non-standard form of 登录', html: page('<p>请先登陆再继续。</p>'), details: (d) => assert.deepEqual(sub(d, 'terminology').examples, ['"登陆" (standard: 登录)']) },
+  {
+    name: 'terminology: 登陆 is the non-standard form of 登录',
+    html: page('<p>请先登陆再继续。</p>'),
+    details: (d) => assert.deepEqual(sub(d, 'terminology').examples, ['"登陆" (standard: 登录)']),
+  },
   {
     name: 'a minified one-line page is read the same way',
     html: '<!doctype html><html><head><title>Notes</title></head><body><h1>Notes</h1><p>Write a note.</p><button>Add note</button></body></html>',
@@ -194,20 +240,28 @@ testMetric(copywriting, [
   },
   {
     name: 'non-UTF-8 (Latin-1) text is decoded and scored',
-    html: Buffer.from('<!doctype html><html><head><meta charset="iso-8859-1"><title>Caf\xe9 menu</title></head><body><p>Caf\xe9 cr\xe8me for the table.</p></body></html>', 'latin1'),
+    html: Buffer.from(
+      '<!doctype html><html><head><meta charset="iso-8859-1"><title>Caf\xe9 menu</title></head><body><p>Caf\xe9 cr\xe8me for the table.</p></body></html>',
+      'latin1',
+    ),
     score: 100,
   },
 ]);
 
-describe('copywriting: the study\'s fourteen named sub-scores', () => {
+describe("copywriting: the study's fourteen named sub-scores", () => {
   it('has exactly 14 named sub-scores, each reported (score or not applicable) with its kind', async () => {
     assert.equal(SUB_SCORES.length, 14);
     assert.equal(new Set(SUB_SCORES).size, 14);
     assert.deepEqual(Object.keys(SUB_SCORE_KIND).sort(), [...SUB_SCORES].sort());
     assert.deepEqual(Object.values(SUB_SCORE_KIND).filter((k) => k === 'vocabulary').length, 3);
-    const o = await copywriting.score(staticEvidence(loadArtifact(writeSingleFile(page('<h1>Tips</h1><p>Enter the amount of the bill and pick a tip.</p><button>Calculate tip</button>')))));
+    const o = await copywriting.score(
+      staticEvidence(loadArtifact(writeSingleFile(page('<h1>Tips</h1><p>Enter the amount of the bill and pick a tip.</p><button>Calculate tip</button>')))),
+    );
     const subs = o.details.subScores as Array<SubScore & { kind: string }>;
-    assert.deepEqual(subs.map((x) => x.id), [...SUB_SCORES]);
+    assert.deepEqual(
+      subs.map((x) => x.id),
+      [...SUB_SCORES],
+    );
     for (const x of subs) assert.ok(x.score === null ? x.note.length > 0 : x.score >= 0 && x.score <= 100, x.id);
     assert.match((o as { summary: string }).summary, /of 14 sub-scores/);
   });
@@ -227,10 +281,11 @@ describe('copywriting: the study\'s fourteen named sub-scores', () => {
 });
 
 describe('copywriting on large pages: linear and capped', () => {
-  it('a multi-megabyte page is scored with the cap applied and said (its time is bench/hostile.ts\'s business)', async () => {
+  it("a multi-megabyte page is scored with the cap applied and said (its time is bench/hostile.ts's business)", async () => {
     // 4 MB: 19 000 paragraphs full of hyphen pairs, doubled words, glued sentences and claims, a 500 000-letter
     // "word" and a 100 000-pair hyphen chain (the old terminology check built one regular expression per pair).
-    const para = (i: number) => `<p>Log in to the e-mail app ${i} with your user-name the the. It is very simple to use and guaranteed!! Javascript sooo good here.Then more (open.</p>`;
+    const para = (i: number) =>
+      `<p>Log in to the e-mail app ${i} with your user-name the the. It is very simple to use and guaranteed!! Javascript sooo good here.Then more (open.</p>`;
     const parts: string[] = [];
     let size = 0;
     for (let i = 0; size < 3_000_000; i++) {
@@ -250,17 +305,36 @@ describe('copywriting on large pages: linear and capped', () => {
   });
 
   it('capBlocks keeps blocks in order up to the cap and cuts the crossing one', () => {
-    const r = capBlocks([{ tag: 'p', text: 'aaaa' }, { tag: 'p', text: 'bbbb' }, { tag: 'p', text: 'cc' }], 6);
-    assert.deepEqual(r.blocks.map((b) => b.text), ['aaaa', 'bb']);
+    const r = capBlocks(
+      [
+        { tag: 'p', text: 'aaaa' },
+        { tag: 'p', text: 'bbbb' },
+        { tag: 'p', text: 'cc' },
+      ],
+      6,
+    );
+    assert.deepEqual(
+      r.blocks.map((b) => b.text),
+      ['aaaa', 'bb'],
+    );
     assert.deepEqual([r.chars, r.totalChars, r.truncated], [6, 10, true]);
   });
 });
 
 describe('copywriting text helpers', () => {
   it('splits sentences at end punctuation followed by space, and after CJK full stops', () => {
-    assert.deepEqual(sentencesOf('One two. Three four! Five?').map((s) => s.text), ['One two.', 'Three four!', 'Five?']);
-    assert.deepEqual(sentencesOf('你好。再见。').map((s) => s.text), ['你好。', '再见。']);
-    assert.deepEqual(sentencesOf('Version 1.5 is out.').map((s) => s.text), ['Version 1.5 is out.']);
+    assert.deepEqual(
+      sentencesOf('One two. Three four! Five?').map((s) => s.text),
+      ['One two.', 'Three four!', 'Five?'],
+    );
+    assert.deepEqual(
+      sentencesOf('你好。再见。').map((s) => s.text),
+      ['你好。', '再见。'],
+    );
+    assert.deepEqual(
+      sentencesOf('Version 1.5 is out.').map((s) => s.text),
+      ['Version 1.5 is out.'],
+    );
   });
 
   it('computes Flesch reading ease: "The cat sat on the mat." = 206.835 − 1.015 × 6 − 84.6 × 1 = 116.145', () => {

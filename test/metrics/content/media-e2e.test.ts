@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fixture, runCli } from '../../helpers.js';
 
-interface Item { src: string; clarity: number | null; accessibility: number | null; clarityNote: string }
+interface Item {
+  src: string;
+  clarity: number | null;
+  accessibility: number | null;
+  clarityNote: string;
+}
 
 describe('media metrics in the real browser', () => {
   it('measure local images from the artifact, leave the remote one unverified, and find the distorted and placeholder images', async () => {
@@ -33,6 +38,9 @@ describe('media metrics in the real browser', () => {
     const ph = doc.metrics.find((m) => m.id === 'placeholder-quality')!;
     assert.ok(Math.abs(ph.score - 51.46) < 0.01, `${ph.score}`);
     const bad = ph.details.badImages as Array<{ selector: string; reasons: string[] }>;
-    assert.deepEqual(bad.map((b) => b.reasons[0]!.split(':')[0]), ['distorted', 'placeholder service (placehold.co)']);
+    assert.deepEqual(
+      bad.map((b) => b.reasons[0]!.split(':')[0]),
+      ['distorted', 'placeholder service (placehold.co)'],
+    );
   });
 });

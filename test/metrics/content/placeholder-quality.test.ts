@@ -13,10 +13,23 @@ import { browserEvidence } from '../synthetic-browser.js';
 const penalty = (bad: number, total: number) => (1 - Math.log2(1 + bad / (total + 1))) * 100;
 
 function img(src: string, over: Partial<MediaInfo> = {}): MediaInfo {
-  return { tag: 'img', src, alt: 'a photo', naturalWidth: 0, naturalHeight: 0, renderedWidth: 200, renderedHeight: 150, decoded: false, visible: true, selector: 'img', ...over };
+  return {
+    tag: 'img',
+    src,
+    alt: 'a photo',
+    naturalWidth: 0,
+    naturalHeight: 0,
+    renderedWidth: 200,
+    renderedHeight: 150,
+    decoded: false,
+    visible: true,
+    selector: 'img',
+    ...over,
+  };
 }
 /** One image in each of n cards. */
-const inCards = (srcs: string[]) => srcs.map((src, i) => img(src, { card: `div.grid > div.card:nth-of-type(${i + 1})`, selector: `div.card:nth-of-type(${i + 1}) > img` }));
+const inCards = (srcs: string[]) =>
+  srcs.map((src, i) => img(src, { card: `div.grid > div.card:nth-of-type(${i + 1})`, selector: `div.card:nth-of-type(${i + 1}) > img` }));
 const media = (m: MediaInfo[]) => ({ browser: browserEvidence({ media: m }) });
 
 /** A QR code as the `qrcode` package draws it: one stroked path of horizontal runs, half-unit offsets. */
@@ -30,9 +43,11 @@ function qrRectSvg(): string {
   const rects = Array.from({ length: 60 }, (_, i) => `<rect x="${(i % 21) * 10}" y="${Math.floor(i / 21) * 30}" width="10" height="10"/>`).join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 210 210">${rects}</svg>`;
 }
-const PLACEHOLDER_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300"><rect width="400" height="300" fill="#ddd"/><text x="200" y="150">400×300</text></svg>';
+const PLACEHOLDER_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300"><rect width="400" height="300" fill="#ddd"/><text x="200" y="150">400×300</text></svg>';
 const ONE_PATH_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300"><path d="M0 0h400v300H0z" fill="#ccc"/></svg>';
-const svgImg = (path: string, over: Partial<MediaInfo> = {}) => img(`http://127.0.0.1:1/${path}`, { path, naturalWidth: 400, naturalHeight: 300, renderedWidth: 400, renderedHeight: 300, decoded: true, ...over });
+const svgImg = (path: string, over: Partial<MediaInfo> = {}) =>
+  img(`http://127.0.0.1:1/${path}`, { path, naturalWidth: 400, naturalHeight: 300, renderedWidth: 400, renderedHeight: 300, decoded: true, ...over });
 
 testMetric(placeholderQuality, [
   {
@@ -48,11 +63,13 @@ testMetric(placeholderQuality, [
   {
     name: 'one photo at two sizes (?w=400, ?w=800, with Unsplash-style rendition parameters) in two cards is reuse',
     html: '<p>x</p>',
-    evidence: media(inCards([
-      'https://images.unsplash.com/photo-1501?ixlib=rb-4.0.3&auto=format&fit=crop&w=400&q=80',
-      'https://images.unsplash.com/photo-1501?ixlib=rb-4.0.3&auto=format&fit=crop&w=800&q=60',
-      'https://images.unsplash.com/photo-2222?w=400',
-    ])),
+    evidence: media(
+      inCards([
+        'https://images.unsplash.com/photo-1501?ixlib=rb-4.0.3&auto=format&fit=crop&w=400&q=80',
+        'https://images.unsplash.com/photo-1501?ixlib=rb-4.0.3&auto=format&fit=crop&w=800&q=60',
+        'https://images.unsplash.com/photo-2222?w=400',
+      ]),
+    ),
     score: penalty(2, 3),
   },
   {
@@ -77,7 +94,7 @@ testMetric(placeholderQuality, [
     score: penalty(1, 1),
   },
   {
-    name: 'a QR code drawn as one path (the qrcode package\'s output) over 400×300 is exempt, and counted',
+    name: "a QR code drawn as one path (the qrcode package's output) over 400×300 is exempt, and counted",
     files: { 'index.html': '<img src="pay.svg">', 'pay.svg': qrPathSvg() },
     evidence: media([svgImg('pay.svg', { alt: 'Scan to pay' })]),
     score: 100,

@@ -5,8 +5,7 @@ import { gathered, missing } from '../../../core/evidence.js';
 import { testMetric } from '../../metric-tester.js';
 
 // A real 1×1 PNG and GIF, so that the signature check has something true to accept.
-const PNG_1PX =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const GIF_1PX = 'R0lGODlhAQABAAAAACw=';
 const png = Buffer.from(PNG_1PX, 'base64');
 
@@ -75,8 +74,19 @@ testMetric(resourceValidity, [
       options: { checkNetwork: false, network: 'cdn' },
       remote: gathered({
         'https://cdn.jsdelivr.net/npm/chart.js@4': { url: 'https://cdn.jsdelivr.net/npm/chart.js@4', ok: true, status: 200, via: 'cdn cache' },
-        'https://cdn.jsdelivr.net/npm/chart.js@99/x.js': { url: 'https://cdn.jsdelivr.net/npm/chart.js@99/x.js', ok: false, status: 404, via: 'cdn cache', error: 'jsdelivr: chart.js@99 has no version matching 99' },
-        'https://cdn.jsdelivr.net/combine/npm/a,npm/b': { url: 'https://cdn.jsdelivr.net/combine/npm/a,npm/b', ok: false, via: 'cdn cache', unverified: 'unsupported jsdelivr URL form' },
+        'https://cdn.jsdelivr.net/npm/chart.js@99/x.js': {
+          url: 'https://cdn.jsdelivr.net/npm/chart.js@99/x.js',
+          ok: false,
+          status: 404,
+          via: 'cdn cache',
+          error: 'jsdelivr: chart.js@99 has no version matching 99',
+        },
+        'https://cdn.jsdelivr.net/combine/npm/a,npm/b': {
+          url: 'https://cdn.jsdelivr.net/combine/npm/a,npm/b',
+          ok: false,
+          via: 'cdn cache',
+          unverified: 'unsupported jsdelivr URL form',
+        },
       }),
     },
     score: ONE_OF_TWO,
@@ -137,7 +147,10 @@ testMetric(resourceValidity, [
     details: (d) => {
       const inv = d.invalid as Array<{ url: string; file: string; line: number }>;
       assert.equal(d.verified, 4);
-      assert.deepEqual(inv.map((i) => [i.url, i.file, i.line]), [['img/missing.png', 'js/app.js', 4]]);
+      assert.deepEqual(
+        inv.map((i) => [i.url, i.file, i.line]),
+        [['img/missing.png', 'js/app.js', 4]],
+      );
     },
   },
   {

@@ -4,7 +4,14 @@ import sharp from 'sharp';
 import { drawPair } from '../../../metrics/fidelity/fidelity-picture.js';
 
 const V = { name: 'phone', width: 100, height: 100 };
-const white = async () => ({ png: await sharp({ create: { width: 100, height: 100, channels: 3, background: '#ffffff' } }).png().toBuffer(), width: 100, height: 100, deviceScaleFactor: 1 });
+const white = async () => ({
+  png: await sharp({ create: { width: 100, height: 100, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer(),
+  width: 100,
+  height: 100,
+  deviceScaleFactor: 1,
+});
 
 /** Counts red-ish (unmatched reference) pixels in columns [x0, x1) of the picture. */
 async function redPixels(png: Buffer, x0: number, x1: number): Promise<number> {

@@ -15,7 +15,8 @@ import { writeArtifact } from '../../helpers.js';
 
 const HTML = '<!DOCTYPE html><title>t</title><p>x</p>';
 type Subs = Record<string, number | null>;
-const viewports = (d: Record<string, unknown>) => d.viewports as Array<{ viewport: string; score: number | null; subScores: Subs; ssim?: number | null; notComputed?: string[] }>;
+const viewports = (d: Record<string, unknown>) =>
+  d.viewports as Array<{ viewport: string; score: number | null; subScores: Subs; ssim?: number | null; notComputed?: string[] }>;
 const everyViewport = (d: Record<string, unknown>, check: (s: Subs, v: ReturnType<typeof viewports>[number]) => void) => {
   const vs = viewports(d);
   assert.equal(vs.length, 3);
@@ -81,13 +82,14 @@ testMetric(visualFidelity, [
     html: HTML,
     evidence: fidelityEvidence(recordedViews('landing'), 'page did not respond (desktop view timed out)'),
     score: 0,
-    details: (d) => everyViewport(d, (s, v) => {
-      assert.deepEqual(s, { size: 0, text: 0, position: 0, colour: 0 });
-      assert.match(String((v as unknown as { reason: string }).reason), /the page did not run/);
-    }),
+    details: (d) =>
+      everyViewport(d, (s, v) => {
+        assert.deepEqual(s, { size: 0, text: 0, position: 0, colour: 0 });
+        assert.match(String((v as unknown as { reason: string }).reason), /the page did not run/);
+      }),
   },
   {
-    name: 'a failure that is not the page\'s (the browser): unscorable with the reason, not 0',
+    name: "a failure that is not the page's (the browser): unscorable with the reason, not 0",
     html: HTML,
     evidence: fidelityEvidence(recordedViews('landing'), 'rendering failed: Target closed'),
     unscorable: /rendering failed/,
@@ -100,7 +102,13 @@ testMetric(visualFidelity, [
       reference: { path: writeArtifact({ 'index.html': '<a href="about.html">About</a>', 'about.html': '<p>About</p>' }), kind: 'artifact' },
     },
     score: 100,
-    details: (d) => assert.deepEqual(d.coverage && { ...(d.coverage as object), note: undefined }, { applied: false, referenceRoutes: ['/', '/about'], compared: ['/'], note: undefined }),
+    details: (d) =>
+      assert.deepEqual(d.coverage && { ...(d.coverage as object), note: undefined }, {
+        applied: false,
+        referenceRoutes: ['/', '/about'],
+        compared: ['/'],
+        note: undefined,
+      }),
   },
   {
     name: 'a picture reference: text not computed, size/position from edge boxes and colour from palettes',
@@ -182,8 +190,23 @@ testMetric(componentFidelity, [
  * keeps the text's place but says "hello there", and puts its image elsewhere (unmatched).
  */
 const DIAG = Math.hypot(1440, 900);
-const comp = (kind: UiComponent['kind'], x: number, y: number, w: number, h: number, color?: Rgba): UiComponent => ({ kind, tag: kind === 'image' ? 'img' : 'div', x, y, w, h, ...(color ? { color } : {}) });
-const view = (components: UiComponent[], blocks: TextBlock[]): RenderedView => ({ viewport: parseViewports('desktop')[0]!, source: 'dom', scrollWidth: 1440, scrollHeight: 900, components, blocks });
+const comp = (kind: UiComponent['kind'], x: number, y: number, w: number, h: number, color?: Rgba): UiComponent => ({
+  kind,
+  tag: kind === 'image' ? 'img' : 'div',
+  x,
+  y,
+  w,
+  h,
+  ...(color ? { color } : {}),
+});
+const view = (components: UiComponent[], blocks: TextBlock[]): RenderedView => ({
+  viewport: parseViewports('desktop')[0]!,
+  source: 'dom',
+  scrollWidth: 1440,
+  scrollHeight: 900,
+  components,
+  blocks,
+});
 const tb = (text: string, x: number, y: number, color: Rgba): TextBlock => ({ text, length: text.length, x, y, w: 100, h: 20, color, tag: 'p' });
 const SYN_REF = view([comp('box', 0, 0, 100, 100, [0, 0, 0, 1]), comp('image', 500, 500, 50, 50)], [tb('hello world', 200, 0, [0, 0, 0, 1])]);
 const SYN_PAGE = view([comp('box', 10, 0, 100, 100, [0, 0, 255, 1]), comp('image', 1000, 800, 50, 50)], [tb('hello there', 200, 0, [0, 0, 0, 1])]);
@@ -212,7 +235,10 @@ testMetric(componentFidelity, [
   {
     name: 'extra components on the page do not lower CANVAS match (recall); they lower our F1',
     html: HTML,
-    evidence: fidelityEvidence([SYN_REF], [view([...SYN_REF.components!, comp('box', 900, 100, 80, 80, [9, 9, 9, 1]), comp('icon', 50, 700, 20, 20, [0, 0, 0, 1])], SYN_REF.blocks!)]),
+    evidence: fidelityEvidence(
+      [SYN_REF],
+      [view([...SYN_REF.components!, comp('box', 900, 100, 80, 80, [9, 9, 9, 1]), comp('icon', 50, 700, 20, 20, [0, 0, 0, 1])], SYN_REF.blocks!)],
+    ),
     score: 100,
     details: (d) => {
       const [v] = viewports(d);
@@ -228,15 +254,30 @@ testMetric(componentFidelity, [
   },
 ]);
 
-const block = (text: string, x: number, y: number, w = 100, h = 20, tag = 'p'): TextBlock => ({ text, length: text.length, x, y, w, h, color: [0, 0, 0, 1], tag });
+const block = (text: string, x: number, y: number, w = 100, h = 20, tag = 'p'): TextBlock => ({
+  text,
+  length: text.length,
+  x,
+  y,
+  w,
+  h,
+  color: [0, 0, 0, 1],
+  tag,
+});
 const desktop = parseViewports('desktop')[0]!;
 
 describe('fidelity interpretations', () => {
   it('drops blocks smaller than 2×2, deeper than 3 screens and longer than 500 characters; lower-cases and cuts to 200', () => {
     const long = 'a'.repeat(501);
-    const r = prepareBlocks([block('Tiny', 0, 0, 1, 20), block('Deep', 0, 2700), block(long, 0, 0), block('X'.repeat(300), 0, 100), block('Kept', 0, 2699)], desktop);
+    const r = prepareBlocks(
+      [block('Tiny', 0, 0, 1, 20), block('Deep', 0, 2700), block(long, 0, 0), block('X'.repeat(300), 0, 100), block('Kept', 0, 2699)],
+      desktop,
+    );
     assert.deepEqual(r.dropped, { small: 1, deep: 1, long: 1 });
-    assert.deepEqual(r.blocks.map((b) => b.text.length), [CUT_CHARS, 4]);
+    assert.deepEqual(
+      r.blocks.map((b) => b.text.length),
+      [CUT_CHARS, 4],
+    );
     assert.equal(r.blocks[0]!.text, 'x'.repeat(200));
   });
 
@@ -257,7 +298,11 @@ describe('fidelity interpretations', () => {
   });
 
   it('ratio: difflib without autojunk (a 200-character text keeps its ratio with words reordered)', () => {
-    const a = 'the quick brown fox jumps over the lazy dog and then keeps running through the forest until it reaches the river where it stops to drink some water before heading back home to its den in the hills okay'.slice(0, 200);
+    const a =
+      'the quick brown fox jumps over the lazy dog and then keeps running through the forest until it reaches the river where it stops to drink some water before heading back home to its den in the hills okay'.slice(
+        0,
+        200,
+      );
     assert.equal(a.length, 200);
     assert.ok(Math.abs(ratio(a, a.replace('river', 'creek')) - 0.985) < 1e-9);
     assert.equal(ratio('abc', 'abc'), 1);
@@ -269,7 +314,14 @@ describe('fidelity interpretations', () => {
     const ref = [mk('read more', 0.1), mk('read more', 0.5), mk('read more', 0.9), mk('zzzz', 0.95)];
     const cand = [mk('read more', 0.9), mk('read more', 0.1), mk('read more', 0.5), mk('qqqq', 0.95)];
     const m = matchBlocks(ref, cand).sort((a, b) => a.r - b.r);
-    assert.deepEqual(m.map((x) => [x.r, x.c]), [[0, 1], [1, 2], [2, 0]]);
+    assert.deepEqual(
+      m.map((x) => [x.r, x.c]),
+      [
+        [0, 1],
+        [1, 2],
+        [2, 0],
+      ],
+    );
   });
 
   it('word F1 counts words as multisets', () => {
@@ -285,7 +337,10 @@ describe('fidelity interpretations', () => {
   });
 
   it('parses --viewports: names, custom sizes, bad values', () => {
-    assert.deepEqual(parseViewports('desktop,tablet,phone').map((v) => v.name), ['desktop', 'tablet', 'phone']);
+    assert.deepEqual(
+      parseViewports('desktop,tablet,phone').map((v) => v.name),
+      ['desktop', 'tablet', 'phone'],
+    );
     assert.deepEqual(parseViewports('1280x800'), [{ name: '1280x800', width: 1280, height: 800 }]);
     assert.throws(() => parseViewports('watch'), /neither desktop/);
     assert.throws(() => parseViewports('100x100'), /outside/);

@@ -33,10 +33,18 @@ export function recordedViews(page: RecordedPage): RenderedView[] {
 
 /** Fidelity evidence of `candidate` against `reference` (views, or a failure reason per side). */
 export function fidelityEvidence(reference: RenderedView[] | string, candidate: RenderedView[] | string): Partial<Evidence> {
-  const side = (x: RenderedView[] | string, i: number): Gathered<RenderedView> => (typeof x === 'string' ? missing(x) : x[i] ? gathered(x[i]!) : missing('not rendered'));
+  const side = (x: RenderedView[] | string, i: number): Gathered<RenderedView> =>
+    typeof x === 'string' ? missing(x) : x[i] ? gathered(x[i]!) : missing('not rendered');
   const views = typeof reference === 'string' ? (typeof candidate === 'string' ? [] : candidate) : reference;
   const f: FidelityEvidence = {
-    reference: { input: 'reference.html', kind: 'artifact', sha256: '0'.repeat(64), viewports: views.map((v) => v.viewport.name), network: 'offline', cache: 'rendered' },
+    reference: {
+      input: 'reference.html',
+      kind: 'artifact',
+      sha256: '0'.repeat(64),
+      viewports: views.map((v) => v.viewport.name),
+      network: 'offline',
+      cache: 'rendered',
+    },
     method: 'resize',
     timings: {},
     pairs: views.map((v, i) => ({ viewport: v.viewport, reference: side(reference, i), candidate: side(candidate, i) })),

@@ -9,7 +9,7 @@ import { action, control, interactionEvidence, recorded } from './synthetic.js';
 testMetric(controlLiveness, [
   { name: 'recorded: every control of the todo app responds: 100', html: '<p>x</p>', evidence: { interaction: recorded('todo') }, score: 100 },
   {
-    name: 'recorded: the dead form\'s fields and submit button are inert: 0',
+    name: "recorded: the dead form's fields and submit button are inert: 0",
     html: '<p>x</p>',
     evidence: { interaction: recorded('dead-form') },
     score: 0,
@@ -21,11 +21,23 @@ testMetric(controlLiveness, [
     evidence: { interaction: recorded('tabs') },
     near: [66.67, 0.01],
     details: (d) => {
-      assert.deepEqual((d.inert as Array<{ selector: string }>).map((x) => x.selector), ['#tab-team']);
-      assert.ok((d.liveControls as Array<{ after?: string }>).some((x) => x.after === 'Pro'), 'the Basic tab responded after Pro');
+      assert.deepEqual(
+        (d.inert as Array<{ selector: string }>).map((x) => x.selector),
+        ['#tab-team'],
+      );
+      assert.ok(
+        (d.liveControls as Array<{ after?: string }>).some((x) => x.after === 'Pro'),
+        'the Basic tab responded after Pro',
+      );
     },
   },
-  { name: 'recorded: the arrow keys drive the canvas game', html: '<p>x</p>', evidence: { interaction: recorded('canvas-game') }, score: 100, details: (d) => assert.equal((d.effectsByKind as Record<string, number>).canvas, 1) },
+  {
+    name: 'recorded: the arrow keys drive the canvas game',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('canvas-game') },
+    score: 100,
+    details: (d) => assert.equal((d.effectsByKind as Record<string, number>).canvas, 1),
+  },
   {
     name: 'recorded: arrow keys that undo each other are live (each key is held and read on its own)',
     html: '<p>x</p>',
@@ -33,7 +45,13 @@ testMetric(controlLiveness, [
     score: 100,
     details: (d) => assert.match(JSON.stringify(d.liveControls), /had an effect/),
   },
-  { name: 'recorded: a game loop that moves the player while a key is held is live', html: '<p>x</p>', evidence: { interaction: recorded('held-keys') }, score: 100, details: (d) => assert.match(JSON.stringify(d.liveControls), /ArrowRight had an effect/) },
+  {
+    name: 'recorded: a game loop that moves the player while a key is held is live',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('held-keys') },
+    score: 100,
+    details: (d) => assert.match(JSON.stringify(d.liveControls), /ArrowRight had an effect/),
+  },
   {
     name: 'recorded: keys that move nothing on an animated canvas are inert (the animation only goes on)',
     html: '<p>x</p>',
@@ -41,8 +59,20 @@ testMetric(controlLiveness, [
     score: 0,
     details: (d) => assert.equal((d.inert as Array<{ text: string }>)[0]!.text, 'key listeners on the page'),
   },
-  { name: 'recorded: Restart on an animation is live', html: '<p>x</p>', evidence: { interaction: recorded('restart-animation') }, score: 100, details: (d) => assert.equal((d.effectsByKind as Record<string, number>).canvas, 1) },
-  { name: 'recorded: a click on a canvas that spawns particles is live', html: '<p>x</p>', evidence: { interaction: recorded('canvas-spawn') }, score: 100, details: (d) => assert.equal((d.effectsByKind as Record<string, number>).canvas, 1) },
+  {
+    name: 'recorded: Restart on an animation is live',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('restart-animation') },
+    score: 100,
+    details: (d) => assert.equal((d.effectsByKind as Record<string, number>).canvas, 1),
+  },
+  {
+    name: 'recorded: a click on a canvas that spawns particles is live',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('canvas-spawn') },
+    score: 100,
+    details: (d) => assert.equal((d.effectsByKind as Record<string, number>).canvas, 1),
+  },
   {
     name: 'recorded: buttons that only make a sound or copy to the clipboard are live',
     html: '<p>x</p>',
@@ -85,7 +115,12 @@ testMetric(controlLiveness, [
     evidence: {
       interaction: interactionEvidence({
         controls: [control(0), control(1), control(2), control(3)],
-        actions: [action(0, ['dom']), action(1, [], { outcome: 'not-found' }), action(2, [], { outcome: 'timeout' }), action(3, [], { outcome: 'failed', note: 'x' })],
+        actions: [
+          action(0, ['dom']),
+          action(1, [], { outcome: 'not-found' }),
+          action(2, [], { outcome: 'timeout' }),
+          action(3, [], { outcome: 'failed', note: 'x' }),
+        ],
       }),
     },
     score: 100,
@@ -97,13 +132,19 @@ testMetric(controlLiveness, [
     evidence: {
       interaction: interactionEvidence({
         controls: [control(0), control(1), control(2)],
-        actions: [action(0, ['dom']), action(1, [], { undecided: 'the probe\'s time budget ran out before its second chance' }), action(2, [])],
+        actions: [action(0, ['dom']), action(1, [], { undecided: "the probe's time budget ran out before its second chance" }), action(2, [])],
       }),
     },
     score: 50,
     details: (d) => {
-      assert.deepEqual((d.inert as Array<{ selector: string }>).map((x) => x.selector), ['#c2']);
-      assert.deepEqual((d.leftOut as Array<{ selector: string; outcome: string }>).map((x) => [x.selector, x.outcome]), [['#c1', 'undecided']]);
+      assert.deepEqual(
+        (d.inert as Array<{ selector: string }>).map((x) => x.selector),
+        ['#c2'],
+      );
+      assert.deepEqual(
+        (d.leftOut as Array<{ selector: string; outcome: string }>).map((x) => [x.selector, x.outcome]),
+        [['#c1', 'undecided']],
+      );
     },
   },
   { name: 'unscorable without controls', html: '<p>x</p>', evidence: { interaction: interactionEvidence({}) }, unscorable: /no controls/ },
@@ -117,8 +158,12 @@ testMetric(controlLiveness, [
 ]);
 
 it('control-liveness draws the inert controls boxed on the start-state screenshot, and their crops', async () => {
-  const png = await sharp({ create: { width: 200, height: 120, channels: 3, background: '#ffffff' } }).png().toBuffer();
-  const crop = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 200, height: 120, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
+  const crop = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
   const c = {
     name: 'pictures',
     html: '<p>x</p>',
@@ -132,7 +177,10 @@ it('control-liveness draws the inert controls boxed on the start-state screensho
   };
   const outcome = await evaluateCase(controlLiveness, c);
   const pictures = await controlLiveness.illustrate!(buildEvidence(c), outcome);
-  assert.deepEqual(pictures.map((p) => p.name), ['inert', 'crops']);
+  assert.deepEqual(
+    pictures.map((p) => p.name),
+    ['inert', 'crops'],
+  );
   const { data, info } = await sharp(pictures[0]!.png).raw().toBuffer({ resolveWithObject: true });
   const px = (x: number, y: number) => Array.from(data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3));
   const [r, g, b] = px(17, 80); // the red box's left edge around the inert control

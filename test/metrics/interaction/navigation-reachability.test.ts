@@ -8,7 +8,7 @@ import { control, interactionEvidence, link, recorded } from './synthetic.js';
 
 testMetric(navigationReachability, [
   {
-    name: 'recorded: a two-page site with a link to a missing page and a missing anchor: 3 of 5 lead to a view (the about page\'s Home link included)',
+    name: "recorded: a two-page site with a link to a missing page and a missing anchor: 3 of 5 lead to a view (the about page's Home link included)",
     html: '<p>x</p>',
     evidence: { interaction: recorded('site') },
     score: 60,
@@ -22,14 +22,23 @@ testMetric(navigationReachability, [
     html: '<p>x</p>',
     evidence: { interaction: recorded('tabs') },
     near: [66.67, 0.01],
-    details: (d) => assert.deepEqual((d.dangling as Array<{ selector: string; reason: string }>).map((x) => [x.selector, x.reason]), [['#tab-team', 'changes nothing']]),
+    details: (d) =>
+      assert.deepEqual(
+        (d.dangling as Array<{ selector: string; reason: string }>).map((x) => [x.selector, x.reason]),
+        [['#tab-team', 'changes nothing']],
+      ),
   },
   {
     name: '100 × leading / tried; untried links are listed, not counted',
     html: '<p>x</p>',
     evidence: {
       interaction: interactionEvidence({
-        controls: [control(0, { nav: 'tab' }), control(1, { nav: 'tab' }), control(2, { nav: 'hash-route', kind: 'link', href: 'http://127.0.0.1:1/index.html#/about' }), control(3, { nav: 'tab' })],
+        controls: [
+          control(0, { nav: 'tab' }),
+          control(1, { nav: 'tab' }),
+          control(2, { nav: 'hash-route', kind: 'link', href: 'http://127.0.0.1:1/index.html#/about' }),
+          control(3, { nav: 'tab' }),
+        ],
         navigation: { views: [], links: [link(0, true), link(1, true), link(2, false, 'hash route #/about changes nothing')], untried: [3] },
       }),
     },
@@ -43,7 +52,12 @@ testMetric(navigationReachability, [
   {
     name: 'unscorable when no link could be tried',
     html: '<p>x</p>',
-    evidence: { interaction: interactionEvidence({ controls: [control(0, { nav: 'tab' })], navigation: { views: [], links: [], untried: [0], truncated: 'the probe\'s time budget ran out' } }) },
+    evidence: {
+      interaction: interactionEvidence({
+        controls: [control(0, { nav: 'tab' })],
+        navigation: { views: [], links: [], untried: [0], truncated: "the probe's time budget ran out" },
+      }),
+    },
     unscorable: /none of the 1 in-app link could be tried/,
   },
 ]);
@@ -55,7 +69,16 @@ const REFERENCE = writeArtifact({
   'team/index.html': '<p>The team</p>',
 });
 const reference = { path: REFERENCE, kind: 'artifact' as const };
-const view = (path: string, hash = '', depth = 1) => ({ key: `${path}${hash}|x|3`, path, hash, textHash: 'x', elements: 3, text: '', anchorExists: false, depth });
+const view = (path: string, hash = '', depth = 1) => ({
+  key: `${path}${hash}|x|3`,
+  path,
+  hash,
+  textHash: 'x',
+  elements: 3,
+  text: '',
+  anchorExists: false,
+  depth,
+});
 const START = view('/index.html', '', 0);
 
 describe('reference routes', () => {
@@ -68,7 +91,8 @@ describe('reference routes', () => {
       ['/index.html', '#/contact', 'contact'],
       ['/', '#!/a/b', 'a/b'],
       ['/index.html', '#pricing', ''],
-    ] as const) assert.equal(routeName(path, hash), want, `${path}${hash}`);
+    ] as const)
+      assert.equal(routeName(path, hash), want, `${path}${hash}`);
   });
 
   it("reads a reference's routes from its links, breadth first over its HTML files", () => {
@@ -85,7 +109,12 @@ testMetric(navigationReachability, [
       reference,
       interaction: interactionEvidence({
         controls: [control(0, { nav: 'page', kind: 'link' }), control(1, { nav: 'hash-route', kind: 'link' })],
-        navigation: { startView: START, views: [START, view('/about.html'), view('/index.html', '#/contact'), view('/pricing.html')], links: [link(0, true), link(1, true)], untried: [] },
+        navigation: {
+          startView: START,
+          views: [START, view('/about.html'), view('/index.html', '#/contact'), view('/pricing.html')],
+          links: [link(0, true), link(1, true)],
+          untried: [],
+        },
       }),
     },
     near: [66.67, 0.01],

@@ -11,7 +11,23 @@ import type { Evidence } from '../../../core/evidence.js';
 import { BrowserGatherer } from '../../../gather/browser-gatherer.js';
 import { fixture } from '../../helpers.js';
 
-export const RECORDED = ['todo', 'dead-form', 'tabs', 'canvas-game', 'throws', 'sound-copy', 'site', 'webgl-scene', 'canvas-scene', 'canvas-throws', 'opposite-keys', 'held-keys', 'dead-keys', 'restart-animation', 'canvas-spawn'];
+export const RECORDED = [
+  'todo',
+  'dead-form',
+  'tabs',
+  'canvas-game',
+  'throws',
+  'sound-copy',
+  'site',
+  'webgl-scene',
+  'canvas-scene',
+  'canvas-throws',
+  'opposite-keys',
+  'held-keys',
+  'dead-keys',
+  'restart-animation',
+  'canvas-spawn',
+];
 
 async function main(): Promise<void> {
   const out = fixture('interaction', 'recorded');

@@ -5,26 +5,62 @@ import type { FirstView, PixelReading, ScreenReading, VisualBox } from '../../..
 import { testMetric } from '../../metric-tester.js';
 import { interactionEvidence, recorded } from './synthetic.js';
 
-const view = (over: Partial<FirstView>): FirstView => ({ elements: 12, textChars: 120, visuals: 0, visualsByKind: { svg: 0, img: 0, canvas: 0, video: 0 }, blankCanvases: 0, interactive: 0, firstPaintMs: 80, errorsBeforeRender: [], loaded: true, ...over });
+const view = (over: Partial<FirstView>): FirstView => ({
+  elements: 12,
+  textChars: 120,
+  visuals: 0,
+  visualsByKind: { svg: 0, img: 0, canvas: 0, video: 0 },
+  blankCanvases: 0,
+  interactive: 0,
+  firstPaintMs: 80,
+  errorsBeforeRender: [],
+  loaded: true,
+  ...over,
+});
 
 const px = (content: number, colours: number, edges: number): PixelReading => ({ content, colours, edges });
-const screen = (whole: PixelReading, visuals: Array<PixelReading & { share: number }> = []): ScreenReading => ({ ...whole, width: 1280, height: 800, background: '#000000', visuals });
+const screen = (whole: PixelReading, visuals: Array<PixelReading & { share: number }> = []): ScreenReading => ({
+  ...whole,
+  width: 1280,
+  height: 800,
+  background: '#000000',
+  visuals,
+});
 const fullCanvas = (drawn: boolean): VisualBox => ({ kind: 'canvas', x: 0, y: 0, width: 1280, height: 800, drawn });
 /** A first view of one full-screen canvas and nothing else (2 elements, no text). */
 const canvasOnly = (drawn: boolean, region: PixelReading): FirstView =>
-  view({ elements: 2, textChars: 0, visuals: drawn ? 1 : 0, visualsByKind: { svg: 0, img: 0, canvas: drawn ? 1 : 0, video: 0 }, blankCanvases: drawn ? 0 : 1, visualBoxes: [fullCanvas(drawn)], screen: screen(region, [{ ...region, share: 1 }]) });
+  view({
+    elements: 2,
+    textChars: 0,
+    visuals: drawn ? 1 : 0,
+    visualsByKind: { svg: 0, img: 0, canvas: drawn ? 1 : 0, video: 0 },
+    blankCanvases: drawn ? 0 : 1,
+    visualBoxes: [fullCanvas(drawn)],
+    screen: screen(region, [{ ...region, share: 1 }]),
+  });
 
 testMetric(renderValidity, [
   { name: 'a page with text renders: 100', html: '<p>x</p>', evidence: { interaction: interactionEvidence({ firstView: view({}) }) }, score: 100 },
   { name: 'recorded: the todo fixture renders', html: '<p>x</p>', evidence: { interaction: recorded('todo') }, score: 100 },
-  { name: 'recorded: the canvas game renders (its canvas drew, plus its text)', html: '<p>x</p>', evidence: { interaction: recorded('canvas-game') }, score: 100, details: (d) => assert.equal((d.visualsByKind as { canvas: number }).canvas, 1) },
+  {
+    name: 'recorded: the canvas game renders (its canvas drew, plus its text)',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('canvas-game') },
+    score: 100,
+    details: (d) => assert.equal((d.visualsByKind as { canvas: number }).canvas, 1),
+  },
   {
     name: 'no text but two visuals renders',
     html: '<p>x</p>',
     evidence: { interaction: interactionEvidence({ firstView: view({ textChars: 0, visuals: 2, visualsByKind: { svg: 1, img: 1, canvas: 0, video: 0 } }) }) },
     score: 100,
   },
-  { name: 'no text but two controls renders', html: '<p>x</p>', evidence: { interaction: interactionEvidence({ firstView: view({ textChars: 5, interactive: 2 }) }) }, score: 100 },
+  {
+    name: 'no text but two controls renders',
+    html: '<p>x</p>',
+    evidence: { interaction: interactionEvidence({ firstView: view({ textChars: 5, interactive: 2 }) }) },
+    score: 100,
+  },
   {
     name: 'fewer than 3 elements: 0, with the count',
     html: '<p>x</p>',
@@ -35,14 +71,20 @@ testMetric(renderValidity, [
   {
     name: 'a blank canvas is not a visual: one blank canvas, one image and 10 characters do not render',
     html: '<p>x</p>',
-    evidence: { interaction: interactionEvidence({ firstView: view({ textChars: 10, visuals: 1, visualsByKind: { svg: 0, img: 1, canvas: 0, video: 0 }, blankCanvases: 1 }) }) },
+    evidence: {
+      interaction: interactionEvidence({
+        firstView: view({ textChars: 10, visuals: 1, visualsByKind: { svg: 0, img: 1, canvas: 0, video: 0 }, blankCanvases: 1 }),
+      }),
+    },
     score: 0,
     details: (d) => assert.match(String((d.failed as string[])[0]), /1 blank canvas not counted/),
   },
   {
     name: 'an uncaught error before the first render fails it even with content',
     html: '<p>x</p>',
-    evidence: { interaction: interactionEvidence({ firstView: view({ errorsBeforeRender: [{ kind: 'exception', message: 'TypeError: app is undefined' }] }) }) },
+    evidence: {
+      interaction: interactionEvidence({ firstView: view({ errorsBeforeRender: [{ kind: 'exception', message: 'TypeError: app is undefined' }] }) }),
+    },
     score: 0,
     details: (d) => assert.match(String((d.failed as string[])[0]), /uncaught exception before the first render: TypeError/),
   },
@@ -52,7 +94,9 @@ testMetric(renderValidity, [
     evidence: {
       interaction: interactionEvidence({
         firstView: view({ errorsBeforeRender: [{ kind: 'exception', message: 'ReferenceError: Chart is not defined' }] }),
-        network: [{ phase: 'interaction', method: 'GET', url: 'https://cdn.jsdelivr.net/npm/chart.js', destination: 'script', disposition: 'blocked', withheld: true }],
+        network: [
+          { phase: 'interaction', method: 'GET', url: 'https://cdn.jsdelivr.net/npm/chart.js', destination: 'script', disposition: 'blocked', withheld: true },
+        ],
       }),
     },
     score: 100,
@@ -61,7 +105,13 @@ testMetric(renderValidity, [
   {
     name: 'a page that did not respond after load did not render: 0',
     html: '<p>x</p>',
-    evidence: { interaction: interactionEvidence({ firstView: undefined, hung: true, unavailable: { firstView: 'the page did not respond after load (busy main thread)' } }) },
+    evidence: {
+      interaction: interactionEvidence({
+        firstView: undefined,
+        hung: true,
+        unavailable: { firstView: 'the page did not respond after load (busy main thread)' },
+      }),
+    },
     score: 0,
   },
   {
@@ -77,9 +127,20 @@ testMetric(renderValidity, [
       assert.equal(d.visuals, 1);
     },
   },
-  { name: 'recorded: a full-screen 2D canvas scene without text renders', html: '<p>x</p>', evidence: { interaction: recorded('canvas-scene') }, score: 100, details: (d) => assert.equal(d.ui2app, false) },
+  {
+    name: 'recorded: a full-screen 2D canvas scene without text renders',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('canvas-scene') },
+    score: 100,
+    details: (d) => assert.equal(d.ui2app, false),
+  },
   { name: 'recorded: fireworks on black (sparse pixels) render', html: '<p>x</p>', evidence: { interaction: recorded('canvas-spawn') }, score: 100 },
-  { name: 'recorded: an animation with one button and a short label renders', html: '<p>x</p>', evidence: { interaction: recorded('restart-animation') }, score: 100 },
+  {
+    name: 'recorded: an animation with one button and a short label renders',
+    html: '<p>x</p>',
+    evidence: { interaction: recorded('restart-animation') },
+    score: 100,
+  },
   {
     name: 'recorded: a canvas whose script throws before drawing does not render',
     html: '<p>x</p>',
@@ -93,7 +154,11 @@ testMetric(renderValidity, [
   {
     name: 'a canvas that reads back blank but shows a drawing on screen counts as a visual (a WebGL buffer not preserved)',
     html: '<p>x</p>',
-    evidence: { interaction: interactionEvidence({ firstView: { ...canvasOnly(false, px(0.4, 60, 0.02)), elements: 5, visuals: 1, visualsByKind: { svg: 0, img: 1, canvas: 0, video: 0 } } }) },
+    evidence: {
+      interaction: interactionEvidence({
+        firstView: { ...canvasOnly(false, px(0.4, 60, 0.02)), elements: 5, visuals: 1, visualsByKind: { svg: 0, img: 1, canvas: 0, video: 0 } },
+      }),
+    },
     score: 100,
     details: (d) => {
       assert.equal(d.canvasesShownOnScreen, 1);
@@ -106,12 +171,17 @@ testMetric(renderValidity, [
     html: '<p>x</p>',
     evidence: { interaction: interactionEvidence({ firstView: canvasOnly(false, px(0, 1, 0)) }) },
     score: 0,
-    details: (d) => assert.match(String((d.failed as string[]).at(-1)), /the screen shows no scene: 0\.00 % of the viewport off its background #000000, 1 colours/),
+    details: (d) =>
+      assert.match(String((d.failed as string[]).at(-1)), /the screen shows no scene: 0\.00 % of the viewport off its background #000000, 1 colours/),
   },
   {
     name: 'a WebGL canvas (not read back) whose region of the screenshot is one colour is a blank canvas',
     html: '<p>x</p>',
-    evidence: { interaction: interactionEvidence({ firstView: { ...canvasOnly(false, px(0, 1, 0)), blankCanvases: 0, visualBoxes: [{ kind: 'canvas', x: 0, y: 0, width: 1280, height: 800 }] } }) },
+    evidence: {
+      interaction: interactionEvidence({
+        firstView: { ...canvasOnly(false, px(0, 1, 0)), blankCanvases: 0, visualBoxes: [{ kind: 'canvas', x: 0, y: 0, width: 1280, height: 800 }] },
+      }),
+    },
     score: 0,
     details: (d) => assert.equal(d.blankCanvases, 1),
   },
@@ -122,7 +192,7 @@ testMetric(renderValidity, [
     score: 0,
   },
   {
-    name: 'an error message alone (text under UI2App\'s counts, a few pixels) does not render',
+    name: "an error message alone (text under UI2App's counts, a few pixels) does not render",
     html: '<p>x</p>',
     evidence: { interaction: interactionEvidence({ firstView: view({ elements: 2, textChars: 16, screen: screen(px(0.004, 9, 0.004)) }) }) },
     score: 0,
@@ -137,9 +207,13 @@ testMetric(renderValidity, [
   {
     name: 'a scene on screen does not excuse an error before the first render',
     html: '<p>x</p>',
-    evidence: { interaction: interactionEvidence({ firstView: { ...canvasOnly(true, px(0.5, 80, 0.03)), errorsBeforeRender: [{ kind: 'exception', message: 'TypeError: x is undefined' }] } }) },
+    evidence: {
+      interaction: interactionEvidence({
+        firstView: { ...canvasOnly(true, px(0.5, 80, 0.03)), errorsBeforeRender: [{ kind: 'exception', message: 'TypeError: x is undefined' }] },
+      }),
+    },
     score: 0,
   },
   { name: 'unscorable when the probe was not run', html: '<p>x</p>', evidence: {}, unscorable: /not run/ },
-  { name: 'unscorable with the probe\'s failure', html: '<p>x</p>', evidence: { interaction: missing('no time left') }, unscorable: 'no time left' },
+  { name: "unscorable with the probe's failure", html: '<p>x</p>', evidence: { interaction: missing('no time left') }, unscorable: 'no time left' },
 ]);

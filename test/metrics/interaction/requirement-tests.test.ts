@@ -13,7 +13,11 @@ const result = (id: string, passed: boolean | null, extra: Partial<RequirementTe
   steps: [{ step: 'click "Add"', ok: true }],
   expectations: [],
   ms: 10,
-  ...(passed === false ? { reason: `expected "${id}" visible; found not shown` } : passed === null ? { reason: 'natural-language test not run: no judge configured' } : {}),
+  ...(passed === false
+    ? { reason: `expected "${id}" visible; found not shown` }
+    : passed === null
+      ? { reason: 'natural-language test not run: no judge configured' }
+      : {}),
   ...extra,
 });
 const ev = (...results: RequirementTestResult[]) => ({ requirementTests: gathered({ results, faults: [], timings: {} }) });
@@ -38,19 +42,39 @@ testMetric(requirementTests, [
     details: (d) => assert.deepEqual(d.notRun, [{ id: 'nl', reason: 'natural-language test not run: no judge configured' }]),
   },
   {
-    name: 'the agent\'s usage is summed over its tests; an unknown cost makes the sum unknown',
+    name: "the agent's usage is summed over its tests; an unknown cost makes the sum unknown",
     html: '<p>x</p>',
-    evidence: ev(result('a', true, { usage: { calls: 3, promptTokens: 3000, completionTokens: 600, costUsd: 0.01, invalidAnswers: 0, callMs: 10 } }), result('b', false, { usage: { calls: 2, promptTokens: 2000, completionTokens: 400, costUsd: null, invalidAnswers: 1, callMs: 5 } }), result('c', true)),
+    evidence: ev(
+      result('a', true, { usage: { calls: 3, promptTokens: 3000, completionTokens: 600, costUsd: 0.01, invalidAnswers: 0, callMs: 10 } }),
+      result('b', false, { usage: { calls: 2, promptTokens: 2000, completionTokens: 400, costUsd: null, invalidAnswers: 1, callMs: 5 } }),
+      result('c', true),
+    ),
     near: [66.67, 0.01],
     details: (d) => assert.deepEqual(d.usage, { calls: 5, invalidAnswers: 1, promptTokens: 5000, completionTokens: 1000, costUsd: null, callMs: 15 }),
   },
-  { name: 'none could run: unscorable with the first reason', html: '<p>x</p>', evidence: ev(result('nl', null, { source: 'agent' })), unscorable: /none of the 1 test could be run: natural-language test not run: no judge configured/ },
-  { name: 'no requirement tests gathered: unscorable with the gatherer\'s reason', html: '<p>x</p>', evidence: { requirementTests: missing('requirement r has no tests') }, unscorable: 'requirement r has no tests' },
+  {
+    name: 'none could run: unscorable with the first reason',
+    html: '<p>x</p>',
+    evidence: ev(result('nl', null, { source: 'agent' })),
+    unscorable: /none of the 1 test could be run: natural-language test not run: no judge configured/,
+  },
+  {
+    name: "no requirement tests gathered: unscorable with the gatherer's reason",
+    html: '<p>x</p>',
+    evidence: { requirementTests: missing('requirement r has no tests') },
+    unscorable: 'requirement r has no tests',
+  },
   { name: 'not run at all', html: '<p>x</p>', unscorable: 'the requirement tests were not run' },
   {
     name: 'a recorded agent test keeps its source, script and usage in the details',
     html: '<p>x</p>',
-    evidence: ev(result('nl', true, { source: 'replay', recorded: { id: 'nl', steps: [{ click: 'Add' }], expect: [{ visible: 'milk' }], verdict: true, evidence: 'milk listed' }, usage: { calls: 0 } })),
+    evidence: ev(
+      result('nl', true, {
+        source: 'replay',
+        recorded: { id: 'nl', steps: [{ click: 'Add' }], expect: [{ visible: 'milk' }], verdict: true, evidence: 'milk listed' },
+        usage: { calls: 0 },
+      }),
+    ),
     score: 100,
     details: (d) => {
       const t = (d.tests as Array<{ source: string; recorded: { steps: unknown[] } }>)[0]!;
@@ -60,13 +84,25 @@ testMetric(requirementTests, [
   },
 ]);
 
-it('--explain pictures: each run test\'s after-screenshot with the acted-on elements boxed in its colour', async () => {
-  const png = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#ffffff' } }).png().toBuffer();
+it("--explain pictures: each run test's after-screenshot with the acted-on elements boxed in its colour", async () => {
+  const png = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
   const shot = { png, width: 200, height: 100 };
-  const evidence = buildEvidence({ html: '<p>x</p>', evidence: ev(result('ok', true, { screenshot: shot, boxes: [{ x: 20, y: 20, width: 40, height: 20 }] }), result('bad', false, { screenshot: shot, boxes: [{ x: 100, y: 40, width: 40, height: 20 }] }), result('nl', null, { screenshot: shot })) });
+  const evidence = buildEvidence({
+    html: '<p>x</p>',
+    evidence: ev(
+      result('ok', true, { screenshot: shot, boxes: [{ x: 20, y: 20, width: 40, height: 20 }] }),
+      result('bad', false, { screenshot: shot, boxes: [{ x: 100, y: 40, width: 40, height: 20 }] }),
+      result('nl', null, { screenshot: shot }),
+    ),
+  });
   const outcome = await requirementTests.score(evidence);
   const pics = await requirementTests.illustrate!(evidence, outcome);
-  assert.deepEqual(pics.map((p) => p.name), ['test-ok', 'test-bad']);
+  assert.deepEqual(
+    pics.map((p) => p.name),
+    ['test-ok', 'test-bad'],
+  );
   const px = async (buf: Buffer, x: number, y: number) => {
     const { data, info } = await sharp(buf).raw().toBuffer({ resolveWithObject: true });
     const i = (y * info.width + x) * info.channels;

@@ -11,7 +11,17 @@ const SETTINGS: InteractionEvidence['settings'] = { ...INTERACTION_DEFAULTS, res
 export function interactionEvidence(over: Partial<InteractionEvidence> = {}): Gathered<InteractionEvidence> {
   return gathered({
     settings: SETTINGS,
-    firstView: { elements: 12, textChars: 120, visuals: 0, visualsByKind: { svg: 0, img: 0, canvas: 0, video: 0 }, blankCanvases: 0, interactive: 3, firstPaintMs: 80, errorsBeforeRender: [], loaded: true },
+    firstView: {
+      elements: 12,
+      textChars: 120,
+      visuals: 0,
+      visualsByKind: { svg: 0, img: 0, canvas: 0, video: 0 },
+      blankCanvases: 0,
+      interactive: 3,
+      firstPaintMs: 80,
+      errorsBeforeRender: [],
+      loaded: true,
+    },
     controls: [],
     actions: [],
     navigation: { views: [], links: [], untried: [] },
@@ -24,7 +34,16 @@ export function interactionEvidence(over: Partial<InteractionEvidence> = {}): Ga
 }
 
 export function control(index: number, over: Partial<InteractionControl> = {}): InteractionControl {
-  return { index, kind: 'button', selector: `#c${index}`, tag: 'button', text: `Control ${index}`, box: { x: 10, y: 10 + 40 * index, width: 80, height: 30 }, acted: true, ...over };
+  return {
+    index,
+    kind: 'button',
+    selector: `#c${index}`,
+    tag: 'button',
+    text: `Control ${index}`,
+    box: { x: 10, y: 10 + 40 * index, width: 80, height: 30 },
+    acted: true,
+    ...over,
+  };
 }
 
 export function action(controlIndex: number, effects: Array<InteractionEffect['kind']> = [], over: Partial<InteractionAction> = {}): InteractionAction {
@@ -32,7 +51,12 @@ export function action(controlIndex: number, effects: Array<InteractionEffect['k
 }
 
 export function link(controlIndex: number, leads: boolean, reason?: string): NavigationResult {
-  return { control: controlIndex, tries: [{ from: '/index.html|a|3', to: leads ? '/index.html|b|4' : '/index.html|a|3' }], leads, ...(reason ? { reason } : {}) };
+  return {
+    control: controlIndex,
+    tries: [{ from: '/index.html|a|3', to: leads ? '/index.html|b|4' : '/index.html|a|3' }],
+    leads,
+    ...(reason ? { reason } : {}),
+  };
 }
 
 /**

@@ -25,7 +25,12 @@ const halfCssDeadSmallPage = {
 
 testMetric(codeRedundancy, [
   { name: 'is the mean of the two Lighthouse audit scores × 100', html: '<p>x</p>', evidence: { lighthouse: lh({ score: 0.5 }, { score: 0.9 }) }, score: 70 },
-  { name: 'gives full marks when neither audit applies', html: '<p>x</p>', evidence: { lighthouse: lh({ scoreDisplayMode: 'notApplicable', score: null }, { scoreDisplayMode: 'notApplicable', score: null }) }, score: 100 },
+  {
+    name: 'gives full marks when neither audit applies',
+    html: '<p>x</p>',
+    evidence: { lighthouse: lh({ scoreDisplayMode: 'notApplicable', score: null }, { scoreDisplayMode: 'notApplicable', score: null }) },
+    score: 100,
+  },
   {
     name: 'counts an audit that does not apply as 1 beside one that does',
     html: '<p>x</p>',
@@ -33,9 +38,24 @@ testMetric(codeRedundancy, [
     score: 70,
     details: (d) => assert.equal((d.audits as Record<string, { applies: boolean }>)['unused-css-rules']!.applies, false),
   },
-  { name: 'scores 100 for a small page with half its CSS unused (below Lighthouse\'s thresholds)', html: '<p>x</p>', evidence: halfCssDeadSmallPage, score: 100 },
-  { name: 'is unscorable when an audit errored', html: '<p>x</p>', evidence: { lighthouse: lh({ score: null, scoreDisplayMode: 'error' }, { score: 1 }) }, unscorable: /unused-javascript audit gave no score/ },
-  { name: 'is unscorable with Lighthouse\'s reason when it did not run', html: '<p>x</p>', evidence: { lighthouse: missing('Lighthouse not run: the page did not finish loading') }, unscorable: /did not finish loading/ },
+  {
+    name: "scores 100 for a small page with half its CSS unused (below Lighthouse's thresholds)",
+    html: '<p>x</p>',
+    evidence: halfCssDeadSmallPage,
+    score: 100,
+  },
+  {
+    name: 'is unscorable when an audit errored',
+    html: '<p>x</p>',
+    evidence: { lighthouse: lh({ score: null, scoreDisplayMode: 'error' }, { score: 1 }) },
+    unscorable: /unused-javascript audit gave no score/,
+  },
+  {
+    name: "is unscorable with Lighthouse's reason when it did not run",
+    html: '<p>x</p>',
+    evidence: { lighthouse: missing('Lighthouse not run: the page did not finish loading') },
+    unscorable: /did not finish loading/,
+  },
 ]);
 
 testMetric(deadCode, [{ name: 'scores the same small page below 100: every byte counts', html: '<p>x</p>', evidence: halfCssDeadSmallPage, score: 75 }]);

@@ -10,7 +10,12 @@ import { browserEvidence } from '../synthetic-browser.js';
 const cov = (js: Array<[number, number]>, css: Array<[number, number, number?]>) => ({
   coverage: {
     js: js.map(([totalBytes, usedBytes], i) => ({ source: `index.html#inline-${i + 1}`, totalBytes, usedBytes })),
-    css: css.map(([totalBytes, usedBytes, interactionBytes], i) => ({ source: `style${i}.css`, totalBytes, usedBytes, interactionBytes: interactionBytes ?? 0 })),
+    css: css.map(([totalBytes, usedBytes, interactionBytes], i) => ({
+      source: `style${i}.css`,
+      totalBytes,
+      usedBytes,
+      interactionBytes: interactionBytes ?? 0,
+    })),
   },
 });
 
@@ -31,7 +36,17 @@ testMetric(deadCode, [
   {
     name: 'bytes, not files: sources of one language are pooled',
     html: '<p>x</p>',
-    evidence: { browser: browserEvidence(cov([[900, 900], [100, 0]], [])) },
+    evidence: {
+      browser: browserEvidence(
+        cov(
+          [
+            [900, 900],
+            [100, 0],
+          ],
+          [],
+        ),
+      ),
+    },
     score: 95,
     details: (d) => assert.equal((d.js as { score: number }).score, 0.9),
   },
@@ -41,9 +56,14 @@ testMetric(deadCode, [
     evidence: { browser: browserEvidence(cov([], [[200, 100, 100]])) },
     score: 100,
   },
-  { name: 'unscorable without any own JS or CSS', html: '<p>x</p>', evidence: { browser: browserEvidence(cov([], [])) }, unscorable: /no own JavaScript or CSS/ },
   {
-    name: 'unscorable with the session\'s reason when coverage was not collected',
+    name: 'unscorable without any own JS or CSS',
+    html: '<p>x</p>',
+    evidence: { browser: browserEvidence(cov([], [])) },
+    unscorable: /no own JavaScript or CSS/,
+  },
+  {
+    name: "unscorable with the session's reason when coverage was not collected",
     html: '<p>x</p>',
     evidence: { browser: browserEvidence({ unavailable: { coverage: 'coverage timed out (page did not respond)' } }) },
     unscorable: /coverage timed out/,
@@ -59,7 +79,7 @@ describe('dead-code with the interaction probe', () => {
     });
   testMetric(deadCode, [
     {
-      name: 'code that ran only on interaction counts as used: the probe\'s coverage replaces the load\'s',
+      name: "code that ran only on interaction counts as used: the probe's coverage replaces the load's",
       html: '<p>x</p>',
       evidence: { browser: browserEvidence(cov([[1000, 600]], [])), interaction: probe([['index.html#inline-1', 1000, 950]]) },
       score: 97.5,
@@ -72,7 +92,7 @@ describe('dead-code with the interaction probe', () => {
       score: 85,
     },
     {
-      name: 'without the probe\'s coverage, the load\'s, and the details say why',
+      name: "without the probe's coverage, the load's, and the details say why",
       html: '<p>x</p>',
       evidence: { browser: browserEvidence(cov([[1000, 600]], [])), interaction: missing('the interaction probe failed: boom') },
       score: 80,

@@ -18,34 +18,51 @@ const lh = lighthouseEvidence(
 );
 
 testMetric(performanceMetric, [
-  { name: 'performance is Lighthouse\'s category score × 100', html: '<p>x</p>', evidence: { lighthouse: lh }, score: 87 },
+  { name: "performance is Lighthouse's category score × 100", html: '<p>x</p>', evidence: { lighthouse: lh }, score: 87 },
   {
-    name: 'performance is unscorable with Lighthouse\'s runtime error when the category is null',
+    name: "performance is unscorable with Lighthouse's runtime error when the category is null",
     html: '<p>x</p>',
     evidence: { lighthouse: lighthouseEvidence({ performance: null }, { runtimeError: 'NO_FCP: The page did not paint any content.' }) },
     unscorable: /NO_FCP/,
   },
   {
-    name: 'performance is unscorable with the failing audits\' errors when Lighthouse gives no score and no runtime error (NO_LCP)',
+    name: "performance is unscorable with the failing audits' errors when Lighthouse gives no score and no runtime error (NO_LCP)",
     html: '<p>x</p>',
     evidence: {
       lighthouse: lighthouseEvidence(
         { performance: null },
         {
-          audits: { 'largest-contentful-paint': { score: null, scoreDisplayMode: 'error', title: 'LCP', errorMessage: 'NO_LCP' }, 'first-contentful-paint': { score: 1, scoreDisplayMode: 'numeric', title: 'FCP' } },
-          lhr: { categories: { performance: { auditRefs: [{ id: 'first-contentful-paint', weight: 10 }, { id: 'largest-contentful-paint', weight: 25 }] } } },
+          audits: {
+            'largest-contentful-paint': { score: null, scoreDisplayMode: 'error', title: 'LCP', errorMessage: 'NO_LCP' },
+            'first-contentful-paint': { score: 1, scoreDisplayMode: 'numeric', title: 'FCP' },
+          },
+          lhr: {
+            categories: {
+              performance: {
+                auditRefs: [
+                  { id: 'first-contentful-paint', weight: 10 },
+                  { id: 'largest-contentful-paint', weight: 25 },
+                ],
+              },
+            },
+          },
         },
       ),
     },
     unscorable: /audits failed \(largest-contentful-paint: NO_LCP\)/,
   },
-  { name: 'performance is unscorable with the reason Lighthouse did not run', html: '<p>x</p>', evidence: { lighthouse: missing('Lighthouse not run: the page did not finish loading') }, unscorable: /did not finish loading/ },
+  {
+    name: 'performance is unscorable with the reason Lighthouse did not run',
+    html: '<p>x</p>',
+    evidence: { lighthouse: missing('Lighthouse not run: the page did not finish loading') },
+    unscorable: /did not finish loading/,
+  },
   { name: 'performance is unscorable without Lighthouse evidence', html: '<p>x</p>', unscorable: /not run/ },
 ]);
 
 testMetric(accessibility, [
   {
-    name: 'accessibility is Lighthouse\'s category score × 100 and lists failing audits',
+    name: "accessibility is Lighthouse's category score × 100 and lists failing audits",
     html: '<p>x</p>',
     evidence: { lighthouse: lh },
     score: 93,
@@ -58,6 +75,11 @@ testMetric(accessibility, [
 ]);
 
 testMetric(bestPractices, [
-  { name: 'best-practices is Lighthouse\'s category score × 100', html: '<p>x</p>', evidence: { lighthouse: lh }, score: 100 },
-  { name: 'best-practices is unscorable when the report lacks the category', html: '<p>x</p>', evidence: { lighthouse: lighthouseEvidence({ performance: 1 }) }, unscorable: /no best-practices category/ },
+  { name: "best-practices is Lighthouse's category score × 100", html: '<p>x</p>', evidence: { lighthouse: lh }, score: 100 },
+  {
+    name: 'best-practices is unscorable when the report lacks the category',
+    html: '<p>x</p>',
+    evidence: { lighthouse: lighthouseEvidence({ performance: 1 }) },
+    unscorable: /no best-practices category/,
+  },
 ]);

@@ -20,7 +20,7 @@ const PAGES: Array<[smoke: string, page: string]> = [
   ['seo-passing.js', 'seo/seo-tester.html'],
 ];
 
-describe('Lighthouse-based metrics on Lighthouse\'s fixture pages', { skip: present ? false : 'shared corpus absent' }, () => {
+describe("Lighthouse-based metrics on Lighthouse's fixture pages", { skip: present ? false : 'shared corpus absent' }, () => {
   let scorer: Scorer;
   let chrome: BareChrome;
   before(async () => {
@@ -37,19 +37,31 @@ describe('Lighthouse-based metrics on Lighthouse\'s fixture pages', { skip: pres
       const file = join(root, 'fixtures', page);
       const { doc, evidence } = await scorer.scoreWithEvidence(file);
       const bare = await bareLighthouse(file, chrome);
-      for (const [metric, category] of [['accessibility', 'accessibility'], ['best-practices', 'best-practices']] as const) {
+      for (const [metric, category] of [
+        ['accessibility', 'accessibility'],
+        ['best-practices', 'best-practices'],
+      ] as const) {
         const ours = doc.metrics.find((m) => m.id === metric)!;
         const theirs = bare.categories[category]!.score;
         assert.notEqual(ours.score, null, `${metric}: ${ours.reason}`);
         assert.equal(ours.score, Math.round(theirs! * 10000) / 100, `${metric} on ${page}`);
       }
       // The audits Lighthouse's smoke test expects for this page (0 = fails, 1 = passes; others skipped).
-      const expected = (JSON.parse(readFileSync(join(root, 'expectations_index.json'), 'utf8')) as Record<string, { expected_scores: Record<string, string> }>)[smoke]!.expected_scores;
+      const expected = (JSON.parse(readFileSync(join(root, 'expectations_index.json'), 'utf8')) as Record<string, { expected_scores: Record<string, string> }>)[
+        smoke
+      ]!.expected_scores;
       assert.ok(evidence.lighthouse?.ok);
       const audits = evidence.lighthouse.value.audits;
       const checked = Object.entries(expected).filter(([id, v]) => (v === '0' || v === '1') && audits[id] && audits[id]!.score !== null);
       const agree = checked.filter(([id, v]) => (audits[id]!.score! >= 0.9 ? '1' : '0') === v || (v === '0' && audits[id]!.score! < 1));
-      if (checked.length) assert.ok(agree.length / checked.length >= 0.9, `${agree.length} of ${checked.length} expected audit results hold: ${checked.filter((c) => !agree.includes(c)).map(([id, v]) => `${id} expected ${v} got ${audits[id]!.score}`).join('; ')}`);
+      if (checked.length)
+        assert.ok(
+          agree.length / checked.length >= 0.9,
+          `${agree.length} of ${checked.length} expected audit results hold: ${checked
+            .filter((c) => !agree.includes(c))
+            .map(([id, v]) => `${id} expected ${v} got ${audits[id]!.score}`)
+            .join('; ')}`,
+        );
     });
   }
 });

@@ -17,14 +17,27 @@ testMetric(metric, [
     score: 100,
     details: (d) => {
       const items = d.items as Array<{ id: string; item: string; passed: boolean; excerptFound: boolean }>;
-      assert.deepEqual(items.map((i) => i.id), ['V1', 'V2', 'V3', 'V4']);
+      assert.deepEqual(
+        items.map((i) => i.id),
+        ['V1', 'V2', 'V3', 'V4'],
+      );
       assert.equal(items[1]!.item, 'second item');
       assert.equal(items[0]!.excerptFound, true);
     },
   },
-  { name: 'a requirement without visual items is unscorable ("no checklist items")', html, evidence: judgeEvidence(metric.id, [verdicts('V', [true])], { requirement: { id: 'r', requirement: 'x' } }), unscorable: /no visual checklist items/ },
+  {
+    name: 'a requirement without visual items is unscorable ("no checklist items")',
+    html,
+    evidence: judgeEvidence(metric.id, [verdicts('V', [true])], { requirement: { id: 'r', requirement: 'x' } }),
+    unscorable: /no visual checklist items/,
+  },
   { name: 'no requirement at all is unscorable', html, evidence: judgeEvidence(metric.id, [verdicts('V', [true])]), unscorable: /no requirement given/ },
-  { name: 'a judge failure is unscorable with its reason', html, evidence: judgeMissing(metric.id, 'no judge configured (set ...)', req), unscorable: /no judge configured/ },
+  {
+    name: 'a judge failure is unscorable with its reason',
+    html,
+    evidence: judgeMissing(metric.id, 'no judge configured (set ...)', req),
+    unscorable: /no judge configured/,
+  },
   {
     name: 'a recorded answer whose verdict count does not match the checklist is unscorable',
     html,

@@ -7,16 +7,39 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { harmonyOf, type PaletteColour } from '../../../metrics/visual/color-harmony.js';
 
-const colour = (hex: string, share: number, h: number | null, s: number, v: number, role: PaletteColour['role'] = 'surface'): PaletteColour => ({ hex, share, h, s, v, role });
+const colour = (hex: string, share: number, h: number | null, s: number, v: number, role: PaletteColour['role'] = 'surface'): PaletteColour => ({
+  hex,
+  share,
+  h,
+  s,
+  v,
+  role,
+});
 const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-3, `${what}: ${a} ≠ ${b}`);
 
 describe('color-harmony measurements', () => {
-  const cases: Array<{ name: string; palette: PaletteColour[]; expect: Partial<Record<'div' | 'sat' | 'bright' | 'hue' | 'temp' | 'score' | 'meanDistance' | 'satMean' | 'satSd' | 'valueRange' | 'valueSd', number>> }> = [
+  const cases: Array<{
+    name: string;
+    palette: PaletteColour[];
+    expect: Partial<Record<'div' | 'sat' | 'bright' | 'hue' | 'temp' | 'score' | 'meanDistance' | 'satMean' | 'satSd' | 'valueRange' | 'valueSd', number>>;
+  }> = [
     {
       // d̄ = 441.67 (black–white), 2 colours → ×1/3; S̄ = σ_S = 0 → (0.5714 + 0.5714)/2; range 1, σ_V = √(0.9·0.1² + 0.1·0.9²) = 0.3 → 1
       name: 'black text (10 %) on white: diversity 1/3 for two colours, full brightness contrast, neutral saturation',
       palette: [colour('#ffffff', 0.9, null, 0, 1), colour('#000000', 0.1, null, 0, 0, 'foreground')],
-      expect: { meanDistance: 441.673, div: 1 / 3, satMean: 0, satSd: 0, sat: 0.5714, valueRange: 1, valueSd: 0.3, bright: 1, hue: 0.9, temp: 0.7, score: 75.4286 },
+      expect: {
+        meanDistance: 441.673,
+        div: 1 / 3,
+        satMean: 0,
+        satSd: 0,
+        sat: 0.5714,
+        valueRange: 1,
+        valueSd: 0.3,
+        bright: 1,
+        hue: 0.9,
+        temp: 0.7,
+        score: 75.4286,
+      },
     },
     {
       name: 'one colour: no distance, no contrast',

@@ -42,7 +42,10 @@ testMetric(componentConsistency, [
       const g = groups(d)[0]!;
       assert.deepEqual(g.inconsistentMembers, [2]);
       assert.equal(g.consistent, false);
-      assert.deepEqual(g.differences.map((x) => [x.member, x.kind]), [[2, 'structure']]);
+      assert.deepEqual(
+        g.differences.map((x) => [x.member, x.kind]),
+        [[2, 'structure']],
+      );
       assert.match(g.differences[0]!.what, /div\(h3,img,a\) instead of div\(h3,p,a\)/);
     },
   },
@@ -50,7 +53,11 @@ testMetric(componentConsistency, [
     name: 'a card whose title has a different size class differs in styling',
     html: `<div class="grid">${card('A', undefined, 'card-title text-xl')}${card('B', undefined, 'card-title text-lg')}${card('C', undefined, 'card-title text-xl')}</div>`,
     score: ONE_OF_THREE,
-    details: (d) => assert.deepEqual(groups(d)[0]!.differences.map((x) => [x.member, x.kind]), [[2, 'style']]),
+    details: (d) =>
+      assert.deepEqual(
+        groups(d)[0]!.differences.map((x) => [x.member, x.kind]),
+        [[2, 'style']],
+      ),
   },
   {
     name: 'colour and status variants (badge-success/danger, bg-red-500/bg-green-500, active) are not inconsistencies',
@@ -146,7 +153,9 @@ testMetric(componentConsistency, [
 
 describe('component-consistency helpers', () => {
   it('signature collapses runs of equal siblings and ignores inline text formatting', () => {
-    const { document } = new JSDOM('<div id="a"><h3>T</h3><p>Some <b>bold</b> text</p><span class="tag">1</span><span class="tag">2</span><span class="tag">3</span></div>').window;
+    const { document } = new JSDOM(
+      '<div id="a"><h3>T</h3><p>Some <b>bold</b> text</p><span class="tag">1</span><span class="tag">2</span><span class="tag">3</span></div>',
+    ).window;
     assert.equal(signature(document.getElementById('a')!), 'div(h3,p,span+)');
   });
   it('variant classes', () => {

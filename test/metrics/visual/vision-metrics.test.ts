@@ -38,14 +38,33 @@ const value = (o: MetricOutcome): number => {
 };
 
 function image(src: string, over: Partial<MediaInfo> = {}): MediaInfo {
-  return { tag: 'img', src, alt: 'a photo', naturalWidth: 200, naturalHeight: 200, renderedWidth: 200, renderedHeight: 200, decoded: true, visible: true, selector: 'img', ...over };
+  return {
+    tag: 'img',
+    src,
+    alt: 'a photo',
+    naturalWidth: 200,
+    naturalHeight: 200,
+    renderedWidth: 200,
+    renderedHeight: 200,
+    decoded: true,
+    visible: true,
+    selector: 'img',
+    ...over,
+  };
 }
 const dataUri = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 
 describe('layout-consistency', () => {
   it('a perfectly aligned card grid scores higher than the same grid jittered by a few pixels', async () => {
     const aligned = value(await scoreShot(layoutConsistency, cardGrid()));
-    const jitter = [[0, 0], [5, -4], [-6, 3], [4, 6], [-3, -5], [6, 2]] as const;
+    const jitter = [
+      [0, 0],
+      [5, -4],
+      [-6, 3],
+      [4, 6],
+      [-3, -5],
+      [6, 2],
+    ] as const;
     const jittered = value(await scoreShot(layoutConsistency, cardGrid({ jitter: (i) => [jitter[i]![0], jitter[i]![1]] })));
     assert.ok(aligned > jittered, `aligned ${aligned} should beat jittered ${jittered}`);
   });
@@ -110,7 +129,11 @@ describe('color-harmony', () => {
     const button = '<rect x="100" y="300" width="120" height="36" fill="#2563eb"/>';
     const o = await scoreShot(colorHarmony, lines + button);
     const d = o.details as { palette: Array<{ hex: string; role: string }>; subScores: Record<string, number> };
-    assert.deepEqual(d.palette.map((c) => c.role), ['surface', 'foreground', 'foreground'], JSON.stringify(d.palette));
+    assert.deepEqual(
+      d.palette.map((c) => c.role),
+      ['surface', 'foreground', 'foreground'],
+      JSON.stringify(d.palette),
+    );
     assert.ok(Math.abs(value(o) - 49.93) > 5, `score ${o.score}`);
     assert.ok(d.subScores.bright! > 0.3 && d.subScores.div! > 0.3, JSON.stringify(d.subScores));
     // and the measure still tells pages apart: the same text with a clashing second accent scores differently
@@ -122,7 +145,9 @@ describe('color-harmony', () => {
   });
 
   it('antialiasing blends (the grey edge of dark shapes on white) are not palette colours', async () => {
-    const circles = Array.from({ length: 40 }, (_, i) => `<circle cx="${40 + (i % 20) * 60}" cy="${80 + Math.floor(i / 20) * 60}" r="9" fill="#000000"/>`).join('');
+    const circles = Array.from({ length: 40 }, (_, i) => `<circle cx="${40 + (i % 20) * 60}" cy="${80 + Math.floor(i / 20) * 60}" r="9" fill="#000000"/>`).join(
+      '',
+    );
     const o = await scoreShot(colorHarmony, circles);
     const pal = (o.details as { palette: Array<{ hex: string }> }).palette.map((c) => c.hex);
     assert.equal(pal[0], '#ffffff');
@@ -140,8 +165,13 @@ describe('media-quality', () => {
   let blurredPng: Buffer;
   before(async () => {
     let body = '';
-    for (let y = 0; y < 200; y += 10) for (let x = (y / 10) % 2 ? 10 : 0; x < 200; x += 20) body += `<rect x="${x}" y="${y}" width="10" height="10" fill="#111"/>`;
-    sharpPng = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200" fill="#fff"/>${body}</svg>`)).png().toBuffer();
+    for (let y = 0; y < 200; y += 10)
+      for (let x = (y / 10) % 2 ? 10 : 0; x < 200; x += 20) body += `<rect x="${x}" y="${y}" width="10" height="10" fill="#111"/>`;
+    sharpPng = await sharp(
+      Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200" fill="#fff"/>${body}</svg>`),
+    )
+      .png()
+      .toBuffer();
     blurredPng = await sharp(sharpPng).blur(6).png().toBuffer();
   });
 
@@ -176,7 +206,9 @@ describe('media-quality', () => {
 
 describe('placeholder-quality', () => {
   it('a placeholder-service URL is a bad image: 1 of 2 → (1 − log2(1 + 1/3)) × 100 = 58.50', async () => {
-    const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#888' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#888' } })
+      .png()
+      .toBuffer();
     const o = await scoreMedia(placeholderQuality, [
       image('https://via.placeholder.com/300x200', { selector: 'img.a' }),
       image(dataUri(png), { selector: 'img.b', naturalWidth: 40, naturalHeight: 40, renderedWidth: 40, renderedHeight: 40 }),
@@ -185,8 +217,12 @@ describe('placeholder-quality', () => {
   });
 
   it('a distorted image (natural 2:1 shown 1:1 with object-fit fill) is bad', async () => {
-    const png = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#888' } }).png().toBuffer();
-    const o = await scoreMedia(placeholderQuality, [image(dataUri(png), { naturalWidth: 400, naturalHeight: 200, renderedWidth: 200, renderedHeight: 200, objectFit: 'fill' })]);
+    const png = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#888' } })
+      .png()
+      .toBuffer();
+    const o = await scoreMedia(placeholderQuality, [
+      image(dataUri(png), { naturalWidth: 400, naturalHeight: 200, renderedWidth: 200, renderedHeight: 200, objectFit: 'fill' }),
+    ]);
     assert.ok(value(o) < 100, JSON.stringify(o.details));
   });
 

@@ -16,7 +16,7 @@ describe('visual-experience mapping min(√(16·s)·10 + 20, 100)', () => {
     for (let i = 1; i < top.length; i++) assert.ok(top[i]! > top[i - 1]!, `${top}`);
     assert.ok(visualRatingToScore(3.9) < 100);
   });
-  it('keeps the study\'s upper bands apart: acceptable 2–2.5, good 2.5–3, outstanding 3–4 map to disjoint, rising ranges', () => {
+  it("keeps the study's upper bands apart: acceptable 2–2.5, good 2.5–3, outstanding 3–4 map to disjoint, rising ranges", () => {
     const [a, g, o, top] = [2, 2.5, 3, 4].map(visualRatingToScore);
     assert.ok(g! - a! > 5 && o! - g! > 5 && top! - o! > 10, `${[a, g, o, top]}`);
     // the slope never falls below 10 points per rating unit (no saturation in the top half)
@@ -58,5 +58,10 @@ testMetric(metric, [
     score: 80,
     details: (d) => assert.deepEqual(d.ratings, [4, 1]),
   },
-  { name: 'no screenshot: unscorable with the reason', html: '<p>x</p>', evidence: judgeMissing(metric.id, 'no screenshot: the browser did not run'), unscorable: 'no screenshot' },
+  {
+    name: 'no screenshot: unscorable with the reason',
+    html: '<p>x</p>',
+    evidence: judgeMissing(metric.id, 'no screenshot: the browser did not run'),
+    unscorable: 'no screenshot',
+  },
 ]);

@@ -35,7 +35,8 @@ function find(loc: PageLocator, scroll = true) {
   const el = locate(loc);
   if (!el) return { found: false as const, nearest: nearestFor(loc), matches: 0 };
   const r0 = el.getBoundingClientRect();
-  if (scroll && (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
+  if (scroll && (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth))
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
   const r = el.getBoundingClientRect();
   held.push(el);
   const x = Math.min(Math.max(r.left + r.width / 2, 1), innerWidth - 2);
@@ -84,16 +85,34 @@ const watched = new Map<string, Element>();
  */
 function fingerprint(what: PageLocator | 'canvas' | 'page', key?: string): string {
   if (what === 'page') return fnv(`${location.href}|${document.querySelectorAll('*').length}|${pageText(true)}`);
-  if (what === 'canvas') return Array.from(document.querySelectorAll('canvas')).map((c) => canvasPixels(c).hash).join(',') || 'no canvas';
+  if (what === 'canvas')
+    return (
+      Array.from(document.querySelectorAll('canvas'))
+        .map((c) => canvasPixels(c).hash)
+        .join(',') || 'no canvas'
+    );
   const kept = key !== undefined ? watched.get(key) : undefined;
   const el = kept?.isConnected ? kept : locate(what);
   if (!el) return 'absent';
   if (key !== undefined && !kept) watched.set(key, el);
   const r = el.getBoundingClientRect();
-  return fnv(`${(el as HTMLElement).innerText}|${valueOf(el)}|${el.className}|${Math.round(r.width)}x${Math.round(r.height)}|${el.querySelectorAll('*').length}|${el.tagName === 'CANVAS' ? canvasPixels(el as HTMLCanvasElement).hash : ''}`);
+  return fnv(
+    `${(el as HTMLElement).innerText}|${valueOf(el)}|${el.className}|${Math.round(r.width)}x${Math.round(r.height)}|${el.querySelectorAll('*').length}|${el.tagName === 'CANVAS' ? canvasPixels(el as HTMLCanvasElement).hash : ''}`,
+  );
 }
 
-type PageExpectation = { visible?: string; hidden?: string; count?: PageLocator; min?: number; max?: number; value?: PageLocator; is?: string; matches?: string; url?: string; storage?: string };
+type PageExpectation = {
+  visible?: string;
+  hidden?: string;
+  count?: PageLocator;
+  min?: number;
+  max?: number;
+  value?: PageLocator;
+  is?: string;
+  matches?: string;
+  url?: string;
+  storage?: string;
+};
 
 /** Check one expectation that the page alone can answer; `found` says what was there. */
 function expect(e: PageExpectation): { ok: boolean; found: string } {
@@ -101,7 +120,14 @@ function expect(e: PageExpectation): { ok: boolean; found: string } {
     const want = (e.visible ?? e.hidden)!;
     const shown = matcher(want)(pageText()) > 0;
     const ok = e.visible !== undefined ? shown : !shown;
-    return { ok, found: shown ? 'shown' : `not shown; nearest: ${nearestTexts(want, 3).map((t) => JSON.stringify(t)).join(', ')}` };
+    return {
+      ok,
+      found: shown
+        ? 'shown'
+        : `not shown; nearest: ${nearestTexts(want, 3)
+            .map((t) => JSON.stringify(t))
+            .join(', ')}`,
+    };
   }
   if (e.count !== undefined) {
     const n = locateAll(e.count).length;
@@ -109,9 +135,15 @@ function expect(e: PageExpectation): { ok: boolean; found: string } {
   }
   if (e.value !== undefined) {
     const el = locate(e.value);
-    if (!el) return { ok: false, found: `nothing found; nearest: ${nearestFor(e.value, 3).map((t) => JSON.stringify(t)).join(', ')}` };
+    if (!el)
+      return {
+        ok: false,
+        found: `nothing found; nearest: ${nearestFor(e.value, 3)
+          .map((t) => JSON.stringify(t))
+          .join(', ')}`,
+      };
     const f = field(el);
-    const v = /^(INPUT|TEXTAREA|SELECT)$/.test(f.tagName) ? valueOf(f) : (f as HTMLElement).innerText ?? '';
+    const v = /^(INPUT|TEXTAREA|SELECT)$/.test(f.tagName) ? valueOf(f) : ((f as HTMLElement).innerText ?? '');
     const ok = e.is !== undefined ? v.trim() === e.is.trim() : new RegExp(e.matches!, 'i').test(v);
     return { ok, found: JSON.stringify(v.slice(0, 120)) };
   }
@@ -131,7 +163,9 @@ function expect(e: PageExpectation): { ok: boolean; found: string } {
 
 /** The visible text of the page, cut (what the agent reads besides the controls). */
 function text(max: number): string {
-  return pageText(true).replace(/\n{3,}/g, '\n\n').slice(0, max);
+  return pageText(true)
+    .replace(/\n{3,}/g, '\n\n')
+    .slice(0, max);
 }
 
 export const testsApi = {

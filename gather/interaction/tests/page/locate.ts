@@ -55,7 +55,13 @@ function valueOf(el: Element): string {
 function labelTexts(el: Element): string[] {
   const out: string[] = [];
   const aria = el.getAttribute('aria-labelledby');
-  if (aria) out.push(aria.split(/\s+/).map((id) => norm(document.getElementById(id)?.textContent)).join(' '));
+  if (aria)
+    out.push(
+      aria
+        .split(/\s+/)
+        .map((id) => norm(document.getElementById(id)?.textContent))
+        .join(' '),
+    );
   const labels = (el as HTMLInputElement).labels;
   if (labels) for (const l of Array.from(labels)) out.push(norm((l as HTMLElement).innerText));
   return out;
@@ -66,9 +72,15 @@ function textsOf(el: Element, way: 'any' | 'text' | 'label' | 'placeholder'): st
   const h = el as HTMLElement;
   if (way === 'placeholder') return [el.getAttribute('placeholder') ?? ''];
   if (way === 'label') return [el.getAttribute('aria-label') ?? '', ...labelTexts(el)];
-  const out = [typeof h.innerText === 'string' ? h.innerText : el.textContent ?? ''];
+  const out = [typeof h.innerText === 'string' ? h.innerText : (el.textContent ?? '')];
   if (way === 'text') return out;
-  out.push(el.getAttribute('aria-label') ?? '', el.getAttribute('title') ?? '', el.getAttribute('placeholder') ?? '', el.getAttribute('alt') ?? '', ...labelTexts(el));
+  out.push(
+    el.getAttribute('aria-label') ?? '',
+    el.getAttribute('title') ?? '',
+    el.getAttribute('placeholder') ?? '',
+    el.getAttribute('alt') ?? '',
+    ...labelTexts(el),
+  );
   if (/^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(el.tagName)) out.push(valueOf(el) || (el as HTMLButtonElement).value || '');
   return out;
 }
@@ -76,7 +88,10 @@ function textsOf(el: Element, way: 'any' | 'text' | 'label' | 'placeholder'): st
 const IMPLICIT: Array<[string, string]> = [
   ['button', 'button,input[type=button],input[type=submit],input[type=reset],input[type=image],summary'],
   ['link', 'a[href],area[href]'],
-  ['textbox', 'textarea,input:not([type]),input[type=text],input[type=email],input[type=search],input[type=url],input[type=tel],input[type=password],input[type=number]'],
+  [
+    'textbox',
+    'textarea,input:not([type]),input[type=text],input[type=email],input[type=search],input[type=url],input[type=tel],input[type=password],input[type=number]',
+  ],
   ['checkbox', 'input[type=checkbox]'],
   ['radio', 'input[type=radio]'],
   ['combobox', 'select:not([multiple])'],
@@ -125,7 +140,10 @@ export function locateAll(loc: PageLocator): Element[] {
     const role = o.role.toLowerCase();
     const m = o.name !== undefined ? matcher(o.name) : null;
     const hits = all.filter((el) => roleOf(el) === role).map((el) => ({ el, rank: m ? Math.max(0, ...textsOf(el, 'any').map(m)) : 2 }));
-    return hits.filter((h) => h.rank > 0).sort((a, b) => b.rank - a.rank).map((h) => h.el);
+    return hits
+      .filter((h) => h.rank > 0)
+      .sort((a, b) => b.rank - a.rank)
+      .map((h) => h.el);
   }
   const want = o.text ?? o.label ?? o.placeholder ?? '';
   const way = o.any ? 'any' : o.label !== undefined ? 'label' : o.placeholder !== undefined ? 'placeholder' : 'text';
@@ -187,7 +205,11 @@ export function nearestTexts(want: string, n = 5, role?: string): string[] {
     }
   }
   const w = want.replace(/^\/(.*)\/[a-z]*$/, '$1');
-  return [...texts].map((t) => ({ t, s: similarity(w, t) })).sort((a, b) => b.s - a.s).slice(0, n).map((x) => x.t);
+  return [...texts]
+    .map((t) => ({ t, s: similarity(w, t) }))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, n)
+    .map((x) => x.t);
 }
 
 /** The nearest texts for a locator that found nothing. */
@@ -197,13 +219,13 @@ export function nearestFor(loc: PageLocator, n = 5): string[] {
 
 /** The text a locator wants (for the nearest texts). */
 export function wantedText(loc: PageLocator): string {
-  return typeof loc === 'string' ? loc : loc.text ?? loc.label ?? loc.placeholder ?? loc.name ?? loc.role ?? loc.css ?? '';
+  return typeof loc === 'string' ? loc : (loc.text ?? loc.label ?? loc.placeholder ?? loc.name ?? loc.role ?? loc.css ?? '');
 }
 
 /** The element a locator picks (its `nth`), or null. */
 export function locate(loc: PageLocator): Element | null {
   const all = locateAll(loc);
-  const nth = typeof loc === 'string' ? 1 : loc.nth ?? 1;
+  const nth = typeof loc === 'string' ? 1 : (loc.nth ?? 1);
   return all[nth - 1] ?? null;
 }
 
