@@ -37,6 +37,7 @@ import { reapOwnedBy, reapProfile } from '../gather/chrome-reaper.js';
 import { JudgeStage, type JudgeHandle, type SavedShot } from './judge-stage.js';
 import { PendingEvidence } from './pending-evidence.js';
 import type { EvidenceTarget } from './evidence-keep.js';
+import type { LedgerTotals } from '../judges/ledger.js';
 
 export interface BatchJob {
   model: string;
@@ -102,21 +103,17 @@ export interface PoolOutcome {
 export interface PipelineStats {
   browser: { done: number; inFlight: number; waiting: number };
   /** Null when no judge metric is selected. */
-  judges: null | {
-    /** Pages whose judges are done, those waiting for them, calls in flight and calls waiting for a slot. */
-    pagesDone: number;
-    pagesWaiting: number;
-    callsInFlight: number;
-    callsWaiting: number;
-    calls: number;
-    promptTokens: number;
-    completionTokens: number;
-    costUsd: number;
-    unpricedCalls: number;
-    refusedCalls: number;
-    budgetUsd?: number;
-    rateLimited: number;
-  };
+  /** The ledger's totals, with pages whose judges are done or waiting, and calls in flight or waiting for a slot. */
+  judges:
+    | null
+    | (LedgerTotals & {
+        pagesDone: number;
+        pagesWaiting: number;
+        callsInFlight: number;
+        callsWaiting: number;
+        budgetUsd?: number;
+        rateLimited: number;
+      });
 }
 
 export interface WorkerPool {

@@ -193,6 +193,18 @@ export async function runAgentTest(run: ProbeRun, test: NaturalTest, ctx: AgentC
     ms: Math.round(performance.now() - t0),
   });
   try {
+    // The agent's steps, recorded as a scripted test for this artifact: a rerun replays them without a call.
+    const keep = (rec: Recording): void =>
+      ctx.cache.put({
+        version: 1,
+        key,
+        model: ctx.model,
+        promptVersion: AGENT_PROMPT_VERSION,
+        repeat: 0,
+        createdAt: new Date().toISOString(),
+        text: JSON.stringify(rec),
+        usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
+      });
     for (let n = 0; ; n++) {
       const obs = await look(run, caps.vision);
       const answer = await ask(ctx, agentMessages(test, history, obs, caps.maxSteps - n), usage, signal);
@@ -201,30 +213,12 @@ export async function runAgentTest(run: ProbeRun, test: NaturalTest, ctx: AgentC
       if (answer.kind === 'verdict') {
         const rec: Recording = { id: test.id, steps, expect: answer.expect as Expectation[], verdict: answer.passed, evidence: answer.evidence };
         const out = await conclude(run, st, test, rec, 'agent', usage);
-        ctx.cache.put({
-          version: 1,
-          key,
-          model: ctx.model,
-          promptVersion: AGENT_PROMPT_VERSION,
-          repeat: 0,
-          createdAt: new Date().toISOString(),
-          text: JSON.stringify(rec),
-          usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
-        });
+        keep(rec);
         return out;
       }
       if (n >= caps.maxSteps) {
         const rec: Recording = { id: test.id, steps, expect: [], verdict: false, evidence: `gave up at the step cap (${caps.maxSteps} steps)` };
-        ctx.cache.put({
-          version: 1,
-          key,
-          model: ctx.model,
-          promptVersion: AGENT_PROMPT_VERSION,
-          repeat: 0,
-          createdAt: new Date().toISOString(),
-          text: JSON.stringify(rec),
-          usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
-        });
+        keep(rec);
         const out = await conclude(run, st, test, rec, 'agent', usage);
         return { ...out, reason: `the agent reached its step cap (${caps.maxSteps} steps) without establishing the expected result` };
       }
