@@ -35,6 +35,12 @@ export interface Gatherer {
    * the source); `gather` finishes it. Must not throw.
    */
   start?(evidence: Evidence, request: Pick<GatherRequest, 'metrics'>): void;
+  /**
+   * Optional: told once per need when another gatherer's part of the evidence is complete, possibly before that
+   * gatherer returns (the visit's screenshot is ready before Lighthouse measures): the screenshot judges start
+   * then. Must not throw, and must not wait.
+   */
+  ready?(evidence: Evidence, done: readonly EvidenceNeed[]): void;
   /** Record `reason` as the cause of every part this gatherer fills (called if `gather` threw anyway). */
   fail(evidence: Evidence, reason: string): void;
   /** Release processes and files (browsers, servers). Called once when the scorer closes. */

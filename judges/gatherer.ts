@@ -30,7 +30,7 @@ import { visualExperiencePrompt } from './prompts/visual-experience.js';
 import { askRepeated, type JudgeContext } from './run.js';
 import { CHECKLIST_TASK, modelFor, notConfiguredReason, resolveJudgeSettings, type AlignmentStance, type JudgeSettings } from './settings.js';
 import { NO_REQUIREMENT_REASON, noChecklistReason, type JudgePayload } from '../core/judge-answer.js';
-import type { JudgeSpec } from '../core/metric.js';
+import type { EvidenceNeed, JudgeSpec } from '../core/metric.js';
 import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer, type JudgePin } from '../core/evidence.js';
 import type { MetricDefinition } from '../core/metric.js';
 import type { Gatherer, GatherRequest, GathererOptions } from '../core/gatherer.js';
@@ -147,6 +147,11 @@ export class JudgeGatherer implements Gatherer {
   /** Start the source-only judges of this artifact now (before the browser runs); `gather` finishes them. */
   start(evidence: Evidence, request: Pick<GatherRequest, 'metrics'>): void {
     if (!this.runs.has(evidence)) this.runs.set(evidence, this.begin(evidence, request.metrics));
+  }
+
+  /** The visit's screenshot is ready (before Lighthouse measures): the screenshot judges start now, not after the browser's work. */
+  ready(evidence: Evidence, done: readonly EvidenceNeed[]): void {
+    if (done.includes('screenshot')) this.runs.get(evidence)?.withScreenshot(desktopScreenshot(evidence));
   }
 
   async gather(evidence: Evidence, request: GatherRequest): Promise<void> {

@@ -129,7 +129,9 @@ export const DEFAULT_JUDGE_SETTINGS: JudgeSettings = {
   timeoutMs: 120_000,
   maxRetries: 2,
   invalidRetries: 1,
-  concurrency: 4,
+  // One `score` asks five judges: all five at once (4 sent them as two waves of a judge's latency), with room
+  // for a repeat or the checklist task beside them.
+  concurrency: 8,
   repeats: 1,
   deadlineMs: 600_000,
   temperature: 0,

@@ -6,6 +6,7 @@
  *   parent → worker  {type: 'init', suite?, network?, lighthouseRuns?, alignment?, viewports?, only?, budgetMs, checkNetwork, deferJudges?}   then any number of
  *                    {type: 'job', jobId, path, requirement?, reference?, shotPath?}
  *   worker → parent  {type: 'ready'} after init;
+ *                    {type: 'shot', jobId, shot} as soon as the visit's screenshot is ready (with `shotPath`);
  *                    {type: 'done', jobId, doc, shot?} or {type: 'error', jobId, message} per job;
  *                    {type: 'chrome', pid, profile} whenever it starts a Chrome (if the worker is killed, the
  *                    parent kills that Chrome and removes its profile: chrome-launcher starts Chrome detached).
@@ -16,7 +17,7 @@
  */
 import { errorMessage } from '../core/errors.js';
 import type { Requirement } from '../core/requirements.js';
-import { Scorer } from './score.js';
+import { Scorer, type ScoreHooks } from './score.js';
 import { onChromeLaunch } from '../gather/chrome-process.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
@@ -59,6 +60,7 @@ export interface JobMessage {
 export type ToWorker = InitMessage | JobMessage;
 export type FromWorker =
   | { type: 'ready' }
+  | { type: 'shot'; jobId: number; shot: SavedShot }
   | { type: 'done'; jobId: number; doc: unknown; shot?: SavedShot }
   | { type: 'error'; jobId: number; message: string }
   | { type: 'chrome'; pid: number; profile: string };
@@ -131,10 +133,23 @@ process.on('message', (msg: ToWorker) => {
     const extra = { ...(msg.requirement ? { requirement: msg.requirement } : {}), ...(msg.reference ? { reference: msg.reference } : {}) };
     const target = keep;
     const key = msg.key;
-    s.scoreWithEvidence(msg.path, extra)
+    const shotPath = msg.shotPath;
+    // The parent's screenshot judges start when the visit's screenshot is ready, not when the job is done.
+    let shot: SavedShot | undefined;
+    const hooks: ScoreHooks = shotPath
+      ? {
+          ready: (evidence, done) => {
+            if (!done.includes('screenshot') || shot) return;
+            shot = saveShot(evidence, shotPath);
+            send({ type: 'shot', jobId: msg.jobId, shot });
+          },
+        }
+      : {};
+    s.scoreWithEvidence(msg.path, extra, hooks)
       .then(async ({ doc, evidence }) => {
         const kept = target && key ? { evidence: await keepEvidence(target, key, evidence, s.metrics, doc.metrics) } : {};
-        return { type: 'done' as const, jobId: msg.jobId, doc: { ...doc, ...kept }, ...(msg.shotPath ? { shot: saveShot(evidence, msg.shotPath) } : {}) };
+        if (shotPath && !shot) shot = saveShot(evidence, shotPath);
+        return { type: 'done' as const, jobId: msg.jobId, doc: { ...doc, ...kept }, ...(shot ? { shot } : {}) };
       })
       .then(
         (done) => send(done),

@@ -3,11 +3,11 @@
  * queue in the parent process, while the browser workers go on to the next artifact.
  *
  * - `begin(job)`, when a browser worker takes the artifact: the parent loads the artifact itself (it only reads
- *   the files) and starts the judges that read only the source (judges/gatherer.ts). `finish(handle, doc, shot)`,
- *   when the worker reports the browser/static result: the screenshot judges start with the screenshot the worker
- *   saved to a file; when every judge has answered, the judge metrics are scored (their pure functions) and put
+ *   the files) and starts the judges that read only the source (judges/gatherer.ts). `screenshotReady`, when the
+ *   worker reports the visit's screenshot saved to a file: the screenshot judges start. `finish(handle, doc, shot)`,
+ *   when the worker reports the browser/static result: the screenshot judges start if they have not; when every judge has answered, the judge metrics are scored (their pure functions) and put
  *   in place of the worker's placeholders, and the perspectives are summed again.
- * - One client (judges/client.ts): `--judge-concurrency` calls in flight (default 16, config key `concurrency`),
+ * - One client (judges/client.ts): `--judge-concurrency` calls in flight (default 48, config key `concurrency`),
  *   a 429 pauses them all for its `retry-after`. One cache and one ledger (judges/ledger.ts): tokens, money and
  *   the budget of the whole run.
  * - Interpretation: the judge deadline (`deadlineSeconds`) counts from `begin`, so a page's judges share it with
@@ -29,8 +29,14 @@ import { judgeCostOf } from './judge-cost.js';
 import { runMetric } from './run-metric.js';
 import { summarisePerspectives } from './score.js';
 
-/** Judge calls in flight at once in a batch's judge stage, unless `--judge-concurrency` or the config says. */
-export const DEFAULT_STAGE_JUDGE_CONCURRENCY = 16;
+/**
+ * Judge calls in flight at once in a batch's judge stage, unless `--judge-concurrency` or the config says.
+ * Calls needed in flight = pages/min ÷ 60 × calls per page × latency: a browser at 19 pages/min (one worker on
+ * two cores, README) with five judges answering in 30 s needs 47.5; 16 capped a batch at 12.8 pages/min with
+ * 15 s judges (bench/judge-pipeline.ts, 2026-11-25). A provider that cannot take as many answers 429, which
+ * pauses the stage for its `retry-after` (judges/client.ts).
+ */
+export const DEFAULT_STAGE_JUDGE_CONCURRENCY = 48;
 
 /** The screenshot a worker saved for the judges: its file, or why there is none. */
 export type SavedShot = { path: string; width: number; height: number } | { reason: string };
@@ -119,8 +125,13 @@ export class JudgeStage {
     void h?.run.done.catch(() => undefined);
   }
 
+  /** The worker saved the visit's screenshot: start the page's screenshot judges now (finish would too, later). */
+  screenshotReady(h: JudgeHandle | null, shot: SavedShot): void {
+    h?.run.withScreenshot(readShot(shot));
+  }
+
   /**
-   * Finish a page: start its screenshot judges, wait for every judge, and return `doc` with the judge metrics
+   * Finish a page: start its screenshot judges (unless `screenshotReady` did), wait for every judge, and return `doc` with the judge metrics
    * scored. `h` null (the parent could not load the artifact): the judge metrics keep the worker's results.
    */
   async finish(h: JudgeHandle | null, doc: ScoreDocument, shot: SavedShot): Promise<ScoreDocument> {

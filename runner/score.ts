@@ -85,6 +85,12 @@ interface ArtifactRun {
   timings: Record<string, number>;
 }
 
+/** Told as an artifact's evidence fills in (the batch worker hands the screenshot to its parent's judges). */
+export interface ScoreHooks {
+  /** Called once per need, as soon as that part of the evidence is complete; must not throw. */
+  ready?(evidence: Evidence, done: readonly EvidenceNeed[]): void;
+}
+
 /** What one artifact is scored against besides itself: the user's requirement, the design it should reproduce. */
 export interface ScoreExtra {
   requirement?: Requirement | undefined;
@@ -171,7 +177,7 @@ export class Scorer {
   }
 
   /** Like `score`, and also returns the gathered evidence (for `--save-evidence`). */
-  async scoreWithEvidence(input: string | Artifact, extra: ScoreExtra = {}): Promise<{ doc: ScoreDocument; evidence: Evidence }> {
+  async scoreWithEvidence(input: string | Artifact, extra: ScoreExtra = {}, hooks: ScoreHooks = {}): Promise<{ doc: ScoreDocument; evidence: Evidence }> {
     const timings: Record<string, number> = {};
     const start = performance.now();
     const artifact = typeof input === 'string' ? loadArtifact(input) : input;
@@ -181,7 +187,7 @@ export class Scorer {
     if (extra.reference) evidence.reference = extra.reference;
     this.run(evidence, start, timings);
     const results = new Map<string, MetricResult>();
-    await this.gather(evidence, timings, start, results);
+    await this.gather(evidence, timings, start, results, hooks);
     return { doc: await this.scoreEvidence(evidence, timings, results), evidence };
   }
 
@@ -192,13 +198,28 @@ export class Scorer {
    * gatherer scores the static metrics during Lighthouse's CPU benchmark, or while the page settles when
    * Lighthouse is not run, and the ones that need only the visit before Lighthouse measures); whatever a
    * gatherer does not run is scored right after it.
-   * Results land in `results`, keyed by metric id.
+   * Results land in `results`, keyed by metric id. Each need is announced once, as soon as it is complete, to the
+   * other gatherers' `ready` and to `hooks.ready`.
    */
-  async gather(evidence: Evidence, timings: Record<string, number>, start = performance.now(), results = new Map<string, MetricResult>()): Promise<void> {
+  async gather(
+    evidence: Evidence,
+    timings: Record<string, number>,
+    start = performance.now(),
+    results = new Map<string, MetricResult>(),
+    hooks: ScoreHooks = {},
+  ): Promise<void> {
     this.run(evidence, start, timings);
     const needs = this.needs;
     const active = this.gatherers.filter((g) => g.provides.some((n) => needs.has(n)));
     const pending = new Set<EvidenceNeed>(active.flatMap((g) => g.provides));
+    const announced = new Set<EvidenceNeed>();
+    const announce = (from: Gatherer, done: readonly EvidenceNeed[]) => {
+      const fresh = done.filter((n) => from.provides.includes(n) && !announced.has(n));
+      if (fresh.length === 0) return;
+      for (const n of fresh) announced.add(n);
+      for (const g of active) if (g !== from) g.ready?.(evidence, fresh);
+      hooks.ready?.(evidence, fresh);
+    };
     let overlapMs = 0;
     // Work that needs only the loaded artifact (the source-only judges) starts before the browser.
     for (const g of active) g.start?.(evidence, { metrics: this.metrics });
@@ -207,6 +228,7 @@ export class Scorer {
       const budgetMs = Math.max(0, this.options.budgetMs - (t - start));
       let background: Promise<void> | undefined;
       const runReady = (done: readonly EvidenceNeed[] = []) => {
+        announce(g, done);
         const complete = (n: EvidenceNeed) => !pending.has(n) || (done.includes(n) && g.provides.includes(n));
         const ready = this.metrics.filter((m) => !results.has(m.id) && allNeeds(m).every(complete));
         background = (background ?? Promise.resolve()).then(async () => {
@@ -226,6 +248,7 @@ export class Scorer {
       if (background) await background;
       timings[g.name] = round2(performance.now() - t);
       for (const n of g.provides) pending.delete(n);
+      announce(g, g.provides);
     }
     if (overlapMs) timings.scoreWhileGathering = round2(overlapMs);
   }

@@ -9,7 +9,8 @@
  * - Judge stage (when judge metrics are selected; runner/judge-stage.ts): the workers leave the judges out and
  *   report the browser/static result with the desktop screenshot saved to the pending-evidence folder
  *   (runner/pending-evidence.ts); the parent asks every judge through one shared queue while the worker takes the
- *   next artifact. The source-only judges start when a worker takes the artifact. An artifact's outcome is
+ *   next artifact. The source-only judges start when a worker takes the artifact, the screenshot judges when the
+ *   worker reports the visit's screenshot (before Lighthouse measures). An artifact's outcome is
  *   settled when its judges are done.
  * - Interpretation of "pages waiting for judges are capped": a worker takes no new artifact while
  *   `maxAwaitingJudges` pages (default: the judge concurrency, at least 4) have finished their browser work and
@@ -343,6 +344,10 @@ class Pool implements WorkerPool {
     }
     const cur = w.job;
     if (!cur || cur.jobId !== msg.jobId) return;
+    if (msg.type === 'shot') {
+      this.stage?.screenshotReady(cur.judges, msg.shot);
+      return;
+    }
     clearTimeout(cur.timer);
     w.job = null;
     if (msg.type === 'done') this.browserFinished(cur.job, msg.doc as ScoreDocument, msg.shot, cur.judges, cur.started);

@@ -165,4 +165,40 @@ describe('scoring while gathering', () => {
       await scorer.close();
     }
   });
+
+  it('announces a need to the other gatherers and to the caller when it is declared finished, once, before its gatherer returns', async () => {
+    const seen: string[] = [];
+    class Shooter implements Gatherer {
+      readonly name = 'shooter';
+      readonly provides = ['browser', 'screenshot'] as const;
+      async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
+        evidence.browser = browserEvidence({});
+        await request.background?.(['browser', 'screenshot']);
+        seen.push('shooter still gathering');
+        await request.background?.(['screenshot']);
+      }
+      fail(): void {}
+      async close(): Promise<void> {}
+    }
+    class Listener implements Gatherer {
+      readonly name = 'listener';
+      readonly provides = ['lighthouse'] as const;
+      ready(_e: Evidence, done: readonly string[]): void {
+        seen.push(`listener: ${done.join(' ')}`);
+      }
+      async gather(evidence: Evidence): Promise<void> {
+        evidence.lighthouse = lighthouseEvidence({ performance: 0.5 });
+      }
+      fail(): void {}
+      async close(): Promise<void> {}
+    }
+    const scorer = new Scorer({ only: ['performance', 'console-errors'], gatherers: [new Shooter(), new Listener()] });
+    try {
+      await scorer.scoreWithEvidence(page, {}, { ready: (_e, done) => seen.push(`caller: ${done.join(' ')}`) });
+    } finally {
+      await scorer.close();
+    }
+    // The shooter's needs, as soon as declared; the listener's own need only to the caller, when it returns.
+    assert.deepEqual(seen, ['listener: browser screenshot', 'caller: browser screenshot', 'shooter still gathering', 'caller: lighthouse']);
+  });
 });
