@@ -143,6 +143,11 @@ export interface BrowserEvidence {
    * runtime starting up): a page that never goes idle.
    */
   busyAfterLoad?: number;
+  /**
+   * When the page's first contentful paint came (ms from navigation start), as the page reports it at the end of
+   * the settle; null: none by then (a blank canvas waiting for a microphone, say); absent: not asked.
+   */
+  firstContentfulPaintMs?: number | null;
   /** Faults seen during the visit (timeout, dialog storm, navigation away, window closed, crash). */
   faults: string[];
   /** Main-frame navigations after the entry loaded (a reload loop, a link followed within the artifact); absent = 0. */

@@ -222,7 +222,7 @@ export class BrowserGatherer implements Gatherer {
           }
         } finally {
           visitOver();
-          decide(early?.measure ? (pageState(evidence.browser).neverIdle ? 'measure-never-idle' : 'measure') : 'skip');
+          decide(early?.measure ? pageState(evidence.browser) : 'skip');
         }
       }
       // Without the visit, the probe runs here: before Lighthouse, which has not started.
@@ -525,7 +525,8 @@ interface EarlyLighthouse {
 
 /** What the visit saw of the page that changes how Lighthouse measures it: whether it never goes idle. */
 function pageState(b: Evidence['browser']): PageState {
-  return { neverIdle: !!b?.ok && isNeverIdle(b.value.busyAfterLoad) };
+  if (!b?.ok) return {};
+  return { neverIdle: isNeverIdle(b.value.busyAfterLoad), noContentfulPaint: b.value.firstContentfulPaintMs === null };
 }
 
 /** Why Lighthouse should not run after this visit: the page never finished loading, or stopped answering. */

@@ -44,11 +44,19 @@ interface DriverLike {
 const BaseGatherer = Gatherer as unknown as new () => { meta: { supportedModes: string[] } };
 const BaseAudit = Audit as unknown as new () => object;
 
+/** The page as the visit saw it before Lighthouse measures (lighthouse.ts `lighthouseSettingsFor` reads it). */
+export interface PageState {
+  /** The main thread stayed busy after load (collectors/busy-after-load.ts `isNeverIdle`). */
+  neverIdle?: boolean;
+  /** The visit saw no first contentful paint by the end of its settle. */
+  noContentfulPaint?: boolean;
+}
+
 /**
- * What a held run is told when the caller's work is over: measure, measure a page that never goes idle (its
- * waits are then the never-idle ones: lighthouse.ts `lighthouseSettingsFor`), or skip.
+ * What a held run is told when the caller's work is over: skip, or measure the page as the visit saw it (its
+ * waits then follow that: lighthouse.ts `lighthouseSettingsFor`).
  */
-export type HoldVerdict = 'measure' | 'measure-never-idle' | 'skip';
+export type HoldVerdict = 'skip' | PageState;
 
 /** How a run's measured phase went (issue "Numbers that hold still"); rows carry these in their timings. */
 export interface MeasureStats {
@@ -121,7 +129,7 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
           await context.page.close();
           return;
         }
-        if (verdict === 'measure-never-idle') neverIdle = true;
+        if (verdict.neverIdle) neverIdle = true;
         opts.onVerdict?.(verdict, context.settings);
       }
       if (lock) {

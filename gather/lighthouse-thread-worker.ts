@@ -105,8 +105,8 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     const runs = [first];
     while (runs.length < (msg.runs ?? 1) && deadline - performance.now() > MIN_EXTRA_RUN_MS) {
       // The extra runs observe the page as the first did (its never-idle window, when its verdict said so).
-      const neverIdle = msg.page?.neverIdle || verdict === 'measure-never-idle';
-      runs.push(await once(msg, deadline - performance.now(), { performanceOnly: true, pageState: { neverIdle } }));
+      const pageState = { ...msg.page, ...(verdict && verdict !== 'skip' ? verdict : {}) };
+      runs.push(await once(msg, deadline - performance.now(), { performanceOnly: true, pageState }));
     }
     const result: LighthouseRun = {
       ...first,

@@ -48,6 +48,7 @@ import {
   copyMeasureStats,
   mobileGatherer,
   type HoldVerdict,
+  type PageState,
   type MeasureStats,
   type MobileArtifact,
 } from './lighthouse-mobile.js';
@@ -77,11 +78,7 @@ export const LIGHTHOUSE_SETTINGS = {
   skipAudits: ['bf-cache'],
 };
 
-/** The page as the visit saw it before Lighthouse measures. */
-export interface PageState {
-  /** The main thread stayed busy after load (collectors/busy-after-load.ts `isNeverIdle`). */
-  neverIdle?: boolean;
-}
+export type { PageState };
 
 /**
  * How long Lighthouse observes a page that never goes idle, from the start of its navigation (its
@@ -89,17 +86,28 @@ export interface PageState {
  */
 export const NEVER_IDLE_WINDOW_MS = 5_000;
 
-/** The waits among the settings: what `lighthouseSettingsFor` changes for a page that never goes idle. */
-const WAIT_KEYS = ['maxWaitForLoad', 'pauseAfterLoadMs', 'networkQuietThresholdMs', 'cpuQuietThresholdMs'] as const;
+/**
+ * How long Lighthouse waits for the first contentful paint of a page whose visit saw none by the end of its
+ * settle (load + SETTLE_MS, with the static scoring's time), instead of LIGHTHOUSE_SETTINGS' 15 s. Such a page
+ * (a blank canvas waiting for a microphone that headless Chrome does not have: the corpus's audio-spectrum) then
+ * ends its run with Lighthouse's NO_FCP error 5 s after navigation instead of 15 s: its Lighthouse metrics are
+ * unscorable with that error either way. A page that first paints between the settle's end and 5 s is still
+ * measured; one that paints later than 5 s after a settle without paint loses its Lighthouse metrics (before: 15 s).
+ */
+export const NO_PAINT_FCP_WAIT_MS = 5_000;
+
+/** The waits among the settings: what `lighthouseSettingsFor` changes for the page the visit saw. */
+const WAIT_KEYS = ['maxWaitForLoad', 'maxWaitForFcp', 'pauseAfterLoadMs', 'networkQuietThresholdMs', 'cpuQuietThresholdMs'] as const;
 
 /**
  * Lighthouse's settings for one run: LIGHTHOUSE_SETTINGS, with the never-idle window for a page that never goes
- * idle. The one place the settings are chosen (a held run applies the waits when its verdict comes:
- * `applyPageState`).
+ * idle and the short first-paint wait for a page that painted nothing in the visit. The one place the settings
+ * are chosen (a held run applies the waits when its verdict comes: `applyPageState`).
  */
 export function lighthouseSettingsFor(page: PageState = {}): typeof LIGHTHOUSE_SETTINGS {
   const settings = { ...LIGHTHOUSE_SETTINGS };
   if (page.neverIdle) settings.maxWaitForLoad = NEVER_IDLE_WINDOW_MS;
+  if (page.noContentfulPaint) settings.maxWaitForFcp = NO_PAINT_FCP_WAIT_MS;
   return settings;
 }
 
@@ -366,7 +374,7 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
         ...(lock ? { lock } : {}),
         stats,
         onVerdict: (verdict, runSettings) => {
-          if (verdict === 'measure-never-idle') applyPageState(runSettings, { neverIdle: true });
+          if (verdict !== 'skip') applyPageState(runSettings, verdict);
           opts.onVerdict?.(verdict);
         },
       });

@@ -29,7 +29,7 @@ import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { Artifact } from '../core/artifact/model.js';
 import type { BrowserEvidence } from '../core/browser-evidence.js';
 import { errorMessage } from '../core/errors.js';
-import { busyAfterLoad, holdAnimationFrames, isNeverIdle } from './collectors/busy-after-load.js';
+import { busyAfterLoad, firstContentfulPaintMs, holdAnimationFrames, isNeverIdle } from './collectors/busy-after-load.js';
 import { visitCollectors } from './collectors/index.js';
 import { visitMobile } from './collectors/mobile-visit.js';
 import { VIEWPORT } from './collectors/screenshots.js';
@@ -125,6 +125,7 @@ class VisitRun {
     const neverIdle = isNeverIdle(busy);
     await this.step('domHtml', 'probe', () => this.page.evaluate(neverIdle ? holdAnimationFrames : () => undefined), RESPONSIVE_PROBE_MS);
     if (neverIdle) await this.pauseClock();
+    const fcp = await this.step('domHtml', 'first paint', () => this.page.evaluate(firstContentfulPaintMs), RESPONSIVE_PROBE_MS);
     const ev: BrowserEvidence = {
       url: this.entryUrl,
       finalUrl: this.entryUrl,
@@ -139,6 +140,7 @@ class VisitRun {
       loaded,
     };
     if (busy !== undefined) ev.busyAfterLoad = busy;
+    if (fcp !== undefined) ev.firstContentfulPaintMs = fcp;
     await this.collect(ev);
     await this.phone(ev);
     return this.finish(ev);

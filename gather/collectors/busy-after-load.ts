@@ -34,6 +34,12 @@ export function holdAnimationFrames(): void {
   window.cancelAnimationFrame = () => undefined;
 }
 
+/** Runs in the page: when its first contentful paint came (ms), or null when none has yet. */
+export function firstContentfulPaintMs(): number | null {
+  const e = performance.getEntriesByName('first-contentful-paint')[0];
+  return e ? Math.round(e.startTime) : null;
+}
+
 /** The metrics are answered by the page's main thread: one that does not answer within this is busy. */
 const METRICS_TIMEOUT_MS = 1000;
 

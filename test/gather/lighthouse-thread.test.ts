@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { ChromeProcess } from '../../gather/chrome-process.js';
 import { LighthouseTimeout } from '../../gather/lighthouse.js';
 import { LighthouseThread } from '../../gather/lighthouse-thread.js';
+import type { HoldVerdict } from '../../gather/lighthouse-mobile.js';
 
 const PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>t</title></head><body><h1>Hello</h1><p>A small page.</p></body></html>';
@@ -53,8 +54,8 @@ describe('Lighthouse in a worker thread', () => {
     let hitsAtBenchmark = -1;
     // The verdict comes HOLD_MS after the benchmark starts (about 1 s long), whatever the worker's start-up
     // took, so the run must have waited for it.
-    let verdict!: (v: 'measure') => void;
-    const decided = new Promise<'measure'>((r) => (verdict = r));
+    let verdict!: (v: HoldVerdict) => void;
+    const decided = new Promise<HoldVerdict>((r) => (verdict = r));
     const run = await thread.run(url, {
       port: chrome.port!,
       proxyServer,
@@ -63,7 +64,7 @@ describe('Lighthouse in a worker thread', () => {
       onBenchmark: () => {
         benchmarks++;
         hitsAtBenchmark = pageHits;
-        void later(HOLD_MS, 'measure' as const).then(verdict);
+        void later(HOLD_MS, {} as HoldVerdict).then(verdict);
       },
     });
     assert.equal(benchmarks, 1, 'the CPU benchmark was not announced once');
