@@ -14,7 +14,7 @@
  * 4. throughput: pages per minute at concurrency 1 (A) and 2 (C) (goal C ≥ 18 pages/min); the median Lighthouse
  *    lock wait at concurrency 2.
  *
- *   node dist/bench/stability.js [--pages 60] [--dir DIR] [--out DIR] [--models 6] [--lighthouse-runs N] [--reuse DIR]
+ *   node dist/bench/stability.js [--pages 60] [--dir DIR] [--out DIR] [--models 6] [--lighthouse-runs N] [--reuse DIR | --reuse-all DIR]
  *
  * Pages: the first N in name order of the corpus, but every page with a CSS animation, requestAnimationFrame or a
  * canvas is put first (so that animated and canvas pages are always in the sample).
@@ -51,11 +51,27 @@ const pages = [...moving.slice(0, Math.floor(n / 3)), ...all.filter((f) => !movi
 const modelOf = (f: string) => `pseudo-${createHash('sha1').update(f).digest()[0]! % models}`;
 const jobs: BatchJob[] = pages.map((f) => ({ model: modelOf(f), requirement: f.replace(/\.html$/, ''), path: join(dir, f) }));
 
-/** `--reuse DIR`: the two runs at concurrency 1 are read from an earlier run's folder (to try a change that only acts at concurrency 2); their pages per minute are then unknown. */
-const reuse = arg('--reuse');
+/**
+ * `--reuse DIR`: the two runs at concurrency 1 are read from an earlier run's folder (to try a change that only
+ * acts at concurrency 2); `--reuse-all DIR`: all three (to analyse a finished run again). A reused run's minutes
+ * are its rows' span: from the first row's start (its `finishedAt` less its `ms`) to the last row's `finishedAt`,
+ * which leaves out the workers' start-up.
+ */
+const reuseAll = arg('--reuse-all');
+const reuse = arg('--reuse') ?? reuseAll;
+
+/** The minutes a results file's rows span (see `--reuse`). */
+function spanMinutes(rows: ResultRow[]): number {
+  const ends = rows.map((r) => Date.parse(r.finishedAt ?? ''));
+  const starts = rows.map((r, i) => ends[i]! - (r.ms ?? 0));
+  return (Math.max(...ends) - Math.min(...starts)) / 60_000;
+}
 
 async function run(name: string, concurrency: number): Promise<{ rows: ResultRow[]; minutes: number }> {
-  if (reuse && concurrency === 1) return { rows: readResults(join(reuse, `${name}.jsonl`)).rows, minutes: NaN };
+  if (reuse && (concurrency === 1 || reuseAll)) {
+    const rows = readResults(join(reuse, `${name}.jsonl`)).rows;
+    return { rows, minutes: spanMinutes(rows) };
+  }
   const file = join(out, `${name}.jsonl`);
   const t = Date.now();
   await runBatch(jobs, {

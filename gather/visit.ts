@@ -196,10 +196,12 @@ class VisitRun {
    * that fail one after another). Returns the main thread's busy share over the settle.
    */
   private async settle(loaded: boolean): Promise<number | undefined> {
+    const t = performance.now();
     let busy: number | undefined;
     if (loaded) busy = await busyAfterLoad(this.page, () => Promise.all([sleep(Math.min(SETTLE_MS, this.left())), this.opts.idle?.()]));
     else await this.opts.idle?.();
     this.responsive = !this.closed;
+    this.mark('settle', t);
     return busy;
   }
 
