@@ -14,7 +14,7 @@
  * { "baseURL": "http://localhost:8000/v1", "apiKey": "...", "apiKeyEnv": "MY_KEY_VAR",
  *   "model": "qwen2.5-vl-72b",
  *   "models": { "functional-alignment": "other-model", "checklist": "other-model" },
- *   "timeoutSeconds": 120, "maxRetries": 2, "invalidRetries": 1, "concurrency": 4, "repeats": 1,
+ *   "timeoutSeconds": 120, "maxRetries": 2, "invalidRetries": 1, "concurrency": 8, "repeats": 1,
  *   "deadlineSeconds": 600, "temperature": 0, "maxTokens": 4096,
  *   "responseFormat": "json_schema" | "json_object" | "none",
  *   "prices": { "qwen2.5-vl-72b": { "input": 0.4, "output": 1.2 } },   // USD per million tokens
@@ -22,8 +22,8 @@
  *   "alignment": "study" | "strict",
  *   "agent": { "maxSteps": 12, "maxTokens": 200000, "timeSeconds": 180, "vision": true } }
  * ```
- * `concurrency` is the judge calls in flight at once: 4 for `score`; a batch's or queue worker's judge stage, which
- * serves every artifact through one queue, defaults to 16 (`defaults` of resolveJudgeSettings; runner/judge-stage.ts).
+ * `concurrency` is the judge calls in flight at once: 8 for `score`; a batch's or queue worker's judge stage, which
+ * serves every artifact through one queue, defaults to 48 (`defaults` of resolveJudgeSettings; runner/judge-stage.ts).
  * `alignment` (flag `--alignment`, default `study`) is the stance of the three alignment judges: the study's
  * "addressed at a high level, mock data and unfinished features count" or our strict "implemented so that it
  * works" (core/judge-answer.ts, ALIGNMENT_STANCES). It changes their prompt and prompt version.
