@@ -16,7 +16,8 @@
  * 3. Settle: SETTLE_MS, or as long as the caller's `idle` work takes if longer (Node is idle then), with the
  *    main thread's busy share measured over it (collectors/busy-after-load.ts).
  * 4. Probe: the page must answer once within RESPONSIVE_PROBE_MS; a page that never goes idle then has its clock
- *    paused (`pauseClock`).
+ *    paused (`pauseClock`), any other page has it run on by PAGE_CLOCK_ADVANCE_MS at once and then paused
+ *    (`advanceClock`), so that what its timers show soon after start-up is in the evidence on every run.
  * 5. Collect: each collector's step, in order, each within its limit.
  * 6. Phone: iPhone 12 Pro in a page of its own (collectors/mobile-visit.ts), unless the Lighthouse run measures it.
  * 7. Finish: what the listeners recorded.
@@ -47,6 +48,10 @@ import { gate } from './step-gate.js';
  * 5 s more of its budget.
  */
 export const RESPONSIVE_PROBE_MS = 10_000;
+/** How far the clock of a page that goes idle is run on after the settle (`advanceClock`). */
+export const PAGE_CLOCK_ADVANCE_MS = 1_000;
+/** The real time the run-on may take (its clock stands still while fetches are pending). */
+const PAGE_CLOCK_ADVANCE_WAIT_MS = 1_000;
 /** Main-frame navigations after the entry from which an unresponsive page is said to be in a reload loop. */
 const RELOAD_LOOP_NAVIGATIONS = 3;
 /** Live dedicated workers from which an unresponsive page is said to be starved by its workers. */
@@ -125,6 +130,7 @@ class VisitRun {
     const neverIdle = isNeverIdle(busy);
     await this.step('domHtml', 'probe', () => this.page.evaluate(neverIdle ? holdAnimationFrames : () => undefined), RESPONSIVE_PROBE_MS);
     if (neverIdle) await this.pauseClock();
+    else await this.advanceClock();
     const fcp = await this.step('domHtml', 'first paint', () => this.page.evaluate(firstContentfulPaintMs), RESPONSIVE_PROBE_MS);
     const ev: BrowserEvidence = {
       url: this.entryUrl,
@@ -224,6 +230,30 @@ class VisitRun {
       this.faults.add(`pausing the page clock failed: ${errorMessage(err)}`);
     } finally {
       this.mark('pause clock', t);
+    }
+  }
+
+  /**
+   * A page that goes idle has its clock run on by PAGE_CLOCK_ADVANCE_MS of its own time, at once, then stopped
+   * (CDP virtual time: the timers due in that time fire one after another, none later): a message a timer shows
+   * 500 ms after start-up is in the evidence on every run, not only when the settle happened to last that long
+   * (a corpus chat page gave its screenshot judges a new picture on every run). The clock stands still while
+   * fetches are pending; if it has not run on within PAGE_CLOCK_ADVANCE_WAIT_MS of real time (a request that never
+   * ends), it is stopped where it is. From here on the visit collects a page whose clock stands still, as for a
+   * page that never goes idle (`pauseClock`).
+   */
+  private async advanceClock(): Promise<void> {
+    if (!this.responsive || this.closed) return;
+    const t = performance.now();
+    try {
+      const expired = new Promise<void>((r) => this.cdp.once('Emulation.virtualTimeBudgetExpired', () => r()));
+      await this.cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pauseIfNetworkFetchesPending', budget: PAGE_CLOCK_ADVANCE_MS });
+      await Promise.race([expired, sleep(Math.min(PAGE_CLOCK_ADVANCE_WAIT_MS, Math.max(0, this.left())))]);
+      await withTimeout(this.cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' }), Math.min(STEP_TIMEOUT_MS, this.left()), 'pause clock');
+    } catch (err) {
+      this.faults.add(`running the page clock on failed: ${errorMessage(err)}`);
+    } finally {
+      this.mark('page clock', t);
     }
   }
 

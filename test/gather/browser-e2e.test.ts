@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { after, describe, it } from 'node:test';
 import { Scorer, type ScoreDocument } from '../../runner/score.js';
+import { PAGE_CLOCK_ADVANCE_MS } from '../../gather/visit.js';
 import { writeArtifact, fixture, runCli, tempDir } from '../helpers.js';
 
 const BUDGET_MS = 20_000;
@@ -79,6 +80,23 @@ describe('randomness in the visit', () => {
     const first = await ids();
     assert.match(first, /^[0-9a-z]+ [0-9a-f-]{36} \d+-\d+$/);
     assert.equal(await ids(), first);
+  });
+
+  it('what a timer shows soon after start-up is in the evidence on every visit, and a later timer on none', async () => {
+    // 700 ms after load is past the 300 ms settle in real time, within the clock's run-on of PAGE_CLOCK_ADVANCE_MS.
+    assert.ok(PAGE_CLOCK_ADVANCE_MS >= 700);
+    const page = writeArtifact({
+      'index.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>timers</title></head><body><p id="soon">waiting</p><p id="late">waiting</p>
+<script>addEventListener('load', () => { setTimeout(() => { document.getElementById('soon').textContent = 'welcome'; }, 700); setTimeout(() => { document.getElementById('late').textContent = 'much later'; }, 20000); });</script></body></html>`,
+    });
+    for (let i = 0; i < 3; i++) {
+      const { evidence } = await scorer.scoreWithEvidence(page);
+      assert.ok(evidence.browser?.ok);
+      const dom = evidence.browser.value.domHtml;
+      assert.match(dom, /<p id="soon">welcome<\/p>/, `visit ${i + 1}`);
+      assert.match(dom, /<p id="late">waiting<\/p>/, `visit ${i + 1}`);
+      assert.equal(typeof evidence.browser.value.timings['page clock'], 'number', 'the clock was run on');
+    }
   });
 });
 
