@@ -12,6 +12,7 @@ import { ALIGNMENT_STANCES, type AlignmentStance } from '../core/judge-answer.js
 import { parseRequirement, type Requirement } from '../core/requirements.js';
 import type { ViewportSpec } from '../core/fidelity.js';
 import type { ScoringSettings } from '../core/results.js';
+import { COMPARED_SETTINGS } from './scoring-settings.js';
 
 /** A job or settings record a worker refuses; the message says which field and why. */
 export class RefusedPayload extends Error {
@@ -228,18 +229,8 @@ export interface QueuePoolSettings {
 /** The most Lighthouse runs a queue may ask for (as `--lighthouse-runs` allows). */
 const MAX_LIGHTHOUSE_RUNS = 9;
 const POOL_KEYS = ['suite', 'only', 'network', 'lighthouseRuns', 'budgetMs', 'checkNetwork', 'alignment', 'viewports', 'hardLimitMs'] as const;
-const SCORING_KEYS = [
-  'webgrade',
-  'suite',
-  'metrics',
-  'network',
-  'lighthouseRuns',
-  'budgetSeconds',
-  'checkNetwork',
-  'alignment',
-  'viewports',
-  'browser',
-] as const;
+/** A row's scoring settings: the compared ones and the browser. */
+const SCORING_KEYS: ReadonlyArray<keyof ScoringSettings> = [...COMPARED_SETTINGS, 'browser'];
 const DAY_MS = 24 * 3600 * 1000;
 
 function idList(v: unknown, where: string): string[] {

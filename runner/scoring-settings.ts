@@ -62,7 +62,8 @@ export function rowSettings(row: ResultRow): Partial<ScoringSettings> {
   return out;
 }
 
-const KEYS: Array<keyof ScoringSettings> = [
+/** Every scoring setting two rows are compared on (all of ScoringSettings but the browser). */
+export const COMPARED_SETTINGS: ReadonlyArray<keyof ScoringSettings> = [
   'webgrade',
   'suite',
   'metrics',
@@ -88,7 +89,7 @@ export function browsersOf(settings: ReadonlyArray<Partial<ScoringSettings>>): s
 
 /** The first setting two rows disagree on, as `name: a vs b`, or null when they agree (the browser is not one). */
 export function settingsDifference(a: Partial<ScoringSettings>, b: Partial<ScoringSettings>): string | null {
-  for (const k of KEYS) {
+  for (const k of COMPARED_SETTINGS) {
     // The alignment stance and the viewports are written only when not the default; elsewhere a missing field
     // is unknown.
     const writtenWhenSet = k === 'alignment' || k === 'viewports';
