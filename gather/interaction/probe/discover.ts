@@ -8,7 +8,6 @@ import { errorMessage } from '../../../core/errors.js';
 import { VIEWPORT } from '../driver.js';
 import { DEFAULT_KEYS, keysOf } from './keys.js';
 import { EVAL_MS, SCREENSHOT_CAP_PX } from './limits.js';
-import type { RawControl } from './page-answers.js';
 import { readScreen } from './screen.js';
 import { OutOfBudget, type ProbeRun } from './run.js';
 
@@ -53,7 +52,7 @@ function choose(controls: InteractionControl[], max: number): InteractionControl
 export async function discoverControls(run: ProbeRun): Promise<void> {
   const te = performance.now();
   const sources = await keySources(run);
-  const raw = await run.call<RawControl[]>('enumerate', []);
+  const raw = await run.enumerate();
   const controls = keyboard(run, sources);
   for (const r of raw) controls.push({ index: controls.length, ...r, acted: false });
   run.ev.controls = run.controls = controls;

@@ -33,7 +33,6 @@ import {
 import { checkAnswer, emptyUsage, type JudgeUsage } from '../../../judges/run.js';
 import type { JudgeSettings } from '../../../judges/settings.js';
 import { EVAL_MS } from '../probe/limits.js';
-import type { RawControl } from '../probe/page-answers.js';
 import type { ProbeRun } from '../probe/run.js';
 import { afterShot, checkExpectations, observe, runSteps, startTest, type TestState } from './run.js';
 
@@ -101,9 +100,9 @@ type AgentMessages = ReturnType<typeof agentMessages>;
 
 async function look(run: ProbeRun, vision: boolean): Promise<AgentObservation> {
   await run.d.listeners(run.bound(EVAL_MS)).catch(() => undefined);
-  const controls = await run.call<RawControl[]>('enumerate', []);
+  const controls = await run.enumerate();
   const text = await run.call<string>('tests.text', [4000]);
-  const url = await run.d.eval<string>('location.href', run.bound(1000), 'address');
+  const url = await run.call<string>('href', [], 1000);
   const shot = vision ? await run.d.screenshot(1600, run.bound(EVAL_MS)).catch(() => undefined) : undefined;
   return { controls: controls.map((c) => ({ kind: c.kind, text: c.text, selector: c.selector })), text, url, ...(shot ? { screenshot: shot.png } : {}) };
 }

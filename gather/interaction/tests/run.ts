@@ -111,7 +111,7 @@ export async function checkExpectations(run: ProbeRun, st: TestState, expect: re
 
 /** Let the page finish what the last step started (OBSERVE on the page clock, then a quiet network). */
 export async function observe(run: ProbeRun): Promise<void> {
-  await run.call('advance', [OBSERVE_MS]);
+  await run.agent('advance', [OBSERVE_MS]);
   await run.quiet();
 }
 
