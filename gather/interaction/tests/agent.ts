@@ -18,7 +18,6 @@
  * it is not recorded. Cost: the calls' usage in the judges' accounting shape (judges/run.ts `JudgeUsage`).
  */
 import { createHash } from 'node:crypto';
-import type { Artifact } from '../../../core/artifact/model.js';
 import { describeStep, type Expectation, type NaturalTest, type RequirementTestResult, type ScriptedTest } from '../../../core/requirement-tests.js';
 import { JudgeCache } from '../../../judges/cache.js';
 import { JudgeCallError, costUsd, type JudgeClient } from '../../../judges/client.js';
@@ -43,18 +42,12 @@ export interface AgentContext {
   model: string;
   /** The recordings' cache (null folder: no cache). */
   cache: JudgeCache;
+  /** Every file's path and bytes (core/artifact/hash.ts), so that a recording never crosses artifacts. */
   artifactHash: string;
 }
 
 /** What is recorded for one (model, prompt version, artifact, test). */
 export type Recording = ScriptedTest & { verdict: boolean; evidence: string };
-
-/** sha256 of the artifact's files (paths and contents), so that a recording never crosses artifacts. */
-export function artifactHash(artifact: Artifact): string {
-  const h = createHash('sha256');
-  for (const f of [...artifact.files].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`${f.path}\0${f.size}\0${f.text ?? ''}\0`);
-  return h.digest('hex');
-}
 
 export function recordingKey(model: string, artifactHashHex: string, test: NaturalTest): string {
   return createHash('sha256')
