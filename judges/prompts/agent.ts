@@ -4,6 +4,10 @@
  * their texts, its visible text and, with vision, a screenshot), and answers with ONE JSON object: the next step
  * of the scripted vocabulary, or its verdict with the evidence and the expectations that show it.
  *
+ * A "passed" verdict counts only with an expectation that holds now and did not on the start state (the runner
+ * checks both: gather/interaction/tests/agent.ts); the answer format says so, and a pass without one fails
+ * rather than being asked again.
+ *
  * Everything the page supplies is untrusted data (../untrusted.ts): its address (fragment included), the steps
  * taken with what each did (a failed step's outcome quotes the texts the page offers), its controls and its visible
  * text are enclosed in one data block, each cut to a stated length, and the system message says that nothing
@@ -41,7 +45,9 @@ const ANSWER = [
   '  {"action": "step", "step": <one step>, "why": "<short reason>"}',
   'or, once you know whether the expected result holds:',
   '  {"action": "verdict", "passed": true|false, "evidence": "<what you saw>", "expect": [<expectations that show it on the page now>]}',
-  'A verdict "passed" must list at least one expectation; they are checked on the page, and a pass whose expectations do not hold fails.',
+  'A verdict "passed" must list expectations that show the expected result on the page now. They are checked on the page, and also on',
+  'the start state (before any step): one that already held there shows nothing and does not count. A pass with no expectation that',
+  'did not already hold at the start, or whose expectations do not hold now, fails.',
 ].join('\n');
 
 export interface AgentTurn {
@@ -108,8 +114,8 @@ export function validateAgentAnswer(v: Record<string, unknown>): Validation<Agen
     }
     if (v.action === 'verdict') {
       if (typeof v.passed !== 'boolean') return { ok: false, error: '"passed" must be true or false' };
+      // (a "passed" without expectations is valid here, and fails: gather/interaction/tests/agent.ts)
       const list = Array.isArray(v.expect) ? v.expect : [];
-      if (v.passed && list.length === 0) return { ok: false, error: 'a verdict "passed" must list at least one expectation' };
       const t = list.length ? parseTest({ id: 'agent', steps: [], expect: list }, 0) : { id: 'agent', steps: [], expect: [] };
       if (isNaturalTest(t)) throw new Error('not expectations');
       if (t.expect.some((e) => 'changed' in e || 'noErrors' in e)) return { ok: false, error: '"changed" and "noErrors" cannot be verdict expectations' };
