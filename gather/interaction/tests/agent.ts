@@ -6,9 +6,10 @@
  * its evidence and expectations the runner checks on the page.
  *
  * Recording and replay: the steps that ran and the verdict's expectations are recorded as a scripted test for
- * that artifact, cached by (model, prompt version, artifact hash, test) in the judges' cache folder; a rerun
- * replays the steps and checks the expectations without any call (deterministic and free). A recorded
- * "failed" replays to failed when the steps still run.
+ * that artifact, cached by (model, prompt version, artifact hash, test) in the judges' cache folder, the artifact
+ * hash taken over every file's path and bytes (core/artifact/hash.ts); a rerun replays the steps and checks the
+ * expectations without any call (deterministic and free). A recorded "failed" replays to failed when the steps
+ * still run.
  *
  * Outcomes: passed only with a "passed" verdict whose expectations all hold on the page and at least one of which
  * did not already hold on the restored start state; failed on a "failed" verdict, a "passed" one whose
@@ -24,10 +25,11 @@
  * are marked `heldAtStart` and do not count, and a pass with no expectation left is not accepted: the test
  * fails, with a reason that says so. Recordings replay under the same rule. Consequence: a test whose expected
  * result is already on the start screen ("the page shows a title") cannot be passed by the agent, whatever its
- * steps; such a check belongs in a scripted test, whose expectations are the test author's and count as written. Not run (null, with the reason, not
- * recorded): no judge, a call that failed, malformed JSON after the client's retries (`invalidRetries`), the
- * token cap or the time cap. A step whose locator finds nothing is told to the agent, not counted as a failure;
- * it is not recorded. Cost: the calls' usage in the judges' accounting shape (judges/run.ts `JudgeUsage`).
+ * steps; such a check belongs in a scripted test, whose expectations are the test author's and count as written.
+ *
+ * Not run (null, with the reason, not recorded): no judge, a call that failed, malformed JSON after the client's
+ * retries (`invalidRetries`), the token cap or the time cap. A step whose locator finds nothing is told to the
+ * agent, not counted as a failure; it is not recorded. Cost: the calls' usage in the judges' accounting shape (judges/run.ts `JudgeUsage`).
  */
 import { createHash } from 'node:crypto';
 import { describeStep, type Expectation, type NaturalTest, type RequirementTestResult, type ScriptedTest } from '../../../core/requirement-tests.js';
