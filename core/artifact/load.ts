@@ -21,10 +21,10 @@
  * while the page ran it would hide its code from them (a `//\0` at the top of app.js hid it). A NUL byte in such
  * a file is named as a defect in the file's `notes` (which the source metrics report in their details), never a
  * reason to leave the file out. SVG and data files are read as text unless they look binary (a NUL byte in their
- * first 8 KiB). Interpretation of "a binary file" as input (SPEC "Behaviour users expect"): an entry page with
- * NUL bytes and no HTML markup at all (no tag, doctype or comment), such as an image saved under a page's name; an
- * entry page with markup is a page, and its NUL bytes are a defect of it. Code files over MAX_TEXT_BYTES are not
- * read as text (a note says so); the entry page over it is bad input.
+ * first 8 KiB). Interpretation of "a binary file" as input (SPEC "Behaviour users expect"): an entry page with a
+ * NUL byte in its first 8 KiB and no HTML markup at all (no tag, doctype or comment), such as an image saved under
+ * a page's name; an entry page with markup is a page, and its NUL bytes are a defect of it. Code files over
+ * MAX_TEXT_BYTES are not read as text (a note says so); the entry page over it is bad input.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
