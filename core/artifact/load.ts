@@ -15,10 +15,21 @@
  * `readArtifactFile`, which opens the verified real path without following links and checks again that it is a
  * regular file, so a file swapped for a link after loading is not read either. The loopback server and the
  * metrics that read bytes (media) use the same function.
+ *
+ * Which files are read as text: HTML, CSS and JS files (by extension) and the entry page always, whatever bytes
+ * they hold, because the browser runs them whatever bytes they hold: a file the metrics and judges did not read
+ * while the page ran it would hide its code from them (a `//\0` at the top of app.js hid it). A NUL byte in such
+ * a file is named as a defect in the file's `notes` (which the source metrics report in their details), never a
+ * reason to leave the file out. SVG and data files are read as text unless they look binary (a NUL byte in their
+ * first 8 KiB). Interpretation of "a binary file" as input (SPEC "Behaviour users expect"): an entry page with a
+ * NUL byte in its first 8 KiB and no HTML markup at all (no tag, doctype or comment), such as an image saved under
+ * a page's name; an entry page with markup is a page, and its NUL bytes are a defect of it. Code files over
+ * MAX_TEXT_BYTES are not read as text (a note says so); the entry page over it is bad input.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { InputError, errorMessage } from '../errors.js';
+import { countLines } from '../text.js';
 import { decodeText, looksBinary } from './decode.js';
 import { LoadedArtifact } from './loaded.js';
 import type { Artifact, ArtifactFile, FileKind } from './model.js';
@@ -66,6 +77,8 @@ const KIND_BY_EXT: Record<string, FileKind> = {
 };
 
 const TEXT_KINDS = new Set<FileKind>(['html', 'css', 'js', 'svg', 'data']);
+/** The kinds a browser runs or renders as code: always read as text (module comment). */
+const CODE_KINDS = new Set<FileKind>(['html', 'css', 'js']);
 
 export function fileKind(path: string): FileKind {
   return KIND_BY_EXT[extname(path).toLowerCase()] ?? 'other';
@@ -192,9 +205,11 @@ function loadFile(listed: Listed, isEntry: boolean): ArtifactFile {
   const kind = fileKind(rel);
   const st = statOrFail(absPath);
   const file: ArtifactFile = { path: rel, absPath, size: st.size, kind };
+  const code = isEntry || CODE_KINDS.has(kind);
   if (TEXT_KINDS.has(kind) || isEntry) {
     if (st.size > MAX_TEXT_BYTES) {
       if (isEntry) throw new InputError(`${absPath}: larger than ${MAX_TEXT_BYTES / 1024 / 1024} MiB`);
+      if (code) file.notes = [`not read as text: larger than ${MAX_TEXT_BYTES / 1024 / 1024} MiB (no metric reads its code)`];
       return file;
     }
     let buf: Buffer;
@@ -204,17 +219,32 @@ function loadFile(listed: Listed, isEntry: boolean): ArtifactFile {
       if (isEntry) throw err;
       return file; // an unreadable side file is reported by the metrics that reference it
     }
-    if (isEntry) {
-      if (buf.length === 0 || buf.toString('latin1').trim() === '') throw new InputError(`${absPath}: file is empty`);
-      if (looksBinary(buf)) throw new InputError(`${absPath}: is a binary file, not HTML`);
-    } else if (looksBinary(buf)) {
-      return file;
-    }
+    if (isEntry && (buf.length === 0 || buf.toString('latin1').trim() === '')) throw new InputError(`${absPath}: file is empty`);
+    // Code is read as text whatever it holds (module comment); a binary-looking SVG or data file is left unread.
+    if (!code && looksBinary(buf)) return file;
     const { text, encoding } = decodeText(buf);
+    if (isEntry && looksBinary(buf) && !hasMarkup(text)) throw new InputError(`${absPath}: is a binary file, not HTML`);
     file.text = text;
     file.encoding = encoding;
+    const nul = code ? nulBytes(text) : null;
+    if (nul) file.notes = [nul];
   }
   return file;
+}
+
+/** Does the text hold HTML markup (a tag, a doctype or a comment)? */
+function hasMarkup(text: string): boolean {
+  return /<(?:!doctype|!--|\/?[a-z][a-z0-9-]*[\s/>])/i.test(text);
+}
+
+/** The defect note of code that holds NUL characters, or null. */
+function nulBytes(text: string): string | null {
+  const first = text.indexOf('\0');
+  if (first < 0) return null;
+  let n = 0;
+  for (let i = first; i >= 0; i = text.indexOf('\0', i + 1)) n++;
+  const line = countLines(text.slice(0, first + 1));
+  return `${n} NUL byte${n === 1 ? '' : 's'} (the first on line ${line}): not text, a defect of the file; read and scored as text all the same`;
 }
 
 /** The files of an artifact by the rule of the module comment, without reading them. */
