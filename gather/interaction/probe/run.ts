@@ -157,18 +157,21 @@ export class ProbeRun {
   async prepare(opts: { fill: boolean; target: number | null; exclude: number | null; prepMs: number }): Promise<PrepareResult> {
     const start = await this.call<{ missing: boolean; filled: string[] }>('prepareStart', [{ fill: opts.fill, target: opts.target }]);
     if (start.missing) return { missing: true };
-    const adv = await this.agent<Advanced>('advance', [opts.prepMs]);
+    // PREP, then the agent starts noting (the clock stands still until the action: nothing happens in between).
+    const adv = await this.agent<Advanced>('advance', [opts.prepMs, true]);
     const end = await this.call<{ point: { x: number; y: number } | null; covered: string | null }>('prepareEnd', [
       { target: opts.target, exclude: opts.exclude },
     ]);
-    await this.agent('track', []);
     return { missing: false, point: end.point, covered: end.covered, filled: start.filled, storm: !!(adv.storm || adv.slow) };
   }
 
   /** After an action: what the agent noted since `prepare` (events, reads), and what the readers compare. */
   async post(opts: { exclude: number | null; acted: number | null; ignore: string[]; versus: Record<string, string> }): Promise<PostResult> {
-    const noted = await this.agent<{ events: Record<string, string[]>; reads: number[] }>('untrack', []);
-    const diff = await this.call<Omit<PostResult, 'events' | 'reads'>>('post', [opts]);
+    // Both read the same moment (the clock stands still): asked together.
+    const [noted, diff] = await Promise.all([
+      this.agent<{ events: Record<string, string[]>; reads: number[] }>('untrack', []),
+      this.call<Omit<PostResult, 'events' | 'reads'>>('post', [opts]),
+    ]);
     return { ...diff, events: noted.events ?? {}, reads: (noted.reads ?? []).filter((i) => Number.isInteger(i)) };
   }
 
@@ -230,11 +233,14 @@ export class ProbeRun {
     await gate.step('probe restore');
     const t = performance.now();
     const d = this.d;
-    await d.takeCoverage(this.bound(EVAL_MS)).catch(() => undefined);
-    // localStorage and sessionStorage are cleared by the readers; the rest through the browser, when the page used
-    // more (the agent noted IndexedDB, caches or workers) or set cookies.
-    const cookies = await d.call<boolean>('clearSession', [], this.bound(1000)).catch(() => true);
-    const deep = cookies || (await d.agent<boolean>('deep', [], this.bound(1000)).catch(() => true)) !== false;
+    // The coverage so far is taken; localStorage and sessionStorage are cleared by the readers; the rest through the
+    // browser, when the page used more (the agent noted IndexedDB, caches or workers) or set cookies.
+    const [, cookies, used] = await Promise.all([
+      d.takeCoverage(this.bound(EVAL_MS)).catch(() => undefined),
+      d.call<boolean>('clearSession', [], this.bound(1000)).catch(() => true),
+      d.agent<boolean>('deep', [], this.bound(1000)).catch(() => true),
+    ]);
+    const deep = cookies !== false || used !== false;
     if (deep)
       await withTimeout(
         d.cdp.send('Storage.clearDataForOrigin', {

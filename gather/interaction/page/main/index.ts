@@ -104,9 +104,11 @@ let marks = record<number>();
 
 /** The agent's operations, by name (each answers plain data, encoded to one string by `answer`). */
 const ops: Record<string, (a: unknown[]) => unknown> = record();
+/** Move the clock; with a second argument `true`, then start noting events and reads (an action comes next). */
 ops.advance = async (a) => {
   const m = (await settled(advance(a[0] as number))) as Moved & { kinds?: string[] };
   m.kinds = canvasKinds();
+  if (a[1] === true) track();
   return m;
 };
 ops.setFrameMs = (a) => setFrameMs(a[0] as number);
@@ -116,10 +118,11 @@ ops.kinds = () => canvasKinds();
 ops.tag = (a) => tag(a[0] as Array<string | null>);
 ops.deep = () => deepStorage();
 ops.react = () => reactMarks();
-ops.track = () => {
+function track(): void {
   marks = eventMarks();
   startReads();
-};
+}
+ops.track = track;
 ops.untrack = () => ({ events: eventsSince(marks), reads: stopReads(), kinds: canvasKinds() });
 
 /** Run one operation and encode its answer; '' for a wrong secret or an unknown operation. */
