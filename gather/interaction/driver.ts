@@ -227,6 +227,9 @@ export class ProbeDriver {
       cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: agentScript(init, this.config.seed) }),
       cdp.send('Emulation.setDeviceMetricsOverride', { width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: 1, mobile: false }),
       cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true }),
+      // The document timeline stands still: CSS, Web and SVG animations move only with the page clock
+      // (page/main/animations.ts). It holds for every document this page loads.
+      cdp.send('Animation.setPlaybackRate', { playbackRate: 0 }),
       cdp.send('Page.setInterceptFileChooserDialog', { enabled: true }),
       cdp
         .send('Debugger.enable')
@@ -462,22 +465,39 @@ export class ProbeDriver {
     }
   }
 
-  /** The start state, full page (height capped), PNG. */
-  async screenshot(capPx: number, timeoutMs: number): Promise<{ png: Buffer; width: number; height: number; truncated: boolean }> {
+  /**
+   * The page as it is, full page (height capped), PNG; and the viewport alone (`viewport`, the same picture when
+   * the page is no taller than the viewport). A capture beyond the viewport resizes the page's view for a moment,
+   * which a page that sizes its canvas to the window answers by resetting (clearing) it, and with the page clock
+   * standing still nothing redraws it: so the viewport, which is what a person sees first, is captured first and
+   * without that resize, and the page beyond it only when there is more.
+   */
+  async screenshot(capPx: number, timeoutMs: number): Promise<{ png: Buffer; viewport: Buffer; width: number; height: number; truncated: boolean }> {
     const raw = await this.call<unknown>('pageHeight', [], timeoutMs);
     const h = typeof raw === 'number' ? raw : 0;
     const height = Math.min(Math.max(h, VIEWPORT.height), capPx);
+    const viewport = await this.capture(VIEWPORT.height, false, timeoutMs);
+    const png = height > VIEWPORT.height ? await this.capture(height, true, timeoutMs) : viewport;
+    return { png, viewport, width: VIEWPORT.width, height, truncated: h > capPx };
+  }
+
+  /** The viewport as it shows now, PNG (no resize of the page's view: `screenshot`). */
+  viewportShot(timeoutMs: number): Promise<Buffer> {
+    return this.capture(VIEWPORT.height, false, timeoutMs);
+  }
+
+  private async capture(clipHeight: number, beyond: boolean, timeoutMs: number): Promise<Buffer> {
     const { data } = (await withTimeout(
       this.cdp.send('Page.captureScreenshot', {
         format: 'png',
-        clip: { x: 0, y: 0, width: VIEWPORT.width, height, scale: 1 },
-        captureBeyondViewport: true,
+        clip: { x: 0, y: 0, width: VIEWPORT.width, height: clipHeight, scale: 1 },
+        captureBeyondViewport: beyond,
         optimizeForSpeed: true,
       }),
       timeoutMs,
       'screenshot',
     )) as { data: string };
-    return { png: Buffer.from(data, 'base64'), width: VIEWPORT.width, height, truncated: h > capPx };
+    return Buffer.from(data, 'base64');
   }
 
   /** Set a file input's files (a visible file input acted on). */

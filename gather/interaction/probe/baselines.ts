@@ -9,6 +9,7 @@ import type { InteractionView } from '../../../core/browser-evidence.js';
 import { differing, plain, topmost } from './effects.js';
 import type { Baseline } from './page-answers.js';
 import { keyCheckpoints, playedKeys } from './play.js';
+import { sampleFirstView, sampleLater } from './discover.js';
 import type { ProbeRun } from './run.js';
 
 /**
@@ -63,6 +64,10 @@ export async function baselines(run: ProbeRun): Promise<void> {
   const moments = keyboard ? keyCheckpoints(playedKeys(keyboard).length) : [];
   const plainBase = await baseline(run, false, run.adaptFrames(), moments);
   const needFill = run.hasTextField && run.chosen.some((c) => c.kind !== 'keyboard');
+  // The first view read again at the end of that run, and later still once the document is no longer needed.
+  const reloadsNext = needFill || run.controls.length > 0;
+  await sampleFirstView(run);
+  if (reloadsNext) await sampleLater(run);
   const filledBase = needFill ? await baseline(run, true, true) : plainBase;
   // Nothing to act on or follow: no comparison needs the second run (a canvas scene alone saves a reload).
   const twin = run.controls.length ? await baseline(run, needFill, true, needFill ? [] : moments) : null;
@@ -79,4 +84,5 @@ export async function baselines(run: ProbeRun): Promise<void> {
   run.ref = ref;
   run.unstable = unstable;
   run.mark('baselines', tb);
+  if (!reloadsNext) await sampleLater(run);
 }

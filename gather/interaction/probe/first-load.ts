@@ -48,7 +48,7 @@ export async function firstLoad(run: ProbeRun): Promise<boolean> {
   // The errors the browser reported in the top document before its first contentful paint (all of them when nothing
   // was painted).
   const before = run.d.allErrors.filter((e) => e.top && e.kind !== 'console' && (typeof paintAt !== 'number' || (e.at !== undefined && e.at < paintAt)));
-  run.ev.firstView = { ...fv, errorsBeforeRender: before.map(plain), loaded: nav.loaded && fv.loaded === true };
+  run.ev.firstView = { ...fv, errorsBeforeRender: before.map(plain), loaded: nav.loaded && fv.loaded === true, atMs: run.clockNow };
   run.ev.loadErrors = run.d.allErrors.map(plain);
   run.mark('firstLoad', tl);
   return true;

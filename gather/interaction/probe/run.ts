@@ -43,6 +43,8 @@ export interface Advanced {
   slow: boolean;
   realMs: number;
   moved: number;
+  /** The page clock after the move (virtual ms since the document began). */
+  now: number;
 }
 
 export class ProbeRun {
@@ -79,6 +81,10 @@ export class ProbeRun {
   readonly readsOf = new Map<number, Set<number>>();
   /** Virtual ms between animation frames (more than 16 on a heavy page, from `adaptFrames`). */
   frameMs = PROBE_CONFIG.frameMs;
+  /** The page clock of the current document after the last move (virtual ms since it began). */
+  clockNow = 0;
+  /** The start state's viewport as first captured (render-validity reads it: driver.ts `screenshot`). */
+  startViewport?: Buffer;
   /** Real ms the first settle cost per virtual second of the page clock. */
   settleCost?: number;
   private clockNoted = false;
@@ -186,6 +192,7 @@ export class ProbeRun {
    */
   async advance(ms: number, note = true): Promise<Advanced> {
     const r = await this.agent<Advanced>('advance', [ms]);
+    if (typeof r.now === 'number') this.clockNow = r.now;
     if ((r.storm || r.slow) && note)
       this.clockBehind(
         r.storm ? `over ${PROBE_CONFIG.maxFires} callbacks in one move` : `a move of ${ms} virtual ms took over ${PROBE_CONFIG.maxAdvanceRealMs} real ms`,

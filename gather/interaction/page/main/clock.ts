@@ -8,6 +8,7 @@
  * shows depends on the machine); it cannot reach the clock's state or answers, which only our readers in the
  * isolated world and the probe read (primordials.ts says how).
  */
+import { moveAnimationsBy } from './animations.js';
 import { agentConfig, w } from './config.js';
 import {
   MathFloor,
@@ -188,16 +189,33 @@ export interface Moved {
   slow: boolean;
   realMs: number;
   moved: number;
+  /** The clock after the move (virtual ms since the document began). */
+  now: number;
 }
+
+/** Wait `ms` real milliseconds. */
+const sleepReal = (ms: number): Promise<void> =>
+  settled(
+    new PromiseCtor<void>((r) => {
+      realSetTimeout(r, ms);
+    }),
+  );
 
 /**
  * Move the clock `ms` ahead, running every callback due in order and yielding to the real event loop between
  * them; stops early at `maxFires` callbacks (a storm) or `maxAdvanceRealMs` real milliseconds (slow).
+ *
+ * `paced` (a page that started a worker, recorders.ts `workersStarted`): the clock never runs ahead of real time,
+ * each callback waiting until as much real time has passed since the move began as page time, and the move lasting
+ * at least `ms` real milliseconds in all. A worker computes on real time and the page draws what it posts: unpaced,
+ * a second of page time passes in a few real milliseconds and the page shows nothing the worker has sent yet.
  */
-export async function advance(ms: number): Promise<Moved> {
+export async function advance(ms: number, paced = false): Promise<Moved> {
   const from = clock.vnow;
-  const target = clock.vnow + MathMax(0, NumberCtor(ms) || 0);
+  const span = MathMax(0, NumberCtor(ms) || 0);
+  const target = clock.vnow + span;
   const t0 = perfNow();
+  const limit = agentConfig.maxAdvanceRealMs + (paced ? span : 0);
   let fired = 0;
   let storm = false;
   let slow = false;
@@ -208,15 +226,25 @@ export async function advance(ms: number): Promise<Moved> {
       storm = true;
       break;
     }
-    if (perfNow() - t0 > agentConfig.maxAdvanceRealMs) {
+    if (perfNow() - t0 > limit) {
       slow = true;
       break;
+    }
+    if (paced) {
+      const ahead = next.at - from - (perfNow() - t0);
+      if (ahead > 1) await sleepReal(ahead);
     }
     fire(next);
     fired++;
     await yieldReal();
   }
+  if (paced && !storm && !slow) {
+    const left = span - (perfNow() - t0);
+    if (left > 1) await sleepReal(left);
+  }
   if (!storm && !slow) clock.vnow = target;
+  const frame = moveAnimationsBy(clock.vnow - from);
+  if (frame) await frame;
   await yieldReal();
   const out = record<number | boolean>() as unknown as Moved;
   out.fired = fired;
@@ -224,6 +252,7 @@ export async function advance(ms: number): Promise<Moved> {
   out.slow = slow;
   out.realMs = MathRound(perfNow() - t0);
   out.moved = clock.vnow - from;
+  out.now = clock.vnow;
   return out;
 }
 

@@ -30,7 +30,7 @@ import {
   settled,
   stringStartsWith,
 } from './primordials.js';
-import { canvasKinds, deepStorage, eventMarks, eventsSince, installRecorders, startReads, stopReads, tag } from './recorders.js';
+import { canvasKinds, deepStorage, eventMarks, eventsSince, installRecorders, startReads, stopReads, tag, workersStarted } from './recorders.js';
 
 /** What the host sends at install: where the agent answers, and the clock's settings. */
 export interface AgentInit extends AgentConfig {
@@ -106,7 +106,8 @@ let marks = record<number>();
 const ops: Record<string, (a: unknown[]) => unknown> = record();
 /** Move the clock; with a second argument `true`, then start noting events and reads (an action comes next). */
 ops.advance = async (a) => {
-  const m = (await settled(advance(a[0] as number))) as Moved & { kinds?: string[] };
+  const m = (await settled(advance(a[0] as number, workersStarted() > 0))) as Moved & { kinds?: string[]; workers?: number };
+  m.workers = workersStarted();
   m.kinds = canvasKinds();
   if (a[1] === true) track();
   return m;

@@ -373,6 +373,28 @@ export function stopReads(): number[] {
   return out;
 }
 
+const started = { workers: 0 };
+
+/** Workers the page started (dedicated or shared): the page clock is then paced by real time (clock.ts). */
+export const workersStarted = (): number => started.workers;
+
+function installWorkerWatch(): void {
+  for (const name of ['Worker', 'SharedWorker']) {
+    const W = w[name];
+    if (typeof W !== 'function') continue;
+    try {
+      w[name] = class extends W {
+        constructor(...a: unknown[]) {
+          super(...(a as []));
+          started.workers++;
+        }
+      };
+    } catch {
+      /* leave it */
+    }
+  }
+}
+
 const storage = { deep: false };
 
 function installStorageWatch(): void {
@@ -397,6 +419,7 @@ export function installRecorders(): void {
   installDownloads();
   installCanvas();
   installStorageWatch();
+  installWorkerWatch();
   installReads();
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
