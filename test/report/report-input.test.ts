@@ -1,0 +1,85 @@
+/**
+ * A results file is hostile data (README "Security"): `report`, `compare` and `leaderboard` read it through one
+ * reader that checks every row (runner/result-row.ts), and the report never lets a row choose what it copies or
+ * where it writes.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { ResultRow } from '../../core/results.js';
+import { runCli, tempDir } from '../helpers.js';
+import { row } from '../weights/synthetic.js';
+
+const jsonl = (lines: readonly unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+
+/** Two models × three requirements, console-errors and lint scored. */
+function goodRows(models = ['alpha', 'beta']): ResultRow[] {
+  return models.flatMap((m, i) => [1, 2, 3].map((r) => row(m, `r${r}`, { 'console-errors': 60 + 10 * i + r, lint: 50 + 5 * r - 3 * i })));
+}
+
+describe('results rows are checked once, when the file is read', () => {
+  it('report, compare and leaderboard skip a malformed row with a note naming its line, and write the rest', async () => {
+    const dir = tempDir();
+    const good = goodRows();
+    const bad: Array<[unknown, RegExp]> = [
+      [{ ...row('alpha', 'r9', { lint: 50 }), metrics: [null] }, /line 2 \(metrics\[0\]: expected an object\)/],
+      [{ ...row('beta', 'r9', { lint: 50 }), perspectives: { code: null } }, /line 4 \(perspectives\.code: expected an object\)/],
+      [{ ...row('alpha', 'r8', { lint: 50 }), ms: '5' }, /line 6 \(ms: expected a finite number\)/],
+      [{ ...row('beta', 'r8', { lint: 50 }), evidence: { folder: 'x', pictures: 'abc' } }, /line 8 \(evidence\.pictures: expected a list\)/],
+    ];
+    const lines: unknown[] = [];
+    good.forEach((g, i) => {
+      lines.push(g);
+      if (bad[i]) lines.push(bad[i]![0]);
+    });
+    const results = join(dir, 'results.jsonl');
+    writeFileSync(results, jsonl(lines));
+
+    const out = join(dir, 'report');
+    const rep = await runCli(['report', results, '--out', out, '--bootstrap', '0']);
+    assert.equal(rep.code, 0, rep.stderr);
+    const index = readFileSync(join(out, 'index.html'), 'utf8');
+    assert.match(index, /4 unreadable lines skipped/);
+    for (const [, note] of bad) assert.match(index, note);
+    for (const g of good) assert.ok(existsSync(join(out, 'artifact', g.model, `${g.requirement}.html`)), `${g.model}/${g.requirement}`);
+
+    const lb = await runCli(['leaderboard', results, '--json', '--bootstrap', '0']);
+    assert.equal(lb.code, 0, lb.stderr);
+    const doc = JSON.parse(lb.stdout) as { models: Array<{ model: string; artifacts: number }>; notes: string[] };
+    assert.deepEqual(doc.models.map((m) => [m.model, m.artifacts]).sort(), [
+      ['alpha', 3],
+      ['beta', 3],
+    ]);
+    for (const [, note] of bad)
+      assert.ok(
+        doc.notes.some((n) => note.test(n)),
+        `${note} in ${doc.notes.join(' | ')}`,
+      );
+
+    const cmp = await runCli(['compare', results, results, '--format', 'json', '--bootstrap', '100']);
+    assert.equal(cmp.code, 0, cmp.stderr);
+    const c = JSON.parse(cmp.stdout) as { notes: string[]; changes: unknown[] };
+    assert.ok(c.changes.length > 0);
+    assert.ok(
+      c.notes.some((n) => /results\.jsonl: 4 unreadable lines skipped: line 2 \(metrics\[0\]/.test(n)),
+      c.notes.join(' | '),
+    );
+  });
+
+  it('a file with no usable row left is one line naming why, and exit 2', async () => {
+    const dir = tempDir();
+    const results = join(dir, 'results.jsonl');
+    writeFileSync(results, jsonl([{ ...row('alpha', 'r1', { lint: 50 }), metrics: 'none' }, 'not json']));
+    for (const args of [
+      ['report', results, '--out', join(dir, 'report')],
+      ['leaderboard', results],
+      ['compare', results, results],
+    ]) {
+      const r = await runCli(args);
+      assert.equal(r.code, 2, `${args[0]}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, /no result rows \(2 unreadable lines skipped: line 1 \(metrics: expected a list\), line 2 \(not JSON\)\)/);
+    }
+  });
+});
