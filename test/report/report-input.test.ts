@@ -4,9 +4,10 @@
  * where it writes.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import sharp from 'sharp';
 import type { ResultRow } from '../../core/results.js';
 import { runCli, tempDir } from '../helpers.js';
 import { row } from '../weights/synthetic.js';
@@ -81,5 +82,78 @@ describe('results rows are checked once, when the file is read', () => {
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
       assert.match(r.stderr, /no result rows \(2 unreadable lines skipped: line 1 \(metrics: expected a list\), line 2 \(not JSON\)\)/);
     }
+  });
+});
+
+/** Every file under `dir`, relative, sorted. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string, rel: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) e.isDirectory() ? walk(join(d, e.name), `${rel}${e.name}/`) : out.push(`${rel}${e.name}`);
+  };
+  if (existsSync(dir)) walk(dir, '');
+  return out.sort();
+}
+
+describe('the report copies pictures only from inside the results folder', () => {
+  it('skips absolute paths, paths that climb out, links out and files that are not pictures, and says so', async () => {
+    const dir = tempDir();
+    const runDir = join(dir, 'run');
+    mkdirSync(join(runDir, 'ev'), { recursive: true });
+    const webp = (colour: string) =>
+      sharp({ create: { width: 8, height: 8, channels: 3, background: colour } })
+        .webp()
+        .toBuffer();
+    writeFileSync(join(runDir, 'ev', 'desktop.webp'), await webp('#00ff00'));
+    const outside = await webp('#ff0000');
+    writeFileSync(join(dir, 'outside.webp'), outside);
+    symlinkSync('/etc/passwd', join(runDir, 'ev', 'passwd.webp'));
+    symlinkSync(join(dir, 'outside.webp'), join(runDir, 'ev', 'link-out.webp'));
+    writeFileSync(join(runDir, 'ev', 'text.webp'), 'root:x:0:0:root:/root:/bin/bash\n');
+    const picture = (file: string, kind = 'metric') => ({ file, kind, caption: file, width: 8, height: 8, bytes: 100 });
+    const hostile = {
+      ...row('alpha', 'r1', { 'console-errors': 70, lint: 60 }),
+      evidence: {
+        folder: 'ev',
+        bytes: 0,
+        cap: 1,
+        pictures: [
+          picture('ev/desktop.webp', 'desktop'),
+          picture('/etc/passwd'),
+          picture('../outside.webp'),
+          picture('ev/../../outside.webp'),
+          picture('ev/passwd.webp'),
+          picture('ev/link-out.webp'),
+          picture('ev/text.webp'),
+          picture('ev/none.webp'),
+        ],
+      },
+    };
+    const rows = [hostile, ...goodRows().filter((r) => !(r.model === 'alpha' && r.requirement === 'r1'))];
+    const results = join(runDir, 'results.jsonl');
+    writeFileSync(results, jsonl(rows));
+    const out = join(dir, 'report');
+    const r = await runCli(['report', results, '--out', out, '--bootstrap', '0']);
+    assert.equal(r.code, 0, r.stderr);
+    const copied = filesUnder(join(out, 'img'));
+    assert.deepEqual(copied, ['alpha/r1/desktop.webp']);
+    assert.deepEqual(readFileSync(join(out, 'img', copied[0]!)), readFileSync(join(runDir, 'ev', 'desktop.webp')));
+    const passwd = readFileSync('/etc/passwd');
+    for (const f of filesUnder(out)) {
+      const bytes = readFileSync(join(out, f));
+      assert.ok(!bytes.equals(passwd) && !bytes.equals(outside), `${f} is a copy of a file outside the results folder`);
+    }
+    const page = readFileSync(join(out, 'artifact', 'alpha', 'r1.html'), 'utf8');
+    for (const why of [
+      '/etc/passwd: an absolute path',
+      '../outside.webp: outside the results folder',
+      'ev/../../outside.webp: outside the results folder',
+      'ev/passwd.webp: a link out of the results folder',
+      'ev/link-out.webp: a link out of the results folder',
+      'ev/text.webp: not a PNG, JPEG, GIF or WebP picture',
+      'ev/none.webp: missing beside the results',
+    ])
+      assert.ok(page.includes(why), `the artifact page says "${why}"`);
+    assert.match(readFileSync(join(out, 'index.html'), 'utf8'), /7 pictures named by the results not copied: alpha\/r1 \/etc\/passwd: an absolute path/);
   });
 });
