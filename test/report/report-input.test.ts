@@ -157,3 +157,58 @@ describe('the report copies pictures only from inside the results folder', () =>
     assert.match(readFileSync(join(out, 'index.html'), 'utf8'), /7 pictures named by the results not copied: alpha\/r1 \/etc\/passwd: an absolute path/);
   });
 });
+
+describe('report folder and file names', () => {
+  it('models and requirements whose names shorten alike get pages and pictures of their own', async () => {
+    const dir = tempDir();
+    const names = ['a!@', 'a"!'];
+    const rows: ResultRow[] = [];
+    for (const [i, model] of names.entries()) {
+      for (const [j, requirement] of [...names, 'r1'].entries()) {
+        const folder = `ev/${i}/${j}`;
+        mkdirSync(join(dir, folder), { recursive: true });
+        const colour = `#${(i * 128).toString(16).padStart(2, '0')}${(j * 100).toString(16).padStart(2, '0')}00`;
+        writeFileSync(
+          join(dir, folder, 'desktop.webp'),
+          await sharp({ create: { width: 8, height: 8, channels: 3, background: colour } })
+            .webp()
+            .toBuffer(),
+        );
+        rows.push({
+          ...row(model, requirement, { 'console-errors': 50 + 10 * i + j, lint: 60 - 5 * i + j }),
+          evidence: {
+            folder,
+            bytes: 1,
+            cap: 1,
+            pictures: [{ file: `${folder}/desktop.webp`, kind: 'desktop', caption: 'desktop', width: 8, height: 8, bytes: 1 }],
+          },
+        });
+      }
+    }
+    const results = join(dir, 'results.jsonl');
+    writeFileSync(results, jsonl(rows));
+    const out = join(dir, 'report');
+    const r = await runCli(['report', results, '--out', out, '--bootstrap', '0']);
+    assert.equal(r.code, 0, r.stderr);
+    const files = filesUnder(out);
+    assert.equal(files.filter((f) => f.startsWith('model/')).length, 2, files.join('\n'));
+    assert.equal(files.filter((f) => f.startsWith('requirement/')).length, 3, files.join('\n'));
+    assert.equal(files.filter((f) => f.startsWith('artifact/')).length, 6, files.join('\n'));
+    assert.equal(files.filter((f) => f.startsWith('img/')).length, 6, files.join('\n'));
+    // Each artifact page shows its own model and requirement, and a picture of its own.
+    const escaped = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    const srcs = new Set<string>();
+    for (const f of files.filter((x) => x.startsWith('artifact/'))) {
+      const html = readFileSync(join(out, f), 'utf8');
+      const title = /<h1>(.*?) · requirement (.*?)<\/h1>/.exec(html)!;
+      const rowOf = rows.find((x) => escaped(x.model) === title[1] && escaped(x.requirement) === title[2]);
+      assert.ok(rowOf, `${f}: ${title[0]}`);
+      srcs.add(/<img src="([^"]+)"/.exec(html)![1]!);
+    }
+    assert.equal(srcs.size, 6, [...srcs].join('\n'));
+    // Stable across runs: the same names give the same files.
+    const again = join(dir, 'report-2');
+    assert.equal((await runCli(['report', results, '--out', again, '--bootstrap', '0'])).code, 0);
+    assert.deepEqual(filesUnder(again), files);
+  });
+});
