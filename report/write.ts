@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { Eta } from 'eta';
 import { InputError, errorMessage } from '../core/errors.js';
 import { insideTree } from '../core/artifact/load.js';
+import { dict } from '../core/dict.js';
 import { imageFormat, type ImageFormat } from '../core/image-signature.js';
 import type { EvidencePicture, ResultRow } from '../core/results.js';
 import { artifactKey } from '../weights/aggregate.js';
@@ -185,7 +186,7 @@ function networkLine(row: ResultRow): string {
 function settingsOf(row: ResultRow): Record<string, string> {
   const s = row.settings;
   if (!s) return {};
-  const out: Record<string, string> = {};
+  const out = dict<string>();
   for (const [k, v] of Object.entries(s)) {
     if (k === 'metrics' && Array.isArray(v)) out.metrics = `${v.length} (${v.join(', ')})`;
     else out[k] = Array.isArray(v) ? v.join(', ') : String(v);
