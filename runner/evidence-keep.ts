@@ -40,6 +40,8 @@ export interface EvidenceKey {
   model: string;
   requirement: string;
   repeat?: number;
+  /** The queue job's id, when a queue worker keeps them: two jobs of one row's key held at once keep apart. */
+  job?: string;
 }
 
 interface Candidate {
@@ -64,13 +66,18 @@ interface Candidate {
  */
 export function safeSegment(name: string): string {
   if (/^[a-z0-9_-][a-z0-9._-]{0,79}$/.test(name)) return name;
-  const slug = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 80) || '_';
+  const slug =
+    name
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 80) || '_';
   return `${slug}~${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 10)}`;
 }
 
 /** The evidence folder of a row, relative to the evidence root. */
 export function evidenceFolder(key: EvidenceKey): string {
-  const req = safeSegment(key.requirement) + (key.repeat && key.repeat > 1 ? `~r${key.repeat}` : '');
+  const req =
+    safeSegment(key.requirement) + (key.repeat && key.repeat > 1 ? `~r${key.repeat}` : '') + (key.job !== undefined ? `~job-${safeSegment(key.job)}` : '');
   return join(safeSegment(key.model), req);
 }
 
