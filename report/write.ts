@@ -13,10 +13,10 @@
  * Interpretations: the pictures are copied (not linked) so the folder can be moved or published alone; only
  * pictures inside the results file's folder are copied (`readPicture`): one the results point at that is missing,
  * outside that folder, not a regular file or not a PNG, JPEG, GIF or WebP picture is left out, and its artifact
- * page and the index say so. Names from the results
- * (models, requirements) are escaped by the templates and reduced to safe path segments for file names. With a
- * comparison, each artifact page shows the base run's screenshot beside this one and the per-metric scores of
- * both, with the model's verdict over all requirements.
+ * page and the index say so. Names from the results (models, requirements) are escaped by the templates and made
+ * collision-free path segments for file names (runner/evidence-keep.ts `safeSegment`). With a comparison, each
+ * artifact page shows the base run's screenshot beside this one and the per-metric scores of both, with the
+ * model's verdict over all requirements.
  */
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
