@@ -15,6 +15,7 @@
  *   quality 50, and dropped (named in `evidence.dropped`) when it still does not fit.
  * - A picture that cannot be drawn or encoded is dropped with its reason; keeping evidence never fails a row.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import sharp from 'sharp';
@@ -39,6 +40,8 @@ export interface EvidenceKey {
   model: string;
   requirement: string;
   repeat?: number;
+  /** The queue job's id, when a queue worker keeps them: two jobs of one row's key held at once keep apart. */
+  job?: string;
 }
 
 interface Candidate {
@@ -53,22 +56,28 @@ interface Candidate {
   draw?: () => Promise<MetricPicture[]>;
 }
 
-/** A name safe as one path segment, distinct for distinct inputs that reduce to the same characters. */
+/**
+ * A name safe as one path segment (evidence folders, the report's pages and pictures), distinct for distinct
+ * inputs and the same on every run. A name of lower-case letters, digits, `.`, `_` and `-` (not starting with a
+ * dot, at most 80 characters) is its own segment; any other is a readable slug plus `~` and the first 10 hex
+ * digits of the SHA-256 of the exact name (`a!@` → `a__~…`, `a"!` → `a__~…`, two segments). A plain name has no
+ * `~`, so it never meets a suffixed one; upper case is suffixed too, so `Alpha` and `alpha` stay apart on a file
+ * system that folds case (a report moved to macOS or Windows).
+ */
 export function safeSegment(name: string): string {
-  const clean =
+  if (/^[a-z0-9_-][a-z0-9._-]{0,79}$/.test(name)) return name;
+  const slug =
     name
       .replace(/[^A-Za-z0-9._-]/g, '_')
       .replace(/^\.+/, '_')
       .slice(0, 80) || '_';
-  if (clean === name) return clean;
-  let h = 0;
-  for (const ch of name) h = (Math.imul(h, 31) + ch.codePointAt(0)!) >>> 0;
-  return `${clean}~${h.toString(36)}`;
+  return `${slug}~${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 10)}`;
 }
 
 /** The evidence folder of a row, relative to the evidence root. */
 export function evidenceFolder(key: EvidenceKey): string {
-  const req = safeSegment(key.requirement) + (key.repeat && key.repeat > 1 ? `~r${key.repeat}` : '');
+  const req =
+    safeSegment(key.requirement) + (key.repeat && key.repeat > 1 ? `~r${key.repeat}` : '') + (key.job !== undefined ? `~job-${safeSegment(key.job)}` : '');
   return join(safeSegment(key.model), req);
 }
 

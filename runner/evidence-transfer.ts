@@ -12,6 +12,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { errorMessage } from '../core/errors.js';
+import { imageFormat } from '../core/image-signature.js';
 import type { EvidencePicture, ResultRow, RowEvidence } from '../core/results.js';
 import { EVIDENCE_CAP_BYTES, evidenceFolder, safeSegment, type EvidenceTarget } from './evidence-keep.js';
 
@@ -35,9 +36,7 @@ export function packEvidence(row: ResultRow, target: EvidenceTarget): ResultRow 
   return { ...row, evidence: { ...ev, pictures, ...(dropped.length ? { dropped } : {}) } };
 }
 
-function isWebp(buf: Buffer): boolean {
-  return buf.length > 12 && buf.subarray(0, 4).toString('latin1') === 'RIFF' && buf.subarray(8, 12).toString('latin1') === 'WEBP';
-}
+const isWebp = (buf: Buffer) => imageFormat(buf) === 'webp';
 
 /**
  * Write a collected row's pictures into `target` (or drop them when `target` is undefined) and return the row as

@@ -3,7 +3,8 @@
  * so that an interrupted run (even by SIGKILL) redoes only its judges, from the saved evidence, not its browser
  * work.
  *
- * Per artifact (file names from a hash of model, requirement and repeat): `<key>.png`, the desktop screenshot the
+ * Per artifact (file names from a hash of model, requirement and repeat, or of the queue job's id when there is
+ * one: a queue may hold two jobs of one model, requirement and repeat, and one worker both at once): `<key>.png`, the desktop screenshot the
  * browser worker saved, and `<key>.json`, written (atomically: temporary file, then rename) when the worker
  * reported: the score document with the judge metrics still unscored, and the screenshot's file and size or why
  * there is none. Both are removed once the row is written. A `.json` without its row means "judges only"; a
@@ -21,6 +22,8 @@ export interface PendingRecord {
   model: string;
   requirement: string;
   repeat: number;
+  /** The queue job's id (absent in a batch). */
+  id?: string;
   /** The artifact's path (a record for another path is not this artifact's). */
   path: string;
   doc: ScoreDocument;
@@ -33,6 +36,8 @@ export interface PendingKey {
   model: string;
   requirement: string;
   repeat?: number;
+  /** The queue job's id: the key when present (see the module comment). */
+  id?: string;
   path: string;
 }
 
@@ -42,10 +47,8 @@ export class PendingEvidence {
   }
 
   private base(k: PendingKey): string {
-    const h = createHash('sha256')
-      .update(`${k.model}\u0000${k.requirement}\u0000${k.repeat ?? 1}`)
-      .digest('hex')
-      .slice(0, 24);
+    const key = k.id !== undefined ? `job\u0000${k.id}` : `${k.model}\u0000${k.requirement}\u0000${k.repeat ?? 1}`;
+    const h = createHash('sha256').update(key).digest('hex').slice(0, 24);
     return join(this.dir, h);
   }
 
@@ -65,7 +68,13 @@ export class PendingEvidence {
   load(k: PendingKey): PendingRecord | null {
     try {
       const rec = JSON.parse(readFileSync(`${this.base(k)}.json`, 'utf8')) as PendingRecord;
-      const same = rec.version === 1 && rec.model === k.model && rec.requirement === k.requirement && rec.repeat === (k.repeat ?? 1) && rec.path === k.path;
+      const same =
+        rec.version === 1 &&
+        rec.model === k.model &&
+        rec.requirement === k.requirement &&
+        rec.repeat === (k.repeat ?? 1) &&
+        rec.id === k.id &&
+        rec.path === k.path;
       return same && rec.doc && Array.isArray(rec.doc.metrics) && rec.shot ? rec : null;
     } catch {
       return null;

@@ -1,7 +1,9 @@
 /** What a queue holds: its status (counts, rate, time left) and the collection of its rows into a results file. */
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../core/errors.js';
-import type { ResultRow } from '../core/results.js';
+import type { ResultRow, ScoringSettings } from '../core/results.js';
+import { printable } from '../core/text.js';
+import { rowProblem } from './result-row.js';
 import { DEFAULT_QUEUE, newQueue, readQueueSettings, type QueueSettings } from './queue.js';
 import { validateJobData, type ValidJob } from './queue-trust.js';
 import { openResultsForAppend, rowKey } from './results-file.js';
@@ -76,6 +78,42 @@ export async function queueStatus(redis: Redis, name = DEFAULT_QUEUE, windowMinu
   }
 }
 
+/** The settings a worker takes from the queue (its network mode and --check-network are its own; its version may differ). */
+const QUEUE_CHOSEN: ReadonlyArray<keyof ScoringSettings> = ['suite', 'metrics', 'lighthouseRuns', 'budgetSeconds', 'alignment', 'viewports'];
+
+/**
+ * A row a worker returned, checked before collect writes it. Redis is not trusted with results (README "Security:
+ * the work queue's trust model"): whoever can write to it can put any return value on a finished job. So a
+ * returned row is written only when it is a results row (result-row.ts: the check every reader makes, so the
+ * file stays readable for every later collect) and the row of its job: the job's model, requirement, repeat and
+ * artifact, the labels of the job's requirement, and, when the queue's stored settings are the job's, the
+ * scoring settings a worker takes from them, with no metric outside their list. A forgery that passes is still a
+ * forgery; what the check keeps is every row in its job's place, and the file whole.
+ */
+export function checkReturnedRow(value: unknown, job: ValidJob, scoring: ScoringSettings | null): { row: ResultRow } | { problem: string } {
+  const problem = rowProblem(value);
+  if (problem !== null) return { problem: `not a results row (${problem})` };
+  const row = value as ResultRow;
+  const json = (v: unknown) => JSON.stringify(v) ?? 'none';
+  const show = (v: unknown) => json(v).slice(0, 80);
+  const expect: Array<[string, unknown, unknown]> = [
+    ['model', row.model, job.model],
+    ['requirement', row.requirement, job.requirement],
+    ['repeat', row.repeat ?? 1, job.repeat ?? 1],
+    ['artifact', row.artifact, job.artifact],
+  ];
+  const labels = job.req?.labels ? Object.entries(job.req.labels).filter((e) => typeof e[1] === 'string') : undefined;
+  expect.push(['labels', row.labels ? Object.entries(row.labels).sort() : undefined, labels?.sort()]);
+  if (scoring) {
+    if (!row.settings) return { problem: 'no scoring settings, the queue has them' };
+    for (const k of QUEUE_CHOSEN) expect.push([`settings.${k}`, row.settings[k], scoring[k]]);
+    const outside = row.metrics.find((m) => !scoring.metrics.includes(m.id));
+    if (outside) return { problem: `metric ${show(outside.id)} is not among the queue's` };
+  }
+  for (const [field, got, want] of expect) if (json(got) !== json(want)) return { problem: `${field} ${show(got)} is not the job's ${show(want)}` };
+  return { row };
+}
+
 export interface CollectSummary {
   appended: number;
   alreadyInFile: number;
@@ -84,6 +122,8 @@ export interface CollectSummary {
   failed: number;
   /** Jobs whose payload is refused (runner/queue-trust.ts): no row is written for them. */
   refused: number;
+  /** Finished jobs whose returned row is refused (`checkReturnedRow`): `job <id>: <why>`, none written. */
+  refusedRows: string[];
   tornTail: boolean;
 }
 
@@ -95,6 +135,7 @@ export async function collect(redis: Redis, out: string, name = DEFAULT_QUEUE, e
     const { settings } = await settingsOrError(redis, name);
     let failed = 0;
     let refused = 0;
+    const refusedRows: string[] = [];
     for (const type of ['completed', 'failed'] as const) {
       for (let start = 0; ; start += 500) {
         const jobs = await queue.getJobs([type], start, start + 499, true);
@@ -108,8 +149,15 @@ export async function collect(redis: Redis, out: string, name = DEFAULT_QUEUE, e
             continue;
           }
           let row: ResultRow;
-          if (type === 'completed') row = j.returnvalue as ResultRow;
-          else {
+          if (type === 'completed') {
+            const checked = checkReturnedRow(j.returnvalue, data, settings?.id === data.settingsId ? settings.scoring : null);
+            if ('problem' in checked) {
+              // The job id is chosen by whoever added the job: no control character of it reaches a log line.
+              refusedRows.push(`job ${printable(String(j.id)).slice(0, 80)}: ${printable(checked.problem)}`);
+              continue;
+            }
+            row = checked.row;
+          } else {
             failed++;
             row = {
               model: data.model,
@@ -125,7 +173,6 @@ export async function collect(redis: Redis, out: string, name = DEFAULT_QUEUE, e
             const labels = data.req?.labels;
             if (labels) row.labels = Object.fromEntries(Object.entries(labels).filter((e): e is [string, string] => typeof e[1] === 'string'));
           }
-          if (!row || typeof row !== 'object') continue;
           const key = rowKey(data.model, data.requirement, data.repeat ?? 1);
           const cand = { row, ok: type === 'completed', ts: j.timestamp, id: String(j.id) };
           const cur = best.get(key);
@@ -153,7 +200,7 @@ export async function collect(redis: Redis, out: string, name = DEFAULT_QUEUE, e
       writer.close();
     }
     const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-    return { appended, alreadyInFile, unfinished: Object.values(c).reduce((a, b) => a + b, 0), failed, refused, tornTail: existing.tornTail };
+    return { appended, alreadyInFile, unfinished: Object.values(c).reduce((a, b) => a + b, 0), failed, refused, refusedRows, tornTail: existing.tornTail };
   } finally {
     await queue.close();
   }

@@ -58,7 +58,8 @@ export interface ValidJob {
 
 type Obj = Record<string, unknown>;
 
-function isObj(v: unknown): v is Obj {
+/** A JSON object (not null, not a list). */
+export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

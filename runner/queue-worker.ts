@@ -128,7 +128,7 @@ export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): 
     }
     try {
       const p = await poolFor(data.settingsId);
-      const run: Parameters<WorkerPool['run']>[0] = { model: data.model, requirement: data.requirement, path: art.path };
+      const run: Parameters<WorkerPool['run']>[0] = { id: String(job.id), model: data.model, requirement: data.requirement, path: art.path };
       if (data.repeat) run.repeat = data.repeat;
       if (data.req) run.req = data.req;
       const outcome = await p.run(run);

@@ -11,8 +11,11 @@
  *     time budget ran out with a grace period); a failed row has `metrics: []`;
  *   - `ms`: wall time of the artifact, `finishedAt`: ISO time;
  *   - `evidence`: the pictures kept beside the results (runner/evidence-keep.ts), paths relative to this file's folder;
- *   - `repeat`: which scoring of the artifact the row is (`batch --repeats n`: 1..n); absent means 1. A row whose
- *     `repeat` is not a whole number ≥ 1 is unreadable (skipped and counted like any bad line).
+ *   - `repeat`: which scoring of the artifact the row is (`batch --repeats n`: 1..n); absent means 1.
+ *
+ * A line is a row when result-row.ts `checkRow` accepts it (each field of the right type: a row whose `repeat` is
+ * not a whole number ≥ 1, or whose metrics are not a list of metric results, is unreadable); readers skip any other
+ * line and say which and why (`skippedLinesNote`).
  *
  * Crash safety: each row is written with one `write` of a whole line, so a run killed at any moment (even
  * `kill -9`) leaves complete rows plus at most one torn last line. Only a last line without its newline that is
@@ -29,11 +32,15 @@ import type { ResultRow, RowStatus } from '../core/results.js';
 
 export type { ResultRow, RowStatus };
 import { InputError, errorMessage } from '../core/errors.js';
+import { printable } from '../core/text.js';
+import { rowProblem } from './result-row.js';
 
 export interface ReadResults {
   rows: ResultRow[];
   /** Lines that are not results rows (skipped by readers; appending refuses such a file). */
   badLines: number[];
+  /** Why each of `badLines` is not a row (result-row.ts: the first bad field, or "not JSON"), in the same order. */
+  badReasons: string[];
   /** The last line was torn (a crash mid-write); ignored. */
   tornTail: boolean;
   /** Byte length of the good prefix of the file (everything up to the last complete, valid row). */
@@ -45,20 +52,35 @@ export function rowKey(model: string, requirement: string, repeat = 1): string {
   return `${model}\u0000${requirement}\u0000${repeat}`;
 }
 
-function asRow(value: unknown): ResultRow | null {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
-  const o = value as Record<string, unknown>;
-  if (typeof o.model !== 'string' || typeof o.requirement !== 'string') return null;
-  if (o.status !== 'ok' && o.status !== 'failed') return null;
-  if (!Array.isArray(o.metrics)) return null;
-  if (o.repeat !== undefined && !(Number.isInteger(o.repeat) && (o.repeat as number) >= 1)) return null;
-  return o as unknown as ResultRow;
+/** One line: a row, or why it is not one (not JSON, or the first bad field: result-row.ts). */
+function readLine(text: string): { row: ResultRow } | { reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { reason: 'not JSON' };
+  }
+  const problem = rowProblem(value);
+  return problem === null ? { row: value as ResultRow } : { reason: problem };
+}
+
+/**
+ * The note readers print for the lines they skipped, naming each (the first five with their reason), e.g.
+ * "2 unreadable lines skipped: line 3 (metrics[0].score: expected a number or null), line 9 (not JSON)"; null
+ * when there are none.
+ */
+export function skippedLinesNote(read: Pick<ReadResults, 'badLines' | 'badReasons'>): string | null {
+  const n = read.badLines.length;
+  if (n === 0) return null;
+  const shown = read.badLines.slice(0, 5).map((line, i) => `line ${line} (${printable(read.badReasons[i] ?? 'not a results row').slice(0, 160)})`);
+  return `${n} unreadable ${n === 1 ? 'line' : 'lines'} skipped: ${shown.join(', ')}${n > 5 ? `, and ${n - 5} more` : ''}`;
 }
 
 /** Parse results JSONL text (see the module comment for torn and bad lines). */
 export function parseResults(buf: Buffer): ReadResults {
   const rows: ResultRow[] = [];
   const badLines: number[] = [];
+  const badReasons: string[] = [];
   let tornTail = false;
   let goodBytes = 0;
   let pos = 0;
@@ -68,35 +90,38 @@ export function parseResults(buf: Buffer): ReadResults {
     lineNo++;
     const end = nl < 0 ? buf.length : nl;
     const text = buf.subarray(pos, end).toString('utf8');
-    let row: ResultRow | null = null;
-    if (text.trim() !== '') {
-      try {
-        row = asRow(JSON.parse(text));
-      } catch {
-        row = null;
-      }
-    }
+    const read = text.trim() === '' ? null : readLine(text);
     if (nl < 0) {
       // No final newline: a torn write (even if it happens to parse, the writer never finished the line), when it
       // is a row or the start of one (a JSON object that does not parse). Any other last line is not ours.
-      if (text.trim() !== '') {
-        let parses = true;
-        try {
-          JSON.parse(text);
-        } catch {
-          parses = false;
+      if (read) {
+        if ('row' in read || (read.reason === 'not JSON' && text.trimStart().startsWith('{'))) tornTail = true;
+        else {
+          badLines.push(lineNo);
+          badReasons.push(read.reason);
         }
-        if (row || (!parses && text.trimStart().startsWith('{'))) tornTail = true;
-        else badLines.push(lineNo);
       }
       break;
     }
-    if (row) rows.push(row);
-    else if (text.trim() !== '') badLines.push(lineNo);
+    if (read && 'row' in read) rows.push(read.row);
+    else if (read) {
+      badLines.push(lineNo);
+      badReasons.push(read.reason);
+    }
     pos = nl + 1;
     goodBytes = pos;
   }
-  return { rows, badLines, tornTail, goodBytes };
+  return { rows, badLines, badReasons, tornTail, goodBytes };
+}
+
+/**
+ * The one-line error for a results file with no usable row left (SPEC: exit 2 only then), naming why: its
+ * skipped lines, and rows left out for their scores (`rowsWithValidScores`).
+ */
+export function noUsableRows(path: string, read: Pick<ReadResults, 'badLines' | 'badReasons'>, valid?: { rejected: number; examples: string[] }): InputError {
+  const why = [skippedLinesNote(read), valid?.rejected ? `${valid.rejected} rejected for scores outside 0–100 or not finite, e.g. ${valid.examples[0]}` : null];
+  const known = why.filter((w): w is string => w !== null);
+  return new InputError(`${path}: no result rows${known.length ? ` (${known.join('; ')})` : ''}`);
 }
 
 export function readResults(path: string): ReadResults {
@@ -156,12 +181,12 @@ export class ResultsWriter {
  * line is cut away first, so the next row starts on a fresh line.
  */
 export function openResultsForAppend(path: string): { existing: ReadResults; writer: ResultsWriter } {
-  let existing: ReadResults = { rows: [], badLines: [], tornTail: false, goodBytes: 0 };
+  let existing: ReadResults = { rows: [], badLines: [], badReasons: [], tornTail: false, goodBytes: 0 };
   if (existsSync(path)) existing = readResults(path);
   if (existing.badLines.length) {
     const n = existing.badLines.length;
     throw new InputError(
-      `${path}: refusing to append: ${n === 1 ? 'line' : 'lines'} ${existing.badLines.slice(0, 5).join(', ')}${n > 5 ? ', …' : ''} ${n === 1 ? 'is not a results row' : 'are not results rows'} (is --out the right file?)`,
+      `${path}: refusing to append: ${n === 1 ? 'line' : 'lines'} ${existing.badLines.slice(0, 5).join(', ')}${n > 5 ? ', …' : ''} ${n === 1 ? 'is not a results row' : 'are not results rows'} (line ${existing.badLines[0]}: ${printable(existing.badReasons[0] ?? '').slice(0, 120)}; is --out the right file?)`,
     );
   }
   let fd: number;

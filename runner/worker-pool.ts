@@ -85,6 +85,11 @@ export interface PoolOptions {
 
 /** One artifact for the pool: a batch job, its requirement (text, checklists, labels) and its reference, when there are. */
 export interface PoolJob extends BatchJob {
+  /**
+   * The queue job's id. A queue may hold two jobs of one model, requirement and repeat (the artifact added again
+   * after it changed), and one worker may hold both: their pending screenshots and kept pictures are keyed by it.
+   */
+  id?: string;
   req?: Requirement;
   /** The design the page should reproduce (fidelity metrics), resolved by the caller. */
   reference?: ReferenceInput;
@@ -260,7 +265,13 @@ class Pool implements WorkerPool {
     if (job.req) msg.requirement = job.req;
     if (job.reference) msg.reference = job.reference;
     if (this.evidenceDir) msg.shotPath = this.evidenceDir.shotPath(job);
-    if (this.opts.evidence) msg.key = { model: job.model, requirement: job.requirement, ...(job.repeat ? { repeat: job.repeat } : {}) };
+    if (this.opts.evidence)
+      msg.key = {
+        model: job.model,
+        requirement: job.requirement,
+        ...(job.repeat ? { repeat: job.repeat } : {}),
+        ...(job.id !== undefined ? { job: job.id } : {}),
+      };
     w.child.send(msg);
   }
 
@@ -280,6 +291,7 @@ class Pool implements WorkerPool {
         model: job.model,
         requirement: job.requirement,
         repeat: job.repeat ?? 1,
+        ...(job.id !== undefined ? { id: job.id } : {}),
         path: job.path,
         doc,
         shot: savedShot,

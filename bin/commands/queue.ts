@@ -188,6 +188,10 @@ function collectCommand(): Command {
           `collected ${s.appended} rows into ${flags.out} (${s.alreadyInFile} already there, ${s.failed} failed jobs among them${s.unfinished ? `; ${s.unfinished} jobs not finished yet: collect again later` : ''})\n`,
         );
         if (s.refused) process.stderr.write(`${s.refused} jobs with a refused payload (not written by \`webgrade queue add\`): no rows for them\n`);
+        if (s.refusedRows.length)
+          process.stderr.write(
+            `${s.refusedRows.length} returned rows refused (not the row of their job): not written; ${s.refusedRows.slice(0, 3).join('; ')}${s.refusedRows.length > 3 ? '; …' : ''}\n`,
+          );
       }),
     );
 }

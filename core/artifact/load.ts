@@ -108,7 +108,8 @@ function readOrFail(p: string): Buffer {
 
 const SYSTEM_TREES = ['/proc', '/sys', '/dev'];
 
-function insideTree(path: string, root: string): boolean {
+/** True when the absolute, normalised `path` is `root` itself or below it. */
+export function insideTree(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 

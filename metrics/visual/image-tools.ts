@@ -155,7 +155,7 @@ export function pickScreenshot(evidence: Evidence, which: ScreenshotChoice): { s
 // Drawing
 
 export function escapeXml(s: string): string {
-  return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 
 export interface Box {
@@ -165,17 +165,55 @@ export interface Box {
   height: number;
 }
 
-/** An SVG rectangle outline. */
-export function svgRect(b: Box, stroke: string, strokeWidth = 2, fill = 'none', extra = ''): string {
-  return `<rect x="${b.x}" y="${b.y}" width="${b.width}" height="${b.height}" fill="${fill}" stroke="${stroke}" stroke-width="${strokeWidth}" ${extra}/>`;
+/** The farthest any coordinate may lie from the origin in an SVG we draw (far beyond any kept picture). */
+const SVG_COORD_LIMIT = 100_000;
+
+/**
+ * A number as an SVG attribute value: finite, clamped to ±SVG_COORD_LIMIT and rounded to 0.01; null for anything
+ * else. Typed numbers are not trusted here: boxes and sizes come from the page under test, which may hand back a
+ * string (`10" /><rect …`), NaN or 1e308 in their place.
+ */
+export function svgNumber(v: unknown): string | null {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return null;
+  return String(Math.round(Math.min(SVG_COORD_LIMIT, Math.max(-SVG_COORD_LIMIT, v)) * 100) / 100);
 }
 
-/** SVG text with a white halo so it reads on any background. */
+/**
+ * A box from evidence made fit to draw on a `width`×`height` picture: four finite numbers, clamped to the picture;
+ * null when it is not four finite numbers, or lies wholly outside (so it is left out of the picture).
+ */
+export function boxInImage(b: unknown, width: number, height: number): Box | null {
+  if (typeof b !== 'object' || b === null) return null;
+  const { x, y, width: w, height: h } = b as Record<string, unknown>;
+  const nums = [x, y, w, h];
+  if (!nums.every((n) => typeof n === 'number' && Number.isFinite(n))) return null;
+  const [bx, by, bw, bh] = nums as number[];
+  const clampTo = (v: number, hi: number) => Math.min(hi, Math.max(0, v));
+  const x1 = clampTo(bx!, width);
+  const y1 = clampTo(by!, height);
+  const x2 = clampTo(bx! + bw!, width);
+  const y2 = clampTo(by! + bh!, height);
+  if (x2 < x1 || y2 < y1 || bx! > width || by! > height || bx! + bw! < 0 || by! + bh! < 0) return null;
+  return { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
+}
+
+/**
+ * An SVG rectangle outline; '' when a coordinate is not a finite number (see `svgNumber`). Colours are escaped;
+ * `extra` is markup written by the caller (constant attributes), never evidence.
+ */
+export function svgRect(b: Box, stroke: string, strokeWidth = 2, fill = 'none', extra = ''): string {
+  const [x, y, w, h, sw] = [b.x, b.y, b.width, b.height, strokeWidth].map(svgNumber);
+  if (x === null || y === null || w === null || h === null || sw === null) return '';
+  return `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${escapeXml(fill)}" stroke="${escapeXml(stroke)}" stroke-width="${sw}" ${extra}/>`;
+}
+
+/** SVG text with a white halo so it reads on any background; '' when its position is not a pair of finite numbers. */
 export function svgLabel(x: number, y: number, text: string, color = '#000', size = 14, weight = 'bold'): string {
-  const t = escapeXml(text);
+  const [sx, sy, ss] = [x, y, size].map(svgNumber);
+  if (sx === null || sy === null || ss === null) return '';
   return (
-    `<text x="${x}" y="${y}" font-family="DejaVu Sans, sans-serif" font-size="${size}" font-weight="${weight}" ` +
-    `stroke="#fff" stroke-width="3" paint-order="stroke" fill="${color}">${t}</text>`
+    `<text x="${sx}" y="${sy}" font-family="DejaVu Sans, sans-serif" font-size="${ss}" font-weight="${escapeXml(weight)}" ` +
+    `stroke="#fff" stroke-width="3" paint-order="stroke" fill="${escapeXml(color)}">${escapeXml(text)}</text>`
   );
 }
 

@@ -30,7 +30,7 @@
 import { logPenalty, round2 } from '../formula.js';
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
-import { cropTop, decodeGrey, opencv, overlay, pickScreenshot, svgLabel, svgRect, withMats, type Box } from './image-tools.js';
+import { cropTop, decodeGrey, escapeXml, opencv, overlay, pickScreenshot, svgLabel, svgRect, withMats, type Box } from './image-tools.js';
 
 export const MAX_ANALYSED_HEIGHT = 2400;
 const MIN_SIDE = 12;
@@ -250,7 +250,7 @@ export async function picture(evidence: Evidence): Promise<Buffer> {
   }
   const head = o.score === null ? `layout-consistency: n/a (${o.reason})` : `layout-consistency ${round2(o.score)}: ${o.summary}`;
   body += `<rect x="0" y="0" width="${a.width}" height="26" fill="#000" fill-opacity="0.75"/>`;
-  body += `<text x="8" y="18" font-family="DejaVu Sans, sans-serif" font-size="14" fill="#fff">${head.replace(/[<>&]/g, '')} (green = element, red = misaligned)</text>`;
+  body += `<text x="8" y="18" font-family="DejaVu Sans, sans-serif" font-size="14" fill="#fff">${escapeXml(head)} (green = element, red = misaligned)</text>`;
   return overlay(a.png, a.width, a.height, body);
 }
 
