@@ -374,6 +374,11 @@ export interface FirstView {
   samples?: Array<{ atMs: number; screen: ScreenReading }>;
   /** The page clock (ms since the document began) at the first view. */
   atMs?: number;
+  /**
+   * The visit's desktop screenshot read the same way (its viewport, the same visuals' regions), when the visit took
+   * one: render-validity warns when the visit shows a scene that no frame of the probe shows.
+   */
+  visit?: ScreenReading;
   /** Visible, enabled button, input, textarea, select, a[href], [role=button]. */
   interactive: number;
   /** First contentful paint (ms after navigation start), or null when nothing was painted. */

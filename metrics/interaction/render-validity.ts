@@ -136,6 +136,18 @@ function onFrame(fv: FirstView, s: ScreenReading): ScreenVerdict {
   return { scene, shownCanvases, shownBlank, unreadBlank, reading };
 }
 
+/**
+ * The visit's desktop screenshot shows a scene that no frame of the probe shows: the probe's start state is not the
+ * page a person sees (the verdict then rests on a view the visit contradicts). Undefined when they agree or the
+ * visit took no screenshot.
+ */
+function visitDisagrees(fv: FirstView, probe: ScreenVerdict): string | undefined {
+  if (!fv.visit || probe.scene) return undefined;
+  const visit = onFrame(fv, fv.visit);
+  if (!visit.scene) return undefined;
+  return `the visit's screenshot shows what no frame of the probe shows (${visit.scene}): the probe's start state may not be the page a person sees`;
+}
+
 /** A drawing on a plain background (SCENE_DRAWING): shapes, not a gradient, not lines of text. */
 function isDrawing(s: ScreenReading): boolean {
   const d = SCENE_DRAWING;
@@ -178,6 +190,7 @@ const renderValidity: MetricDefinition = {
     const errors = fv.errorsBeforeRender.filter((e) => !excused.includes(e));
     const screen = onScreen(fv);
     const ref = ui2app(fv, screen);
+    const warning = visitDisagrees(fv, screen);
     const failed: string[] = ref.failed.length && !screen.scene ? [...ref.failed, `${screen.reading}${frameCount(fv)}`] : [];
     if (errors.length)
       failed.push(
@@ -193,7 +206,10 @@ const renderValidity: MetricDefinition = {
       ...(screen.shownCanvases ? { canvasesShownOnScreen: screen.shownCanvases } : {}),
       ui2app: ref.failed.length === 0,
       ...(screen.scene ? { scene: `${screen.scene}${pageTime(screen.atMs)}` } : {}),
-      ...(fv.samples?.length ? { frames: frames(fv).map((f) => ({ atMs: f.atMs ?? null, content: f.screen.content, colours: f.screen.colours, edges: f.screen.edges })) } : {}),
+      ...(warning ? { warning } : {}),
+      ...(fv.samples?.length
+        ? { frames: frames(fv).map((f) => ({ atMs: f.atMs ?? null, content: f.screen.content, colours: f.screen.colours, edges: f.screen.edges })) }
+        : {}),
       ...(fv.screen ? { screen: { content: fv.screen.content, colours: fv.screen.colours, edges: fv.screen.edges, background: fv.screen.background } } : {}),
       interactive: fv.interactive,
       firstPaintMs: fv.firstPaintMs,
