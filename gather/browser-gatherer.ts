@@ -58,6 +58,7 @@ import { attributeRequests, type SeenRequests } from './page-requests.js';
 import type { CdnOptions } from '../cdn/index.js';
 import { FidelityRenderer, type FidelityOptions } from './fidelity/gather.js';
 import { gatherRequirementTests } from './interaction/tests/gather.js';
+import { closeOcr } from './interaction/tests/ocr.js';
 import type { JudgeSettings } from '../judges/settings.js';
 import { gate } from './step-gate.js';
 import { countLoads } from './loads.js';
@@ -511,6 +512,7 @@ export class BrowserGatherer implements Gatherer {
     await this.thread.terminate();
     await this.chrome.kill();
     await this.sandbox.terminate();
+    await closeOcr(); // the requirement tests' OCR worker, when one was started
   }
 }
 
