@@ -101,7 +101,13 @@ function svgAttributes(el: Element): string {
   if (!(el instanceof SVGElement)) return '';
   let out = '';
   for (const node of [el, ...Array.from(el.querySelectorAll('*')).slice(0, 400)]) {
-    for (const a of Array.from(node.attributes)) out += `${a.name}=${a.value};`;
+    for (const a of Array.from(node.attributes)) {
+      // A SMIL animation changes the animated value, not the attribute: both are read.
+      const anim = (node as unknown as Record<string, { animVal?: { value?: unknown } } | undefined>)[a.name];
+      out += `${a.name}=${a.value}${anim && typeof anim === 'object' && anim.animVal && typeof anim.animVal.value === 'number' ? `/${anim.animVal.value}` : ''};`;
+    }
+    const ctm = node instanceof SVGGraphicsElement ? node.getCTM() : null;
+    if (ctm) out += `ctm=${[ctm.a, ctm.b, ctm.c, ctm.d, ctm.e, ctm.f].map((v) => v.toFixed(2)).join(',')};`;
     if (out.length > 20_000) break;
   }
   return out;
