@@ -12,7 +12,8 @@
  *   count and text, or the viewport's pixels (with the anti-aliasing tolerance of pixels.ts). Inside a
  *   `waitUntil`, without `since`, the sample is the one taken when the wait began.
  * - `moving`/`still` take two samples `over` page-clock ms apart (default MOTION_MS) after the steps: the
- *   viewport, the element's box on screen, or the visible canvases' boxes on screen (a canvas drawn by a worker
+ *   viewport, the element's box on screen (an element whose box moved has moved, whatever it shows), or the
+ *   visible canvases' boxes on screen (a canvas drawn by a worker
  *   through OffscreenCanvas or by WebGL shows there, whether or not its pixels read back). An element off screen
  *   cannot move: the expectation fails, saying so.
  * - `noErrors` counts the uncaught exceptions and rejections from the start of the restore's load (start-up
@@ -53,6 +54,8 @@ export type Sample = { hash: string } | { img: Rgb };
 /** A test in progress: what its expectations compare with, what it read, what it acted on. */
 export interface TestState {
   t0: number;
+  /** Unique per test: the page keeps the elements `changed` watches under keys that start with it. */
+  key: string;
   /** Samples for `changed`/`unchanged`, by expectation path ("3", "3.2" inside an anyOf, "w5" in a waitUntil). */
   before: Map<string, Sample>;
   /** Numbers read by `read` steps, by name. */
@@ -130,7 +133,7 @@ export function changeExpectations(expect: readonly Expectation[], prefix = ''):
 
 /** Take the samples that compare with `since` (undefined: the start state) for these expectations. */
 export async function takeSamples(run: ProbeRun, st: TestState, expect: readonly Expectation[], since: string | undefined, prefix = ''): Promise<void> {
-  for (const c of changeExpectations(expect, prefix)) if (c.since === since) st.before.set(c.path, await sample(run, st, c.target, `c${c.path}`));
+  for (const c of changeExpectations(expect, prefix)) if (c.since === since) st.before.set(c.path, await sample(run, st, c.target, `${st.key}:${c.path}`));
 }
 
 /** The first number in a text (module comment), or null. */
@@ -173,13 +176,21 @@ function errorsFound(errs: readonly RecordedError[]): Verdict {
   };
 }
 
+/** Where a target's boxes are, rounded (an element that moves across the screen looks the same inside its own box). */
+async function placeOf(run: ProbeRun, what: Locator | 'canvas' | 'screen'): Promise<string> {
+  if (what === 'screen') return '';
+  return ((await rectsOf(run, what)) ?? []).map((r) => [r.x, r.y, r.width, r.height].map(Math.round).join(',')).join(';');
+}
+
 async function motion(run: ProbeRun, st: TestState, what: Locator | 'canvas' | 'screen', over: number, want: boolean): Promise<Verdict> {
   const a = await pixelsOf(run, st, what);
   if (typeof a === 'string') return { ok: false, found: a };
+  const placeA = await placeOf(run, what);
   await run.advance(over, false);
   st.shot = undefined;
   const b = await pixelsOf(run, st, what);
   if (typeof b === 'string') return { ok: false, found: `${b} after ${over} ms` };
+  if (placeA !== (await placeOf(run, what))) return { ok: want, found: `it moved on screen in ${over} ms` };
   let changed = 0;
   let of = 0;
   let moved = false;
@@ -252,7 +263,7 @@ export async function checkOne(run: ProbeRun, st: TestState, e: Expectation, pat
   if ('noErrors' in e) return errorsFound(st.errors);
   if ('changed' in e || 'unchanged' in e) {
     const target = 'changed' in e ? e.changed : e.unchanged;
-    const c = compare(st.before.get(path), await sample(run, st, target, `c${path}`));
+    const c = compare(st.before.get(path), await sample(run, st, target, `${st.key}:${path}`));
     return { ok: 'changed' in e ? !c.same : c.same, found: c.found };
   }
   if ('moving' in e) return motion(run, st, e.moving, e.over ?? MOTION_MS, true);

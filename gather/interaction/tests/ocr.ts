@@ -37,7 +37,7 @@ async function start(): Promise<OcrWorker> {
   const cachePath = join(tmpdir(), 'webgrade-ocr');
   mkdirSync(cachePath, { recursive: true });
   const w = await createWorker('eng', 1, { langPath, gzip: true, cachePath, logger: () => undefined, errorHandler: () => undefined });
-  await w.setParameters({ tessedit_pageseg_mode: '6', preserve_interword_spaces: '1' });
+  await w.setParameters({ tessedit_pageseg_mode: '6', preserve_interword_spaces: '1', user_defined_dpi: '300' });
   return w;
 }
 

@@ -75,8 +75,9 @@ export function isObserving(t: RequirementTest): boolean {
 }
 
 /** A new test's state; `errors` is the window's live list (start-up included when the window began before the load). */
+let serial = 0;
 function newState(run: ProbeRun, t0: number): TestState {
-  return { t0, before: new Map(), values: new Map(), errors: run.d.win.errors, steps: [], boxes: [] };
+  return { t0, key: `t${++serial}`, before: new Map(), values: new Map(), errors: run.d.win.errors, steps: [], boxes: [] };
 }
 
 /**
@@ -211,15 +212,18 @@ export async function runRequirementTests(
         results.set(i, r);
         sharing = isObserving(test) && r.passed !== null ? (shared ?? test.id) : undefined;
         // A heavy page: frames further apart from now on (this document and every later load), as the probe does.
-        if (!adapted && run.adaptFrames()) {
+        // (Not on a page paced by real time, a worker's: its settle costs real time by design, not by weight.)
+        const paced = !adapted && ((await run.agent<{ workers?: unknown }>('advance', [0]).catch(() => null))?.workers ?? 0) !== 0;
+        if (!adapted && !paced && run.adaptFrames()) {
           adapted = true;
           await run.agent('setFrameMs', [run.frameMs]).catch(() => undefined);
           ev.faults.push(`heavy page: animation frames every ${run.frameMs} page-clock ms in the tests`);
         }
       } catch (err) {
         sharing = undefined;
-        if (err instanceof OutOfBudget) {
-          const overLimit = run.limit !== undefined && performance.now() >= run.limit && performance.now() < run.deadline;
+        // A call cut short because the test's time ran out is its time limit, not a hung page.
+        const overLimit = run.limit !== undefined && performance.now() >= run.limit - 50 && performance.now() < run.deadline;
+        if (err instanceof OutOfBudget || overLimit) {
           results.set(
             i,
             notRun(test, overLimit ? `not run to the end: over its time limit of ${limitMs! / 1000} s` : "not run to the end: the tests' time budget ran out"),
