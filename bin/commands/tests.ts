@@ -80,7 +80,9 @@ function checkCommand(): Command {
       action((path: string) => {
         const r = checkRequirementsText(readInputText(path), path);
         for (const p of r.problems) process.stdout.write(`${p}\n`);
-        warn(`tests check: ${r.requirements} requirements, ${r.tests} tests, ${r.problems.length === 0 ? 'no problems' : `${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}`}\n`);
+        warn(
+          `tests check: ${r.requirements} requirements, ${r.tests} tests, ${r.problems.length === 0 ? 'no problems' : `${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}`}\n`,
+        );
         if (r.problems.length) process.exitCode = EXIT_USAGE;
       }),
     );
