@@ -12,7 +12,7 @@ import { generateTests } from '../../judges/tests-generate.js';
 import type { JudgeFlags } from '../../judges/settings.js';
 import { readInputText } from '../../core/errors.js';
 import { checkRequirementsText } from '../../core/requirement-tests-file.js';
-import { mergeInto, readWebGenBench } from '../../core/webgen-bench.js';
+import { mergeInto, readWebGenBench } from '../../lib/webgen-bench.js';
 import { EXIT_FAILURE, EXIT_USAGE, action, judgeTasks, warn } from '../cli-support.js';
 
 function write(out: string | undefined, text: string): void {
