@@ -7,6 +7,7 @@
 import type { GatherContext, Gatherer, GatheredParts } from '../../core/gatherer.js';
 import type { JudgeSettings } from '../../judges/settings.js';
 import { gatherRequirementTests } from '../interaction/tests/gather.js';
+import { closeOcr } from '../interaction/tests/ocr.js';
 import type { BrowserKit } from '../browser-kit.js';
 
 export class RequirementTestsGatherer implements Gatherer {
@@ -40,6 +41,6 @@ export class RequirementTestsGatherer implements Gatherer {
   }
 
   async close(): Promise<void> {
-    /* the kit is closed by its owner */
+    await closeOcr(); // the tests' OCR worker, when one was started (the kit is closed by its owner)
   }
 }
