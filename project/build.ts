@@ -122,14 +122,20 @@ export function buildWarnings(log: string): string[] {
     .map((l) => l.trim().slice(0, 300));
 }
 
-/** The last error-looking line of a failed build (or its last line). */
-function failureLine(log: string): string {
+/** The first error line of a failed build (one with a message first), with the line after it when it ends in a colon (or its last line). */
+export function failureLine(log: string): string {
   const lines = log
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  const err = [...lines].reverse().find((l) => /error|cannot|failed|not found|ERR!/i.test(l) && !/^at\s/.test(l));
-  return (err ?? lines.pop() ?? 'no output').slice(0, 300);
+  const notStack = (l: string) => !/^at\s/.test(l);
+  // An error with its message ("[UNRESOLVED_IMPORT] Could not resolve ...", "Error: ...") beats a summary
+  // ("Build failed in 61ms", "error during build:").
+  let i = lines.findIndex((l) => /\[[A-Z][A-Z_]{2,}\]|\b\w*Error\b:\s*\S|could not|cannot find|not found|ERR!/i.test(l) && notStack(l));
+  if (i < 0) i = lines.findIndex((l) => /error|cannot|could not|failed|not found|ERR!/i.test(l) && notStack(l));
+  if (i < 0) return (lines.pop() ?? 'no output').slice(0, 300);
+  const line = lines[i]!.endsWith(':') && lines[i + 1] ? `${lines[i]} ${lines[i + 1]}` : lines[i]!;
+  return line.slice(0, 300);
 }
 
 const LIMIT_WORDS: Record<string, string> = {
@@ -158,7 +164,7 @@ export class Projects {
     const work = mkdtempSync(join(tmpdir(), 'webgrade-project-'));
     chmodSync(work, 0o711); // the build user must reach src/, etc/ and install/node_modules/.pnpm, and list nothing
     const cleanup = () => rmSync(work, { recursive: true, force: true });
-    const stop = (evidence: ProjectEvidence): PreparedProject => ({ evidence, manifest, cleanup });
+    const stop = (evidence: ProjectEvidence): PreparedProject => ({ evidence: { ...evidence, reason: plainText(evidence.reason ?? '') }, manifest, cleanup });
     try {
       const src = join(work, 'src');
       const installDir = join(work, 'install');
