@@ -114,10 +114,10 @@ export function dependencySpecProblem(name: string, spec: string): string | null
   }
   if (/^(file|link|portal|workspace|patch|exec):/i.test(s))
     return `${name}: ${JSON.stringify(spec)} is not on the npm registry (a local or workspace specifier)`;
+  if (/^[./~]/.test(s)) return `${name}: ${JSON.stringify(spec)} is not on the npm registry (a path)`;
   if (/^(git|git\+[a-z]+|github|gitlab|bitbucket|gist):/i.test(s) || /^[\w.-]+\/[\w.-]+(#.*)?$/.test(s))
     return `${name}: ${JSON.stringify(spec)} is not on the npm registry (a git repository)`;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return `${name}: ${JSON.stringify(spec)} is not on the npm registry (a URL)`;
-  if (/^[./~]/.test(s)) return `${name}: ${JSON.stringify(spec)} is not on the npm registry (a path)`;
   return rangeProblem(name, s);
 }
 

@@ -70,12 +70,12 @@ function kindOf(path: string): FileKind {
   return COMPONENT_KINDS[extOf(path)] ?? fileKind(path);
 }
 
-function listSources(root: string, skipTop: ReadonlySet<string>): Array<{ rel: string; real: string }> {
+function listSources(root: string, skipTop: ReadonlySet<string>, hidden = false): Array<{ rel: string; real: string }> {
   const out: Array<{ rel: string; real: string }> = [];
   const seen = new Set<string>([root]);
   const walk = (dir: string, rel: string) => {
     for (const name of readdirSync(dir).sort()) {
-      if (name.startsWith('.') || name === 'node_modules' || (rel === '' && skipTop.has(name))) continue;
+      if ((name.startsWith('.') && (!hidden || name === '.git')) || name === 'node_modules' || (rel === '' && skipTop.has(name))) continue;
       const abs = join(dir, name);
       const r = rel ? `${rel}/${name}` : name;
       let st: Stats;
@@ -257,6 +257,11 @@ export class ProjectSourceArtifact extends LoadedArtifact {
   override set dom(value) {
     super.dom = value;
   }
+}
+
+/** Every file a project is made of (hidden ones too, but not `.git` or `node_modules`), for a queue job to carry. */
+export function listProjectFiles(dir: string): Array<{ rel: string; real: string }> {
+  return listSources(realpathSync(dir), new Set(), true);
 }
 
 /** Load a project's sources (module comment); `output` = the folder package.json names, left out like `dist`. */

@@ -98,7 +98,7 @@ function configFor(k: Kit, file: ArtifactFile): { config: Linter.Config[]; name:
     ];
     return { config, name: 'component.svelte' };
   }
-  const config: Linter.Config[] = [{ ...base, files: ['**/*'], languageOptions: { ...base.languageOptions, ...(ts ? { parser: k.ts } : {}) }, rules }];
+  const config: Linter.Config[] = [{ ...base, files: [`**/*${ext}`], languageOptions: { ...base.languageOptions, ...(ts ? { parser: k.ts } : {}) }, rules }];
   return { config, name: `component${ext}` };
 }
 
