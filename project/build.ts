@@ -96,6 +96,7 @@ function copySource(from: string, to: string): void {
 /** The install's `node_modules` as the build sees it: its links and `.bin` copied, `.pnpm` a mount point. */
 function linkModules(installDir: string, srcDir: string): void {
   const from = join(installDir, 'node_modules');
+  mkdirSync(join(from, '.pnpm'), { recursive: true }); // a project without dependencies has none
   const to = join(srcDir, 'node_modules');
   rmSync(to, { recursive: true, force: true });
   mkdirSync(to);

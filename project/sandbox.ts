@@ -13,11 +13,21 @@
  * - **Writes only inside its copy**: the project copy is the one writable folder (`/project`), besides a
  *   private `/tmp` of at most `tmpBytes`; the installed packages (`node_modules/.pnpm`, hard links into the
  *   shared store) are bound read-only, so a build cannot change a package every other project shares.
- * - **Limits**: wall time (`wallMs`: the whole sandbox is killed, pid namespace and all); CPU time (`cpuSeconds`
- *   per process as RLIMIT_CPU, and the sum over the build's processes, watched); memory (RLIMIT_DATA per
- *   process, and the sum of the processes' resident memory, watched); processes (RLIMIT_NPROC and the count of
- *   the build's processes, watched); one file at most `fileBytes` (RLIMIT_FSIZE). The watch reads `/proc` every
- *   WATCH_MS, so a sum can pass its limit for that long before the sandbox is killed; the rlimits hold at once.
+ * - **Limits**: wall time (`wallMs`: the whole sandbox is killed, pid namespace and all); CPU time (the sum over
+ *   the build's processes, watched, and RLIMIT_CPU per process); memory (the sum of the processes' resident
+ *   memory, watched, and RLIMIT_DATA per process); processes (the count of the build's processes, watched, and
+ *   RLIMIT_NPROC); one file at most `fileBytes` (RLIMIT_FSIZE). The watch reads `/proc` every WATCH_MS and kills
+ *   the whole sandbox, naming the limit, so a sum can pass its limit for that long. The rlimits hold at once but
+ *   only per process (or per user), and a process they stop dies without telling which limit stopped it; they
+ *   are therefore the backstop, set a margin above the watched limits (NPROC_MARGIN processes, CPU_MARGIN_S
+ *   seconds) so that the watch, which names the limit, is what normally stops a build (a loop killed by
+ *   RLIMIT_CPU reads as a plain `Killed`). When the backstop does stop a build, the shell's exit code
+ *   (128 + SIGXCPU or SIGXFSZ) still names the limit. A process bomb grows faster than any watch: within one
+ *   WATCH_MS it can reach RLIMIT_NPROC, and then a fork fails; a bomb whose processes exit (the classic
+ *   `:(){ :|:& };:`) churns below the limit and a shell that cannot fork exits, so such a build ends either
+ *   stopped by the watch (`processes`) or failed with its own fork error ("Cannot fork"), never above the
+ *   limit and never for longer than its time limit. RLIMIT_DATA carries no margin: memory is the one limit a
+ *   build cannot pass even for WATCH_MS (the machine's other work would pay for it).
  * - **Its own user**: as root, the build runs as an unprivileged user id of its own (BUILD_UID_BASE + a random
  *   offset), so that RLIMIT_NPROC counts only its processes and it has no capability; as another user it runs
  *   as that user, and RLIMIT_NPROC is set to that user's current process count plus `processes` (the watch
@@ -53,8 +63,14 @@ export const DEFAULT_BUILD_LIMITS: SandboxLimits = {
 
 /** How often the sums of the build's processes are read. */
 export const WATCH_MS = 200;
+/** How far RLIMIT_NPROC sits above the watched process limit (module comment). */
+export const NPROC_MARGIN = 16;
+/** How far RLIMIT_CPU sits above the watched CPU limit, in seconds (module comment). */
+export const CPU_MARGIN_S = 2;
+/** Exit codes of a shell whose command died of a signal: 128 + the signal's number (Linux's numbers). */
+const SIGNAL_EXIT: Record<number, string> = { [128 + 24]: 'cpu', [128 + 25]: 'file size' };
 /** As root, builds run as BUILD_UID_BASE + a random offset below BUILD_UID_SPAN (ids no account uses). */
-const BUILD_UID_BASE = 3_000_000;
+export const BUILD_UID_BASE = 3_000_000;
 const BUILD_UID_SPAN = 1_000_000;
 /** Output kept from a build: its tail (warnings are read from it). */
 const OUTPUT_KEEP = 512 * 1024;
@@ -256,7 +272,8 @@ export function bwrapArgs(run: SandboxRun): string[] {
     '/project',
   ];
   for (const m of run.readOnly) args.push('--ro-bind', m.host, m.inside);
-  args.push('--chdir', '/project', '--clearenv');
+  // The sandbox's own root (a tmpfs holding the mount points) read-only too: `/escape` fails as `/usr/x` does.
+  args.push('--remount-ro', '/', '--chdir', '/project', '--clearenv');
   const env: Record<string, string> = {
     HOME: '/tmp',
     PATH: '/project/node_modules/.bin:/usr/local/bin:/usr/bin:/bin',
@@ -275,10 +292,10 @@ export function runSandboxed(run: SandboxRun): Promise<SandboxResult> {
   if (!tools.ok) return Promise.reject(new Error(tools.reason));
   const root = isRoot();
   const uid = run.uid;
-  const nproc = root ? run.limits.processes : processCount(uid) + run.limits.processes;
+  const nproc = (root ? 0 : processCount(uid)) + run.limits.processes + NPROC_MARGIN;
   const l = run.limits;
   const prlimitArgs = [
-    `--cpu=${l.cpuSeconds}`,
+    `--cpu=${l.cpuSeconds + CPU_MARGIN_S}`,
     `--data=${l.memoryBytes}`,
     `--nproc=${nproc}`,
     `--fsize=${l.fileBytes}`,
@@ -325,6 +342,7 @@ export function runSandboxed(run: SandboxRun): Promise<SandboxResult> {
       clearInterval(watch);
       if (!limit && signal === 'SIGXCPU') limit = 'cpu';
       if (!limit && signal === 'SIGXFSZ') limit = 'file size';
+      if (!limit && exitCode !== null) limit = SIGNAL_EXIT[exitCode];
       resolve({ exitCode, signal, ...(limit ? { limit } : {}), ms: Math.round(performance.now() - start), output: output.slice(-OUTPUT_KEEP) });
     };
     child.on('error', (err) => {
