@@ -6,7 +6,7 @@
  * build runs in (the project's files, without `node_modules`, `.git` and its old output folders, so that a stale
  * `dist/` cannot stand in for a build that made none); `install/`, where pnpm makes `node_modules` (install.ts);
  * and `etc/`, the sandbox's `/etc`. The copy takes regular files only, and a link only when its target is a file
- * inside the project (the artifact rule of core/artifact/load.ts); at most MAX_COPY_FILES files and
+ * inside the project (the artifact rule of lib/artifact/load.ts); at most MAX_COPY_FILES files and
  * MAX_COPY_BYTES. The copy's `node_modules` holds the install's top-level links and `.bin`; its `.pnpm` (the
  * packages, hard links into the store) is bound read-only over it in the sandbox.
  *

@@ -2,7 +2,7 @@
  * A project opened for scoring: built (build.ts), its sources as the artifact the metrics read
  * (source-view.ts), and, when it was built, its output folder as what the browser is given (`Artifact.served`).
  */
-import { loadArtifact } from '../core/artifact/load.js';
+import { loadArtifact } from '../lib/artifact/load.js';
 import type { ProjectEvidence } from '../core/project.js';
 import type { Projects } from './build.js';
 import { loadProjectSource, type ProjectSourceArtifact } from './source-view.js';

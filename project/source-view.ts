@@ -4,7 +4,7 @@
  *
  * Which files: every regular file of the project except `node_modules`, `.git`, hidden entries, lockfiles and
  * the old output folders (`dist`, `build`, `out`, or the one package.json names), by the artifact rule of
- * core/artifact/load.ts (links followed only to files inside the project; at most MAX_FILES). Component files are
+ * lib/artifact/load.ts (links followed only to files inside the project; at most MAX_FILES). Component files are
  * code: `.jsx`, `.tsx`, `.ts`, `.mts`, `.cts` are JavaScript (`kind: 'js'`), `.vue` and `.svelte` are markup
  * (`kind: 'html'`), so the lines of all of them are L of `console-errors` and `lint`, and `comment-rate` reads
  * their comments with the JS and HTML rules.
@@ -34,12 +34,12 @@ import { join, sep } from 'node:path';
 import { transform } from 'sucrase';
 import { parse as parseVue } from '@vue/compiler-sfc';
 import { parse as parseSvelte } from 'svelte/compiler';
-import { decodeText } from '../core/artifact/decode.js';
-import { extractCssUrls, extractFromHtml } from '../core/artifact/extract.js';
-import { fileKind, readArtifactFile } from '../core/artifact/load.js';
-import { LoadedArtifact } from '../core/artifact/loaded.js';
+import { decodeText } from '../lib/artifact/decode.js';
+import { extractCssUrls, extractFromHtml } from '../lib/artifact/extract.js';
+import { fileKind, readArtifactFile } from '../lib/artifact/load.js';
+import { LoadedArtifact } from '../lib/artifact/loaded.js';
 import type { ArtifactFile, FileKind, ResourceRef, SourceBlock } from '../core/artifact/model.js';
-import { parseTree, treeDepth } from '../core/artifact/parse.js';
+import { parseTree, treeDepth } from '../lib/artifact/parse.js';
 import { errorMessage, InputError } from '../core/errors.js';
 import { LOCKFILES } from './lockfile.js';
 import { USUAL_OUTPUTS } from './output.js';

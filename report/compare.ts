@@ -24,9 +24,9 @@ import { findMetric, metricOrder } from '../metrics/registry.js';
 import { artifactKey, populationFromRows, type Population } from '../weights/aggregate.js';
 import { mulberry32 } from '../weights/bootstrap.js';
 import { retestFromNorms, retestFromPopulation, type RetestEstimate } from '../weights/noise.js';
-import { dict } from '../core/dict.js';
+import { dict } from '../lib/dict.js';
 import type { MetricNorm } from '../weights/zscore.js';
-import { dedupeRows, rowsWithValidScores } from '../runner/results-file.js';
+import { dedupeRows, rowsWithValidScores } from '../store/results-file.js';
 
 export const COMPARE_ITERATIONS = 2000;
 export const COMPARE_SEED = 1;

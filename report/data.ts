@@ -15,7 +15,7 @@
  *   reason) or scored below 100 (reason: the metric's summary with numbers replaced by "#", so "3 errors" and
  *   "5 errors" are one reason), plus failed rows (reason: their error). Sorted by artifacts, then metric order.
  */
-import { dedupeRows, rowsWithValidScores } from '../runner/results-file.js';
+import { dedupeRows, rowsWithValidScores } from '../store/results-file.js';
 import type { ResultRow } from '../core/results.js';
 import { DEFAULT_SUITE, type SuiteId } from '../core/metric.js';
 import { findMetric, metricOrder, suiteMetrics } from '../metrics/registry.js';
@@ -26,8 +26,8 @@ import { DEFAULT_NOISE_GUARD_K } from '../weights/noise.js';
 import { resolveWeights, type ResolvedWeights } from '../weights/personas.js';
 import { loadDefaultNorms } from '../weights/norms.js';
 import { InputError } from '../core/errors.js';
-import { dict, own } from '../core/dict.js';
-import { safeSegment } from '../runner/evidence-keep.js';
+import { dict, own } from '../lib/dict.js';
+import { safeSegment } from '../store/evidence-keep.js';
 
 export interface ArtifactView {
   model: string;

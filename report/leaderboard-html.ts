@@ -22,7 +22,7 @@ import { suiteMetrics } from '../metrics/registry.js';
 import { PERSPECTIVES } from '../core/metric.js';
 import { aggregate, labelKeys, populationNorms, type Population } from '../weights/aggregate.js';
 import { bootstrap, type BootstrapResult } from '../weights/bootstrap.js';
-import { dict, own } from '../core/dict.js';
+import { dict, own } from '../lib/dict.js';
 import { guardNorms, guardSummary, sdFloors } from '../weights/noise.js';
 import { executableText } from './leaderboard-format.js';
 import { PERSPECTIVE_SHORT, type LeaderboardDoc } from '../weights/leaderboard.js';

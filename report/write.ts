@@ -14,7 +14,7 @@
  * pictures inside the results file's folder are copied (`readPicture`): one the results point at that is missing,
  * outside that folder, not a regular file or not a PNG, JPEG, GIF or WebP picture is left out, and its artifact
  * page and the index say so. Names from the results (models, requirements) are escaped by the templates and made
- * collision-free path segments for file names (runner/evidence-keep.ts `safeSegment`). With a comparison, each
+ * collision-free path segments for file names (store/evidence-keep.ts `safeSegment`). With a comparison, each
  * artifact page shows the base run's screenshot beside this one and the per-metric scores of both, with the
  * model's verdict over all requirements.
  */
@@ -23,9 +23,9 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Eta } from 'eta';
 import { InputError, errorMessage } from '../core/errors.js';
-import { insideTree } from '../core/artifact/load.js';
-import { dict } from '../core/dict.js';
-import { imageFormat, type ImageFormat } from '../core/image-signature.js';
+import { insideTree } from '../lib/artifact/load.js';
+import { dict } from '../lib/dict.js';
+import { imageFormat, type ImageFormat } from '../lib/image-signature.js';
 import type { EvidencePicture, ResultRow } from '../core/results.js';
 import { artifactKey } from '../weights/aggregate.js';
 import { REPORT_CSS, REPORT_JS } from './assets.js';
@@ -34,7 +34,7 @@ import { pagePath, type ArtifactView, type ReportModel } from './data.js';
 import { detailsHtml } from './details.js';
 import { TEMPLATES } from './templates.js';
 import { renderReportHtml } from './leaderboard-html.js';
-import { safeSegment } from '../runner/evidence-keep.js';
+import { safeSegment } from '../store/evidence-keep.js';
 
 export interface Img {
   src: string;

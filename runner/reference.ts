@@ -12,7 +12,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
 import type { ReferenceInput } from '../core/fidelity.js';
-import { imageFormat } from '../core/image-signature.js';
+import { imageFormat } from '../lib/image-signature.js';
 
 function isPng(path: string): boolean {
   const fd = openSync(path, 'r');

@@ -21,13 +21,13 @@
  *   standard deviation (shown ×100 as %). Ranks: by overall, highest first; ties share nothing (broken by name).
  * - Breakdown by label: the same overall computed on the artifacts whose requirement carries that label value,
  *   with μ and σ still from the whole population (so the values of different labels are on one scale).
- * - Records keyed by model names, metric ids or labels from the rows have no prototype (core/dict.ts), so a
+ * - Records keyed by model names, metric ids or labels from the rows have no prototype (lib/dict.ts), so a
  *   model or metric named `__proto__`, `constructor` or `toString` is one like any other.
  */
 import { findMetric, metricOrder } from '../metrics/registry.js';
 import { PERSPECTIVES, type PerspectiveId } from '../core/metric.js';
 import type { ResultRow } from '../core/results.js';
-import { dict, own } from '../core/dict.js';
+import { dict, own } from '../lib/dict.js';
 import { normOf, zOf, type MetricNorm } from './zscore.js';
 
 export interface Sample {

@@ -20,7 +20,7 @@
  * resample, as in the point estimate.
  */
 import { quantileSorted } from 'simple-statistics';
-import { dict, own } from '../core/dict.js';
+import { dict, own } from '../lib/dict.js';
 import type { Population } from './aggregate.js';
 import { normFromSums } from './zscore.js';
 

@@ -13,7 +13,7 @@
 import { PERSPECTIVES, type PerspectiveId, type SuiteId } from '../core/metric.js';
 import type { ResultRow } from '../core/results.js';
 import { InputError } from '../core/errors.js';
-import { dict, own } from '../core/dict.js';
+import { dict, own } from '../lib/dict.js';
 import {
   aggregate,
   breakdownByLabel,

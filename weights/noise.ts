@@ -30,7 +30,7 @@
  * retest sd was 0.62 of its spread); k = 3 keeps every metric that spreads at least three times its noise in
  * full. performance (retest / spread 0.13 on those pages) is not raised at k = 3.
  */
-import { dict, own } from '../core/dict.js';
+import { dict, own } from '../lib/dict.js';
 import type { Population } from './aggregate.js';
 import type { MetricNorm } from './zscore.js';
 

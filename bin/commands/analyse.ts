@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
 import type { SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
-import { dedupeRows, noUsableRows, readResults, skippedLinesNote } from '../../runner/results-file.js';
+import { dedupeRows, noUsableRows, readResults, skippedLinesNote } from '../../store/results-file.js';
 import { populationFromRows } from '../../weights/aggregate.js';
 import { analyse, MIN_GROUP } from '../../weights/analyse.js';
 import { analysisCsv, analysisTable } from '../../report/analyse-format.js';

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
-import { noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../runner/results-file.js';
+import { noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../store/results-file.js';
 import { compareRuns, populationOf, COMPARE_ITERATIONS, COMPARE_SEED, type Comparison } from '../../report/compare.js';
 import { COMPARE_FORMATS, formatComparison, type CompareFormat } from '../../report/compare-format.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';

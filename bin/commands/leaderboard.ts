@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
-import { dedupeRows, noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../runner/results-file.js';
+import { dedupeRows, noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../store/results-file.js';
 import { populationFromRows } from '../../weights/aggregate.js';
 import { DEFAULT_ITERATIONS, DEFAULT_SEED } from '../../weights/bootstrap.js';
 import { leaderboardFromPopulation } from '../../weights/leaderboard.js';
@@ -15,9 +15,9 @@ import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { action, choiceParser, parseNonNegativeInt, parsePositiveInt, parseSuite, SUITE_HELP, say, warn } from '../cli-support.js';
 import { DEFAULT_SUITE, type SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
-import type { ResultRow } from '../../runner/results-file.js';
-import { mixedServedWarnings } from '../../runner/judge-pins.js';
-import { printable } from '../../core/text.js';
+import type { ResultRow } from '../../store/results-file.js';
+import { mixedServedWarnings } from '../../distribute/judge-pins.js';
+import { printable } from '../../lib/text.js';
 
 /** The suite the rows were scored with: theirs when they all agree (rows without one: study), else study. */
 export function rowsSuite(rows: readonly ResultRow[]): SuiteId {

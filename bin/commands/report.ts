@@ -1,7 +1,7 @@
 /** `webgrade report <results> --out DIR`: a static report people explore (report/). */
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
-import { noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../runner/results-file.js';
+import { noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../store/results-file.js';
 import { buildReport } from '../../report/data.js';
 import { writeReport, type CompareInput } from '../../report/write.js';
 import { PERSONA_IDS, DEFAULT_PERSONA } from '../../weights/personas.js';

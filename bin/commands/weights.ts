@@ -8,7 +8,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
 import type { SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
-import { dedupeRows, noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../runner/results-file.js';
+import { dedupeRows, noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../store/results-file.js';
 import { populationFromRows, type Population } from '../../weights/aggregate.js';
 import { DEFAULT_SEED } from '../../weights/bootstrap.js';
 import {

@@ -60,15 +60,15 @@
  *   the artifact; calls with a computed name (`obj[method]()`) cannot be matched. A callee's rejection is
  *   treated as caught by a surrounding try even if the call is not awaited (lenient).
  *
- * Files: every JS file is analysed, whatever bytes it holds (core/artifact/load.ts); what loading found wrong
+ * Files: every JS file is analysed, whatever bytes it holds (lib/artifact/load.ts); what loading found wrong
  * with a file (a NUL byte) is listed in `fileNotes` and does not change the score.
  */
 import { fileNotes } from '../../core/artifact/model.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
-import { logPenalty, round2 } from '../formula.js';
+import { logPenalty, round2 } from '../lib/formula.js';
 import { analyseErrorHandling } from '../lib/error-handling/analyse.js';
 
-/** What loading found wrong with the files read (a NUL byte in code: core/artifact/load.ts), when anything. */
+/** What loading found wrong with the files read (a NUL byte in code: lib/artifact/load.ts), when anything. */
 const notesOf = (artifact: Parameters<typeof fileNotes>[0]) => {
   const notes = fileNotes(artifact);
   return notes.length ? { fileNotes: notes } : {};

@@ -36,10 +36,10 @@
  */
 import type { ResourceRef } from '../../core/artifact/model.js';
 import type { RemoteCheck } from '../../core/evidence.js';
-import { allReferences, remoteKey, type JsUrlRef } from '../../core/js-urls.js';
-import { logPenalty, round2 } from '../formula.js';
+import { allReferences, remoteKey, type JsUrlRef } from '../../lib/js-urls.js';
+import { logPenalty, round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
-import { imageFormat } from '../../core/image-signature.js';
+import { imageFormat } from '../../lib/image-signature.js';
 
 export interface DataUriCheck {
   ok: boolean;

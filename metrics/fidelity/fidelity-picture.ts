@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 import type { Screenshot } from '../../core/browser-evidence.js';
 import type { ViewportSpec } from '../../core/fidelity.js';
-import { escapeXml, svgNumber } from '../visual/image-tools.js';
+import { escapeXml, svgNumber } from '../lib/image-tools.js';
 import type { NormBox } from './fidelity-tools.js';
 
 const PANEL_WIDTH = 900;

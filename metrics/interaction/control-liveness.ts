@@ -38,11 +38,11 @@
  * `--explain control-liveness --out <dir>` draws the inert controls boxed in red on the probe's start-state
  * screenshot (live ones in green), and a sheet of the inert controls' crops (stored as PNG in the evidence).
  */
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition, type MetricOutcome, type MetricPicture } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
 import type { InteractionAction, InteractionEvidence } from '../../core/browser-evidence.js';
-import { boxInImage, contactSheet, overlay, svgLabel, svgRect } from '../visual/image-tools.js';
+import { boxInImage, contactSheet, overlay, svgLabel, svgRect } from '../lib/image-tools.js';
 import { actionLabel, describeControl, plural, probeEvidence } from './probe-evidence.js';
 
 export interface LivenessTally {

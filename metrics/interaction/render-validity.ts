@@ -56,7 +56,7 @@
  */
 import type { FirstView, ScreenReading } from '../../core/browser-evidence.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
-import { MISSING_LIBRARY_ERROR } from '../code/console-errors.js';
+import { MISSING_LIBRARY_ERROR } from '../lib/console.js';
 import { probeEvidence } from './probe-evidence.js';
 
 export const MIN_ELEMENTS = 3;

@@ -20,7 +20,7 @@
 import { scored, unscorable, type MetricDefinition, type MetricPicture } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
 import type { RequirementTestResult } from '../../core/requirement-tests.js';
-import { boxInImage, overlay, svgLabel, svgRect } from '../visual/image-tools.js';
+import { boxInImage, overlay, svgLabel, svgRect } from '../lib/image-tools.js';
 import { plural } from './probe-evidence.js';
 
 /** The agent's calls over every test, summed like a judge's usage (the judges' accounting fields). */

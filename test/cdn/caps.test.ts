@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { CdnCache, isCdnHost } from '../../cdn/index.js';
-import { loadArtifact } from '../../core/artifact/load.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
 import { checkCdnUrls } from '../../gather/remote-check.js';
 import { Sandbox } from '../../gather/sandbox/sandbox.js';
 import { servedArtifact } from '../../gather/server.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadArtifact } from '../../core/artifact/load.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
 import { alignmentPrompt, alignmentPromptVersion, itemIds } from '../../judges/prompts/alignment.js';
 import { checklistPrompt } from '../../judges/prompts/checklist.js';
 import { CRITERIA, functionalityPrompt } from '../../judges/prompts/functionality.js';

@@ -79,7 +79,20 @@ describe('a project build in the sandbox', { skip }, () => {
     const p = await projects.prepare(projectCopy('hostile/read-secrets', { paths: [secret, secretDir, webgrade, home, TEST_STORE] }));
     try {
       const out = report(p);
-      for (const t of ['/etc/shadow', '/etc/hostname', '/root/.ssh/id_rsa', '/root/.ssh', '/home', '/work', '/var/log', secret, secretDir, webgrade, home, TEST_STORE])
+      for (const t of [
+        '/etc/shadow',
+        '/etc/hostname',
+        '/root/.ssh/id_rsa',
+        '/root/.ssh',
+        '/home',
+        '/work',
+        '/var/log',
+        secret,
+        secretDir,
+        webgrade,
+        home,
+        TEST_STORE,
+      ])
         assert.match(out[t]!, /^error ENOENT/, t);
       // /etc is ours: a passwd naming only the build user.
       assert.equal(out['/etc/passwd'], 'read build:x:1000:1000:build:/tmp:/bin/sh\n');
@@ -201,7 +214,8 @@ describe('a project install', { skip }, () => {
 });
 
 describe('the install caps', { skip }, () => {
-  const pkg = (deps: Record<string, string>) => JSON.stringify({ scripts: { build: 'mkdir -p dist && echo "<p>x</p>" > dist/index.html' }, dependencies: deps });
+  const pkg = (deps: Record<string, string>) =>
+    JSON.stringify({ scripts: { build: 'mkdir -p dist && echo "<p>x</p>" > dist/index.html' }, dependencies: deps });
   const project = (deps: Record<string, string>) => {
     const dir = tempDir('webgrade-caps-');
     mkdirSync(dir, { recursive: true });

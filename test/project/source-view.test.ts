@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadProjectSource, listProjectFiles } from '../../project/source-view.js';
 import { lintArtifact } from '../../metrics/lib/lint/lint-artifact.js';
-import { parseJs } from '../../core/js-parse.js';
+import { parseJs } from '../../lib/js-parse.js';
 import { fixture } from '../helpers.js';
 import { writeProject } from './tools.js';
 

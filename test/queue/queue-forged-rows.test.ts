@@ -1,7 +1,7 @@
 /**
  * Whoever can write to a queue's Redis can put any return value on a finished job (README "Security: the work
  * queue's trust model"). `queue collect` writes a returned row only when it is a results row and the row of its
- * job (runner/queue-collect.ts `checkReturnedRow`), so a forged row is refused with a note and the results file
+ * job (distribute/queue-collect.ts `checkReturnedRow`), so a forged row is refused with a note and the results file
  * stays readable for every later collect. Real redis-server; the rows are returned by a BullMQ worker in this
  * test, as anyone with access to Redis could.
  */
@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ResultRow, ScoringSettings } from '../../core/results.js';
-import { parseResults } from '../../runner/results-file.js';
+import { parseResults } from '../../store/results-file.js';
 import { runCli, tempDir } from '../helpers.js';
 import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
 
@@ -107,7 +107,7 @@ describe('queue collect refuses a returned row that is not the row of its job (r
     assert.match(refused[2]!, /^job \S+: (model|not a results row|repeat|artifact|labels|metric|settings)/);
 
     // Each forgery is refused for its own reason (the line above names the first three).
-    const { checkReturnedRow } = await import('../../runner/queue-collect.js');
+    const { checkReturnedRow } = await import('../../distribute/queue-collect.js');
     const data = (requirement: string) => ({
       model: 'm',
       requirement,

@@ -1,7 +1,7 @@
 /**
  * A queue may hold two jobs of one model, requirement and repeat: the artifact added, changed, and added again
  * (a new content hash, a new job). A worker that holds both must not let them share the pending screenshot its
- * judges read, nor the folder its pictures are kept in (runner/pending-evidence.ts, runner/evidence-keep.ts: both
+ * judges read, nor the folder its pictures are kept in (distribute/pending-evidence.ts, store/evidence-keep.ts: both
  * keyed by the job id). Real redis-server and `webgrade worker`; the scoring process is
  * test/queue/fixtures/echo-worker.ts, which reports where it was told to save and keep them.
  */
@@ -13,7 +13,7 @@ import { after, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ResultRow } from '../../core/results.js';
-import { PendingEvidence } from '../../runner/pending-evidence.js';
+import { PendingEvidence } from '../../distribute/pending-evidence.js';
 import { cliPath, killOwnChildren, ownChild, repoRoot, runCli, tempDir } from '../helpers.js';
 import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
 

@@ -1,6 +1,6 @@
 /**
  * Names from a results file are keys of records in the leaderboard, the report and compare: a model, requirement,
- * label or metric named `__proto__`, `constructor` or `toString` must be one like any other (core/dict.ts).
+ * label or metric named `__proto__`, `constructor` or `toString` must be one like any other (lib/dict.ts).
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { ResultRow } from '../../core/results.js';
 import { launchBrowser } from '../../gather/chrome.js';
-import { safeSegment } from '../../runner/evidence-keep.js';
+import { safeSegment } from '../../store/evidence-keep.js';
 import { runCli, tempDir } from '../helpers.js';
 import { row } from '../weights/synthetic.js';
 

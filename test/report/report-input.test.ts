@@ -1,6 +1,6 @@
 /**
  * A results file is hostile data (README "Security"): `report`, `compare` and `leaderboard` read it through one
- * reader that checks every row (runner/result-row.ts), and the report never lets a row choose what it copies or
+ * reader that checks every row (store/result-row.ts), and the report never lets a row choose what it copies or
  * where it writes.
  */
 import assert from 'node:assert/strict';

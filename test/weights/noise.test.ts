@@ -50,7 +50,7 @@ describe('repeats in the population', () => {
     assert.equal(pop.maxRepeats, 3);
     assert.equal(pop.failedRepeats, 1, 'the failed repeat of r1; r3 failed in every repeat');
     const r1 = pop.samples.find((s) => s.requirement === 'r1')!;
-    assert.deepEqual({ ...r1.scores }, { performance: 85, lint: 50 }); // a record without prototype (core/dict.ts)
+    assert.deepEqual({ ...r1.scores }, { performance: 85, lint: 50 }); // a record without prototype (lib/dict.ts)
     assert.equal(r1.failed, false);
     assert.deepEqual(
       r1.repeats!.map((r) => r.repeat),

@@ -7,7 +7,7 @@
  *
  * Recording and replay: the steps that ran and the verdict's expectations are recorded as a scripted test for
  * that artifact, cached by (model, prompt version, artifact hash, test) in the judges' cache folder, the artifact
- * hash taken over every file's path and bytes (core/artifact/hash.ts); a rerun replays the steps and checks the
+ * hash taken over every file's path and bytes (lib/artifact/hash.ts); a rerun replays the steps and checks the
  * expectations without any call (deterministic and free). A recorded "failed" replays to failed when the steps
  * still run.
  *
@@ -55,7 +55,7 @@ export interface AgentContext {
   model: string;
   /** The recordings' cache (null folder: no cache). */
   cache: JudgeCache;
-  /** Every file's path and bytes (core/artifact/hash.ts), so that a recording never crosses artifacts. */
+  /** Every file's path and bytes (lib/artifact/hash.ts), so that a recording never crosses artifacts. */
   artifactHash: string;
 }
 

@@ -8,7 +8,7 @@
  * is missing with that reason (the metric is unscorable).
  */
 import type { BrowserContext } from 'puppeteer-core';
-import { artifactContentHash } from '../../../core/artifact/hash.js';
+import { artifactContentHash } from '../../../lib/artifact/hash.js';
 import { gathered, missing, type Evidence } from '../../../core/evidence.js';
 import { errorMessage } from '../../../core/errors.js';
 import { isNaturalTest } from '../../../core/requirement-tests.js';

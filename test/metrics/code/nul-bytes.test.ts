@@ -1,11 +1,11 @@
 /**
  * "A page cannot grade itself": a `//\0` at the top of app.js hid the file from the source metrics and the judges
  * while the browser still ran it (error-handling 26.3 → unscorable). Code is read as text whatever bytes it holds
- * (core/artifact/load.ts): the file scores as the same file without the NUL does, and the NUL is named.
+ * (lib/artifact/load.ts): the file scores as the same file without the NUL does, and the NUL is named.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadArtifact } from '../../../core/artifact/load.js';
+import { loadArtifact } from '../../../lib/artifact/load.js';
 import type { MetricOutcome } from '../../../core/metric.js';
 import { sourceView } from '../../../judges/untrusted.js';
 import errorHandling from '../../../metrics/code/error-handling.js';

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { gathered, missing } from '../../../core/evidence.js';
 import type { RequirementTestResult } from '../../../core/requirement-tests.js';
 import requirementTests from '../../../metrics/interaction/requirement-tests.js';
-import { boxInImage, svgLabel, svgRect } from '../../../metrics/visual/image-tools.js';
+import { boxInImage, svgLabel, svgRect } from '../../../metrics/lib/image-tools.js';
 import { buildEvidence, testMetric } from '../../metric-tester.js';
 import { it } from 'node:test';
 

@@ -2,12 +2,12 @@
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../core/errors.js';
 import type { ResultRow, ScoringSettings } from '../core/results.js';
-import { printable } from '../core/text.js';
-import { rowProblem } from './result-row.js';
+import { printable } from '../lib/text.js';
+import { rowProblem } from '../store/result-row.js';
 import { DEFAULT_QUEUE, newQueue, readQueueSettings, type QueueSettings } from './queue.js';
 import { validateJobData, type ValidJob } from './queue-trust.js';
-import { openResultsForAppend, rowKey } from './results-file.js';
-import type { EvidenceTarget } from './evidence-keep.js';
+import { openResultsForAppend, rowKey } from '../store/results-file.js';
+import type { EvidenceTarget } from '../store/evidence-keep.js';
 import { unpackEvidence } from './evidence-transfer.js';
 
 export interface QueueStatus {
@@ -22,7 +22,7 @@ export interface QueueStatus {
   /** Milliseconds until the queue is empty at that rate (null when unknown). */
   etaMs: number | null;
   settings: QueueSettings | null;
-  /** Why the stored settings were refused (runner/queue-trust.ts), when they were. */
+  /** Why the stored settings were refused (distribute/queue-trust.ts), when they were. */
   settingsError?: string;
 }
 
@@ -120,7 +120,7 @@ export interface CollectSummary {
   /** Jobs not finished yet (waiting, active, delayed). */
   unfinished: number;
   failed: number;
-  /** Jobs whose payload is refused (runner/queue-trust.ts): no row is written for them. */
+  /** Jobs whose payload is refused (distribute/queue-trust.ts): no row is written for them. */
   refused: number;
   /** Finished jobs whose returned row is refused (`checkReturnedRow`): `job <id>: <why>`, none written. */
   refusedRows: string[];

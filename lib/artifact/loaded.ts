@@ -10,10 +10,10 @@
  */
 import type { JSDOM } from 'jsdom';
 import { serialize, type DefaultTreeAdapterTypes } from 'parse5';
-import { errorMessage } from '../errors.js';
+import { errorMessage } from '../../core/errors.js';
 import { countLines } from '../text.js';
 import { extractCssUrls, extractFromHtml } from './extract.js';
-import { ArtifactParseError, codeFiles, type Artifact, type ArtifactFile, type ResourceRef, type SourceBlock } from './model.js';
+import { ArtifactParseError, codeFiles, type Artifact, type ArtifactFile, type ResourceRef, type SourceBlock } from '../../core/artifact/model.js';
 import {
   MAX_DOM_DEPTH,
   capTreeDepth,

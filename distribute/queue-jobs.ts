@@ -1,5 +1,5 @@
 /**
- * Queue jobs: one per artifact and repeat, named by a hash of what it scores (see runner/queue.ts), added in bulk,
+ * Queue jobs: one per artifact and repeat, named by a hash of what it scores (see distribute/queue.ts), added in bulk,
  * and turned back into an artifact on disk by a worker.
  */
 import { isProjectFolder } from '../project/manifest.js';
@@ -11,7 +11,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InputError } from '../core/errors.js';
-import { listArtifact, readArtifactFile } from '../core/artifact/load.js';
+import { listArtifact, readArtifactFile } from '../lib/artifact/load.js';
 import type { Requirement } from '../core/requirements.js';
 import { withRepeats, type BatchJob } from './batch.js';
 import { DEFAULT_MAX_JOB_BYTES, DEFAULT_QUEUE, JOB_ATTEMPTS, newQueue, storeQueueSettings, type QueueSettings } from './queue.js';
@@ -37,7 +37,7 @@ export interface JobData {
 
 /** Every file of an artifact, relative path → bytes, in path order. */
 export function artifactFiles(path: string): Array<[string, Buffer]> {
-  // The artifact's files by the same rule as loading it (core/artifact/load.ts): links that leave the folder, devices
+  // The artifact's files by the same rule as loading it (lib/artifact/load.ts): links that leave the folder, devices
   // and FIFOs are never read, so a job carries nothing a page could not be served.
   // A project travels as its files without node_modules and .git (the worker installs and builds it).
   const listed = isProjectFolder(path) ? listProjectFiles(path) : listArtifact(path).files;

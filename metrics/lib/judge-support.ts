@@ -6,10 +6,10 @@
  * scores; `details.repeats` lists them in repeat order and `details.spread` gives min, max, range and the sample
  * standard deviation (0 for one repeat). Failed repeats are reported in `details.failedRepeats` and left out.
  */
-import { present, type Evidence, type JudgeAnswer } from '../core/evidence.js';
+import { present, type Evidence, type JudgeAnswer } from '../../core/evidence.js';
 import { round2 } from './formula.js';
-import { scored, unscorable, type MetricOutcome, type UnscorableOutcome } from '../core/metric.js';
-import { isAlignmentStance, type AlignmentKind, type JudgePayload, type VerdictsAnswer } from '../core/judge-answer.js';
+import { scored, unscorable, type MetricOutcome, type UnscorableOutcome } from '../../core/metric.js';
+import { isAlignmentStance, type AlignmentKind, type JudgePayload, type VerdictsAnswer } from '../../core/judge-answer.js';
 
 export interface Spread {
   min: number;

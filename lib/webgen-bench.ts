@@ -10,8 +10,8 @@
  * with the same test id), and the other lines are copied unchanged; WebGen-Bench ids without a requirement are
  * reported. Bad lines are an InputError naming the line.
  */
-import { InputError } from './errors.js';
-import { parseRequirement, parseRequirementsJsonl } from './requirements.js';
+import { InputError } from '../core/errors.js';
+import { parseRequirement, parseRequirementsJsonl } from '../core/requirements.js';
 
 export interface ImportedRequirement {
   id: string;

@@ -28,11 +28,11 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
-import { InputError, errorMessage } from '../errors.js';
+import { InputError, errorMessage } from '../../core/errors.js';
 import { countLines } from '../text.js';
 import { decodeText, looksBinary } from './decode.js';
 import { LoadedArtifact } from './loaded.js';
-import type { Artifact, ArtifactFile, FileKind } from './model.js';
+import type { Artifact, ArtifactFile, FileKind } from '../../core/artifact/model.js';
 
 const MAX_FILES = 5000;
 const MAX_TEXT_BYTES = 20 * 1024 * 1024;

@@ -15,9 +15,9 @@
  */
 import { posix } from 'node:path';
 import { JSDOM } from 'jsdom';
-import { classifyUrl } from '../core/artifact/extract.js';
-import { loadArtifact } from '../core/artifact/load.js';
-import type { ReferenceInput } from '../core/fidelity.js';
+import { classifyUrl } from '../../lib/artifact/extract.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
+import type { ReferenceInput } from '../../core/fidelity.js';
 
 /** The route an address (path and fragment) names (module comment). */
 export function routeName(path: string, hash = ''): string {

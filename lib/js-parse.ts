@@ -9,7 +9,7 @@
  */
 import * as acorn from 'acorn';
 import * as acornLoose from 'acorn-loose';
-import type { SourceBlock } from './artifact/model.js';
+import type { SourceBlock } from '../core/artifact/model.js';
 
 export interface ParsedJs {
   ast: acorn.Program;

@@ -10,20 +10,20 @@
  *                    {type: 'done', jobId, doc, shot?} or {type: 'error', jobId, message} per job;
  *                    {type: 'chrome', pid, profile} whenever it starts a Chrome (if the worker is killed, the
  *                    parent kills that Chrome and removes its profile: chrome-launcher starts Chrome detached).
- * With `deferJudges` the worker asks no judge (the parent's judge stage does: runner/judge-stage.ts): it saves
+ * With `deferJudges` the worker asks no judge (the parent's judge stage does: distribute/judge-stage.ts): it saves
  * the desktop screenshot to `shotPath` and reports its file and size (`shot`), or why there is none.
  * The worker closes its Scorer (and so its Chrome) and exits when the parent disconnects (including when the
  * parent dies, even by `kill -9`) or on SIGTERM/SIGINT.
  */
 import { errorMessage } from '../core/errors.js';
 import type { Requirement } from '../core/requirements.js';
-import { Scorer, type ScoreHooks } from './score.js';
+import { Scorer, type ScoreHooks } from '../runner/score.js';
 import { onChromeLaunch } from '../gather/chrome-process.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
 import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
-import { keepEvidence, type EvidenceKey, type EvidenceTarget } from './evidence-keep.js';
+import { keepEvidence, type EvidenceKey, type EvidenceTarget } from '../store/evidence-keep.js';
 import type { Evidence } from '../core/evidence.js';
 import type { SavedShot } from './judge-stage.js';
 import { writeFileSync } from 'node:fs';

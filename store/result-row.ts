@@ -15,7 +15,8 @@
  */
 import { SUITES } from '../core/metric.js';
 import type { ResultRow } from '../core/results.js';
-import { isObj, JOB_LIMITS } from './queue-trust.js';
+import { isObj } from '../lib/dict.js';
+import { JOB_LIMITS } from '../lib/limits.js';
 
 /** A value that is not a results row; the message names the first bad field. */
 export class BadRow extends Error {

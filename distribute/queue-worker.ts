@@ -1,4 +1,4 @@
-/** A queue worker: takes jobs, scores them with the batch's worker pool, and stops on request (see runner/queue.ts). */
+/** A queue worker: takes jobs, scores them with the batch's worker pool, and stops on request (see distribute/queue.ts). */
 import { realpathSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { sep } from 'node:path';
@@ -8,7 +8,7 @@ import { InputError, errorMessage } from '../core/errors.js';
 import type { ResultRow } from '../core/results.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
 import { judgeSlotsFor, startWorkerPool, type WorkerPool } from './worker-pool.js';
-import { selectMetrics } from './score.js';
+import { selectMetrics } from '../runner/score.js';
 import { DEFAULT_STAGE_JUDGE_CONCURRENCY } from './judge-stage.js';
 import type { JudgeSettings } from '../judges/settings.js';
 import { DEFAULT_QUEUE, DEFAULT_STALL_SECONDS, JOB_ATTEMPTS, readQueueSettings, type QueueSettings } from './queue.js';
@@ -54,7 +54,7 @@ export interface QueueWorker {
   stop(): Promise<void>;
 }
 
-/** Run a worker: takes jobs until `stop` (see runner/queue.ts). */
+/** Run a worker: takes jobs until `stop` (see distribute/queue.ts). */
 export async function startQueueWorker(redis: Redis, opts: QueueWorkerOptions): Promise<QueueWorker> {
   const name = opts.queue ?? DEFAULT_QUEUE;
   const concurrency = opts.concurrency ?? 1;

@@ -10,7 +10,7 @@
  *   - `status`: `"ok"`, or `"failed"` with `error` (the worker crashed, the artifact could not be loaded, or its
  *     time budget ran out with a grace period); a failed row has `metrics: []`;
  *   - `ms`: wall time of the artifact, `finishedAt`: ISO time;
- *   - `evidence`: the pictures kept beside the results (runner/evidence-keep.ts), paths relative to this file's folder;
+ *   - `evidence`: the pictures kept beside the results (store/evidence-keep.ts), paths relative to this file's folder;
  *   - `repeat`: which scoring of the artifact the row is (`batch --repeats n`: 1..n); absent means 1.
  *
  * A line is a row when result-row.ts `checkRow` accepts it (each field of the right type: a row whose `repeat` is
@@ -32,7 +32,7 @@ import type { ResultRow, RowStatus } from '../core/results.js';
 
 export type { ResultRow, RowStatus };
 import { InputError, errorMessage } from '../core/errors.js';
-import { printable } from '../core/text.js';
+import { printable } from '../lib/text.js';
 import { rowProblem } from './result-row.js';
 
 export interface ReadResults {

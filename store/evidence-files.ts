@@ -25,8 +25,7 @@ import type { BrowserEvidence, InteractionEvidence, Screenshot } from '../core/b
 import type { RequirementTestsEvidence } from '../core/requirement-tests.js';
 import { InputError, errorMessage } from '../core/errors.js';
 import { gathered, missing, type Evidence, type Gathered, type LighthouseEvidence } from '../core/evidence.js';
-import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
-import { browserGathererFactory } from '../gather/browser-gatherer.js';
+import type { Gatherer } from '../core/gatherer.js';
 
 export const EVIDENCE_FILE = 'evidence.json';
 export const LHR_FILE = 'lighthouse-report.json';
@@ -227,14 +226,4 @@ export class SavedEvidenceGatherer implements Gatherer {
   }
 
   async close(): Promise<void> {}
-}
-
-/**
- * The gatherers for `--from-evidence <dir>`: the saved evidence instead of the browser gatherer, then every
- * other gatherer of the product as usual (judges, network checks). Fails early (InputError) on a bad dir.
- */
-export function savedEvidenceGatherers(dir: string, options: GathererOptions): Gatherer[] {
-  const saved = new SavedEvidenceGatherer(dir);
-  saved.load();
-  return [saved, ...GATHERER_FACTORIES.filter((f) => f !== browserGathererFactory).map((f) => f(options))];
 }

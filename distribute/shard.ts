@@ -15,9 +15,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import type { ResultRow } from '../core/results.js';
-import { readResults, rowKey } from './results-file.js';
+import { readResults, rowKey } from '../store/results-file.js';
 import { mixedServedWarnings } from './judge-pins.js';
-import { browsersOf, rowSettings, settingsDifference, type ScoringSettings } from './scoring-settings.js';
+import { browsersOf, rowSettings, settingsDifference, type ScoringSettings } from '../runner/scoring-settings.js';
 
 export interface Shard {
   index: number;
@@ -52,7 +52,7 @@ export interface MergeSummary {
   badLines: number;
   /** The browsers the rows were scored with, when more than one (a warning, not a refusal). */
   browsers?: string[];
-  /** Judge metrics whose merged rows were served by more than one model (runner/judge-pins.ts; a warning). */
+  /** Judge metrics whose merged rows were served by more than one model (distribute/judge-pins.ts; a warning). */
   judgeWarnings: string[];
 }
 

@@ -11,7 +11,7 @@
  * - **Settings**: the scoring settings (suite, --only, network, Lighthouse runs, budget, alignment, ...) are
  *   stored once per queue, in `webgrade:<queue>:settings`; an `add` with other settings is refused; every job
  *   names the settings' id and every worker scores with exactly them.
- * - **Workers** score each job with the batch's worker pool (runner/batch.ts `startWorkerPool`): the same worker
+ * - **Workers** score each job with the batch's worker pool (distribute/batch.ts `startWorkerPool`): the same worker
  *   processes, Chrome restarts, hard limit and row construction as `webgrade batch`. A page's own failure
  *   (unscorable metrics, a load error, its hard limit) is the job's result. A crash of a scoring process is an
  *   error BullMQ retries (3 attempts, then failed with the reason); a killed worker leaves its job's lock to
@@ -21,7 +21,7 @@
  * - **Collect** writes one results row per (model, requirement, repeat): the completed job's row, or a failed row
  *   with the reason; when a changed artifact left two jobs for one key, the finished one added last wins.
  * - **Trust**: whoever can write to Redis can fail jobs or add work, never run code or write files on a worker
- *   (README "Security"): every job and the settings record are checked (runner/queue-trust.ts) before use, a job's
+ *   (README "Security"): every job and the settings record are checked (distribute/queue-trust.ts) before use, a job's
  *   files are written only inside its own fresh folder, `shared` paths only inside the worker's `--shared-root`,
  *   and the program forked, the network mode and the CDN cache folder come from the worker's own command line.
  */
@@ -31,7 +31,7 @@ import { Redis } from 'ioredis';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { ScoringSettings } from '../core/results.js';
 import { RefusedPayload, validateQueueSettings, type QueuePoolSettings } from './queue-trust.js';
-import { scoringSettings, settingsDifference } from './scoring-settings.js';
+import { scoringSettings, settingsDifference } from '../runner/scoring-settings.js';
 
 export const DEFAULT_QUEUE = 'webgrade';
 export const DEFAULT_MAX_JOB_BYTES = 8 * 1024 * 1024;
@@ -43,7 +43,7 @@ export const DEFAULT_STALL_SECONDS = 30;
 /** What a queue stores once: the pool settings every worker uses, and their id. */
 export interface QueueSettings {
   id: string;
-  /** Scoring choices only (runner/queue-trust.ts): never a program, a folder or a network to reach. */
+  /** Scoring choices only (distribute/queue-trust.ts): never a program, a folder or a network to reach. */
   pool: QueuePoolSettings;
   /** What results rows record (runner/scoring-settings.ts). */
   scoring: ScoringSettings;
@@ -99,7 +99,7 @@ export function makeQueueSettings(pool: QueueSettings['pool']): QueueSettings {
   return { id, ...body };
 }
 
-/** The queue's stored settings, checked field by field (runner/queue-trust.ts); a refused record is an InputError. */
+/** The queue's stored settings, checked field by field (distribute/queue-trust.ts); a refused record is an InputError. */
 export async function readQueueSettings(redis: Redis, queue: string): Promise<QueueSettings | null> {
   const raw = await redis.get(settingsKey(queue));
   if (raw === null) return null;

@@ -1,6 +1,6 @@
 /**
  * URLs referenced from JavaScript, found on the acorn tree of every JS block (runner/js-parse.ts), plus the
- * full reference list of an artifact (HTML/CSS references from core/artifact/extract.ts and these).
+ * full reference list of an artifact (HTML/CSS references from lib/artifact/extract.ts and these).
  *
  * What counts as a reference (a string literal, or a template literal without `${}`):
  * - the first argument of `fetch(...)`, `window.fetch(...)`, `importScripts(...)`,
@@ -25,7 +25,7 @@
 import { simple as walkSimple } from 'acorn-walk';
 import type * as acorn from 'acorn';
 import { classifyUrl } from './artifact/extract.js';
-import type { Artifact, ResourceRef, SourceBlock } from './artifact/model.js';
+import type { Artifact, ResourceRef, SourceBlock } from '../core/artifact/model.js';
 import { parseJs, fileLine } from './js-parse.js';
 
 /** How a JS reference was written. */

@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import type { DefaultTreeAdapterTypes } from 'parse5';
 import { LineIndex } from '../text.js';
-import type { ArtifactFile, ResourceKind, ResourceRef, SourceBlock, SourceLanguage } from './model.js';
+import type { ArtifactFile, ResourceKind, ResourceRef, SourceBlock, SourceLanguage } from '../../core/artifact/model.js';
 import { forEachElement, isElement, p5Attr, p5Loc, p5Text, type P5Element } from './parse.js';
 
 const JS_TYPES = new Set([

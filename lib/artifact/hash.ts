@@ -1,7 +1,7 @@
 /**
  * The identity of an artifact's content, for what is kept per artifact and reused on a rerun (the requirement-test
  * agent's recordings, gather/interaction/tests/agent.ts): sha256 over every file of the artifact, in path order,
- * each as its path, its size and its bytes (the encoding of the queue's content hash, runner/queue-jobs.ts).
+ * each as its path, its size and its bytes (the encoding of the queue's content hash, distribute/queue-jobs.ts).
  *
  * Every file counts, whatever it is: images, fonts, wasm, files of any size and files with NUL bytes. A key that
  * leaves a file out lets two artifacts that differ only in that file share what was recorded for one of them.
@@ -12,8 +12,8 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { errorMessage } from '../errors.js';
-import type { Artifact } from './model.js';
+import { errorMessage } from '../../core/errors.js';
+import type { Artifact } from '../../core/artifact/model.js';
 
 const CHUNK_BYTES = 1024 * 1024;
 

@@ -15,7 +15,7 @@
  * - A page whose browser work failed gets no judges: `cancel` aborts the ones started.
  */
 import { readFileSync } from 'node:fs';
-import { loadArtifact } from '../core/artifact/load.js';
+import { loadArtifact } from '../lib/artifact/load.js';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
 import type { MetricDefinition } from '../core/metric.js';
@@ -25,9 +25,9 @@ import { DEFAULT_NETWORK_MODE } from '../core/network.js';
 import { JudgeGatherer, createJudgeRuntime, type JudgeRun, type JudgeRuntime, type ScreenshotInput } from '../judges/gatherer.js';
 import { JudgeLedger } from '../judges/ledger.js';
 import { CHECKLIST_TASK, modelFor, resolveJudgeSettings, type AlignmentStance, type JudgeSettings } from '../judges/settings.js';
-import { judgeCostOf } from './judge-cost.js';
-import { runMetric } from './run-metric.js';
-import { summarisePerspectives } from './score.js';
+import { judgeCostOf } from '../runner/judge-cost.js';
+import { runMetric } from '../runner/run-metric.js';
+import { summarisePerspectives } from '../runner/score.js';
 
 /**
  * Judge calls in flight at once in a batch's judge stage, unless `--judge-concurrency` or the config says.

@@ -9,7 +9,7 @@
  * binary/numeric/metric audits), lowest first, with Lighthouse's display value.
  */
 import { present, type Evidence } from '../../core/evidence.js';
-import { round2 } from '../formula.js';
+import { round2 } from './formula.js';
 import { scored, unscorable, type MetricOutcome } from '../../core/metric.js';
 
 export function lighthouseCategoryScore(evidence: Evidence, category: string, auditIds?: readonly string[]): MetricOutcome {

@@ -8,7 +8,7 @@
  *
  * Interpretations:
  * - `--concurrency N` runs N worker processes (batch-worker.ts), each with its own Scorer and Chrome; the judges
- *   run in the parent, as a second stage of a pipeline (runner/worker-pool.ts, runner/judge-stage.ts), so the
+ *   run in the parent, as a second stage of a pipeline (distribute/worker-pool.ts, distribute/judge-stage.ts), so the
  *   browsers never wait for them.
  * - The per-artifact time budget goes to the Scorer (gatherers share it). The parent also enforces a hard limit
  *   on the browser work (budget × 2 + 30 s; judges have their own deadline): past it the worker is killed
@@ -16,7 +16,7 @@
  *   that crashes is replaced the same way; the batch never stops for one artifact.
  * - Rows are written as artifacts complete (browser and judges), in `record`, the one place a row is written.
  *   The pending-evidence folder `<results>.pending/` holds what pages waiting for judges need, so an interrupted
- *   run redoes only their judges (runner/pending-evidence.ts); it is removed when empty.
+ *   run redoes only their judges (distribute/pending-evidence.ts); it is removed when empty.
  * - Artifacts are dispatched in a fixed order (model, then requirement id), so a resumed run continues in order.
  * - References (fidelity metrics): `--references <dir>` (`<id>.html`, `<id>/index.html`, `<id>.png`), else the
  *   requirement's `reference`; each job carries its reference to the worker. The same reference is scored once per
@@ -32,10 +32,10 @@ import { existsSync, lstatSync, readdirSync, rmdirSync, statSync } from 'node:fs
 import { extname, join, resolve } from 'node:path';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { Requirement } from '../core/requirements.js';
-import { openResultsForAppend, rowKey, type ResultRow } from './results-file.js';
-import { selectMetrics } from './score.js';
+import { openResultsForAppend, rowKey, type ResultRow } from '../store/results-file.js';
+import { selectMetrics } from '../runner/score.js';
 import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
-import { checkReferencesDir, findReference, resolveReference } from './reference.js';
+import { checkReferencesDir, findReference, resolveReference } from '../runner/reference.js';
 import { startWorkerPool, type BatchJob, type PipelineStats, type PoolOptions } from './worker-pool.js';
 import { servedNotAskedWarnings } from './judge-pins.js';
 import { isProjectFolder } from '../project/manifest.js';
@@ -228,7 +228,7 @@ export interface BatchSummary {
   interrupted: boolean;
   /** The two stages at the end (judges: tokens, money, refused calls). */
   stages?: PipelineStats;
-  /** Served-model warnings of this run's rows (runner/judge-pins.ts). */
+  /** Served-model warnings of this run's rows (distribute/judge-pins.ts). */
   judgeWarnings: string[];
 }
 
@@ -347,7 +347,7 @@ export async function runBatch(inputJobs: readonly BatchJob[], opts: BatchOption
   return summary;
 }
 
-/** The pending-evidence folder goes once nothing in it waits for judges (runner/pending-evidence.ts). */
+/** The pending-evidence folder goes once nothing in it waits for judges (distribute/pending-evidence.ts). */
 function removeIfEmpty(dir: string): void {
   try {
     rmdirSync(dir);

@@ -5,6 +5,8 @@
  * of types and bounds before a worker acts on them. Nothing read from Redis chooses a program, a folder or a
  * network mode: those come from the worker's own command line.
  */
+import { JOB_LIMITS } from '../lib/limits.js';
+import { isObj, type Obj } from '../lib/dict.js';
 import { posix } from 'node:path';
 import { SUITES, type SuiteId } from '../core/metric.js';
 import { NETWORK_MODES, type NetworkModeId } from '../core/network.js';
@@ -12,7 +14,7 @@ import { ALIGNMENT_STANCES, type AlignmentStance } from '../core/judge-answer.js
 import { parseRequirement, type Requirement } from '../core/requirements.js';
 import type { ViewportSpec } from '../core/fidelity.js';
 import type { ScoringSettings } from '../core/results.js';
-import { COMPARED_SETTINGS } from './scoring-settings.js';
+import { COMPARED_SETTINGS } from '../runner/scoring-settings.js';
 
 /** A job or settings record a worker refuses; the message says which field and why. */
 export class RefusedPayload extends Error {
@@ -21,25 +23,6 @@ export class RefusedPayload extends Error {
     this.name = 'RefusedPayload';
   }
 }
-
-/** Bounds on a job payload: generous for real artifacts, small enough that no job can fill a worker's disk. */
-export const JOB_LIMITS = {
-  /** Model and requirement names (they are folder and file names where runs are added from). */
-  nameChars: 512,
-  /** The artifact's path where it was added. */
-  artifactChars: 4096,
-  /** Files in one artifact. */
-  files: 5000,
-  /** One relative path inside an artifact, and one of its segments. */
-  pathChars: 1024,
-  segmentChars: 255,
-  /** Repeats of one artifact (`queue add --repeats`). */
-  repeat: 1000,
-  /** The requirement (text, checklists, labels) as JSON. */
-  reqChars: 1024 * 1024,
-  /** Default cap on an artifact's decoded bytes in a job (`worker --max-job-mb`); `queue add`'s default is 8 MB. */
-  defaultMaxBytes: 64 * 1024 * 1024,
-} as const;
 
 /** A job as the worker acts on it: every field checked (see `validateJobData`). */
 export interface ValidJob {
@@ -54,13 +37,6 @@ export interface ValidJob {
   files?: Array<[string, Buffer]>;
   shared?: true;
   req?: Requirement;
-}
-
-type Obj = Record<string, unknown>;
-
-/** A JSON object (not null, not a list). */
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function onlyKeys(o: Obj, allowed: readonly string[], where: string): void {

@@ -16,3 +16,11 @@ export function dict<T>(entries?: Iterable<readonly [string, T]>): Record<string
 export function own<T>(record: Readonly<Record<string, T>> | undefined | null, key: string): T | undefined {
   return record != null && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
+
+/** A JSON object's shape. */
+export type Obj = Record<string, unknown>;
+
+/** A JSON object (not null, not a list). */
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

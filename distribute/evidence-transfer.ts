@@ -12,9 +12,9 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { errorMessage } from '../core/errors.js';
-import { imageFormat } from '../core/image-signature.js';
+import { imageFormat } from '../lib/image-signature.js';
 import type { EvidencePicture, ResultRow, RowEvidence } from '../core/results.js';
-import { EVIDENCE_CAP_BYTES, evidenceFolder, safeSegment, type EvidenceTarget } from './evidence-keep.js';
+import { EVIDENCE_CAP_BYTES, evidenceFolder, safeSegment, type EvidenceTarget } from '../store/evidence-keep.js';
 
 /** A picture on its way through the queue: its bytes ride along. */
 export type PackedPicture = EvidencePicture & { data?: string };

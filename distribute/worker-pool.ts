@@ -1,14 +1,14 @@
 /**
- * The worker pool of `batch` and of the queue's workers (runner/queue-worker.ts), so that both score every
+ * The worker pool of `batch` and of the queue's workers (distribute/queue-worker.ts), so that both score every
  * artifact the same way: two stages run as a pipeline.
  *
- * - Browser stage: up to `concurrency` long-lived batch-worker processes (runner/batch-worker.ts), each with its
+ * - Browser stage: up to `concurrency` long-lived batch-worker processes (distribute/batch-worker.ts), each with its
  *   own Scorer and Chrome, started when jobs arrive; the hard limit per artifact (budget × 2 + 30 s): past it the
  *   worker is killed (SIGTERM, SIGKILL after 5 s), the artifact recorded as failed, and a fresh worker takes
  *   over; a worker that crashes is replaced the same way.
- * - Judge stage (when judge metrics are selected; runner/judge-stage.ts): the workers leave the judges out and
+ * - Judge stage (when judge metrics are selected; distribute/judge-stage.ts): the workers leave the judges out and
  *   report the browser/static result with the desktop screenshot saved to the pending-evidence folder
- *   (runner/pending-evidence.ts); the parent asks every judge through one shared queue while the worker takes the
+ *   (distribute/pending-evidence.ts); the parent asks every judge through one shared queue while the worker takes the
  *   next artifact. The source-only judges start when a worker takes the artifact, the screenshot judges when the
  *   worker reports the visit's screenshot (before Lighthouse measures). An artifact's outcome is
  *   settled when its judges are done.
@@ -34,12 +34,12 @@ import type { AlignmentStance } from '../core/judge-answer.js';
 import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
 import type { JudgeSettings } from '../judges/settings.js';
 import type { FromWorker, ToWorker } from './batch-worker.js';
-import { selectMetrics } from './score.js';
-import { scoringSettings } from './scoring-settings.js';
+import { selectMetrics } from '../runner/score.js';
+import { scoringSettings } from '../runner/scoring-settings.js';
 import { reapOwnedBy, reapProfile } from '../gather/chrome-reaper.js';
 import { JudgeStage, type JudgeHandle, type SavedShot } from './judge-stage.js';
 import { PendingEvidence } from './pending-evidence.js';
-import type { EvidenceTarget } from './evidence-keep.js';
+import type { EvidenceTarget } from '../store/evidence-keep.js';
 import type { LedgerTotals } from '../judges/ledger.js';
 
 export interface BatchJob {
@@ -81,7 +81,7 @@ export interface PoolOptions {
   pendingDir?: string;
   /** Pages that may wait for judges before the browser pauses (default: see the module comment). */
   maxAwaitingJudges?: number;
-  /** Keep each row's pictures there (runner/evidence-keep.ts); absent = none. */
+  /** Keep each row's pictures there (store/evidence-keep.ts); absent = none. */
   evidence?: EvidenceTarget;
 }
 
