@@ -2,7 +2,7 @@
  * Installing a project's dependencies: pnpm (the `pnpm` npm package, pinned) into a folder of ours, through one
  * shared content-addressed store.
  *
- * Why pnpm's store rather than npm's cache (bench/project-install.ts measures both): both keep each tarball once,
+ * Why pnpm's store rather than npm's cache (bench/projects.ts measures both; docs/projects.md has the figures): both keep each tarball once,
  * but npm extracts a full copy of every package into every project's `node_modules`, while pnpm hard-links the
  * store's files, so a hundred apps with the same React share one copy on disk and a warm install only makes
  * links (0.5–1.5 s for a Vite app against 3–6 s for `npm ci` from a warm cache, and no bytes per project against
