@@ -30,6 +30,7 @@ const BENCHMARKS = [
   ['fidelity', []],
   ['fidelity-checks', []],
   ['fidelity-ocr', []],
+  ['projects', []],
   ['batch', []],
   ['judge-pipeline', []],
   ['stability', ['--out', stabilityOut]],

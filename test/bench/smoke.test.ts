@@ -133,6 +133,16 @@ const SMOKES: Smoke[] = [
     figures: [/^OCR \(tesseract\.js, eng best_int\) on 1 Design2Code references .* per image median [\d.]+ s/m],
   },
   {
+    // Installs from the real npm registry into an empty store, and builds in bubblewrap (cannot run without it).
+    name: 'projects',
+    args: ['--copies', '1', '--npm', '1'],
+    figures: [
+      /^pnpm store, filled by the first project: \d+ tarballs/m,
+      /^pnpm, 1 warm projects: install median [\d.]+ s.*; downloads 0;/m,
+      /^npm cache: cold install [\d.]+ s/m,
+    ],
+  },
+  {
     name: 'batch',
     args: ['--pages', '1', '--dir', pagesDir],
     figures: [
