@@ -172,6 +172,8 @@ export interface BtRanking {
   l2: number;
   bootstrap: { iterations: number; seed: number; unit: 'vote' } | null;
   converged: boolean;
+  /** Each resample's strengths by model (only with `keepSamples`; not serialised). */
+  samples?: Array<Map<string, number>>;
 }
 
 function ranksOf(theta: Float64Array): number[] {
@@ -182,7 +184,10 @@ function ranksOf(theta: Float64Array): number[] {
 }
 
 /** The people's ranking of `models` (every model named by a vote is added) from `votes`, with bootstrap intervals. */
-export function rankModels(votes: readonly NamedVote[], opts: { iterations: number; seed: number; l2?: number; models?: readonly string[] }): BtRanking {
+export function rankModels(
+  votes: readonly NamedVote[],
+  opts: { iterations: number; seed: number; l2?: number; models?: readonly string[]; keepSamples?: boolean },
+): BtRanking {
   const l2 = opts.l2 ?? DEFAULT_BT_L2;
   const names = [...new Set([...(opts.models ?? []), ...votes.flatMap((v) => [v.modelA, v.modelB])])].sort();
   const index = new Map(names.map((m, i) => [m, i]));
@@ -191,6 +196,7 @@ export function rankModels(votes: readonly NamedVote[], opts: { iterations: numb
   const rank = ranksOf(main.theta);
   const boot: number[][] = names.map(() => []);
   const bootRanks: number[][] = names.map(() => []);
+  const samples: Array<Map<string, number>> = [];
   if (opts.iterations > 0 && comps.length > 0) {
     const rand = mulberry32(opts.seed);
     const sample: BtComparison[] = new Array(comps.length);
@@ -198,6 +204,7 @@ export function rankModels(votes: readonly NamedVote[], opts: { iterations: numb
       for (let k = 0; k < comps.length; k++) sample[k] = comps[Math.floor(rand() * comps.length)]!;
       const fit = fitBradleyTerry(names.length, sample, l2, main.theta);
       const r = ranksOf(fit.theta);
+      if (opts.keepSamples) samples.push(new Map(names.map((m, i) => [m, fit.theta[i]!])));
       fit.theta.forEach((v, i) => {
         boot[i]!.push(v);
         bootRanks[i]!.push(r[i]!);
@@ -226,7 +233,7 @@ export function rankModels(votes: readonly NamedVote[], opts: { iterations: numb
     };
   });
   models.sort((a, b) => a.rank - b.rank);
-  return {
+  const out: BtRanking = {
     models,
     votes: votes.length,
     ties: votes.filter((v) => v.winner === 'tie').length,
@@ -234,4 +241,6 @@ export function rankModels(votes: readonly NamedVote[], opts: { iterations: numb
     bootstrap: opts.iterations > 0 && comps.length > 0 ? { iterations: opts.iterations, seed: opts.seed, unit: 'vote' } : null,
     converged: main.converged,
   };
+  if (opts.keepSamples) Object.defineProperty(out, 'samples', { value: samples, enumerable: false });
+  return out;
 }
