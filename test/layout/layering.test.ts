@@ -2,7 +2,8 @@
  * The import layering of README "Layout", the pipeline's rooms: imports run one way, bin/ (CLI) → report/ (every
  * printed and HTML format) → runner/ (orchestration) → survey/, weights/ (aggregation) → metrics/ → core/ (the
  * contract), with gather/ (artifact serving, browser session, Lighthouse, probe, sandbox) under runner/ and over
- * cdn/ and judges/, and no file imports itself back through a chain (no cycles).
+ * cdn/ and judges/, arena/ (people's pairwise votes: a server over a results file) beside report/ and mutate/,
+ * and no file imports itself back through a chain (no cycles).
  * Read with TypeScript's own pre-processor over the sources, so `import type` counts too. Inside
  * metrics/, a metric module (one that registry.ts lists) is imported by no other metric file: shared code lives
  * in the library room metrics/lib/, which imports no metric module.
@@ -26,7 +27,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   runner: ['core', 'cdn', 'gather', 'metrics', 'judges', 'weights'],
   report: ['core', 'metrics', 'weights', 'runner'],
   mutate: ['core', 'gather', 'metrics', 'runner'],
-  bin: ['core', 'cdn', 'gather', 'metrics', 'judges', 'weights', 'survey', 'runner', 'report', 'mutate'],
+  arena: ['core', 'cdn', 'gather', 'weights', 'survey', 'runner'],
+  bin: ['core', 'cdn', 'gather', 'metrics', 'judges', 'weights', 'survey', 'runner', 'report', 'mutate', 'arena'],
 };
 
 function sources(): string[] {
@@ -81,7 +83,7 @@ describe('import layering', () => {
   const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
   it('finds the sources of every layer', () => {
-    for (const l of ['core', 'cdn', 'judges', 'gather', 'metrics', 'weights', 'survey', 'runner', 'report', 'bin'])
+    for (const l of ['core', 'cdn', 'judges', 'gather', 'metrics', 'weights', 'survey', 'runner', 'report', 'arena', 'bin'])
       assert.ok(
         files.some((f) => layer(f) === l),
         l,
