@@ -231,7 +231,9 @@ function withCi(value: number | null, ci: [number, number] | null, digits = 2): 
 /** The people's Bradley–Terry ranking beside webgrade's, and their agreement (`leaderboard --pairs`). */
 export function peopleSection(p: PeopleBeside): string[] {
   const out: string[] = [];
-  const boot = p.bootstrap ? `; 95% CI: ${p.bootstrap.iterations} bootstrap resamples of the votes (seed ${p.bootstrap.seed})` : '';
+  const boot = p.bootstrap
+    ? `; 95% CI: ${p.bootstrap.iterations} bootstrap resamples of the ${p.bootstrap.unit === 'requirement' ? 'requirements' : 'votes'} (seed ${p.bootstrap.seed})`
+    : '';
   out.push(
     `People's ranking beside webgrade's: Bradley–Terry on ${p.matched} votes of ${p.file} (${p.ties} ties${p.bothBad ? `, ${p.bothBad} of them both-bad` : ''}; ${p.raters} rater${p.raters === 1 ? '' : 's'}; ${p.requirements} requirements)${boot}`,
   );

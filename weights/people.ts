@@ -9,8 +9,8 @@
  *   prior's 0 with an interval as wide as the data allow.
  * - Agreement, two ways, because they answer different questions:
  *   - the model order: Spearman's ρ between the people's strengths and webgrade's overalls over the models,
- *     with a 95% interval from the people's bootstrap over votes (webgrade's overalls held fixed: their own
- *     interval is the leaderboard's);
+ *     with a 95% interval from the people's bootstrap (over requirements; webgrade's overalls held fixed: their
+ *     own interval is the leaderboard's);
  *   - the pages: the share of decisive votes (not ties, not both-bad) whose winner has the higher webgrade
  *     overall (the leaderboard's z and weights; a tie in the overall counts ½; chance 0.50), with a 95%
  *     interval over requirements, `analyse --pairs`' measure for the overall (judgements.ts).
@@ -72,7 +72,12 @@ export function peopleBeside(
   opts: { iterations: number; seed: number },
 ): PeopleBeside {
   const match = matchPairs(pairs.pairs, pop.samples);
-  const matched = match.pairs.map((p) => ({ modelA: pop.samples[p.a]!.model, modelB: pop.samples[p.b]!.model, winner: p.winner }));
+  const matched = match.pairs.map((p) => ({
+    modelA: pop.samples[p.a]!.model,
+    modelB: pop.samples[p.b]!.model,
+    winner: p.winner,
+    requirement: pop.samples[p.a]!.requirement,
+  }));
   const ranking = rankModels(matched, { iterations: opts.iterations, seed: opts.seed, models: ranked.map((m) => m.model), keepSamples: true });
   const wg = new Map(ranked.map((m) => [m.model, m]));
   const models: PeopleModel[] = ranking.models

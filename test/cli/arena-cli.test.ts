@@ -116,7 +116,7 @@ describe('an arena votes file, as it is', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /People's ranking beside webgrade's: Bradley–Terry on 36 votes of .*votes\.jsonl \(3 ties, 3 of them both-bad; 1 rater; 12 requirements\); 95% CI: 200 bootstrap resamples of the votes/,
+      /People's ranking beside webgrade's: Bradley–Terry on 36 votes of .*votes\.jsonl \(3 ties, 3 of them both-bad; 1 rater; 12 requirements\); 95% CI: 200 bootstrap resamples of the requirements/,
     );
     assert.match(r.stdout, /│ 1 +│ good +│ \d\.\d\d \[\d\.\d\d, \d\.\d\d\] +│ 1–1 +│ 24 \(22–0–2\) +│ 1 +│/);
     assert.match(r.stdout, /Agreement, model order: Spearman ρ 1\.00 \[1\.00, 1\.00\] between the people's strengths and webgrade's overalls over 3 models/);

@@ -111,6 +111,28 @@ describe('Bradley–Terry fit', () => {
     assert.ok(covered >= 40, `${covered} of ${intervals}`);
   });
 
+  it('resamples requirements, not votes, when every vote names its requirement', () => {
+    // Two requirements where x wins every vote, one where it loses every vote: the votes alone look decisive, the
+    // requirements disagree, and the interval over requirements is the wider.
+    const votes: NamedVote[] = [];
+    for (const [req, winner] of [
+      ['r1', 'a'],
+      ['r2', 'a'],
+      ['r3', 'b'],
+    ] as const)
+      for (let k = 0; k < 10; k++) votes.push({ modelA: 'x', modelB: 'y', winner, requirement: req });
+    const byReq = rankModels(votes, { iterations: 400, seed: 5 });
+    const byVote = rankModels(
+      votes.map(({ requirement: _r, ...v }) => v),
+      { iterations: 400, seed: 5 },
+    );
+    assert.equal(byReq.bootstrap!.unit, 'requirement');
+    assert.equal(byVote.bootstrap!.unit, 'vote');
+    const width = (r: typeof byReq) => r.models[0]!.ci![1] - r.models[0]!.ci![0];
+    assert.ok(width(byReq) > 2 * width(byVote), `${width(byReq)} vs ${width(byVote)}`);
+    assert.ok(byReq.models.find((m) => m.model === 'x')!.ci![0] < 0, 'over requirements, x is not shown better than y');
+  });
+
   it('ranks the models a results file has even when no vote names them', () => {
     const r = rankModels([{ modelA: 'a', modelB: 'b', winner: 'a' }], { iterations: 0, seed: 1, models: ['a', 'b', 'c'] });
     assert.deepEqual(
