@@ -227,12 +227,15 @@ export class FrameHost {
       return void res.end();
     }
     if (method !== 'GET' && method !== 'HEAD') return plain(res, 405, 'GET and HEAD only');
+    // Only a path: a request target such as `@elsewhere/` would otherwise name another host.
+    if (!(req.url ?? '').startsWith('/')) return plain(res, 400, 'bad URL');
     let url: URL;
     try {
-      url = new URL(`https://${host}${req.url ?? '/'}`);
+      url = new URL(`https://${host}${req.url}`);
     } catch {
       return plain(res, 400, 'bad URL');
     }
+    if (url.host !== host) return plain(res, 400, 'bad URL');
     const header = (k: string) => (typeof req.headers[k] === 'string' ? (req.headers[k] as string) : undefined);
     const a = await this.opts.cdn!.answer(url, {
       method,

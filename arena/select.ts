@@ -1,30 +1,31 @@
 /**
- * Which pair the arena shows next: among the pairs the rater has not judged, the one that teaches the most.
+ * Which pair the arena shows next: among the pairs the rater has not judged, the one that teaches `weights fit`
+ * the most.
  *
  * A candidate is two models' pages of one requirement (only pages of one requirement are compared: that is what
- * `weights fit` and `analyse --pairs` learn from). Its priority is the product of three factors:
+ * `weights fit` and `analyse --pairs` learn from). Its priority is the product of factors:
  *
  * - **What it adds to what the votes know** (`weights fit` learns a weight per metric from the differences of
  *   two pages' metric z, d = z_a − z_b): 1 + dᵀM⁻¹d, with M = I + Σ d dᵀ over the pairs already voted or shown
  *   (the D-optimal design's increment: log det(M + d dᵀ) − log det M = log(1 + dᵀM⁻¹d)). A pair whose pages
  *   differ in a way earlier votes did not cover comes first; two near-identical pages, or a difference earlier
- *   votes covered many times, come last. It uses only the results' scores, never the votes' outcomes: choosing
- *   pairs by outcomes (showing pairs whose winner the estimates find hardest to call) skews the people's ranking
- *   of models (bench/arena-pairs.ts measured it: the ranking's correlation with the truth fell from 0.84 to 0.25
- *   at 200 votes), while choosing by scores leaves it as good as random pairs leave it.
- * - **How close the two models are** in the people's Bradley–Terry strengths from every vote so far
- *   (weights/bradley-terry.ts): 4p(1 − p), p = σ(θ_a − θ_b). A strong model's page against a weak one's has a
- *   predictable outcome; a vote between close models separates them. Before any vote p = ½ everywhere.
+ *   votes covered many times, come last. It reads only the results' scores, never the votes' outcomes.
  * - **The requirement's share of attention**: (1 + v_min) / (1 + v_r), with v_r the votes on requirement r plus
  *   its pairs shown and not voted yet, v_min the least over requirements with candidates left: requirements with
- *   few votes come first (the fit's cross-validation and the leaderboard's intervals need many requirements).
+ *   few votes come first (the fit's cross-validation and every interval resample requirements).
+ * - **How close the two models are** in the people's Bradley–Terry strengths from the votes so far
+ *   (weights/bradley-terry.ts): 4p(1 − p), p = σ(θ_a − θ_b), the arenas' way of spending votes where the ranking
+ *   is undecided. Off by default: measured in bench/arena-pairs.ts (docs/arena.md), it made both the fitted
+ *   weights and the people's ranking worse (it spends the votes on a few close models, and the others are barely
+ *   compared). Choosing pages by how uncertain their outcome looks (from the votes so far) was worse still for the
+ *   ranking: it picks pages on which strong models happen to be weak, which shrinks the models' differences.
  *
- * The highest priority wins; exact ties are drawn at random. Without metric scores (results of a batch that
- * scored nothing) the first factor is 1 for every pair.
+ * The highest priority wins; exact ties are drawn at random (before any vote, with no metric scores, every pair
+ * is equal). Without metric scores (a batch that scored nothing) the first factor is 1 for every pair.
  *
  * A rater never sees a pair (requirement and the two models, in either order) they judged before, unless
- * `repeatPairs` is set: then, once they have judged every pair, the pairs they judged least are shown again. Which model is
- * model_a, and which side it is shown on, are fair coins; the side is recorded as the vote's `position`.
+ * `repeatPairs` is set: then, once they have judged every pair, the pairs they judged least are shown again. Which
+ * model is model_a, and which side it is shown on, are fair coins; the side is recorded as the vote's `position`.
  */
 import { choleskySolve, DEFAULT_BT_L2, fitBradleyTerry, sigmoid, type BtComparison } from '../weights/bradley-terry.js';
 
@@ -68,7 +69,7 @@ export function pairKey(requirement: string, m1: string, m2: string): string {
   return m1 < m2 ? `${requirement}\u0000${m1}\u0000${m2}` : `${requirement}\u0000${m2}\u0000${m1}`;
 }
 
-export const DEFAULT_FACTORS = { adds: true, closeness: true, attention: true };
+export const DEFAULT_FACTORS = { adds: true, closeness: false, attention: true };
 export const DEFAULT_EXPLORE = 0;
 
 const target = (w: ArenaWinner): number => (w === 'a' ? 1 : w === 'b' ? 0 : 0.5);

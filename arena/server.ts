@@ -84,6 +84,8 @@ interface Rater {
   current?: Shown;
   /** The pair an undo gave back, to be shown next. */
   again?: Pick<Shown, 'requirement' | 'modelA' | 'modelB' | 'position'>;
+  /** A choice under way (its frames are opening). */
+  opening?: Promise<Shown | null>;
 }
 
 export interface ArenaServer {
@@ -160,8 +162,14 @@ class Arena {
   }
 
   /** The rater's pair to show: the current one, the one an undo gave back, or a new one; null when none is left. */
-  async pairFor(rater: Rater): Promise<Shown | null> {
-    if (rater.current) return rater.current;
+  pairFor(rater: Rater): Promise<Shown | null> {
+    if (rater.current) return Promise.resolve(rater.current);
+    // Two page loads at once (two tabs) share one choice, so that no pair's ports are left open unseen.
+    rater.opening ??= this.choose(rater).finally(() => (rater.opening = undefined));
+    return rater.opening;
+  }
+
+  private async choose(rater: Rater): Promise<Shown | null> {
     for (let attempt = 0; attempt < 20; attempt++) {
       const pending = [...this.raters.values()].flatMap((r) => (r.current ? [r.current] : []));
       let pick = rater.again ?? null;
