@@ -63,6 +63,8 @@ export interface ChooserOptions {
   factors?: { adds?: boolean; closeness?: boolean; attention?: boolean };
   /** Share of pairs drawn uniformly among the open ones instead (default DEFAULT_EXPLORE). */
   explore?: number;
+  /** `best`: the highest priority; `proportional`: a draw with probability ∝ priority (default DEFAULT_DRAW). */
+  draw?: 'best' | 'proportional';
 }
 
 export function pairKey(requirement: string, m1: string, m2: string): string {
@@ -71,6 +73,7 @@ export function pairKey(requirement: string, m1: string, m2: string): string {
 
 export const DEFAULT_FACTORS = { adds: true, closeness: false, attention: true };
 export const DEFAULT_EXPLORE = 0;
+export const DEFAULT_DRAW: 'best' | 'proportional' = 'best';
 
 const target = (w: ArenaWinner): number => (w === 'a' ? 1 : w === 'b' ? 0 : 0.5);
 
@@ -240,8 +243,18 @@ export class PairChooser {
       best = Math.max(best, priority);
       return { ...c, adds, closeness, priority };
     });
-    const top = scored.filter((c) => c.priority >= best * (1 - 1e-12));
-    const pick = top[Math.min(top.length - 1, Math.floor(this.opts.rand() * top.length))]!;
+    let pick = scored[scored.length - 1]!;
+    if ((this.opts.draw ?? DEFAULT_DRAW) === 'proportional') {
+      let u = this.opts.rand() * scored.reduce((a, c) => a + c.priority, 0);
+      for (const c of scored)
+        if ((u -= c.priority) < 0) {
+          pick = c;
+          break;
+        }
+    } else {
+      const top = scored.filter((c) => c.priority >= best * (1 - 1e-12));
+      pick = top[Math.min(top.length - 1, Math.floor(this.opts.rand() * top.length))]!;
+    }
     return this.chosen(pick.r, pick.a, pick.b, pick.priority, pick.adds, pick.closeness);
   }
 
