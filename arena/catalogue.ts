@@ -27,9 +27,9 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve, sep } from 'node:path';
 import { InputError } from '../core/errors.js';
-import { listArtifact } from '../core/artifact/load.js';
+import { listArtifact } from '../lib/artifact/load.js';
 import { loadRequirements } from '../core/requirements.js';
-import { dedupeRows, readResults, rowsWithValidScores, type ResultRow } from '../runner/results-file.js';
+import { dedupeRows, readResults, rowsWithValidScores, type ResultRow } from '../store/results-file.js';
 import { populationFromRows, populationNorms } from '../weights/aggregate.js';
 import { zOf } from '../weights/zscore.js';
 

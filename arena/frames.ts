@@ -44,7 +44,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
-import { listArtifact } from '../core/artifact/load.js';
+import { listArtifact } from '../lib/artifact/load.js';
 import { CDN_HOSTS, type CdnAnswer, type CdnRequest } from '../cdn/index.js';
 import { artifactResponse, type ServedArtifact } from '../gather/server.js';
 import { allowedHosts, hostAllowed } from '../survey/guards.js';

@@ -28,7 +28,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readArtifactFile } from '../core/artifact/load.js';
+import { readArtifactFile } from '../lib/artifact/load.js';
 import { InputError, errorMessage } from '../core/errors.js';
 import { allowedHosts, hostAllowed, RateLimiter, type RateLimit } from '../survey/guards.js';
 import type { ArenaPage, Catalogue } from './catalogue.js';

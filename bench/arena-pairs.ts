@@ -38,7 +38,7 @@ import { presetWeights } from '../weights/personas.js';
 import { metricProfiles } from '../arena/catalogue.js';
 import { PairChooser, pairKey, type ChooserOptions } from '../arena/select.js';
 import { row } from '../test/weights/synthetic.js';
-import type { ResultRow } from '../runner/results-file.js';
+import type { ResultRow } from '../store/results-file.js';
 
 const METRICS = ['lint', 'comment-rate', 'copywriting', 'accessibility', 'performance', 'layout-sparsity'];
 const TRUTH: Record<string, number> = { copywriting: 0.7, lint: 0.3 };

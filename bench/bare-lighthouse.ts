@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { loadArtifact } from '../core/artifact/load.js';
+import { loadArtifact } from '../lib/artifact/load.js';
 import type { NetworkSettings } from '../core/network.js';
 import { CdnCache, isCdnHost } from '../cdn/index.js';
 import { chromeBinary, sandboxContext, scoringChromeFlags } from '../gather/chrome-process.js';

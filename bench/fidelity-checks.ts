@@ -10,7 +10,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadArtifact } from '../core/artifact/load.js';
+import { loadArtifact } from '../lib/artifact/load.js';
 import { DEFAULT_VIEWPORTS } from '../core/fidelity.js';
 import { ChromeProcess, sandboxContext } from '../gather/chrome-process.js';
 import { SandboxThread } from '../gather/sandbox/sandbox-thread.js';

@@ -19,7 +19,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadArtifact } from '../core/artifact/load.js';
+import { loadArtifact } from '../lib/artifact/load.js';
 import { NAMED_VIEWPORTS } from '../core/fidelity.js';
 import { ChromeProcess, sandboxContext } from '../gather/chrome-process.js';
 import { SandboxThread } from '../gather/sandbox/sandbox-thread.js';

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import Table from 'cli-table3';
 import { suiteMetrics } from '../metrics/registry.js';
 import { Scorer } from '../runner/score.js';
-import { printable } from '../core/text.js';
+import { printable } from '../lib/text.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

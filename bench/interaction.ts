@@ -19,7 +19,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { loadArtifact } from '../core/artifact/load.js';
+import { loadArtifact } from '../lib/artifact/load.js';
 import type { Evidence } from '../core/evidence.js';
 import { BrowserGatherer } from '../gather/browser-gatherer.js';
 import { INTERACTION_DEFAULTS } from '../gather/interaction/probe.js';

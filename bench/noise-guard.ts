@@ -24,7 +24,7 @@
  */
 import { quantileSorted } from 'simple-statistics';
 import { findMetric } from '../metrics/registry.js';
-import { dedupeRows, readResults, type ResultRow } from '../runner/results-file.js';
+import { dedupeRows, readResults, type ResultRow } from '../store/results-file.js';
 import { aggregate, artifactKey, pageOverall, populationFromRows, populationNorms, repeatOf, scoreModels, type Population } from '../weights/aggregate.js';
 import { DEFAULT_NOISE_GUARD_K, guardNorms, retestFromPopulation } from '../weights/noise.js';
 import { resolveWeights } from '../weights/personas.js';

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redisServerBinary, startRedis } from '../test/queue/redis-server.js';
-import { workerName } from '../runner/queue-worker.js';
+import { workerName } from '../distribute/queue-worker.js';
 import { cannotRun, corpusDir, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

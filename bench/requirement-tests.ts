@@ -30,7 +30,7 @@ function sarg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
 }
-const fixtures = fileURLToPath(new URL('../../fixtures/requirement-tests/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../../fixtures/requirement-tests', import.meta.url));
 const runs = inputDir(sarg('--runs') ?? join(fixtures, 'runs'), 'runs folder');
 const reqs = loadRequirements(sarg('--requirements') ?? join(fixtures, 'reqs.jsonl'));
 const repeats = Number(sarg('--repeats') ?? 3);

@@ -1,6 +1,6 @@
 /**
  * Stability benchmark (issue "Numbers that hold still"): the same corpus pages scored twice at concurrency 1 (runs
- * A and B) and once at concurrency 2 (run C), all through `batch` (runner/batch.ts, the product's own path), in
+ * A and B) and once at concurrency 2 (run C), all through `batch` (distribute/batch.ts, the product's own path), in
  * the default network mode. Prints:
  *
  * 1. per metric: between-page sd, test–retest sd (A vs B, over pages scorable in both) and their ratio (goal:
@@ -24,8 +24,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { quantile, sampleStandardDeviation } from 'simple-statistics';
-import { runBatch, type BatchJob } from '../runner/batch.js';
-import { readResults } from '../runner/results-file.js';
+import { runBatch, type BatchJob } from '../distribute/batch.js';
+import { readResults } from '../store/results-file.js';
 import type { ResultRow } from '../core/results.js';
 import { populationFromRows } from '../weights/aggregate.js';
 import { leaderboardFromPopulation } from '../weights/leaderboard.js';

@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { InputError, errorMessage } from '../core/errors.js';
-import { printable, printableText } from '../core/text.js';
+import { printable, printableText } from '../lib/text.js';
 import { JUDGE_METRIC_IDS } from '../metrics/registry.js';
 import { DEFAULT_SUITE, SUITES, isSuiteId, type SuiteId } from '../core/metric.js';
 import { existsSync, statSync } from 'node:fs';
@@ -164,7 +164,7 @@ export function parsePositiveInt(value: string): number {
 
 /**
  * Human-readable output (tables, progress lines, summaries, messages): control characters of names, reasons and
- * URLs that came from pages or files are shown escaped (core/text.ts `printableText`), never sent to the terminal.
+ * URLs that came from pages or files are shown escaped (lib/text.ts `printableText`), never sent to the terminal.
  * JSON, CSV and HTML documents are written as they are (`printJson`, or process.stdout directly).
  */
 export function say(text: string): void {

@@ -129,7 +129,8 @@ export class Packages {
     if (!meta) throw new NotFoundError(`${name}@${version} was never published`);
     const dist = meta.dist ?? {};
     const data = await this.registry.tarball(name, version, dist, budget);
-    const { files, refused } = await readTarball(data, this.registry.maxPackageBytes, `${name}@${version}`, this.registry.maxInflatedBytes);
+    // the page's signal stops the unpacking too, not only the download (cdn/tarball.ts)
+    const { files, refused } = await readTarball(data, this.registry.maxPackageBytes, `${name}@${version}`, this.registry.maxInflatedBytes, budget.signal);
     budget.check(`${name}@${version}`);
     // what a page adds to the cache is bounded, so that it cannot evict more than that of other pages' libraries
     let unpacked = 0;

@@ -8,7 +8,7 @@
  * placeholder, or ends at a `' +` concatenation, is dynamic: reported, not fetched. A bare origin
  * (`https://fonts.googleapis.com` in a preconnect link) is not a request and is skipped, except the Tailwind
  * Play CDN, whose root is the script.
- * (The scorer's extractor, core/js-urls.ts `remoteUrls`, was compared on the 226 corpus pages: it found no CDN
+ * (The scorer's extractor, lib/js-urls.ts `remoteUrls`, was compared on the 226 corpus pages: it found no CDN
  * URL this scan misses, and it cuts a quoted CSS `@import` URL at its first `;` — `css2?family=A:wght@400;700`
  * becomes `…wght@400` — so it is not used here; jsdom parsing also cost most of the scan time.)
  *

@@ -10,14 +10,25 @@
  * Two caps, because a small tarball can inflate to gigabytes:
  * - the unpacked total of the files kept (`maxBytes`); past it the whole package is refused;
  * - every inflated byte, kept or not (`maxInflatedBytes`, default {@link DEFAULT_MAX_INFLATED_BYTES}): skipped
- *   entries, padding and data after the end of the archive all count. The gzip stream is inflated here, a slice
- *   of the compressed bytes at a time, and handed to the Parser as it comes, so memory holds one slice's output
- *   and the files kept, never the whole inflated stream; reading stops as soon as the count passes the cap.
+ *   entries and padding count. The gzip stream is inflated here, a slice of the compressed bytes at a time, and
+ *   handed to the Parser as it comes, so memory holds one slice's output and the files kept, never the whole
+ *   inflated stream; reading stops as soon as the count passes the cap.
+ *
+ * The end of the archive (two zero blocks) ends the reading: what follows it is never inflated nor handed to the
+ * Parser. (The Parser keeps every byte written after its end marker in one buffer that it copies again on each
+ * write, so a 32 KiB gzip whose tail inflates to megabytes of zeros took 24 CPU-seconds, and a 1.65 MB one over
+ * 11 minutes.) Interpretation: data after the end marker is not part of the archive (tar itself ignores it), so
+ * the package is read as if it were not there, not refused; at most the inflated chunk the marker falls in is
+ * read past it (`readBytes` says how much was read in all).
+ *
+ * `signal` (the asking page's, cdn/budget.ts) is checked before every inflated chunk: when the page's site
+ * closes, the reading stops with an {@link AbortedError} and the promise settles at once.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
+import { AbortedError } from './budget.js';
 import { DEFAULT_MAX_INFLATED_BYTES, UnavailableError } from './registry.js';
 
 export { DEFAULT_MAX_INFLATED_BYTES };
@@ -27,6 +38,8 @@ const SLICE_BYTES = 16 * 1024;
 export interface TarballFiles {
   files: Map<string, Buffer>;
   refused: string[];
+  /** Archive bytes read (inflated, for a gzip stream): up to the end-of-archive marker and the chunk it is in. */
+  readBytes: number;
 }
 
 const REGULAR = new Set(['File', 'OldFile', 'ContiguousFile']);
@@ -59,12 +72,19 @@ class InflatedCapError extends Error {}
 /** Why reading stopped early (pipeline() reports an error thrown in its last stage as an AbortError). */
 type Stop = InflatedCapError | UnavailableError;
 
-export async function readTarball(data: Buffer, maxBytes: number, label: string, maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES): Promise<TarballFiles> {
+export async function readTarball(
+  data: Buffer,
+  maxBytes: number,
+  label: string,
+  maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES,
+  signal?: AbortSignal,
+): Promise<TarballFiles> {
   const files = new Map<string, Buffer>();
   const refused: string[] = [];
   let total = 0;
   let overflow = false;
   let parseError: Error | null = null;
+  let archiveEnded = false;
   const parser = new Parser({
     strict: false,
     onReadEntry: (entry: ReadEntry) => {
@@ -95,6 +115,8 @@ export async function readTarball(data: Buffer, maxBytes: number, label: string,
       entry.on('end', () => files.set(path, Buffer.concat(chunks)));
     },
   });
+  // the second zero block: nothing after it is read (module comment)
+  parser.on('eof', () => (archiveEnded = true));
   const parsed = new Promise<void>((resolve) => {
     parser.on('error', (err: Error) => {
       parseError ??= err;
@@ -109,43 +131,48 @@ export async function readTarball(data: Buffer, maxBytes: number, label: string,
   // The Parser would itself inflate a gzip or zstd stream it finds (uncounted): a second layer is refused.
   let first = true;
   let stop: Stop | null = null;
-  const feed = (chunk: Buffer) => {
+  let readBytes = 0;
+  /** Hand one chunk to the Parser; true when reading is over (the archive ended, or the Parser failed). */
+  const take = (chunk: Buffer): boolean => {
+    if (signal?.aborted) throw (stop = new AbortedError(`${label}: unpacking stopped, the page is closed or out of time`));
+    readBytes += chunk.length;
+    if (readBytes > maxInflatedBytes) throw (stop = new InflatedCapError());
     if (first) {
       first = false;
       if (startsWith(chunk, GZIP_MAGIC) || startsWith(chunk, ZSTD_MAGIC))
         throw (stop = new UnavailableError(`${label}: unreadable tarball (compressed twice)`));
     }
     parser.write(chunk);
+    return archiveEnded || parseError !== null;
   };
+  let over = false;
   try {
     if (startsWith(data, GZIP_MAGIC)) {
-      let inflated = 0;
       await pipeline(Readable.from(slices(data)), createGunzip(), async (source: AsyncIterable<Buffer>) => {
-        for await (const chunk of source) {
-          inflated += chunk.length;
-          if (inflated > maxInflatedBytes) throw (stop = new InflatedCapError());
-          feed(chunk);
-          if (parseError) return;
-        }
+        for await (const chunk of source) if ((over = take(chunk))) return;
       });
     } else {
-      if (data.length > maxInflatedBytes) throw new InflatedCapError();
-      feed(data);
+      for (const chunk of slices(data)) if ((over = take(chunk))) break;
     }
   } catch (caught) {
-    const err = stop ?? caught;
-    if (parseError) throw new UnavailableError(`${label}: unreadable tarball (${(parseError as Error).message})`);
-    if (err instanceof InflatedCapError)
-      throw new UnavailableError(`${label} inflates to more than the per-tarball cap of ${(maxInflatedBytes / 1048576).toFixed(0)} MiB`);
-    if (err instanceof UnavailableError) throw err;
-    throw new UnavailableError(`${label}: unreadable tarball (${(err as Error).message})`);
+    // Left early because the archive ended, pipeline() reports the premature close of its earlier stages: not an error.
+    if (!over || stop || parseError) throw failure(stop ?? caught);
   }
   parser.end();
   await parsed;
-  if (parseError) throw new UnavailableError(`${label}: unreadable tarball (${(parseError as Error).message})`);
+  if (parseError) throw failure(parseError);
   if (overflow) throw new UnavailableError(`${label} unpacks to more than the per-package cap of ${(maxBytes / 1048576).toFixed(0)} MiB`);
   if (files.size === 0) throw new UnavailableError(`${label}: tarball holds no files`);
-  return { files, refused };
+  return { files, refused, readBytes };
+
+  /** The error to throw for why reading stopped (a Parser error first: it explains the others). */
+  function failure(err: unknown): UnavailableError {
+    if (parseError) return new UnavailableError(`${label}: unreadable tarball (${(parseError as Error).message})`);
+    if (err instanceof InflatedCapError)
+      return new UnavailableError(`${label} inflates to more than the per-tarball cap of ${(maxInflatedBytes / 1048576).toFixed(0)} MiB`);
+    if (err instanceof UnavailableError) return err;
+    return new UnavailableError(`${label}: unreadable tarball (${(err as Error).message})`);
+  }
 }
 
 function* slices(data: Buffer): Generator<Buffer> {

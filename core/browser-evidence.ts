@@ -367,6 +367,18 @@ export interface FirstView {
   visualBoxes?: VisualBox[];
   /** What the screenshot of the first view shows (the viewport's pixels), when it could be taken. */
   screen?: ScreenReading;
+  /**
+   * The viewport read again at later moments of the page clock (ms since the document began), the same visuals'
+   * regions read: the start of an animation that grows from nothing shows little, a moment later it shows.
+   */
+  samples?: Array<{ atMs: number; screen: ScreenReading }>;
+  /** The page clock (ms since the document began) at the first view. */
+  atMs?: number;
+  /**
+   * The visit's desktop screenshot read the same way (its viewport, the same visuals' regions), when the visit took
+   * one: render-validity warns when the visit shows a scene that no frame of the probe shows.
+   */
+  visit?: ScreenReading;
   /** Visible, enabled button, input, textarea, select, a[href], [role=button]. */
   interactive: number;
   /** First contentful paint (ms after navigation start), or null when nothing was painted. */

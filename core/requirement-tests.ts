@@ -287,8 +287,11 @@ export interface RequirementTestResult {
   reason?: string;
   /** Each step with what it did or why it failed. */
   steps: Array<{ step: string; ok: boolean; note?: string }>;
-  /** Each expectation checked, with what was found. */
-  expectations: Array<{ expect: string; ok: boolean; found?: string }>;
+  /**
+   * Each expectation checked, with what was found; `heldAtStart` (an agent's verdict only): it already held on the
+   * restored start state, so it does not count as evidence of a pass (gather/interaction/tests/agent.ts).
+   */
+  expectations: Array<{ expect: string; ok: boolean; found?: string; heldAtStart?: boolean }>;
   /** The recorded script of an agent run (for natural-language tests), as a scripted test. */
   recorded?: ScriptedTest & { verdict: boolean; evidence: string };
   /** Where the acted-on elements were, on the after-screenshot. */

@@ -89,7 +89,7 @@ export interface ScoringSettings {
 
 export type RowStatus = 'ok' | 'failed';
 
-/** One kept picture of a row (runner/evidence-keep.ts). */
+/** One kept picture of a row (store/evidence-keep.ts). */
 export interface EvidencePicture {
   /** Path relative to the results file's folder (WebP). */
   file: string;

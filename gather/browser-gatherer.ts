@@ -61,6 +61,8 @@ import { gatherRequirementTests } from './interaction/tests/gather.js';
 import type { JudgeSettings } from '../judges/settings.js';
 import { gate } from './step-gate.js';
 import { countLoads } from './loads.js';
+import { readScreen } from './interaction/probe/screen.js';
+import { VIEWPORT } from './interaction/driver.js';
 
 export const LIGHTHOUSE_RESERVE_MS = 25_000;
 export const CLOSE_TIMEOUT_MS = 5_000;
@@ -380,6 +382,7 @@ export class BrowserGatherer implements Gatherer {
         ...(this.options.interaction ? { settings: this.options.interaction } : {}),
       });
       evidence.interaction = gathered(ev);
+      await readVisitView(evidence);
     } catch (err) {
       const dead = !this.chrome.alive;
       if (dead) await this.chrome.kill();
@@ -573,4 +576,19 @@ function markWebgradeCaused(b: BrowserEvidence, log: readonly NetworkEntry[]): M
     if (seen.withheld) c.withheld = true;
   }
   return last;
+}
+
+/**
+ * The visit's desktop screenshot read as the probe reads its first view (interaction/probe/screen.ts), into the
+ * first view's evidence: the two must show the same page (render-validity warns when they do not).
+ */
+async function readVisitView(evidence: Evidence): Promise<void> {
+  const desktop = evidence.browser?.ok ? evidence.browser.value.screenshots.desktop : undefined;
+  const fv = evidence.interaction?.ok ? evidence.interaction.value.firstView : undefined;
+  if (!desktop || !fv?.screen) return;
+  try {
+    fv.visit = await readScreen(desktop.png, VIEWPORT, fv.visualBoxes ?? []);
+  } catch {
+    /* no reading: no comparison */
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * The remote-check gatherer: provides the `network` need by checking the distinct remote URLs the artifact
- * references (core/js-urls.ts `remoteUrls`) and filling `evidence.remote`.
+ * references (lib/js-urls.ts `remoteUrls`) and filling `evidence.remote`.
  *
  * Two sources, never the page itself:
  * - In network mode `cdn` (the default), URLs of well-known CDN hosts are checked through the CDN cache (cdn/):
@@ -33,7 +33,7 @@ import PQueue from 'p-queue';
 import { gathered, type Evidence, type RemoteCheck } from '../core/evidence.js';
 import type { Gatherer, GathererOptions, GatherRequest } from '../core/gatherer.js';
 import { errorMessage } from '../core/errors.js';
-import { remoteUrls } from '../core/js-urls.js';
+import { remoteUrls } from '../lib/js-urls.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
 import { CdnCache, isCdnHost, type CdnOptions } from '../cdn/index.js';
 import { checkDestination, PRIVATE_DESTINATION, PUBLIC_ONLY, type DestinationPolicy, type ResolvedAddress } from './destination.js';

@@ -3,7 +3,7 @@
  * `artifact.files` (by their artifact-relative path), with the right MIME type, and 404 for everything else; `/`
  * serves the entry page. Nothing outside the artifact can be read: the path is looked up in the artifact's file
  * list, never joined onto the file system, and the file is read with `readArtifactFile` (its verified real path,
- * opened without following links: core/artifact/load.ts). Only GET and HEAD are answered. Every response carries
+ * opened without following links: lib/artifact/load.ts). Only GET and HEAD are answered. Every response carries
  * `Cache-Control: no-store`.
  *
  * The sandbox proxy (sandbox/sandbox.ts) answers the browser's requests for the artifact's origin with it; the
@@ -13,7 +13,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
-import { readArtifactFile } from '../core/artifact/load.js';
+import { readArtifactFile } from '../lib/artifact/load.js';
 import type { Artifact, ArtifactFile } from '../core/artifact/model.js';
 
 /** What serving needs of an artifact (small enough to send to the sandbox thread). */

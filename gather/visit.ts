@@ -38,6 +38,7 @@ import { PageFaults, type VisitCollector, type VisitContext } from './collectors
 import { PAGE_SEED, seedRandomness } from './seeded-random.js';
 import { LOAD_TIMEOUT_MS, SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, sleep, withTimeout } from './time.js';
 import { gate } from './step-gate.js';
+import { evaluateIsolated } from './isolated-world.js';
 
 /**
  * How long the page may take to answer once after load before it counts as not responding. It was 2 s, then 5 s:
@@ -131,7 +132,7 @@ class VisitRun {
     await this.step('domHtml', 'probe', () => this.page.evaluate(neverIdle ? holdAnimationFrames : () => undefined), RESPONSIVE_PROBE_MS);
     if (neverIdle) await this.pauseClock();
     else await this.advanceClock();
-    const fcp = await this.step('domHtml', 'first paint', () => this.page.evaluate(firstContentfulPaintMs), RESPONSIVE_PROBE_MS);
+    const fcp = await this.step('domHtml', 'first paint', () => evaluateIsolated(this.cdp, firstContentfulPaintMs), RESPONSIVE_PROBE_MS);
     const ev: BrowserEvidence = {
       url: this.entryUrl,
       finalUrl: this.entryUrl,

@@ -18,7 +18,7 @@
  *   alignment) start as soon as the artifact is loaded (`start`, before the browser runs); those that read the
  *   screenshot (visual experience, visual alignment) start when it is given. The deadline counts from `begin`.
  * - A shared runtime (`runtime`: one client, so one call queue, one cache, one cost ledger) lets a batch's
- *   judge stage (runner/judge-stage.ts) put the judges of every artifact through one queue.
+ *   judge stage (distribute/judge-stage.ts) put the judges of every artifact through one queue.
  */
 import { JudgeCache } from './cache.js';
 import type { JudgeLedger } from './ledger.js';

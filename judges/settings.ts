@@ -23,7 +23,7 @@
  *   "agent": { "maxSteps": 12, "maxTokens": 200000, "timeSeconds": 180, "vision": true } }
  * ```
  * `concurrency` is the judge calls in flight at once: 8 for `score`; a batch's or queue worker's judge stage, which
- * serves every artifact through one queue, defaults to 48 (`defaults` of resolveJudgeSettings; runner/judge-stage.ts).
+ * serves every artifact through one queue, defaults to 48 (`defaults` of resolveJudgeSettings; distribute/judge-stage.ts).
  * `alignment` (flag `--alignment`, default `study`) is the stance of the three alignment judges: the study's
  * "addressed at a high level, mock data and unfinished features count" or our strict "implemented so that it
  * works" (core/judge-answer.ts, ALIGNMENT_STANCES). It changes their prompt and prompt version.
@@ -304,7 +304,7 @@ export function loadJudgeConfig(path: string, env: NodeJS.ProcessEnv = process.e
 
 /**
  * Merge flags > config file > environment > defaults into complete settings (`tasks`: see parseJudgeConfig).
- * `defaults` replaces some of the defaults (a batch's judge stage runs more calls at once: runner/judge-stage.ts).
+ * `defaults` replaces some of the defaults (a batch's judge stage runs more calls at once: distribute/judge-stage.ts).
  */
 export function resolveJudgeSettings(
   flags: JudgeFlags = {},

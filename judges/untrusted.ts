@@ -24,6 +24,13 @@
  *     the rest of the budget is split evenly among the larger ones; each of those keeps its first 70 % and last
  *     30 % (cut at line ends) around a `…[N chars of <file> truncated]…` line. Head and tail are kept because
  *     the markup and setup come first and the event wiring/initialisation of generated apps usually comes last.
+ *
+ * Everything the page or the artifact supplies goes inside a data block, never in the harness's own lines: the
+ * code, and also the file names (the `=== file: … ===` headers and the notes above, which name files: `codeBlock`
+ * puts the notes at the top of the PAGE CODE block), and, for the requirement-test agent, the page's texts, its
+ * address and what each step did (prompts/agent.ts). A name or a short text from the page is shown as one line
+ * (`pageLine`: control characters escaped, so a newline cannot start a line of its own) cut at a stated length;
+ * a list of names (vendored files) is cut at MAX_LISTED_NAMES.
  */
 import { createHash } from 'node:crypto';
 import type { Artifact } from '../core/artifact/model.js';
@@ -54,6 +61,18 @@ export function dataBlock(label: string, content: string): DataBlock {
   const id = shortHash(safe);
   return { id, text: `⟦BEGIN ${label} ${id}⟧\n${safe}\n⟦END ${label} ${id}⟧` };
 }
+
+/**
+ * A name or short text the page or the artifact supplies (a file name, an address, a text on a control), as one
+ * line of at most `max` characters: control and line-separator characters escaped as `\uXXXX`, the cut said.
+ */
+export function pageLine(text: string, max = 200): string {
+  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return line.length > max ? `${line.slice(0, max)}…[${line.length - max} chars cut]` : line;
+}
+
+/** Names listed at most in one note (the vendored files left out). */
+export const MAX_LISTED_NAMES = 20;
 
 export interface SourceFileView {
   path: string;
@@ -153,14 +172,16 @@ export function sourceView(artifact: Artifact, maxChars: number): SourceView {
     return { path: f.path, original: f.text!.length, text: e.text };
   });
   if (elidedTotal > 0) notes.push(`${elidedTotal} long data URLs, SVG paths or lines elided`);
-  const header = (p: string) => `=== file: ${p} ===\n`;
+  const header = (p: string) => `=== file: ${pageLine(p, 400)} ===\n`;
   const total = () => parts.reduce((s, p) => s + header(p.path).length + p.text.length + 1, 0);
   if (total() > maxChars) {
     const vendored = parts.filter((p) => p.path !== artifact.entry && VENDOR_RE.test(p.path));
     if (vendored.length) {
       parts = parts.filter((p) => !vendored.includes(p));
       for (const v of vendored) omitted.push(v.path);
-      notes.push(`vendored files left out: ${vendored.map((v) => v.path).join(', ')}`);
+      const names = vendored.slice(0, MAX_LISTED_NAMES).map((v) => pageLine(v.path));
+      const more = vendored.length - names.length;
+      notes.push(`vendored files left out: ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
     }
   }
   if (total() > maxChars) {
@@ -171,7 +192,7 @@ export function sourceView(artifact: Artifact, maxChars: number): SourceView {
     );
     parts = parts.map((p, i) => {
       if (p.text.length <= budgets[i]!) return p;
-      notes.push(`${p.path}: kept ${budgets[i]} of ${p.text.length} chars (head 70 %, tail 30 %)`);
+      notes.push(`${pageLine(p.path)}: kept ${budgets[i]} of ${p.text.length} chars (head 70 %, tail 30 %)`);
       return { ...p, text: headTail(p.text, budgets[i]!, p.path) };
     });
   }
@@ -184,4 +205,17 @@ export function sourceView(artifact: Artifact, maxChars: number): SourceView {
     notes,
     omitted,
   };
+}
+
+/**
+ * The PAGE CODE block of a source view: the notes on what was cut or left out first (they name the artifact's
+ * files, so they are data too), then the files. Without notes it is exactly `dataBlock('PAGE CODE', view.text)`.
+ */
+export function codeBlock(view: SourceView): DataBlock {
+  return dataBlock('PAGE CODE', view.notes.length ? `=== notes: what was cut or left out ===\n${view.notes.join('\n')}\n${view.text}` : view.text);
+}
+
+/** The harness's line that introduces a code block: how many files, and whether notes open the block. */
+export function codeIntro(view: SourceView): string {
+  return `The generated code (${view.files.length} file(s)${view.notes.length ? '; notes on what was cut or left out open the block' : ''}):`;
 }

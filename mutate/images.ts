@@ -4,8 +4,8 @@
  * work only on images whose bytes are in the artifact; the media metrics read those same bytes.
  */
 import sharp from 'sharp';
-import { classifyUrl } from '../core/artifact/extract.js';
-import { readArtifactFile } from '../core/artifact/load.js';
+import { classifyUrl } from '../lib/artifact/extract.js';
+import { readArtifactFile } from '../lib/artifact/load.js';
 import type { PageModel } from './page.js';
 
 export interface PageImage {

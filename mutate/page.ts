@@ -3,7 +3,7 @@
  *
  * `PageModel` is the original artifact as parsers see it: the entry HTML's DOM with source locations (jsdom
  * with `includeNodeLocations`, parse5 underneath), its JS blocks (inline `<script>` and `.js` files, acorn
- * trees via core/js-parse.ts) and CSS blocks (`<style>` and `.css` files, postcss trees with the safe parser),
+ * trees via lib/js-parse.ts) and CSS blocks (`<style>` and `.css` files, postcss trees with the safe parser),
  * each with its offset in its file. It is shared read-only by every operator.
  *
  * `Mutation` is one operator's edit: a `magic-string` per changed file, spliced only at offsets a parser gave
@@ -15,10 +15,10 @@ import MagicString from 'magic-string';
 import { JSDOM } from 'jsdom';
 import postcss from 'postcss';
 import safeParser from 'postcss-safe-parser';
-import { isJsScriptType } from '../core/artifact/extract.js';
-import { loadArtifact } from '../core/artifact/load.js';
+import { isJsScriptType } from '../lib/artifact/extract.js';
+import { loadArtifact } from '../lib/artifact/load.js';
 import type { Artifact, ArtifactFile } from '../core/artifact/model.js';
-import { parseJsText, type ParsedJs } from '../core/js-parse.js';
+import { parseJsText, type ParsedJs } from '../lib/js-parse.js';
 
 /** A parse5 source location as jsdom's `nodeLocation` returns it (offsets in UTF-16 code units). */
 export interface NodeLoc {

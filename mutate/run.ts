@@ -30,7 +30,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { readArtifactFile } from '../core/artifact/load.js';
+import { readArtifactFile } from '../lib/artifact/load.js';
 import { errorMessage, InputError } from '../core/errors.js';
 import { DEFAULT_SUITE, allNeeds, type EvidenceNeed, type MetricDefinition, type SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';

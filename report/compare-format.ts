@@ -51,31 +51,40 @@ export function compareText(cmp: Comparison): string {
   return lines.join('\n') + '\n';
 }
 
-function mdCell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+/**
+ * Text from the results files (model names, metric ids, file names, notes) made inert in a pull-request comment:
+ * - `&`, `<` and `>` as HTML entities: raw HTML (`</details>`, `<img src=x>`) would be rendered;
+ * - the Markdown punctuation that makes links, images, emphasis, code spans, strike-through and table cells
+ *   (`\\ \` * _ [ ] ~ |`) backslash-escaped, and line breaks as spaces (a table row is one line);
+ * - `@name` written `@\u200bname`, and `#12` `#\u200b12`. GitHub looks for mentions and issue references in the
+ *   text after Markdown has been rendered, when a backslash escape is already gone, so `\\@name` would still
+ *   notify that user; a zero-width space between the sign and the name is invisible and keeps it from matching.
+ *   A reference would post a cross-reference into that issue (from the name of a model), so it is cut the same way.
+ */
+export function mdText(s: string): string {
+  return s
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)
+    .replace(/[\\`*_[\]~|]/g, (c) => `\\${c}`)
+    .replace(/([@#])(?=[\p{L}\p{N}_-])/gu, '$1\u200b');
 }
 
 function mdTable(list: readonly MetricChange[]): string[] {
   const out = ['| model | metric | base | head | Δ | 95% CI | requirements |', '|---|---|---:|---:|---:|---|---:|'];
   for (const c of list)
-    out.push(`| ${mdCell(c.model)} | ${mdCell(c.metric)} | ${num(c.baseMean)} | ${num(c.headMean)} | ${signed(c.delta)} | ${ciText(c)} | ${c.n} |`);
+    out.push(`| ${mdText(c.model)} | ${mdText(c.metric)} | ${num(c.baseMean)} | ${num(c.headMean)} | ${signed(c.delta)} | ${ciText(c)} | ${c.n} |`);
   return out;
 }
 
 export function compareMarkdown(cmp: Comparison): string {
   const r = cmp.regressions.length;
-  const lines = [
-    `### webgrade compare: ${r ? `❌ ${verdictLine(cmp)}` : `✅ ${verdictLine(cmp)}`}`,
-    '',
-    `\`${mdCell(cmp.base)}\` → \`${mdCell(cmp.head)}\``,
-    '',
-  ];
+  const lines = [`### webgrade compare: ${r ? `❌ ${verdictLine(cmp)}` : `✅ ${verdictLine(cmp)}`}`, '', `${mdText(cmp.base)} → ${mdText(cmp.head)}`, ''];
   if (r) lines.push('**Regressed**', '', ...mdTable(cmp.regressions), '');
   if (cmp.improvements.length) lines.push('**Improved**', '', ...mdTable(cmp.improvements), '');
   const rest = cmp.changes.filter((c) => c.verdict === 'unchanged');
   if (rest.length)
     lines.push('<details><summary>All other model × metric means (unchanged beyond noise)</summary>', '', ...mdTable(rest), '', '</details>', '');
-  lines.push(...extras(cmp).map((x) => `- ${mdCell(x)}`));
+  lines.push(...extras(cmp).map((x) => `- ${mdText(x)}`));
   return lines.join('\n') + '\n';
 }
 

@@ -23,9 +23,10 @@ import type { ResultRow } from '../core/results.js';
 import { findMetric, metricOrder } from '../metrics/registry.js';
 import { artifactKey, populationFromRows, type Population } from '../weights/aggregate.js';
 import { mulberry32 } from '../weights/bootstrap.js';
-import { retestFromNorms, retestFromPopulation } from '../weights/noise.js';
+import { retestFromNorms, retestFromPopulation, type RetestEstimate } from '../weights/noise.js';
+import { dict } from '../lib/dict.js';
 import type { MetricNorm } from '../weights/zscore.js';
-import { dedupeRows, rowsWithValidScores } from '../runner/results-file.js';
+import { dedupeRows, rowsWithValidScores } from '../store/results-file.js';
 
 export const COMPARE_ITERATIONS = 2000;
 export const COMPARE_SEED = 1;
@@ -97,8 +98,8 @@ function noiseOf(
   head: Population,
   normsMetrics: Record<string, MetricNorm> | null,
 ): Record<string, { sd: number; source: 'repeats' | 'norms' }> {
-  const out: Record<string, { sd: number; source: 'repeats' | 'norms' }> = {};
-  const fromNorms = normsMetrics ? retestFromNorms(normsMetrics) : {};
+  const out = dict<{ sd: number; source: 'repeats' | 'norms' }>();
+  const fromNorms = normsMetrics ? retestFromNorms(normsMetrics) : dict<RetestEstimate>();
   const b = retestFromPopulation(base);
   const h = retestFromPopulation(head);
   for (const id of new Set([...base.metrics, ...head.metrics])) {

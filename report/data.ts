@@ -15,7 +15,7 @@
  *   reason) or scored below 100 (reason: the metric's summary with numbers replaced by "#", so "3 errors" and
  *   "5 errors" are one reason), plus failed rows (reason: their error). Sorted by artifacts, then metric order.
  */
-import { dedupeRows, rowsWithValidScores } from '../runner/results-file.js';
+import { dedupeRows, rowsWithValidScores } from '../store/results-file.js';
 import type { ResultRow } from '../core/results.js';
 import { DEFAULT_SUITE, type SuiteId } from '../core/metric.js';
 import { findMetric, metricOrder, suiteMetrics } from '../metrics/registry.js';
@@ -26,7 +26,8 @@ import { DEFAULT_NOISE_GUARD_K } from '../weights/noise.js';
 import { resolveWeights, type ResolvedWeights } from '../weights/personas.js';
 import { loadDefaultNorms } from '../weights/norms.js';
 import { InputError } from '../core/errors.js';
-import { safeSegment } from '../runner/evidence-keep.js';
+import { dict, own } from '../lib/dict.js';
+import { safeSegment } from '../store/evidence-keep.js';
 
 export interface ArtifactView {
   model: string;
@@ -126,11 +127,11 @@ function boards(rd: ReportData): PersonaBoard[] {
       const per: Record<string, number> = Object.fromEntries(rd.perspectives.map((x) => [x, 0]));
       let overall = 0;
       for (const met of rd.metrics) {
-        const c = (p.metrics[met.id] ?? 0) * (rd.perMetric[m.model]?.[met.id]?.z ?? 0);
+        const c = (own(p.metrics, met.id) ?? 0) * (own(own(rd.perMetric, m.model), met.id)?.z ?? 0);
         overall += c;
         if (met.perspective && per[met.perspective] !== undefined) per[met.perspective]! += c;
       }
-      const b = p.bootstrap[m.model];
+      const b = own(p.bootstrap, m.model);
       const row: BoardRow = { rank: 0, model: m.model, overall, ci: b?.ci ?? null, perspectives: per };
       if (b?.ciReason) row.ciReason = b.ciReason;
       return row;
@@ -181,13 +182,13 @@ function failures(views: readonly ArtifactView[]): FailureGroup[] {
 
 function modelViews(pop: Population, doc: LeaderboardDoc, views: readonly ArtifactView[]): ModelView[] {
   return pop.models.map((model) => {
-    const cells = doc.perMetric[model] ?? {};
+    const cells = own(doc.perMetric, model) ?? dict();
     const metrics: MetricZ[] = doc.metrics.map((m) => ({
       id: m.id,
       title: findMetric(m.id)?.title ?? m.id,
-      z: cells[m.id]?.z ?? null,
-      raw: cells[m.id]?.raw ?? null,
-      unscorable: cells[m.id]?.unscorable ?? 0,
+      z: own(cells, m.id)?.z ?? null,
+      raw: own(cells, m.id)?.raw ?? null,
+      unscorable: own(cells, m.id)?.unscorable ?? 0,
     }));
     const spread = metrics.filter((m) => m.z !== null && !doc.metrics.find((x) => x.id === m.id)?.degenerate);
     const byZ = [...spread].sort((a, b) => b.z! - a.z! || metricOrder(a.id) - metricOrder(b.id));

@@ -11,7 +11,8 @@
  * recomputed cheaply in the page, so they are computed in Node for every persona and embedded.
  *
  * All strings from the results (model names, label values) are inserted with textContent, and the embedded JSON
- * escapes `<`, so a hostile model name cannot inject markup.
+ * escapes `<`, so a hostile model name cannot inject markup. Records keyed by them have no prototype here and in
+ * the page (lookups ask for own keys), so a model, metric or label named `__proto__` or `toString` is one like any other.
  *
  * The noise guard of the document (noise.ts) applies to every persona's bootstrap and to the breakdowns, and the
  * report says what it changed under the leaderboard. A model with artifacts for one requirement shows
@@ -20,7 +21,8 @@
 import { suiteMetrics } from '../metrics/registry.js';
 import { PERSPECTIVES } from '../core/metric.js';
 import { aggregate, labelKeys, populationNorms, type Population } from '../weights/aggregate.js';
-import { bootstrap } from '../weights/bootstrap.js';
+import { bootstrap, type BootstrapResult } from '../weights/bootstrap.js';
+import { dict, own } from '../lib/dict.js';
 import { guardNorms, guardSummary, sdFloors } from '../weights/noise.js';
 import { executableText } from './leaderboard-format.js';
 import { PERSPECTIVE_SHORT, type LeaderboardDoc } from '../weights/leaderboard.js';
@@ -73,18 +75,18 @@ export function reportData(
   const guard = doc.noiseGuard;
   const boots =
     iterations > 0
-      ? bootstrap(pop, Object.fromEntries(weightSets.map((w) => [w.persona, w.metrics])), { iterations, seed: opts.seed, sdFloor: sdFloors(guard) })
-      : {};
+      ? bootstrap(pop, dict(weightSets.map((w) => [w.persona, w.metrics])), { iterations, seed: opts.seed, sdFloor: sdFloors(guard) })
+      : dict<BootstrapResult>();
   const norms = guardNorms(populationNorms(pop), guard.retest, { enabled: guard.enabled, k: guard.k }).norms;
-  const breakdowns: ReportData['breakdowns'] = {};
+  const breakdowns: ReportData['breakdowns'] = dict();
   for (const b of doc.breakdowns) {
     const key = b.label;
-    breakdowns[key] = {};
+    breakdowns[key] = dict();
     for (const v of b.values) {
       const agg = aggregate(pop, { filter: (s) => s.labels[key] === v.value, norms });
-      const z: Record<string, Record<string, number>> = {};
+      const z = dict<Record<string, number>>();
       for (const mc of agg.models) {
-        z[mc.model] = {};
+        z[mc.model] = dict();
         for (const m of agg.metrics) z[mc.model]![m.id] = m.norm.degenerate ? 0 : (mc.cells[m.id]!.meanZ ?? 0);
       }
       breakdowns[key]![v.value] = { artifacts: v.artifacts, z };
@@ -107,14 +109,14 @@ export function reportData(
     ),
     perMetric: doc.perMetric,
     personas: weightSets.map((w) => {
-      const b = boots[w.persona];
+      const b = own(boots, w.persona);
       return {
         id: w.persona,
-        title: (PERSONA_TITLES as Record<string, string>)[w.persona] ?? `from ${w.source}`,
+        title: own(PERSONA_TITLES as Record<string, string>, w.persona) ?? `from ${w.source}`,
         description: describeWeights(w),
         perspectives: w.perspectives,
         metrics: w.metrics,
-        bootstrap: Object.fromEntries(
+        bootstrap: dict(
           (b?.models ?? []).map((m) => [
             m.model,
             m.ciReason ? { ci: m.ci, ciReason: m.ciReason, rankHolds: m.rankHolds } : { ci: m.ci, rankHolds: m.rankHolds },
@@ -163,6 +165,10 @@ td.na{color:#5a6272}
 const SCRIPT = String.raw`
 (function(){
 var D = JSON.parse(document.getElementById('webgrade-data').textContent);
+// Keys from the results (model names, metric ids, labels) may be __proto__, constructor or toString: every
+// lookup by such a key asks for an own property, and maps built here have no prototype.
+function own(o,k){return o!==null&&o!==undefined&&Object.prototype.hasOwnProperty.call(o,k)?o[k]:undefined;}
+function map(){return Object.create(null);}
 function el(tag, text, cls){var e=document.createElement(tag);if(text!==undefined&&text!==null)e.textContent=String(text);if(cls)e.className=cls;return e;}
 function pct(x,d){if(x===null||x===undefined||!isFinite(x))return 'n/a';return (x*100).toFixed(d===undefined?2:d);}
 function signCls(x){return x>0?'pos':(x<0?'neg':'');}
@@ -170,31 +176,31 @@ function persona(id){for(var i=0;i<D.personas.length;i++)if(D.personas[i].id===i
 function scoreModels(zByModel, weights){
   var out=[];
   Object.keys(zByModel).forEach(function(model){
-    var per={};D.perspectives.forEach(function(p){per[p]=0;});var overall=0;
-    D.metrics.forEach(function(m){var z=zByModel[model][m.id];var w=weights[m.id]||0;var c=w*(z===null||z===undefined?0:z);overall+=c;if(m.perspective)per[m.perspective]+=c;});
+    var per=map();D.perspectives.forEach(function(p){per[p]=0;});var overall=0;
+    D.metrics.forEach(function(m){var z=own(own(zByModel,model),m.id);var w=own(weights,m.id)||0;var c=w*(z===null||z===undefined?0:z);overall+=c;if(m.perspective)per[m.perspective]+=c;});
     out.push({model:model,overall:overall,perspectives:per});
   });
   out.sort(function(a,b){return b.overall-a.overall||(a.model<b.model?-1:a.model>b.model?1:0);});
   out.forEach(function(m,i){m.rank=i+1;});
   return out;
 }
-function zOf(model){var o={};D.metrics.forEach(function(m){var c=D.perMetric[model][m.id];o[m.id]=c.z;});return o;}
+function zOf(model){var o=map();D.metrics.forEach(function(m){var c=own(own(D.perMetric,model),m.id);o[m.id]=c?c.z:null;});return o;}
 function clear(id){var e=document.getElementById(id);while(e.firstChild)e.removeChild(e.firstChild);return e;}
 function head(tr, labels){labels.forEach(function(l,i){tr.appendChild(el('th',l,i<2?'l':''));});}
 function renderBoard(P){
-  var zs={};D.models.forEach(function(m){zs[m.model]=zOf(m.model);});
+  var zs=map();D.models.forEach(function(m){zs[m.model]=zOf(m.model);});
   var ranked=scoreModels(zs,P.metrics);
   var t=clear('board');var thead=el('thead');var tr=el('tr');
-  var ex={};D.models.forEach(function(m){if(m.executable)ex[m.model]=m.executable;});var withEx=Object.keys(ex).length>0;
+  var ex=map();D.models.forEach(function(m){if(m.executable)ex[m.model]=m.executable;});var withEx=Object.keys(ex).length>0;
   head(tr,['rank','model','overall','95% CI','','rank holds'].concat(withEx?['executable']:[]).concat(D.perspectives.map(function(p){return D.perspectiveShort[p];})));
   thead.appendChild(tr);t.appendChild(thead);var tb=el('tbody');
-  var lo=0,hi=0;ranked.forEach(function(m){var b=P.bootstrap[m.model];var a=b&&b.ci?b.ci[0]:m.overall,c=b&&b.ci?b.ci[1]:m.overall;lo=Math.min(lo,a,m.overall);hi=Math.max(hi,c,m.overall);});
+  var lo=0,hi=0;ranked.forEach(function(m){var b=own(P.bootstrap,m.model);var a=b&&b.ci?b.ci[0]:m.overall,c=b&&b.ci?b.ci[1]:m.overall;lo=Math.min(lo,a,m.overall);hi=Math.max(hi,c,m.overall);});
   var span=(hi-lo)||1;
   ranked.forEach(function(m){
     var r=el('tr');r.setAttribute('data-model',m.model);
     r.appendChild(el('td',m.rank,'l'));r.appendChild(el('td',m.model,'l'));
     r.appendChild(el('td',pct(m.overall),signCls(m.overall)));
-    var b=P.bootstrap[m.model];
+    var b=own(P.bootstrap,m.model);
     r.appendChild(el('td',b?(b.ci?pct(b.ci[0])+' … '+pct(b.ci[1]):'n/a: '+(b.ciReason||'no interval')):'',b&&!b.ci?'na':''));
     var cell=el('td');if(b&&b.ci){var bar=el('div',null,'ci');var s=el('span');s.style.left=((b.ci[0]-lo)/span*100)+'%';s.style.width=Math.max(1,(b.ci[1]-b.ci[0])/span*100)+'%';bar.appendChild(s);var i=el('i');i.style.left=((m.overall-lo)/span*100)+'%';bar.appendChild(i);cell.appendChild(bar);}
     r.appendChild(cell);
@@ -211,8 +217,8 @@ function renderBoard(P){
 }
 function renderWeights(P){
   var t=clear('weights');var tr=el('tr');head(tr,['perspective','weight','metrics (final weight)']);t.appendChild(tr);
-  D.perspectives.forEach(function(p){var r=el('tr');r.appendChild(el('td',p,'l'));r.appendChild(el('td',pct(P.perspectives[p],1)+'%'));
-    var ms=D.catalog.filter(function(m){return m.perspective===p;}).map(function(m){return m.id+' '+pct(P.metrics[m.id],2)+'%';}).join(', ');
+  D.perspectives.forEach(function(p){var r=el('tr');r.appendChild(el('td',p,'l'));r.appendChild(el('td',pct(own(P.perspectives,p),1)+'%'));
+    var ms=D.catalog.filter(function(m){return m.perspective===p;}).map(function(m){return m.id+' '+pct(own(P.metrics,m.id),2)+'%';}).join(', ');
     var c=el('td',ms,'l');r.appendChild(c);t.appendChild(r);});
 }
 function heatColor(v){if(v===null||v===undefined)return '#e4e6ea';var h=Math.max(0,Math.min(100,v))*1.2;return 'hsl('+h+',65%,'+(78-Math.abs(v-50)/50*14)+'%)';}
@@ -220,16 +226,16 @@ function renderHeat(order){
   var t=clear('heat');var tr=el('tr');tr.appendChild(el('th','model','l'));
   D.catalog.forEach(function(m){var th=el('th',m.id,'m');th.title=m.title+' ('+m.perspective+')';tr.appendChild(th);});t.appendChild(tr);
   order.forEach(function(o){var r=el('tr');r.appendChild(el('td',o.model,'l'));
-    D.catalog.forEach(function(m){var c=D.perMetric[o.model][m.id];var v=c?c.raw:null;var td=el('td',v===null||v===undefined?'—':Math.round(v));td.style.background=heatColor(v);td.title=o.model+' · '+m.id+': '+(v===null||v===undefined?'no scorable sample':v.toFixed(1));r.appendChild(td);});
+    D.catalog.forEach(function(m){var c=own(own(D.perMetric,o.model),m.id);var v=c?c.raw:null;var td=el('td',v===null||v===undefined?'—':Math.round(v));td.style.background=heatColor(v);td.title=o.model+' · '+m.id+': '+(v===null||v===undefined?'no scorable sample':v.toFixed(1));r.appendChild(td);});
     t.appendChild(r);});
 }
 function renderMetricTables(order){
   var t=clear('zt');var tr=el('tr');head(tr,['metric','perspective'].concat(order.map(function(o){return o.model;})));t.appendChild(tr);
   D.metrics.forEach(function(m){var r=el('tr');r.appendChild(el('td',m.id+(m.degenerate?' *':''),'l'));r.appendChild(el('td',m.perspective||'','l'));
-    order.forEach(function(o){var z=D.perMetric[o.model][m.id].z;r.appendChild(el('td',pct(z,1),signCls(z)));});t.appendChild(r);});
+    order.forEach(function(o){var c=own(own(D.perMetric,o.model),m.id);var z=c?c.z:null;r.appendChild(el('td',pct(z,1),signCls(z)));});t.appendChild(r);});
   var u=clear('ut');tr=el('tr');head(tr,['metric','all'].concat(order.map(function(o){return o.model;})));u.appendChild(tr);
   D.metrics.forEach(function(m){var r=el('tr');r.appendChild(el('td',m.id,'l'));r.appendChild(el('td',m.unscorable));
-    order.forEach(function(o){r.appendChild(el('td',D.perMetric[o.model][m.id].unscorable));});u.appendChild(r);});
+    order.forEach(function(o){var c=own(own(D.perMetric,o.model),m.id);r.appendChild(el('td',c?c.unscorable:''));});u.appendChild(r);});
 }
 function renderBreakdowns(P, order){
   var host=clear('breakdowns');var labels=Object.keys(D.breakdowns);

@@ -90,7 +90,8 @@ const ARTIFACT = `<% layout('@layout') %>
 <h2>How it was scored</h2>
 <ul class="kv"><li><span class="k">network</span>: <%= it.network %></li><% if (it.v.row.browser) { %><li><span class="k">browser</span>: <%= it.v.row.browser %></li><% } %>
 <% Object.keys(it.settings).forEach(function(k){ %><li><span class="k"><%= k %></span>: <%= it.settings[k] %></li><% }) %>
-<% if (it.dropped.length) { %><li><span class="k">pictures not kept</span>: <%= it.dropped.join('; ') %></li><% } %></ul>
+<% if (it.dropped.length) { %><li><span class="k">pictures not kept</span>: <%= it.dropped.join('; ') %></li><% } %>
+<% if (it.img.skipped.length) { %><li><span class="k">pictures not copied</span>: <%= it.img.skipped.join('; ') %></li><% } %></ul>
 `;
 
 const FAILURES = `<% layout('@layout') %>

@@ -10,17 +10,22 @@
  *   compare.html                    with `--compare <base>`: the comparison (report/compare.ts)
  *   assets/, img/                   style, script, and the kept pictures copied from the results' evidence
  *
- * Interpretations: the pictures are copied (not linked) so the folder can be moved or published alone; a
- * picture the results point at but that is missing is left out and the page says so. Names from the results
- * (models, requirements) are escaped by the templates and reduced to safe path segments for file names. With a
- * comparison, each artifact page shows the base run's screenshot beside this one and the per-metric scores of
- * both, with the model's verdict over all requirements.
+ * Interpretations: the pictures are copied (not linked) so the folder can be moved or published alone; only
+ * pictures inside the results file's folder are copied (`readPicture`): one the results point at that is missing,
+ * outside that folder, not a regular file or not a PNG, JPEG, GIF or WebP picture is left out, and its artifact
+ * page and the index say so. Names from the results (models, requirements) are escaped by the templates and made
+ * collision-free path segments for file names (store/evidence-keep.ts `safeSegment`). With a comparison, each
+ * artifact page shows the base run's screenshot beside this one and the per-metric scores of both, with the
+ * model's verdict over all requirements.
  */
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Eta } from 'eta';
 import { InputError, errorMessage } from '../core/errors.js';
+import { insideTree } from '../lib/artifact/load.js';
+import { dict } from '../lib/dict.js';
+import { imageFormat, type ImageFormat } from '../lib/image-signature.js';
 import type { EvidencePicture, ResultRow } from '../core/results.js';
 import { artifactKey } from '../weights/aggregate.js';
 import { REPORT_CSS, REPORT_JS } from './assets.js';
@@ -29,7 +34,7 @@ import { pagePath, type ArtifactView, type ReportModel } from './data.js';
 import { detailsHtml } from './details.js';
 import { TEMPLATES } from './templates.js';
 import { renderReportHtml } from './leaderboard-html.js';
-import { safeSegment } from '../runner/evidence-keep.js';
+import { safeSegment } from '../store/evidence-keep.js';
 
 export interface Img {
   src: string;
@@ -44,6 +49,8 @@ export interface ArtifactImages {
   pictures: Img[];
   /** Why there is no desktop screenshot. */
   why: string;
+  /** The row's pictures that were not copied, each as `<file>: <why>` (see `readPicture`). */
+  skipped: string[];
 }
 
 /** A comparison's base run: its rows and where its evidence paths are relative to. */
@@ -73,9 +80,51 @@ function helpers(root: string, images: (v: ArtifactView) => ArtifactImages) {
   };
 }
 
+/** The largest picture file the report copies (a batch keeps at most 1.5 MB for a whole artifact). */
+const MAX_PICTURE_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The bytes of a picture a row names, or why they are not copied. A results file is hostile data: its paths may
+ * be absolute, climb out with `..`, or name a link to `/etc/passwd`. So only a regular file inside the results
+ * file's folder is read (the path resolved and checked inside the folder, then its real path inside the folder's
+ * real path), through a descriptor that follows no link, and only when its first bytes are a PNG, JPEG, GIF or
+ * WebP picture; the bytes checked are the bytes written, so nothing can be swapped in between.
+ */
+export function readPicture(sourceDir: string, file: string): { bytes: Buffer; format: ImageFormat } | { skip: string } {
+  if (isAbsolute(file)) return { skip: 'an absolute path' };
+  const root = resolve(sourceDir);
+  const abs = resolve(root, file);
+  if (!insideTree(abs, root)) return { skip: 'outside the results folder' };
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    return { skip: 'missing beside the results' };
+  }
+  if (!insideTree(real, realpathSync(root))) return { skip: 'a link out of the results folder' };
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    return { skip: `cannot be read (${errorMessage(err)})` };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { skip: 'not a regular file' };
+    if (st.size > MAX_PICTURE_BYTES) return { skip: `larger than ${MAX_PICTURE_BYTES / 1024 / 1024} MB` };
+    const bytes = readFileSync(fd);
+    const format = imageFormat(bytes);
+    return format ? { bytes, format } : { skip: 'not a PNG, JPEG, GIF or WebP picture' };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Copies a row's pictures into `img/` (once) and answers with their report-relative paths. */
 class PictureStore {
   private readonly done = new Map<string, ArtifactImages>();
+  /** Every picture a row named that was not copied, with why (a note of the report). */
+  readonly skipped: string[] = [];
   constructor(
     private readonly out: string,
     private readonly sourceDir: string,
@@ -94,11 +143,15 @@ class PictureStore {
         : row.status === 'ok'
           ? 'the results keep no pictures (batch --no-evidence, or an older batch)'
           : 'the row failed';
-    const res: ArtifactImages = { pictures: [], why };
+    const res: ArtifactImages = { pictures: [], why, skipped: [] };
+    const used = new Set<string>();
     for (const p of row.evidence?.pictures ?? []) {
-      const img = this.copy(row, p);
-      if (!img) {
-        res.why = 'its picture file is missing beside the results';
+      const img = this.copy(row, p, used);
+      if ('skip' in img) {
+        const line = `${p.file}: ${img.skip}`;
+        res.skipped.push(line);
+        this.skipped.push(`${row.model}/${row.requirement} ${line}`);
+        if (p.kind === 'desktop') res.why = `its picture was not copied: ${img.skip}`;
         continue;
       }
       if (p.kind === 'desktop') res.desktop = img;
@@ -109,12 +162,16 @@ class PictureStore {
     return res;
   }
 
-  private copy(row: ResultRow, p: EvidencePicture): Img | null {
-    const src = resolve(this.sourceDir, p.file);
-    if (!existsSync(src) || !/\.(webp|png)$/i.test(src)) return null;
-    const rel = `img/${this.prefix}${safeSegment(row.model)}/${safeSegment(row.requirement)}/${safeSegment(p.file.split('/').pop()!)}`;
+  private copy(row: ResultRow, p: EvidencePicture, used: Set<string>): Img | { skip: string } {
+    const pic = readPicture(this.sourceDir, p.file);
+    if ('skip' in pic) return pic;
+    const stem = safeSegment(basename(p.file).replace(/\.[A-Za-z0-9]{1,5}$/, ''));
+    let name = `${stem}.${pic.format === 'jpeg' ? 'jpg' : pic.format}`;
+    for (let k = 2; used.has(name); k++) name = `${stem}~${k}.${pic.format === 'jpeg' ? 'jpg' : pic.format}`;
+    used.add(name);
+    const rel = `img/${this.prefix}${safeSegment(row.model)}/${safeSegment(row.requirement)}/${name}`;
     mkdirSync(dirname(join(this.out, rel)), { recursive: true });
-    copyFileSync(src, join(this.out, rel));
+    writeFileSync(join(this.out, rel), pic.bytes);
     return { src: rel, width: p.width, height: p.height, caption: p.caption };
   }
 }
@@ -129,7 +186,7 @@ function networkLine(row: ResultRow): string {
 function settingsOf(row: ResultRow): Record<string, string> {
   const s = row.settings;
   if (!s) return {};
-  const out: Record<string, string> = {};
+  const out = dict<string>();
   for (const [k, v] of Object.entries(s)) {
     if (k === 'metrics' && Array.isArray(v)) out.metrics = `${v.length} (${v.join(', ')})`;
     else out[k] = Array.isArray(v) ? v.join(', ') : String(v);
@@ -178,13 +235,29 @@ export function writeReport(m: ReportModel, opts: { out: string; resultsDir: str
   const cmp = opts.compare;
   const baseStore = cmp ? new PictureStore(out, cmp.baseDir, 'base/') : undefined;
   const baseRows = new Map((cmp?.baseRows ?? []).filter((r) => (r.repeat ?? 1) === 1).map((r) => [artifactKey(r.model, r.requirement), r]));
+  // Every picture is read and checked before any page is written, so the index can name those not copied.
+  for (const v of m.artifacts) {
+    images(v);
+    const base = baseRows.get(artifactKey(v.model, v.requirement));
+    if (base) baseStore!.images(base);
+  }
+  const skipped = [...store.skipped, ...(baseStore?.skipped ?? []).map((s) => `base run ${s}`)];
+  const shown: ReportModel = skipped.length
+    ? {
+        ...m,
+        notes: [
+          ...m.notes,
+          `${skipped.length} ${skipped.length === 1 ? 'picture' : 'pictures'} named by the results not copied: ${skipped.slice(0, 5).join('; ')}${skipped.length > 5 ? '; …' : ''}`,
+        ],
+      }
+    : m;
   let pages = 0;
   const page = (rel: string, template: string, data: Record<string, unknown>, crumbs: Array<{ href: string; label: string }> = []) => {
     const root = '../'.repeat(rel.split('/').length - 1);
     write(out, rel, eta.render(template, { ...data, root, h: helpers(root, images), crumbs, report: m.title, hasCompare: Boolean(cmp) }));
     pages++;
   };
-  page('index.html', '@index', { title: 'Leaderboard', m, script: true });
+  page('index.html', '@index', { title: 'Leaderboard', m: shown, script: true });
   write(out, 'leaderboard.html', renderReportHtml(m.leaderboard));
   page('failures.html', '@failures', { title: 'Failures', m }, [{ href: 'index.html', label: 'Leaderboard' }]);
   for (const v of m.models) page(v.href, '@model', { title: `Model ${v.model}`, v }, [{ href: 'index.html', label: 'Leaderboard' }]);
@@ -197,7 +270,7 @@ export function writeReport(m: ReportModel, opts: { out: string; resultsDir: str
     const cmpView = cmp
       ? {
           label: cmp.comparison.base,
-          img: base ? baseStore!.images(base) : { pictures: [], why: 'not in the base run' },
+          img: base ? baseStore!.images(base) : { pictures: [], why: 'not in the base run', skipped: [] },
           rows: compareRows(v, base, cmp.comparison),
         }
       : undefined;

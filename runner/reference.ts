@@ -12,13 +12,14 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
 import type { ReferenceInput } from '../core/fidelity.js';
+import { imageFormat } from '../lib/image-signature.js';
 
 function isPng(path: string): boolean {
   const fd = openSync(path, 'r');
   try {
     const b = Buffer.alloc(8);
     readSync(fd, b, 0, 8, 0);
-    return b.equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    return imageFormat(b) === 'png';
   } finally {
     closeSync(fd);
   }

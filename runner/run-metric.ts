@@ -23,7 +23,7 @@ import type { Evidence, Gathered } from '../core/evidence.js';
 import { NO_REQUIREMENT_REASON, noChecklistReason } from '../core/judge-answer.js';
 import { allNeeds, type EvidenceNeed, type MetricDefinition, type MetricDetails } from '../core/metric.js';
 import type { MetricResult } from '../core/results.js';
-import { round2 } from '../metrics/formula.js';
+import { round2 } from '../metrics/lib/formula.js';
 
 /** Metrics that read nothing but the artifact model (source and static DOM): scored in the static worker. */
 export function isStaticMetric(m: Pick<MetricDefinition, 'needs'>): boolean {

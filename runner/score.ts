@@ -9,8 +9,8 @@
  * only reads the files: the page is parsed in the static thread, whose blocks and references this thread
  * adopts (so a page that cannot be parsed in time is never parsed here either).
  */
-import { loadArtifact } from '../core/artifact/load.js';
-import { adoptArtifactParse, failArtifactDom, failArtifactParse, isLoadedArtifact } from '../core/artifact/loaded.js';
+import { loadArtifact } from '../lib/artifact/load.js';
+import { adoptArtifactParse, failArtifactDom, failArtifactParse, isLoadedArtifact } from '../lib/artifact/loaded.js';
 import type { Artifact } from '../core/artifact/model.js';
 import { resolve } from 'node:path';
 import { InputError, errorMessage } from '../core/errors.js';
@@ -36,7 +36,7 @@ import {
   type PerspectiveId,
   type SuiteId,
 } from '../core/metric.js';
-import { round2 } from '../metrics/formula.js';
+import { round2 } from '../metrics/lib/formula.js';
 import { isStaticMetric, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
 import { MEASURE_TIMINGS } from '../gather/lighthouse-mobile.js';
@@ -74,7 +74,7 @@ export interface ScorerOptions {
   staticThread?: boolean;
   /**
    * Leave the judges out (their metrics unscorable for want of a judge gatherer): a batch worker whose parent asks
-   * them in its judge stage (runner/judge-stage.ts) and replaces those results.
+   * them in its judge stage (distribute/judge-stage.ts) and replaces those results.
    */
   deferJudges?: boolean;
 }

@@ -4,8 +4,8 @@
  * metric's result) so that the main thread keeps whatever finished when it stops this thread at the deadline.
  */
 import { parentPort } from 'node:worker_threads';
-import { loadArtifact } from '../core/artifact/load.js';
-import { artifactDomError, artifactParseResults } from '../core/artifact/loaded.js';
+import { loadArtifact } from '../lib/artifact/load.js';
+import { artifactDomError, artifactParseResults } from '../lib/artifact/loaded.js';
 import { ArtifactParseError } from '../core/artifact/model.js';
 import { errorMessage, InputError } from '../core/errors.js';
 import { findMetric } from '../metrics/registry.js';

@@ -25,6 +25,7 @@ const BENCHMARKS = [
   ['hostile', []],
   ['heavy-pages', []],
   ['interaction', []],
+  ['first-view', []],
   ['requirement-tests', []],
   ['fidelity', []],
   ['fidelity-checks', []],

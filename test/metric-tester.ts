@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadArtifact } from '../core/artifact/load.js';
+import { loadArtifact } from '../lib/artifact/load.js';
 import type { Evidence } from '../core/evidence.js';
 import { unscorable, type MetricDefinition, type MetricDetails, type MetricOutcome } from '../core/metric.js';
 import { missingEvidence } from '../runner/run-metric.js';

@@ -21,10 +21,13 @@
  *   standard deviation (shown ×100 as %). Ranks: by overall, highest first; ties share nothing (broken by name).
  * - Breakdown by label: the same overall computed on the artifacts whose requirement carries that label value,
  *   with μ and σ still from the whole population (so the values of different labels are on one scale).
+ * - Records keyed by model names, metric ids or labels from the rows have no prototype (lib/dict.ts), so a
+ *   model or metric named `__proto__`, `constructor` or `toString` is one like any other.
  */
 import { findMetric, metricOrder } from '../metrics/registry.js';
 import { PERSPECTIVES, type PerspectiveId } from '../core/metric.js';
 import type { ResultRow } from '../core/results.js';
+import { dict, own } from '../lib/dict.js';
 import { normOf, zOf, type MetricNorm } from './zscore.js';
 
 export interface Sample {
@@ -79,8 +82,8 @@ export function artifactKey(model: string, requirement: string): string {
 }
 
 function rowScores(r: ResultRow, keep?: ReadonlySet<string>): { scores: Record<string, number | null>; stances: Record<string, string> } {
-  const scores: Record<string, number | null> = {};
-  const stances: Record<string, string> = {};
+  const scores = dict<number | null>();
+  const stances = dict<string>();
   if (r.status === 'ok') {
     for (const m of r.metrics) {
       if (keep && !keep.has(m.id) && findMetric(m.id)) continue;
@@ -118,7 +121,7 @@ export function populationFromRows(rows: readonly ResultRow[], keep?: ReadonlySe
     let scores: Record<string, number | null>;
     if (per.length === 1) scores = per[0]!.scores;
     else {
-      scores = {};
+      scores = dict();
       const ids = new Set(per.flatMap((p) => Object.keys(p.scores)));
       for (const id of ids) {
         const vs = per.map((p) => p.scores[id]).filter((v): v is number => typeof v === 'number');
@@ -127,9 +130,16 @@ export function populationFromRows(rows: readonly ResultRow[], keep?: ReadonlySe
       if (!failed) failedRepeats += sorted.filter((r) => r.status !== 'ok').length;
     }
     maxRepeats = Math.max(maxRepeats, per.length);
-    const stances: Record<string, string> = Object.assign({}, ...per.map((p) => p.stances));
+    const stances: Record<string, string> = Object.assign(dict<string>(), ...per.map((p) => p.stances));
     const labelled = [...sorted].reverse().find((r) => r.labels);
-    const s: Sample = { model: last.model, requirement: last.requirement, labels: labelled?.labels ?? {}, failed, scores, artifact: sorted[0]!.artifact };
+    const s: Sample = {
+      model: last.model,
+      requirement: last.requirement,
+      labels: dict(Object.entries(labelled?.labels ?? {})),
+      failed,
+      scores,
+      artifact: sorted[0]!.artifact,
+    };
     if (Object.keys(stances).length) s.alignmentStances = stances;
     if (per.length > 1) s.repeats = per.map((p) => ({ repeat: repeatOf(p.r), failed: p.r.status !== 'ok', scores: p.scores }));
     return s;
@@ -174,7 +184,7 @@ export interface Aggregate {
 
 /** μ, σ per metric over the (whole) population. */
 export function populationNorms(pop: Population): Record<string, MetricNorm> {
-  const out: Record<string, MetricNorm> = {};
+  const out = dict<MetricNorm>();
   for (const id of pop.metrics) {
     const values: number[] = [];
     let unscorable = 0;
@@ -193,13 +203,13 @@ export function aggregate(pop: Population, opts: { filter?: (s: Sample) => boole
   const norms = opts.norms ?? populationNorms(pop);
   const metrics: MetricInfo[] = pop.metrics.map((id) => {
     const c = findMetric(id);
-    return { id, perspective: c?.perspective ?? null, title: c?.title ?? id, norm: norms[id]! };
+    return { id, perspective: c?.perspective ?? null, title: c?.title ?? id, norm: own(norms, id) ?? normOf([], pop.samples.length) };
   });
   const models: ModelCells[] = [];
   for (const model of pop.models) {
     const samples = pop.samples.filter((s) => s.model === model && (!opts.filter || opts.filter(s)));
     if (samples.length === 0) continue;
-    const cells: Record<string, Cell> = {};
+    const cells = dict<Cell>();
     for (const m of metrics) {
       let sum = 0;
       let zsum = 0;
@@ -241,12 +251,12 @@ export function scoreModels(agg: Aggregate, weights: Record<string, number>): Mo
   const ids = weightedPerspectiveIds(weights);
   const out: ModelScore[] = agg.models.map((mc) => {
     const perspectives: Partial<Record<PerspectiveId, number>> = Object.fromEntries(ids.map((p) => [p, 0]));
-    const unscorable: Record<string, number> = {};
+    const unscorable = dict<number>();
     let overall = 0;
     for (const m of agg.metrics) {
       const cell = mc.cells[m.id]!;
       unscorable[m.id] = cell.unscorable;
-      const w = weights[m.id] ?? 0;
+      const w = own(weights, m.id) ?? 0;
       const contribution = w * (cell.meanZ ?? 0);
       overall += contribution;
       if (m.perspective && perspectives[m.perspective] !== undefined) perspectives[m.perspective]! += contribution;
@@ -310,9 +320,9 @@ export function breakdownByLabel(pop: Population, label: string, weights: Record
 export function pageOverall(scores: Record<string, number | null>, norms: Record<string, MetricNorm>, weights: Record<string, number>): number {
   let o = 0;
   for (const [id, v] of Object.entries(scores)) {
-    const n = norms[id];
+    const n = own(norms, id);
     if (typeof v !== 'number' || !n) continue;
-    o += (weights[id] ?? 0) * zOf(v, n);
+    o += (own(weights, id) ?? 0) * zOf(v, n);
   }
   return o;
 }

@@ -20,6 +20,7 @@
  * resample, as in the point estimate.
  */
 import { quantileSorted } from 'simple-statistics';
+import { dict, own } from '../lib/dict.js';
 import type { Population } from './aggregate.js';
 import { normFromSums } from './zscore.js';
 
@@ -122,8 +123,8 @@ export function bootstrap(pop: Population, weightSets: Record<string, Record<str
     });
   }
   const names = Object.keys(weightSets);
-  const W = names.map((n) => Float64Array.from(metrics, (id) => weightSets[n]![id] ?? 0));
-  const floor = Float64Array.from(metrics, (id) => opts.sdFloor?.[id] ?? 0);
+  const W = names.map((n) => Float64Array.from(metrics, (id) => own(weightSets[n], id) ?? 0));
+  const floor = Float64Array.from(metrics, (id) => own(opts.sdFloor, id) ?? 0);
   const modelReqs = models.map((m) => new Set(pop.samples.filter((s) => s.model === m).map((s) => s.requirement)).size);
 
   const rand = mulberry32(seed);
@@ -186,7 +187,7 @@ export function bootstrap(pop: Population, weightSets: Record<string, Record<str
 
   // Point estimates (same pipeline on the original sample, every requirement once).
   const point = pointOveralls(pop, W, shift, floor);
-  const out: Record<string, BootstrapResult> = {};
+  const out = dict<BootstrapResult>();
   names.forEach((name, p) => {
     const pointRank = rankOf(point[p]!, models);
     const res: BootstrapModel[] = models.map((model, m) => {
@@ -205,9 +206,9 @@ export function bootstrap(pop: Population, weightSets: Record<string, Record<str
       return b;
     });
     res.sort((a, b) => a.rank - b.rank);
-    const pAhead: Record<string, Record<string, number>> = {};
+    const pAhead = dict<Record<string, number>>();
     models.forEach((a, i) => {
-      pAhead[a] = {};
+      pAhead[a] = dict();
       models.forEach((b, k) => {
         if (i !== k) pAhead[a]![b] = ahead[p]![i]![k]! / iterations;
       });

@@ -13,6 +13,7 @@
 import { PERSPECTIVES, type PerspectiveId, type SuiteId } from '../core/metric.js';
 import type { ResultRow } from '../core/results.js';
 import { InputError } from '../core/errors.js';
+import { dict, own } from '../lib/dict.js';
 import {
   aggregate,
   breakdownByLabel,
@@ -214,13 +215,13 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
       id: m.id,
       perspective: m.perspective,
       title: m.title,
-      weight: weights.metrics[m.id] ?? 0,
+      weight: own(weights.metrics, m.id) ?? 0,
       mean: m.norm.mean,
       sd: m.norm.sd,
       scorable: m.norm.n,
       unscorable: m.norm.unscorable,
     };
-    const rt = noiseGuard.retest[m.id];
+    const rt = own(noiseGuard.retest, m.id);
     if (rt) {
       out.retestSd = rt.sd;
       out.retestSource = rt.source;
@@ -247,7 +248,7 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
       `${repeated} of ${pop.samples.length} artifacts were scored more than once (up to ${pop.maxRepeats} times, ${pop.rows} rows): each counts once, with its mean over its repeats${pop.failedRepeats ? `; ${pop.failedRepeats} failed repeats left out` : ''}`,
     );
   }
-  const alignmentStances: Record<string, number> = {};
+  const alignmentStances = dict<number>();
   for (const s of pop.samples) for (const st of Object.values(s.alignmentStances ?? {})) alignmentStances[st] = (alignmentStances[st] ?? 0) + 1;
   const stanceNames = Object.keys(alignmentStances).sort();
   if (stanceNames.length > 1) {
@@ -255,9 +256,9 @@ export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeig
       `alignment results were judged under more than one stance (${stanceNames.map((x) => `${x} ${alignmentStances[x]}`).join(', ')}): the alignment perspectives mix two readings of "implemented"; rescore with one --alignment`,
     );
   } else if (stanceNames.length === 1) notes.push(`alignment judged under the ${stanceNames[0]} stance (${alignmentStances[stanceNames[0]!]} results)`);
-  const perMetric: LeaderboardDoc['perMetric'] = {};
+  const perMetric: LeaderboardDoc['perMetric'] = dict();
   for (const mc of agg.models) {
-    perMetric[mc.model] = {};
+    perMetric[mc.model] = dict();
     for (const m of agg.metrics) {
       const c = mc.cells[m.id]!;
       perMetric[mc.model]![m.id] = { z: m.norm.degenerate ? null : c.meanZ, raw: c.rawMean, scored: c.scored, unscorable: c.unscorable };

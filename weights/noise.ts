@@ -30,6 +30,7 @@
  * retest sd was 0.62 of its spread); k = 3 keeps every metric that spreads at least three times its noise in
  * full. performance (retest / spread 0.13 on those pages) is not raised at k = 3.
  */
+import { dict, own } from '../lib/dict.js';
 import type { Population } from './aggregate.js';
 import type { MetricNorm } from './zscore.js';
 
@@ -71,7 +72,7 @@ export function retestOf(pop: Pick<Population, 'samples'>, id: string): RetestEs
 
 /** Test–retest estimates from the population's repeats, one per metric that has any. */
 export function retestFromPopulation(pop: Pick<Population, 'samples' | 'metrics'>): Record<string, RetestEstimate> {
-  const out: Record<string, RetestEstimate> = {};
+  const out = dict<RetestEstimate>();
   for (const id of pop.metrics) {
     const e = retestOf(pop, id);
     if (e) out[id] = e;
@@ -81,7 +82,7 @@ export function retestFromPopulation(pop: Pick<Population, 'samples' | 'metrics'
 
 /** The test–retest estimates a norms file carries (`retestSd`, `retestPairs`). */
 export function retestFromNorms(normsMetrics: Record<string, MetricNorm>): Record<string, RetestEstimate> {
-  const out: Record<string, RetestEstimate> = {};
+  const out = dict<RetestEstimate>();
   for (const [id, n] of Object.entries(normsMetrics)) {
     if (typeof n.retestSd === 'number' && Number.isFinite(n.retestSd)) out[id] = { sd: n.retestSd, pairs: n.retestPairs ?? 0, source: 'norms' };
   }
@@ -91,7 +92,7 @@ export function retestFromNorms(normsMetrics: Record<string, MetricNorm>): Recor
 /** Per metric: the results' estimate when there is one, else the norms file's `retestSd` (module comment). */
 export function retestSources(pop: Pick<Population, 'samples' | 'metrics'>, normsMetrics?: Record<string, MetricNorm> | null): Record<string, RetestEstimate> {
   const out = retestFromPopulation(pop);
-  const fromNorms = normsMetrics ? retestFromNorms(normsMetrics) : {};
+  const fromNorms = normsMetrics ? retestFromNorms(normsMetrics) : dict<RetestEstimate>();
   for (const id of pop.metrics) if (!out[id] && fromNorms[id]) out[id] = fromNorms[id];
   return out;
 }
@@ -140,7 +141,7 @@ export function guardNorms(
   retest: Record<string, RetestEstimate>,
   settings: NoiseGuardSettings,
 ): { norms: Record<string, MetricNorm>; report: NoiseGuardReport } {
-  const out: Record<string, MetricNorm> = {};
+  const out = dict<MetricNorm>();
   const changed: NoiseGuardChange[] = [];
   const noEstimate: string[] = [];
   for (const [id, n] of Object.entries(norms)) {
@@ -148,7 +149,7 @@ export function guardNorms(
     delete copy.effectiveSd;
     out[id] = copy;
     if (n.degenerate || n.sd === null) continue;
-    const e = retest[id];
+    const e = own(retest, id);
     if (!e) {
       noEstimate.push(id);
       continue;
@@ -167,8 +168,8 @@ export function guardNorms(
 
 /** The σ floors k × retest sd per metric (for the bootstrap, which recomputes σ per resample); empty when off. */
 export function sdFloors(report: NoiseGuardReport): Record<string, number> {
-  if (!report.enabled) return {};
-  return Object.fromEntries(Object.entries(report.retest).map(([id, e]) => [id, report.k * e.sd]));
+  if (!report.enabled) return dict();
+  return dict(Object.entries(report.retest).map(([id, e]) => [id, report.k * e.sd]));
 }
 
 const f2 = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2));

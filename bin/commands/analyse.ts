@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
 import type { SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
-import { dedupeRows, readResults } from '../../runner/results-file.js';
+import { dedupeRows, noUsableRows, readResults, skippedLinesNote } from '../../store/results-file.js';
 import { populationFromRows } from '../../weights/aggregate.js';
 import { analyse, MIN_GROUP } from '../../weights/analyse.js';
 import { analysisCsv, analysisTable } from '../../report/analyse-format.js';
@@ -70,7 +70,7 @@ export function analyseCommand(): Command {
         const format: Format = flags.json ? 'json' : (flags.format ?? 'table');
         const read = readResults(results);
         const { rows, duplicates } = dedupeRows(read.rows);
-        if (rows.length === 0) throw new InputError(`${results}: no result rows`);
+        if (rows.length === 0) throw noUsableRows(results, read);
         const ratings = flags.ratings ? loadRatings(flags.ratings) : undefined;
         const pairs = flags.pairs ? loadPairs(flags.pairs) : undefined;
         const wopts: Parameters<typeof resolveWeights>[0] = {};
@@ -103,7 +103,8 @@ export function analyseCommand(): Command {
         }
         if (pairs) doc.notes.push(...pairsFileNotes(pairs));
         if (read.tornTail) doc.notes.push('the results file ends with a torn line (a batch still running or killed): ignored');
-        if (read.badLines.length) doc.notes.push(`unreadable lines skipped: ${read.badLines.join(', ')}`);
+        const skipped = skippedLinesNote(read);
+        if (skipped) doc.notes.push(skipped);
         if (duplicates) doc.notes.push(`${duplicates} duplicate (model, requirement, repeat) rows: the last one counts`);
         const text = format === 'json' ? JSON.stringify(doc, null, 2) + '\n' : format === 'csv' ? analysisCsv(doc) : analysisTable(doc) + '\n';
         if (flags.out) {

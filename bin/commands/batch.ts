@@ -1,11 +1,11 @@
-/** `webgrade batch <runs-dir> --out results.jsonl`: score every artifact of a runs folder (runner/batch.ts). */
+/** `webgrade batch <runs-dir> --out results.jsonl`: score every artifact of a runs folder (distribute/batch.ts). */
 import { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { discoverRuns, runBatch, type BatchJob, type BatchOptions, type BatchProgress, type BatchSummary } from '../../runner/batch.js';
+import { discoverRuns, runBatch, type BatchJob, type BatchOptions, type BatchProgress, type BatchSummary } from '../../distribute/batch.js';
 import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { warnChromeSandboxOnce } from '../chrome-warning.js';
-import { printable } from '../../core/text.js';
+import { printable } from '../../lib/text.js';
 import {
   action,
   addNetworkOptions,
@@ -24,13 +24,13 @@ import {
 import type { SuiteId } from '../../core/metric.js';
 import { addJudgeOptions, judgeSettingsFromFlags, parseUsd } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
-import { DEFAULT_STAGE_JUDGE_CONCURRENCY, checkBudgetPrices } from '../../runner/judge-stage.js';
+import { DEFAULT_STAGE_JUDGE_CONCURRENCY, checkBudgetPrices } from '../../distribute/judge-stage.js';
 import { selectMetrics } from '../../runner/score.js';
-import type { PipelineStats } from '../../runner/worker-pool.js';
+import type { PipelineStats } from '../../distribute/worker-pool.js';
 import { InputError } from '../../core/errors.js';
 import { parseViewports } from '../../core/fidelity.js';
-import { inShard, parseShard } from '../../runner/shard.js';
-import type { EvidenceTarget } from '../../runner/evidence-keep.js';
+import { inShard, parseShard } from '../../distribute/shard.js';
+import type { EvidenceTarget } from '../../store/evidence-keep.js';
 import { dirname, resolve } from 'node:path';
 
 /** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */

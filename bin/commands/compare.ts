@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
-import { readResults } from '../../runner/results-file.js';
+import { noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../store/results-file.js';
 import { compareRuns, populationOf, COMPARE_ITERATIONS, COMPARE_SEED, type Comparison } from '../../report/compare.js';
 import { COMPARE_FORMATS, formatComparison, type CompareFormat } from '../../report/compare-format.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
@@ -21,15 +21,25 @@ interface CompareFlags {
 
 /** Compare two results files (shared by `compare` and `report --compare`). */
 export function compareFiles(base: string, head: string, opts: { bootstrap?: number; seed?: number; norms?: string } = {}): Comparison {
-  const b = populationOf(readResults(base).rows, base);
-  const h = populationOf(readResults(head).rows, head);
+  const files = [base, head].map((label) => {
+    const read = readResults(label);
+    const valid = rowsWithValidScores(read.rows);
+    if (valid.rows.length === 0) throw noUsableRows(label, read, valid);
+    const notes = [
+      skippedLinesNote(read),
+      valid.rejected ? `${valid.rejected} rows rejected: a metric score outside 0–100 or not finite (e.g. ${valid.examples[0]})` : null,
+    ];
+    return { pop: populationOf(valid.rows, label), notes: notes.filter((n): n is string => n !== null).map((n) => `${label}: ${n}`) };
+  });
   const norms = opts.norms ? loadNorms(opts.norms) : loadDefaultNorms();
-  return compareRuns(
-    b,
-    h,
+  const cmp = compareRuns(
+    files[0]!.pop,
+    files[1]!.pop,
     { base, head },
     { iterations: opts.bootstrap ?? COMPARE_ITERATIONS, seed: opts.seed ?? COMPARE_SEED, normsMetrics: norms?.metrics ?? null },
   );
+  cmp.notes.push(...files.flatMap((f) => f.notes));
+  return cmp;
 }
 
 export function compareCommand(): Command {

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
-import { dedupeRows, readResults, rowsWithValidScores } from '../../runner/results-file.js';
+import { dedupeRows, noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../store/results-file.js';
 import { populationFromRows } from '../../weights/aggregate.js';
 import { DEFAULT_ITERATIONS, DEFAULT_SEED } from '../../weights/bootstrap.js';
 import { leaderboardFromPopulation } from '../../weights/leaderboard.js';
@@ -15,9 +15,9 @@ import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { action, choiceParser, parseNonNegativeInt, parsePositiveInt, parseSuite, SUITE_HELP, say, warn } from '../cli-support.js';
 import { DEFAULT_SUITE, type SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
-import type { ResultRow } from '../../runner/results-file.js';
-import { mixedServedWarnings } from '../../runner/judge-pins.js';
-import { printable } from '../../core/text.js';
+import type { ResultRow } from '../../store/results-file.js';
+import { mixedServedWarnings } from '../../distribute/judge-pins.js';
+import { printable } from '../../lib/text.js';
 import { loadPairs, pairsFileNotes } from '../../weights/pairs.js';
 import { peopleBeside } from '../../weights/people.js';
 import { guardedPopulationNorms } from '../../weights/leaderboard.js';
@@ -76,10 +76,7 @@ export function leaderboardCommand(): Command {
         const read = readResults(results);
         const valid = rowsWithValidScores(read.rows);
         const { rows, duplicates } = dedupeRows(valid.rows);
-        if (rows.length === 0)
-          throw new InputError(
-            `${results}: no result rows${valid.rejected ? ` (${valid.rejected} rejected for scores outside 0–100 or not finite, e.g. ${valid.examples[0]})` : ''}`,
-          );
+        if (rows.length === 0) throw noUsableRows(results, read, valid);
         const wopts: Parameters<typeof resolveWeights>[0] = {};
         if (flags.persona) wopts.persona = flags.persona;
         if (flags.weights) {
@@ -118,7 +115,8 @@ export function leaderboardCommand(): Command {
           if (format === 'html') warn("note: the HTML leaderboard does not show the people's ranking yet: use the table, --json or --format csv\n");
         }
         if (read.tornTail) doc.notes.push('the results file ends with a torn line (a batch still running or killed): ignored');
-        if (read.badLines.length) doc.notes.push(`unreadable lines skipped: ${read.badLines.join(', ')}`);
+        const skipped = skippedLinesNote(read);
+        if (skipped) doc.notes.push(skipped);
         if (valid.rejected)
           doc.notes.push(
             `${valid.rejected} ${valid.rejected === 1 ? 'row' : 'rows'} rejected: a metric score outside 0–100 or not a finite number (e.g. ${valid.examples.join('; ')})`,

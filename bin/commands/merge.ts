@@ -1,8 +1,8 @@
-/** `webgrade merge a.jsonl b.jsonl ... --out all.jsonl`: results files of shards (or machines) into one (runner/shard.ts). */
+/** `webgrade merge a.jsonl b.jsonl ... --out all.jsonl`: results files of shards (or machines) into one (distribute/shard.ts). */
 import { Command } from 'commander';
 import { action } from '../cli-support.js';
-import { mergeResults } from '../../runner/shard.js';
-import { printable } from '../../core/text.js';
+import { mergeResults } from '../../distribute/shard.js';
+import { printable } from '../../lib/text.js';
 
 export function mergeCommand(): Command {
   return new Command('merge')

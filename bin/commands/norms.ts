@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Command } from 'commander';
-import { discoverPages, type BatchOptions } from '../../runner/batch.js';
+import { discoverPages, type BatchOptions } from '../../distribute/batch.js';
 import { InputError, errorMessage } from '../../core/errors.js';
-import { dedupeRows, readResults } from '../../runner/results-file.js';
+import { dedupeRows, readResults } from '../../store/results-file.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import { buildNorms } from '../../weights/norms.js';
-import { printable } from '../../core/text.js';
+import { printable } from '../../lib/text.js';
 import {
   action,
   addNetworkOptions,

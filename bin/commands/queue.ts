@@ -1,10 +1,10 @@
 /**
- * `webgrade queue add|status|collect|remove` and `webgrade worker`: a BullMQ/Redis work queue (runner/queue.ts).
+ * `webgrade queue add|status|collect|remove` and `webgrade worker`: a BullMQ/Redis work queue (distribute/queue.ts).
  * An unreachable Redis is one line and exit 1; a bad --redis URL or other bad input, one line and exit 2.
  */
 import { Command } from 'commander';
 import type { Redis } from 'ioredis';
-import { discoverRuns } from '../../runner/batch.js';
+import { discoverRuns } from '../../distribute/batch.js';
 import { loadRequirements } from '../../core/requirements.js';
 import { DEFAULT_BUDGET_MS } from '../../runner/score.js';
 import {
@@ -22,10 +22,10 @@ import {
 } from '../cli-support.js';
 import { InputError } from '../../core/errors.js';
 import { DEFAULT_NETWORK_MODE, describeNetwork, NETWORK_MODES, type NetworkModeId } from '../../core/network.js';
-import { JOB_LIMITS } from '../../runner/queue-trust.js';
+import { JOB_LIMITS } from '../../lib/limits.js';
 import { addAlignmentOption, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
-import { DEFAULT_STAGE_JUDGE_CONCURRENCY } from '../../runner/judge-stage.js';
+import { DEFAULT_STAGE_JUDGE_CONCURRENCY } from '../../distribute/judge-stage.js';
 import type { SuiteId } from '../../core/metric.js';
 import type { AlignmentStance } from '../../core/judge-answer.js';
 import {
@@ -37,11 +37,11 @@ import {
   type QueueSettings,
   RedisUnreachable,
   removeQueue,
-} from '../../runner/queue.js';
-import { collect, queueStatus } from '../../runner/queue-collect.js';
+} from '../../distribute/queue.js';
+import { collect, queueStatus } from '../../distribute/queue-collect.js';
 import { evidenceTarget } from './batch.js';
-import { addJobs } from '../../runner/queue-jobs.js';
-import { checkSharedRoot, startQueueWorker } from '../../runner/queue-worker.js';
+import { addJobs } from '../../distribute/queue-jobs.js';
+import { checkSharedRoot, startQueueWorker } from '../../distribute/queue-worker.js';
 
 interface CommonFlags {
   redis: string;
@@ -188,6 +188,10 @@ function collectCommand(): Command {
           `collected ${s.appended} rows into ${flags.out} (${s.alreadyInFile} already there, ${s.failed} failed jobs among them${s.unfinished ? `; ${s.unfinished} jobs not finished yet: collect again later` : ''})\n`,
         );
         if (s.refused) process.stderr.write(`${s.refused} jobs with a refused payload (not written by \`webgrade queue add\`): no rows for them\n`);
+        if (s.refusedRows.length)
+          process.stderr.write(
+            `${s.refusedRows.length} returned rows refused (not the row of their job): not written; ${s.refusedRows.slice(0, 3).join('; ')}${s.refusedRows.length > 3 ? '; …' : ''}\n`,
+          );
       }),
     );
 }

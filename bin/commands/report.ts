@@ -1,7 +1,7 @@
 /** `webgrade report <results> --out DIR`: a static report people explore (report/). */
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
-import { readResults } from '../../runner/results-file.js';
+import { noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../store/results-file.js';
 import { buildReport } from '../../report/data.js';
 import { writeReport, type CompareInput } from '../../report/write.js';
 import { PERSONA_IDS, DEFAULT_PERSONA } from '../../weights/personas.js';
@@ -30,12 +30,15 @@ export function reportCommand(): Command {
     .action(
       action(async (results: string, flags: ReportFlags) => {
         const read = readResults(results);
+        const valid = rowsWithValidScores(read.rows);
+        if (valid.rows.length === 0) throw noUsableRows(results, read, valid);
         const model = buildReport(read.rows, {
           ...(flags.persona ? { persona: flags.persona } : {}),
           ...(flags.title ? { title: flags.title } : {}),
           ...(flags.bootstrap !== undefined ? { iterations: flags.bootstrap } : {}),
         });
-        if (read.badLines.length) model.notes.push(`unreadable lines skipped: ${read.badLines.join(', ')}`);
+        const skipped = skippedLinesNote(read);
+        if (skipped) model.notes.push(skipped);
         let compare: CompareInput | undefined;
         if (flags.compare)
           compare = { comparison: compareFiles(flags.compare, results), baseRows: readResults(flags.compare).rows, baseDir: dirname(resolve(flags.compare)) };

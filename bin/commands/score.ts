@@ -32,7 +32,8 @@ import { applyNorms, normOverallText, resolveScoreNorms } from '../../weights/no
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { addAgentOptions, addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-options.js';
 import type { JudgeFlags } from '../../judges/settings.js';
-import { saveEvidence, savedEvidenceGatherers } from '../../runner/evidence-files.js';
+import { saveEvidence } from '../../store/evidence-files.js';
+import { savedEvidenceGatherers } from '../../runner/gatherers.js';
 
 interface ScoreFlags extends JudgeFlags, NetworkFlags {
   suite?: SuiteId;

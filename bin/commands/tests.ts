@@ -9,7 +9,7 @@ import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-option
 import { generateTests } from '../../judges/tests-generate.js';
 import type { JudgeFlags } from '../../judges/settings.js';
 import { readInputText } from '../../core/errors.js';
-import { mergeInto, readWebGenBench } from '../../core/webgen-bench.js';
+import { mergeInto, readWebGenBench } from '../../lib/webgen-bench.js';
 import { EXIT_FAILURE, action, judgeTasks, warn } from '../cli-support.js';
 
 function write(out: string | undefined, text: string): void {

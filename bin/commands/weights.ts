@@ -8,7 +8,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { InputError, errorMessage } from '../../core/errors.js';
 import type { SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
-import { dedupeRows, readResults, rowsWithValidScores } from '../../runner/results-file.js';
+import { dedupeRows, noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../store/results-file.js';
 import { populationFromRows, type Population } from '../../weights/aggregate.js';
 import { DEFAULT_SEED } from '../../weights/bootstrap.js';
 import {
@@ -135,7 +135,7 @@ export function weightsCommand(): Command {
         const read = readResults(results);
         const valid = rowsWithValidScores(read.rows);
         const { rows } = dedupeRows(valid.rows);
-        if (rows.length === 0) throw new InputError(`${results}: no result rows`);
+        if (rows.length === 0) throw noUsableRows(results, read, valid);
         const suite = flags.suite ?? rowsSuite(rows);
         const reference = rows.some(
           (r) => r.reference !== undefined || r.metrics.some((m) => m.score !== null && findMetric(m.id)?.perspective === 'fidelity'),
@@ -174,7 +174,8 @@ export function weightsCommand(): Command {
         if (data.unmatched) doc.notes.push(`${data.unmatched} ${flags.ratings ? 'ratings' : 'judgements'} match no page of the results: left out`);
         if (data.ambiguous) doc.notes.push(`${data.ambiguous} ratings match more than one page by their path's end: left out`);
         if (flags.noiseGuard === false) doc.notes.push('fitted without the noise guard: rank with `leaderboard --no-noise-guard` for the same z');
-        if (read.badLines.length) doc.notes.push(`unreadable lines of the results skipped: ${read.badLines.join(', ')}`);
+        const skipped = skippedLinesNote(read);
+        if (skipped) doc.notes.push(`the results: ${skipped}`);
         if (valid.rejected)
           doc.notes.push(
             `${valid.rejected} result ${valid.rejected === 1 ? 'row' : 'rows'} left out: a metric score outside 0–100 or not a finite number, as the leaderboard leaves them out`,

@@ -19,6 +19,8 @@ export interface ArtifactFile {
   /** Decoded text for text kinds (html, css, js, svg, data). */
   text?: string;
   encoding?: string;
+  /** What loading found wrong with the file (a NUL byte in code, code too large to read), for the metrics' details. */
+  notes?: string[];
 }
 
 export type SourceLanguage = 'css' | 'js';
@@ -111,4 +113,9 @@ export class ArtifactParseError extends Error {
 /** Files of the artifact that are HTML, CSS or JS with text. */
 export function codeFiles(artifact: Artifact): ArtifactFile[] {
   return artifact.files.filter((f) => f.text !== undefined && (f.kind === 'html' || f.kind === 'css' || f.kind === 'js'));
+}
+
+/** What loading found wrong with the artifact's files (`ArtifactFile.notes`), as `<path>: <note>` lines. */
+export function fileNotes(artifact: Pick<Artifact, 'files'>): string[] {
+  return artifact.files.flatMap((f) => (f.notes ?? []).map((n) => `${f.path}: ${n}`));
 }

@@ -11,6 +11,7 @@ import type { BrowserEvidence, CoverageEntry } from '../../core/browser-evidence
 import { cssStyleRules, ruleCoverage } from '../css-rules.js';
 import { requestPath } from '../server.js';
 import type { VisitCollector, VisitContext } from './visit-collector.js';
+import { evaluateInPage } from '../isolated-world.js';
 
 interface StyleSheetHeader {
   styleSheetId: string;
@@ -86,7 +87,7 @@ export class CoverageCollector implements VisitCollector<Coverage> {
     }
     const flat = pending.flatMap((p) => p.selectors.map((s) => s.sel));
     if (flat.length) {
-      const hits = await page.evaluate(matchSelectors, flat.slice(0, 5000));
+      const hits = await evaluateInPage(page, matchSelectors, flat.slice(0, 5000));
       let i = 0;
       for (const p of pending) {
         for (const s of p.selectors) {

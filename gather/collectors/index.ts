@@ -10,14 +10,15 @@
  * - the phone visit (mobile-visit.ts), which the runner starts itself: a page of its own;
  * - at the end (`finish`): the dialog count, the console and errors.
  *
- * In-page collectors are self-contained functions evaluated inside the page (puppeteer `page.evaluate`), each
- * filling one field of BrowserEvidence. One must not close over anything from Node: it receives only its
+ * In-page collectors are self-contained functions evaluated in an isolated world of the page (../isolated-world.ts:
+ * the page's scripts cannot reach them or change what they read), each filling one field of BrowserEvidence. One must not close over anything from Node: it receives only its
  * JSON-serialisable argument and returns JSON-serialisable data (binary data, such as video frames, is returned
  * base64-encoded and converted by its `finish`). A collector that throws or times out leaves its field absent
  * and adds a fault, and the metrics that read it become unscorable with that reason.
  */
 import { errorMessage } from '../../core/errors.js';
 import type { BrowserEvidence } from '../../core/browser-evidence.js';
+import { COLLECTOR_BOUNDS, evaluateIsolated } from '../isolated-world.js';
 import { COLLECTOR_TIMEOUT_MS } from '../time.js';
 import type { PageCollector } from './collector.js';
 import { CoverageCollector } from './coverage.js';
@@ -41,7 +42,7 @@ export function inPage(c: PageCollector): VisitCollector {
     field: c.key,
     name: `collector ${key}`,
     limit: COLLECTOR_TIMEOUT_MS,
-    collect: ({ page }: VisitContext) => page.evaluate(c.fn, c.arg),
+    collect: ({ cdp }: VisitContext) => evaluateIsolated(cdp, c.fn, c.arg, COLLECTOR_BOUNDS),
     fill(ev: BrowserEvidence, raw: unknown, { faults }: VisitContext): void {
       if (raw === undefined) return;
       try {

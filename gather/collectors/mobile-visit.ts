@@ -10,9 +10,10 @@ import type { MobileResult, Screenshot } from '../../core/browser-evidence.js';
 import { MOBILE_EMULATION, measureOverflow, mobileResult } from '../mobile-measure.js';
 import { PAGE_SEED, seedRandomness } from '../seeded-random.js';
 import { LOAD_TIMEOUT_MS, MOBILE_SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, sleep, withTimeout } from '../time.js';
-import { dialogGuard } from './dialogs.js';
+import { dialogGuard, guardArgs } from './dialogs.js';
 import type { PageFaults } from './visit-collector.js';
 import { gate } from '../step-gate.js';
+import { evaluateInPage } from '../isolated-world.js';
 
 /**
  * Load the entry under emulation in a page of `context` and measure overflow (and the first screen when
@@ -29,7 +30,7 @@ export async function visitMobile(
   const page = await context.newPage();
   try {
     await page.emulate(MOBILE_EMULATION);
-    await Promise.all([page.evaluateOnNewDocument(dialogGuard), page.evaluateOnNewDocument(seedRandomness, PAGE_SEED)]);
+    await Promise.all([page.evaluateOnNewDocument(dialogGuard, ...guardArgs()), page.evaluateOnNewDocument(seedRandomness, PAGE_SEED)]);
     page.on('dialog', (d) => d.dismiss().catch(() => undefined));
     await gate.step('phone visit');
     try {
@@ -39,7 +40,7 @@ export async function visitMobile(
       f.add(err.message);
     }
     await sleep(Math.min(MOBILE_SETTLE_MS, left() - 500));
-    const m = await withTimeout(page.evaluate(measureOverflow), Math.min(STEP_TIMEOUT_MS, left()), 'mobile overflow measure');
+    const m = await withTimeout(evaluateInPage(page, measureOverflow), Math.min(STEP_TIMEOUT_MS, left()), 'mobile overflow measure');
     const result = mobileResult(m, 'mobile visit');
     if (!screenshot) return { result };
     const png = await withTimeout(

@@ -7,13 +7,14 @@
  * zlib setting (`optimizeForSpeed`): larger files, the same pixels.
  */
 import type { BrowserEvidence, Screenshot } from '../../core/browser-evidence.js';
+import { evaluateIsolated } from '../isolated-world.js';
 import type { VisitCollector, VisitContext } from './visit-collector.js';
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 export const FULL_PAGE_CAP_PX = 8000;
 
 /**
- * Runs in the page before the screenshots: every CSS animation, transition and Web Animation is stopped at a
+ * Runs in an isolated world of the page before the screenshots: every CSS animation, transition and Web Animation is stopped at a
  * fixed point, finite ones at their end (the state an intro animation settles in) and infinite ones (spinners,
  * pulses, marquees) at their start; the caller then pauses the page's clock (CDP virtual time), so that timers
  * and requestAnimationFrame loops stand still while both screenshots are taken; a focused field's caret is hidden.
@@ -49,8 +50,8 @@ export const freezeCollector: VisitCollector<number> = {
   field: 'screenshots',
   name: 'freeze',
   screenshots: true,
-  async collect({ page, cdp }: VisitContext): Promise<number> {
-    const n = await page.evaluate(freezeAnimations);
+  async collect({ cdp }: VisitContext): Promise<number> {
+    const n = Number(await evaluateIsolated(cdp, freezeAnimations)) || 0;
     await cdp.send('Emulation.setVirtualTimePolicy', { policy: 'pause' });
     return n;
   },
@@ -58,6 +59,11 @@ export const freezeCollector: VisitCollector<number> = {
     if (frozen !== undefined) ev.frozenAnimations = frozen;
   },
 };
+
+/** Runs in an isolated world: the document's height. */
+export function pageHeight(): number {
+  return Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0);
+}
 
 export const desktopScreenshotCollector: VisitCollector<Screenshot> = {
   field: 'screenshots',
@@ -76,8 +82,8 @@ export const fullPageScreenshotCollector: VisitCollector<Screenshot> = {
   field: 'screenshots',
   name: 'full-page screenshot',
   screenshots: true,
-  async collect({ page }: VisitContext): Promise<Screenshot> {
-    const h = await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0));
+  async collect({ page, cdp }: VisitContext): Promise<Screenshot> {
+    const h = Number(await evaluateIsolated(cdp, pageHeight)) || 0;
     const height = Math.min(Math.max(h, VIEWPORT.height), FULL_PAGE_CAP_PX);
     const clip = { x: 0, y: 0, width: VIEWPORT.width, height };
     const png = Buffer.from(await page.screenshot({ type: 'png', clip, captureBeyondViewport: true, optimizeForSpeed: true }));

@@ -22,7 +22,7 @@ import type { Browser, BrowserContext } from 'puppeteer-core';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { loadArtifact } from '../../core/artifact/load.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
 import type { Artifact } from '../../core/artifact/model.js';
 import { errorMessage } from '../../core/errors.js';
 import { gathered, missing, type Evidence, type Gathered } from '../../core/evidence.js';

@@ -25,12 +25,13 @@ import type { Screenshot } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import { gathered, missing, type Gathered } from '../../core/evidence.js';
 import { FIDELITY_SCREENS, TEXT_KEEP_CHARS, type RenderedView, type ViewportSpec } from '../../core/fidelity.js';
-import { dialogGuard } from '../collectors/dialogs.js';
+import { dialogGuard, guardArgs } from '../collectors/dialogs.js';
 import { freezeAnimations } from '../collectors/screenshots.js';
 import { LOAD_TIMEOUT_MS, SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, sleep, withTimeout } from '../time.js';
 import { PAGE_SEED, seedRandomness } from '../seeded-random.js';
 import { COLLECT_ARGS, collectView, type CollectedView } from './collect.js';
 import { gate } from '../step-gate.js';
+import { COLLECTOR_BOUNDS, evaluateInPage } from '../isolated-world.js';
 
 /**
  * Screenshots are captured at half scale (1 px per 2 CSS px, Chrome's own scaling): SSIM compares them after a
@@ -86,7 +87,7 @@ export async function renderViews(context: BrowserContext, url: string, opts: Re
     page.on('dialog', (d) => d.dismiss().catch(() => undefined));
     await Promise.all([
       page.setViewport({ width: first.width, height: first.height, deviceScaleFactor: 1 }),
-      page.evaluateOnNewDocument(dialogGuard),
+      page.evaluateOnNewDocument(dialogGuard, ...guardArgs()),
       page.evaluateOnNewDocument(seedRandomness, PAGE_SEED),
     ]);
     await gate.step('fidelity load');
@@ -138,12 +139,17 @@ export async function renderViews(context: BrowserContext, url: string, opts: Re
 
 async function viewAt(page: Page, v: ViewportSpec, resize: boolean, shotScale: number): Promise<RenderedView> {
   if (resize) await page.setViewport({ width: v.width, height: v.height, deviceScaleFactor: 1 });
-  await page.evaluate(twoFrames);
-  await page.evaluate(() => {
+  await evaluateInPage(page, twoFrames);
+  await evaluateInPage(page, () => {
     window.scrollTo(0, 0);
   });
-  await page.evaluate(freezeAnimations);
-  const c: CollectedView = await page.evaluate(collectView, { ...COLLECT_ARGS, screens: FIDELITY_SCREENS, keepChars: TEXT_KEEP_CHARS });
+  await evaluateInPage(page, freezeAnimations);
+  const c = (await evaluateInPage(
+    page,
+    collectView,
+    { ...COLLECT_ARGS, screens: FIDELITY_SCREENS, keepChars: TEXT_KEEP_CHARS },
+    COLLECTOR_BOUNDS,
+  )) as CollectedView;
   const view: RenderedView = {
     viewport: { ...v },
     source: 'dom',

@@ -2,16 +2,27 @@
  * The interaction probe's handle on one page of its browser context: everything over one CDP session, so that
  * the events it records (exceptions, console errors, requests, dialogs, navigations) arrive in order with the
  * answers to its own calls. See probe.ts for what is done with it.
+ *
+ * The page is hostile: the probe's readers run in an isolated world of their own (`call`), the main-world agent
+ * answers only through its secret-guarded function (`agent`), and every answer of either is bounded
+ * (../isolated-world.ts `bounded`) before the probe uses it. What the browser itself reports over the protocol
+ * (errors, requests, dialogs, listeners, navigations) needs no page's word.
  */
 import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { InteractionError } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import { TimeoutError, withTimeout } from '../time.js';
 import { CoverageUnion } from './coverage.js';
-import { probeScript, type ProbeConfig } from './page-script.js';
+import { agentKeys, agentScript, readerScript, WORLD_NAME, type AgentInit } from './page-script.js';
+import { bounded } from '../isolated-world.js';
+import type { ProbeConfig } from './probe/limits.js';
 
 export interface RecordedError extends InteractionError {
   id?: number;
+  /** When the browser reported it (epoch ms): errors before the first paint count against the first view. */
+  at?: number;
+  /** Raised in the top document's own world (not a frame's). */
+  top?: boolean;
   /** For console lines about a resource: its URL (to tell the sandbox's refusals apart). */
   url?: string;
 }
@@ -56,6 +67,15 @@ export class ProbeDriver {
   private statusOf = new Map<string, number>();
   private loadWaiters: Array<() => void> = [];
   private mainFrameId?: string;
+  /** The main frame's execution contexts: the page's own world and the probe's isolated world. */
+  private mainCtx?: number;
+  private readerCtx?: number;
+  /** Which contexts are the top document's own world and which are the readers' (errors are told apart by them). */
+  private readonly contexts = new Map<number, 'top' | 'readers'>();
+  /** Where the main-world agent answers, and the secret it answers to (new for every page). */
+  private readonly keys = agentKeys();
+  /** The canvases' context kinds the agent last reported (document order), passed to the readers. */
+  kinds: string[] = [];
   private closed = false;
   private readonly onTarget: (t: unknown) => void;
 
@@ -89,13 +109,35 @@ export class ProbeDriver {
     const cdp = (this.cdp = await this.page.createCDPSession());
     cdp.on(
       'Runtime.exceptionThrown',
-      (e: { exceptionDetails: { exceptionId: number; text: string; exception?: { description?: string; value?: unknown } } }) => {
+      (e: {
+        timestamp: number;
+        exceptionDetails: { exceptionId: number; text: string; executionContextId?: number; exception?: { description?: string; value?: unknown } };
+      }) => {
         const d = e.exceptionDetails;
+        const where = d.executionContextId !== undefined ? this.contexts.get(d.executionContextId) : undefined;
+        if (where === 'readers') return; // ours, not the page's
         const rejection = /in promise/i.test(d.text);
         const desc = d.exception?.description ?? (d.exception?.value !== undefined ? String(d.exception.value) : d.text);
-        this.error({ id: d.exceptionId, kind: rejection ? 'unhandled-rejection' : 'exception', message: desc.split('\n')[0]!.slice(0, 300) });
+        const kind = rejection ? 'unhandled-rejection' : 'exception';
+        this.error({ id: d.exceptionId, at: e.timestamp, top: where === 'top', kind, message: desc.split('\n')[0]!.slice(0, 300) });
       },
     );
+    cdp.on('Runtime.executionContextCreated', (e: { context: { id: number; name: string; auxData?: { frameId?: string; isDefault?: boolean } } }) => {
+      const c = e.context;
+      if (c.name === WORLD_NAME) this.contexts.set(c.id, 'readers');
+      if (!c.auxData?.frameId || c.auxData.frameId !== this.mainFrameId) return;
+      if (c.auxData.isDefault) {
+        this.mainCtx = c.id;
+        this.contexts.set(c.id, 'top');
+      } else if (c.name === WORLD_NAME) this.readerCtx = c.id;
+    });
+    cdp.on('Runtime.executionContextDestroyed', (e: { executionContextId: number }) => {
+      if (e.executionContextId === this.mainCtx) this.mainCtx = undefined;
+      if (e.executionContextId === this.readerCtx) this.readerCtx = undefined;
+    });
+    cdp.on('Runtime.executionContextsCleared', () => {
+      this.mainCtx = this.readerCtx = undefined;
+    });
     cdp.on('Runtime.exceptionRevoked', (e: { exceptionId: number }) => {
       for (const list of [this.allErrors, this.win.errors]) {
         const i = list.findIndex((x) => x.id === e.exceptionId);
@@ -168,15 +210,26 @@ export class ProbeDriver {
     );
     const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
     this.mainFrameId = frameTree.frame.id;
+    const init: AgentInit = {
+      ...this.keys,
+      epochMs: this.config.epochMs,
+      frameMs: this.config.frameMs,
+      maxFires: this.config.maxFires,
+      maxAdvanceRealMs: this.config.maxAdvanceRealMs,
+    };
     await Promise.all([
       cdp.send('Page.enable'),
       cdp.send('Runtime.enable'),
       cdp.send('Log.enable'),
       cdp.send('Network.enable'),
       cdp.send('DOM.enable'),
-      cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: probeScript(this.config) }),
+      cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: readerScript({ maxElements: this.config.maxElements }), worldName: WORLD_NAME }),
+      cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: agentScript(init, this.config.seed) }),
       cdp.send('Emulation.setDeviceMetricsOverride', { width: VIEWPORT.width, height: VIEWPORT.height, deviceScaleFactor: 1, mobile: false }),
       cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true }),
+      // The document timeline stands still: CSS, Web and SVG animations move only with the page clock
+      // (page/main/animations.ts). It holds for every document this page loads.
+      cdp.send('Animation.setPlaybackRate', { playbackRate: 0 }),
       cdp.send('Page.setInterceptFileChooserDialog', { enabled: true }),
       cdp
         .send('Debugger.enable')
@@ -205,19 +258,60 @@ export class ProbeDriver {
     return this.win;
   }
 
-  /** Evaluate `expression` in the page's main world (awaiting a promise); throws the page-side error. */
-  async eval<T>(expression: string, timeoutMs: number, what: string): Promise<T> {
-    const r = (await withTimeout(this.cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }), timeoutMs, what)) as {
+  /** Evaluate `expression` in a context (default: the page's main world), awaiting a promise; throws the page-side error. */
+  private async evaluate(expression: string, contextId: number | undefined, timeoutMs: number, what: string): Promise<unknown> {
+    const r = (await withTimeout(
+      this.cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true, ...(contextId !== undefined ? { contextId } : {}) }),
+      timeoutMs,
+      what,
+    )) as {
       result: { value?: unknown };
       exceptionDetails?: { text: string; exception?: { description?: string } };
     };
     if (r.exceptionDetails) throw new Error(`${what}: ${(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text).split('\n')[0]}`);
-    return r.result.value as T;
+    return r.result.value;
   }
 
-  /** Call the in-page probe: `__wgProbe.<fn>(...args)`. */
-  call<T>(fn: string, args: unknown[], timeoutMs: number): Promise<T> {
-    return this.eval<T>(`window.__wgProbe.${fn}(${args.map((a) => JSON.stringify(a)).join(',')})`, timeoutMs, fn);
+  /**
+   * Whether the page still runs script: a trivial expression in its own world (its main thread is the one every
+   * world shares), answered within `timeoutMs`.
+   */
+  async alive(timeoutMs: number, what = 'responsiveness'): Promise<void> {
+    await this.evaluate('1', this.mainCtx, timeoutMs, what);
+  }
+
+  /** The readers are in the current document (a document the probe navigated to, not an error page or a download). */
+  get hasReaders(): boolean {
+    return this.readerCtx !== undefined;
+  }
+
+  /** Call a reader in the probe's isolated world: `__wg.<fn>(...args)`, with the canvases' kinds set first. */
+  async call<T>(fn: string, args: unknown[], timeoutMs: number): Promise<T> {
+    if (this.readerCtx === undefined) throw new Error(`${fn}: the probe's readers are not in this document`);
+    const expression = `__wg.setKinds(${JSON.stringify(this.kinds)}); __wg.${fn}(${args.map((a) => JSON.stringify(a)).join(',')})`;
+    return bounded(await this.evaluate(expression, this.readerCtx, timeoutMs, fn)) as T;
+  }
+
+  /**
+   * Ask the main-world agent (page/main/index.ts): `window[name](secret, op, args)`, an expression the page cannot
+   * redirect (`window` is unforgeable and the property neither writable nor configurable), answered with one JSON
+   * string, bounded here. The canvases' kinds it reports are kept for the readers.
+   */
+  async agent<T>(op: string, args: unknown[], timeoutMs: number): Promise<T> {
+    const { name, secret } = this.keys;
+    const expression = `window[${JSON.stringify(name)}](${JSON.stringify(secret)}, ${JSON.stringify(op)}, ${JSON.stringify(JSON.stringify(args))})`;
+    const raw = await this.evaluate(expression, this.mainCtx, timeoutMs, op);
+    if (typeof raw !== 'string' || raw === '') throw new Error(`${op}: the page's clock and recorders are not in this document`);
+    let v: unknown;
+    try {
+      v = JSON.parse(raw);
+    } catch {
+      throw new Error(`${op}: the agent's answer is not JSON`);
+    }
+    const out = bounded(v) as T;
+    const kinds = (out as { kinds?: unknown } | null)?.kinds;
+    if (Array.isArray(kinds)) this.kinds = kinds.map((k) => (k === '2d' || k === 'webgl' ? k : ''));
+    return out;
   }
 
   /** Navigate the main frame and wait for its load event; the document's HTTP status when there was one. */
@@ -302,51 +396,40 @@ export class ProbeDriver {
     const group = 'wg-listeners';
     try {
       const work = async () => {
-        const doc = (await cdp.send('Runtime.evaluate', { expression: 'document', objectGroup: group })) as { result: { objectId: string } };
-        const win = (await cdp.send('Runtime.evaluate', { expression: 'window', objectGroup: group })) as { result: { objectId: string } };
-        type L = { type: string; backendNodeId?: number; handler?: { objectId?: string } };
+        // `document` and `window` are unforgeable: the page's world gives the real objects, whose listeners the
+        // browser lists; html and body are taken from the browser's DOM tree, not from the page's getters.
+        const ctx = this.mainCtx !== undefined ? { contextId: this.mainCtx } : {};
+        const doc = (await cdp.send('Runtime.evaluate', { expression: 'document', objectGroup: group, ...ctx })) as { result: { objectId: string } };
+        const win = (await cdp.send('Runtime.evaluate', { expression: 'window', objectGroup: group, ...ctx })) as { result: { objectId: string } };
+        type L = { type: string; backendNodeId?: number; handler?: { objectId?: string; description?: string } };
         const [{ listeners: all }, { listeners: onWindow }] = (await Promise.all([
           cdp.send('DOMDebugger.getEventListeners', { objectId: doc.result.objectId, depth: -1 }),
           cdp.send('DOMDebugger.getEventListeners', { objectId: win.result.objectId }),
         ])) as [{ listeners: L[] }, { listeners: L[] }];
         const KEY = new Set(['keydown', 'keyup', 'keypress']);
-        const docNode = (await cdp.send('DOM.describeNode', { objectId: doc.result.objectId })) as { node: { backendNodeId: number } };
+        type TreeNode = { backendNodeId: number; nodeName: string; children?: TreeNode[] };
+        const docNode = (await cdp.send('DOM.describeNode', { objectId: doc.result.objectId, depth: 2 })) as { node: TreeNode };
         const byNode = new Map<number, Set<string>>();
         const keySources: string[] = [];
         const roots = new Set<number>([docNode.node.backendNodeId]);
         // html and body count as the document for key listeners.
-        const rootIds = (await cdp.send('Runtime.evaluate', { expression: '[document.documentElement, document.body]', objectGroup: group })) as {
-          result: { objectId: string };
-        };
-        const props = (await cdp.send('Runtime.getProperties', { objectId: rootIds.result.objectId, ownProperties: true })) as {
-          result: Array<{ name: string; value?: { objectId?: string } }>;
-        };
-        for (const p of props.result) {
-          if (!/^\d+$/.test(p.name) || !p.value?.objectId) continue;
-          const d = (await cdp.send('DOM.describeNode', { objectId: p.value.objectId })) as { node: { backendNodeId: number } };
-          roots.add(d.node.backendNodeId);
-        }
-        const text = async (l: L): Promise<string> => {
-          if (!l.handler?.objectId) return '';
-          const s = (await cdp.send('Runtime.callFunctionOn', {
-            functionDeclaration: 'function(){return String(this).slice(0, 20000)}',
-            objectId: l.handler.objectId,
-            returnByValue: true,
-          })) as { result: { value?: string } };
-          return s.result.value ?? '';
-        };
-        const source = async (l: L) => {
-          const t = await text(l);
+        const html = docNode.node.children?.find((c) => c.nodeName === 'HTML');
+        if (html) roots.add(html.backendNodeId);
+        const body = html?.children?.find((c) => c.nodeName === 'BODY');
+        if (body) roots.add(body.backendNodeId);
+        // A handler's source as the browser prints it (its description), not as the page's `toString` would.
+        const text = (l: L): string => (l.handler?.description ?? '').slice(0, 20000);
+        const source = (l: L) => {
+          const t = text(l);
           if (t) keySources.push(t);
         };
         const CLICKS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup']);
         const clickHandlers = new Map<number, L[]>();
-        const pending: Array<Promise<void>> = [];
-        for (const l of onWindow) if (KEY.has(l.type)) pending.push(source(l));
+        for (const l of onWindow) if (KEY.has(l.type)) source(l);
         for (const l of all) {
           if (l.backendNodeId === undefined) continue;
           if (roots.has(l.backendNodeId)) {
-            if (KEY.has(l.type)) pending.push(source(l));
+            if (KEY.has(l.type)) source(l);
             continue;
           }
           const s = byNode.get(l.backendNodeId) ?? new Set<string>();
@@ -354,17 +437,21 @@ export class ProbeDriver {
           byNode.set(l.backendNodeId, s);
           if (CLICKS.has(l.type)) clickHandlers.set(l.backendNodeId, [...(clickHandlers.get(l.backendNodeId) ?? []), l]);
         }
-        await Promise.all(pending);
+        const readers = this.readerCtx;
+        if (readers === undefined) throw new Error("the probe's readers are not in this document");
         await Promise.all(
           [...byNode.entries()].map(async ([backendNodeId, types]) => {
-            const r = (await cdp.send('DOM.resolveNode', { backendNodeId, objectGroup: group }).catch(() => null)) as { object: { objectId?: string } } | null;
+            // The element as the readers' world sees it: the mark is made there.
+            const r = (await cdp.send('DOM.resolveNode', { backendNodeId, objectGroup: group, executionContextId: readers }).catch(() => null)) as {
+              object: { objectId?: string };
+            } | null;
             if (!r?.object.objectId) return;
             // Event delegation: every click handler dispatches on the event's target (closest/matches/...).
             const handlers = clickHandlers.get(backendNodeId) ?? [];
-            const sources = await Promise.all(handlers.map(text));
+            const sources = handlers.map(text);
             const delegation = sources.length > 0 && sources.every((src) => DELEGATION.test(src));
             await cdp.send('Runtime.callFunctionOn', {
-              functionDeclaration: 'function(t,d){window.__wgProbe.mark(this,t,d && this.querySelectorAll("*").length >= 3)}',
+              functionDeclaration: 'function(t,d){__wg.mark(this,t,d && this.querySelectorAll("*").length >= 3)}',
               objectId: r.object.objectId,
               arguments: [{ value: [...types] }, { value: delegation }],
             });
@@ -378,30 +465,49 @@ export class ProbeDriver {
     }
   }
 
-  /** The start state, full page (height capped), PNG. */
-  async screenshot(capPx: number, timeoutMs: number): Promise<{ png: Buffer; width: number; height: number; truncated: boolean }> {
-    const h = await this.eval<number>(
-      'Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0)',
-      timeoutMs,
-      'page height',
-    );
+  /**
+   * The page as it is, full page (height capped), PNG; and the viewport alone (`viewport`, the same picture when
+   * the page is no taller than the viewport). A capture beyond the viewport resizes the page's view for a moment,
+   * which a page that sizes its canvas to the window answers by resetting (clearing) it, and with the page clock
+   * standing still nothing redraws it: so the viewport, which is what a person sees first, is captured first and
+   * without that resize, and the page beyond it only when there is more.
+   */
+  async screenshot(capPx: number, timeoutMs: number): Promise<{ png: Buffer; viewport: Buffer; width: number; height: number; truncated: boolean }> {
+    const raw = await this.call<unknown>('pageHeight', [], timeoutMs);
+    const h = typeof raw === 'number' ? raw : 0;
     const height = Math.min(Math.max(h, VIEWPORT.height), capPx);
+    const viewport = await this.capture(VIEWPORT.height, false, timeoutMs);
+    const png = height > VIEWPORT.height ? await this.capture(height, true, timeoutMs) : viewport;
+    return { png, viewport, width: VIEWPORT.width, height, truncated: h > capPx };
+  }
+
+  /** The viewport as it shows now, PNG (no resize of the page's view: `screenshot`). */
+  viewportShot(timeoutMs: number): Promise<Buffer> {
+    return this.capture(VIEWPORT.height, false, timeoutMs);
+  }
+
+  private async capture(clipHeight: number, beyond: boolean, timeoutMs: number): Promise<Buffer> {
     const { data } = (await withTimeout(
       this.cdp.send('Page.captureScreenshot', {
         format: 'png',
-        clip: { x: 0, y: 0, width: VIEWPORT.width, height, scale: 1 },
-        captureBeyondViewport: true,
+        clip: { x: 0, y: 0, width: VIEWPORT.width, height: clipHeight, scale: 1 },
+        captureBeyondViewport: beyond,
         optimizeForSpeed: true,
       }),
       timeoutMs,
       'screenshot',
     )) as { data: string };
-    return { png: Buffer.from(data, 'base64'), width: VIEWPORT.width, height, truncated: h > capPx };
+    return Buffer.from(data, 'base64');
   }
 
   /** Set a file input's files (a visible file input acted on). */
   async setFiles(index: number, accept: string, timeoutMs: number): Promise<string> {
-    const r = (await withTimeout(this.cdp.send('Runtime.evaluate', { expression: `window.__wgProbe.el(${index})` }), timeoutMs, 'file input')) as {
+    if (this.readerCtx === undefined) throw new Error("the probe's readers are not in this document");
+    const r = (await withTimeout(
+      this.cdp.send('Runtime.evaluate', { expression: `__wg.el(${Number(index)})`, contextId: this.readerCtx }),
+      timeoutMs,
+      'file input',
+    )) as {
       result: { objectId?: string };
     };
     if (!r.result.objectId) throw new Error('file input not found');

@@ -5,12 +5,17 @@
  *
  * Steps, every one bounded by the probe's deadline (INTERACTION_DEFAULTS.budgetMs, or less when the artifact's
  * budget is shorter) and each action by a per-action timeout:
- * 1. First load (L): load, then SETTLE virtual ms of the page clock (page/clock.ts: timers and animation frames
- *    run on a clock the probe moves, so the settle costs only the callbacks' own work). The first view is
- *    measured (render-validity), and its pixels read from the start-state screenshot (probe/screen.ts); listeners are listed with CDP `DOMDebugger.getEventListeners` (every element,
- *    window and document); controls are enumerated in document order; the start state is screenshotted. Then
- *    PREP + OBSERVE virtual ms pass without any action: what changes meanwhile changes by itself (a clock, an
- *    animation, a game loop), and the errors raised then are the page's own, not an action's.
+ * 1. First load (L): load, then SETTLE virtual ms of the page clock (page/main/clock.ts: timers, animation
+ *    frames, `Date` and `performance.now` run on a clock the probe moves, and so do CSS, Web and SVG animations,
+ *    page/main/animations.ts, so the settle costs only the callbacks' own work; a page that started a worker gets
+ *    the same real time as page time, so that what the worker posts is there). The first view is measured
+ *    (render-validity), and its pixels read from the start state's viewport, captured without resizing the page's
+ *    view (probe/screen.ts, driver.ts `screenshot`); listeners are listed with CDP `DOMDebugger.getEventListeners`
+ *    (every element, window and document); controls are enumerated in document order; the start state is
+ *    screenshotted. Then PREP + OBSERVE virtual ms pass without any action: what changes meanwhile changes by
+ *    itself (a clock, an animation, a game loop), and the errors raised then are the page's own, not an action's;
+ *    the viewport is read again at its end, and later on the same clock while it still changes (the first view of
+ *    an animated page is the page over its first seconds: discover.ts `sampleFirstView`).
  * 2. When the page has empty text fields, a filled baseline (R1): reload, fill them, PREP, OBSERVE. Then a
  *    second baseline (R2), the same as the first: what differs between two identical runs is unstable (it
  *    depends on real time: network timing, a CSS transition in progress) and never counts as an effect.

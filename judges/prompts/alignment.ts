@@ -26,7 +26,7 @@
 import type { Artifact } from '../../core/artifact/model.js';
 import type { Requirement } from '../../core/requirements.js';
 import { validateVerdicts, type VerdictsAnswer } from '../parse.js';
-import { dataBlock, neutralise, sourceView } from '../untrusted.js';
+import { codeBlock, codeIntro, dataBlock, neutralise, sourceView } from '../untrusted.js';
 import { imagePart, systemMessage, type ChatMessage, type PromptSpec } from './common.js';
 
 import type { AlignmentKind } from '../../core/metric.js';
@@ -95,7 +95,7 @@ export function alignmentPrompt(
   const ids = itemIds(kind, items.length);
   const view = sourceView(artifact, maxSourceChars);
   const req = dataBlock('REQUIREMENT', requirement.requirement);
-  const code = dataBlock('PAGE CODE', view.text);
+  const code = codeBlock(view);
   const withShot = kind === 'visual' && screenshot !== undefined;
   const met = stance === 'study' ? 'addressed' : 'met';
   const text = [
@@ -116,7 +116,7 @@ export function alignmentPrompt(
       : kind === 'visual'
         ? 'No screenshot is available: judge the visual items from the markup and CSS alone.'
         : '',
-    `The generated code (${view.files.length} file(s)${view.notes.length ? `; ${view.notes.join('; ')}` : ''}):`,
+    codeIntro(view),
     code.text,
     '',
     'Answer format: {"verdicts": [{"item": "<id>", "passed": true|false, "reason": "...", "excerpt": "..."}, ...]}',

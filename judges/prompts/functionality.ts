@@ -11,7 +11,7 @@ import { FUNCTIONALITY_CRITERIA } from '../../core/judge-answer.js';
 import type { Artifact } from '../../core/artifact/model.js';
 import type { Requirement } from '../../core/requirements.js';
 import { validateCriteria, type CriteriaAnswer } from '../parse.js';
-import { dataBlock, sourceView } from '../untrusted.js';
+import { codeBlock, codeIntro, dataBlock, sourceView } from '../untrusted.js';
 import { systemMessage, type PromptSpec } from './common.js';
 
 export const FUNCTIONALITY_PROMPT_VERSION = 'functionality-correctness/1';
@@ -46,7 +46,7 @@ const SCHEMA = {
 export function functionalityPrompt(artifact: Artifact, requirement: Requirement, maxSourceChars: number): PromptSpec<CriteriaAnswer> {
   const view = sourceView(artifact, maxSourceChars);
   const req = dataBlock('REQUIREMENT', requirement.requirement);
-  const code = dataBlock('PAGE CODE', view.text);
+  const code = codeBlock(view);
   const criteria = CRITERIA.map((c, i) => `${i + 1}. "${c.id}" (${c.title}): ${c.question}`).join('\n');
   const user = [
     'A user asked a code generator for a web application. Review the generated code against the request and rate it on',
@@ -61,7 +61,7 @@ export function functionalityPrompt(artifact: Artifact, requirement: Requirement
     "The user's request:",
     req.text,
     '',
-    `The generated code (${view.files.length} file(s)${view.notes.length ? `; ${view.notes.join('; ')}` : ''}):`,
+    codeIntro(view),
     code.text,
     '',
     'Answer format: {"criteria": [{"id": "<criterion id>", "score": <0-10>, "reason": "<one or two sentences>"}, ...]}',

@@ -23,7 +23,7 @@
  * - Deprecated or non-standard features are not penalised for that alone (only support counts), but are listed.
  * Unscorable when the page uses no feature that BCD knows.
  */
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import { bcdAt, loadBcd, usedFeatures, type BcdNode } from './used-features.js';
 

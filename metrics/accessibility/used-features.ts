@@ -31,8 +31,8 @@ import * as walk from 'acorn-walk';
 import { createRequire } from 'node:module';
 import { parse as parseHtml } from 'parse5';
 import type { Artifact } from '../../core/artifact/model.js';
-import { walkP5 } from '../../core/artifact/parse.js';
-import { parseJs } from '../../core/js-parse.js';
+import { walkP5 } from '../../lib/artifact/parse.js';
+import { parseJs } from '../../lib/js-parse.js';
 
 export interface FeatureUse {
   /** BCD path, e.g. "css.properties.display.grid". */

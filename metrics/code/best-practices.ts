@@ -6,10 +6,10 @@
  * isolation); a page that pulls scripts or styles from a CDN therefore logs "Failed to load resource" errors,
  * which Lighthouse's `errors-in-console` audit counts. That is Lighthouse's verdict on the page as it runs
  * offline, and we keep it (the artifact should be self-contained). Unscorable when Lighthouse did not run or
- * gave no score; see metrics/performance/lighthouse-category.ts.
+ * gave no score; see metrics/lib/lighthouse-category.ts.
  */
 import { type MetricDefinition } from '../../core/metric.js';
-import { lighthouseCategoryScore } from '../performance/lighthouse-category.js';
+import { lighthouseCategoryScore } from '../lib/lighthouse-category.js';
 
 const bestPractices: MetricDefinition = {
   number: 2,

@@ -35,16 +35,13 @@
  *   (a page that hangs after load is not an error-free page; measured: one corpus page scored 0 with 29 errors
  *   on a quiet machine and 100 with none when a second worker slowed it into the probe's timeout).
  */
-import { densityPenalty, round2 } from '../formula.js';
+import { densityPenalty, round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import type { ConsoleEntry, NetworkEntry } from '../../core/browser-evidence.js';
 import { present } from '../../core/evidence.js';
+import { MISSING_LIBRARY_ERROR } from '../lib/console.js';
 
 export const COUNTED_LEVELS = new Set(['error', 'assert']);
-
-/** The error messages a missing library causes (see the module comment). */
-export const MISSING_LIBRARY_ERROR =
-  /\b(is not defined|is not a function|is not a constructor|Cannot read propert(y|ies) of (undefined|null)|Failed to fetch dynamically imported module|Failed to resolve module specifier|error loading dynamically imported module)\b/i;
 
 /** Did the visit withhold a script (offline mode, or a CDN script the cache could not serve)? */
 export function withheldScripts(network: readonly NetworkEntry[]): string[] {

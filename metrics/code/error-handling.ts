@@ -59,10 +59,20 @@
  *   protected by its callers. Uses are matched by the last name segment only, across all JS blocks and attributes of
  *   the artifact; calls with a computed name (`obj[method]()`) cannot be matched. A callee's rejection is
  *   treated as caught by a surrounding try even if the call is not awaited (lenient).
+ *
+ * Files: every JS file is analysed, whatever bytes it holds (lib/artifact/load.ts); what loading found wrong
+ * with a file (a NUL byte) is listed in `fileNotes` and does not change the score.
  */
+import { fileNotes } from '../../core/artifact/model.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
-import { logPenalty, round2 } from '../formula.js';
+import { logPenalty, round2 } from '../lib/formula.js';
 import { analyseErrorHandling } from '../lib/error-handling/analyse.js';
+
+/** What loading found wrong with the files read (a NUL byte in code: lib/artifact/load.ts), when anything. */
+const notesOf = (artifact: Parameters<typeof fileNotes>[0]) => {
+  const notes = fileNotes(artifact);
+  return notes.length ? { fileNotes: notes } : {};
+};
 
 const errorHandling: MetricDefinition = {
   number: 3,
@@ -75,7 +85,7 @@ const errorHandling: MetricDefinition = {
   suite: 'study',
   score({ artifact }) {
     const blocks = artifact.sources.filter((b) => b.language === 'js');
-    if (blocks.length === 0) return unscorable('no JavaScript', { jsBlocks: 0 });
+    if (blocks.length === 0) return unscorable('no JavaScript', { jsBlocks: 0, ...notesOf(artifact) });
     const a = analyseErrorHandling(blocks);
     const R = a.functions.length;
     const N = a.functions.filter((f) => !f.protected).length;
@@ -87,6 +97,7 @@ const errorHandling: MetricDefinition = {
       recoveredBlocks: a.recoveredBlocks,
       skippedBlocks: a.skippedBlocks,
       functions: a.functions,
+      ...notesOf(artifact),
     };
     if (a.skippedBlocks.length === blocks.length) return unscorable(`JavaScript could not be analysed: ${a.skippedBlocks[0]!.reason}`, details);
     if (R === 0) return unscorable('no function needs error handling', details);

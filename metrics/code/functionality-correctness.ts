@@ -14,9 +14,9 @@
  * - Page code longer than the prompt budget is truncated by the policy in judges/untrusted.ts; details.prompt
  *   says what was cut.
  */
-import { judgeAnswer, judgeDetails, isUnscorable, mean } from '../judge-support.js';
+import { judgeAnswer, judgeDetails, isUnscorable, mean } from '../lib/judge-support.js';
 import { FUNCTIONALITY_CRITERIA as CRITERIA, type CriteriaAnswer } from '../../core/judge-answer.js';
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import { scored, type MetricDefinition } from '../../core/metric.js';
 
 const functionalityCorrectness: MetricDefinition = {

@@ -44,10 +44,14 @@
  * - The metric is always scorable when the linters load (an artifact always has its HTML file); a linter that
  *   fails to load makes the metric unscorable with the tool's error, not a 0. A block a linter throws on (code
  *   nested deeper than the call stack) is not linted and is listed under `skipped`, and the summary says so.
+ * - Files are linted whatever bytes they hold (lib/artifact/load.ts reads code as text always); a NUL byte in
+ *   one, or a code file too large to read, is named in `fileNotes` and the summary (a defect the linters do not
+ *   report), not counted in E: the file's findings and the score are those of the same file without it.
  */
+import { fileNotes } from '../../core/artifact/model.js';
 import { errorMessage } from '../../core/errors.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
-import { densityPenalty, round2 } from '../formula.js';
+import { densityPenalty, round2 } from '../lib/formula.js';
 import type { LintTool } from '../lib/lint/findings.js';
 import { lintArtifact, type LintResult } from '../lib/lint/lint-artifact.js';
 
@@ -91,8 +95,12 @@ const lint: MetricDefinition = {
     if (unverified.length) details.unverifiedNoUndef = unverified.slice(0, MAX_LISTED);
     if (configProblems.length) details.configProblems = configProblems;
     if (skipped.length) details.skipped = skipped;
+    const notes = fileNotes(artifact);
+    if (notes.length) details.fileNotes = notes;
     const score = densityPenalty(E, L);
-    const note = skipped.length ? ` (${skipped.length} block${skipped.length === 1 ? '' : 's'} a linter could not process)` : '';
+    const note =
+      (skipped.length ? ` (${skipped.length} block${skipped.length === 1 ? '' : 's'} a linter could not process)` : '') +
+      (notes.length ? `; ${notes.join('; ')}` : '');
     const summary =
       (E === 0
         ? `no lint errors in ${L} lines`

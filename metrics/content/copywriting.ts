@@ -84,7 +84,7 @@
  */
 import emojiRegex from 'emoji-regex';
 import writeGood from 'write-good';
-import { logPenalty, round2 } from '../formula.js';
+import { logPenalty, round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import { extractVisibleText, type VisibleText } from './visible-text.js';
 import { MAX_TEXT_CHARS, WORD, capBlocks, fleschReadingEase, isEnglish, sentencesOf, wordsOf, type Sentence } from './sentences.js';

@@ -29,11 +29,11 @@
  *
  * `picture(evidence)` is a contact sheet: each item's pixels with its sharpness and alt status.
  */
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
 import { present, type Evidence } from '../../core/evidence.js';
 import type { MediaInfo } from '../../core/browser-evidence.js';
-import { contactSheet, decodeGrey, laplacianVariance, thumbnail } from '../visual/image-tools.js';
+import { contactSheet, decodeGrey, laplacianVariance, thumbnail } from '../lib/image-tools.js';
 import { isRemote, mediaBytes, shortName } from './media-source.js';
 
 const MAX_SIDE = 1024;

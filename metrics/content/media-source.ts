@@ -6,10 +6,10 @@
  *   through a link that leaves the artifact);
  * - anything else (remote http(s), blob:, generated) has no bytes offline: **unverified**, never bad.
  */
-import { readArtifactFile } from '../../core/artifact/load.js';
+import { readArtifactFile } from '../../lib/artifact/load.js';
 import type { Artifact } from '../../core/artifact/model.js';
 import type { MediaInfo } from '../../core/browser-evidence.js';
-import { dataUriBytes } from '../visual/image-tools.js';
+import { dataUriBytes } from '../lib/image-tools.js';
 
 export type MediaBytes =
   { kind: 'bytes'; bytes: Buffer; via: 'data-uri' | 'file'; svg: boolean } | { kind: 'missing'; reason: string } | { kind: 'unverified'; reason: string };

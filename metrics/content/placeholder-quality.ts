@@ -37,11 +37,11 @@
  *
  * `picture(evidence)` is a contact sheet of the images, bad ones framed in red with their reasons.
  */
-import { logPenalty, round2 } from '../formula.js';
+import { logPenalty, round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
 import { present, type Evidence } from '../../core/evidence.js';
 import type { MediaInfo } from '../../core/browser-evidence.js';
-import { contactSheet, thumbnail } from '../visual/image-tools.js';
+import { contactSheet, thumbnail } from '../lib/image-tools.js';
 import { mediaBytes, shortName } from './media-source.js';
 
 export const PLACEHOLDER_HOSTS = [

@@ -36,9 +36,10 @@
  */
 import type { ResourceRef } from '../../core/artifact/model.js';
 import type { RemoteCheck } from '../../core/evidence.js';
-import { allReferences, remoteKey, type JsUrlRef } from '../../core/js-urls.js';
-import { logPenalty, round2 } from '../formula.js';
+import { allReferences, remoteKey, type JsUrlRef } from '../../lib/js-urls.js';
+import { logPenalty, round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
+import { imageFormat } from '../../lib/image-signature.js';
 
 export interface DataUriCheck {
   ok: boolean;
@@ -46,11 +47,11 @@ export interface DataUriCheck {
 }
 
 const SIGNATURES: Record<string, (b: Buffer) => boolean> = {
-  'image/png': (b) => b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-  'image/jpeg': (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/jpg': (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/gif': (b) => b.length >= 6 && /^GIF8[79]a$/.test(b.subarray(0, 6).toString('latin1')),
-  'image/webp': (b) => b.length >= 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  'image/png': (b) => imageFormat(b) === 'png',
+  'image/jpeg': (b) => imageFormat(b) === 'jpeg',
+  'image/jpg': (b) => imageFormat(b) === 'jpeg',
+  'image/gif': (b) => imageFormat(b) === 'gif',
+  'image/webp': (b) => imageFormat(b) === 'webp',
 };
 
 /** Is a `data:` URI well-formed? See the module comment for the rules. */

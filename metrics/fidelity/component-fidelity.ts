@@ -45,7 +45,7 @@
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
 import type { ComponentKind, RenderedView, Rgba, ViewportSpec } from '../../core/fidelity.js';
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import {
   assign,
   clamp01,

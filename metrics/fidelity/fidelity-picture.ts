@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 import type { Screenshot } from '../../core/browser-evidence.js';
 import type { ViewportSpec } from '../../core/fidelity.js';
-import { escapeXml } from '../visual/image-tools.js';
+import { escapeXml, svgNumber } from '../lib/image-tools.js';
 import type { NormBox } from './fidelity-tools.js';
 
 const PANEL_WIDTH = 900;
@@ -48,8 +48,12 @@ export async function drawPair(
     const y2 = clampTo(y1 + 2, HEADER + ph - 1, HEADER + (b.y + b.h) * v.height * k);
     return { x: x1, y: y1, w: Math.max(1, x2 - x1), h: Math.max(1, y2 - y1) };
   };
-  const rect = (b: { x: number; y: number; w: number; h: number }, colour: string, dash = '') =>
-    `<rect x="${b.x.toFixed(1)}" y="${b.y.toFixed(1)}" width="${b.w.toFixed(1)}" height="${b.h.toFixed(1)}" fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`;
+  // A block the page reported with a coordinate that is not a finite number is left out (svgNumber).
+  const rect = (b: { x: number; y: number; w: number; h: number }, colour: string, dash = '') => {
+    const [x, y, w, h] = [b.x, b.y, b.w, b.h].map(svgNumber);
+    if (x === null || y === null || w === null || h === null) return '';
+    return `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`;
+  };
   const parts: string[] = [];
   const matchedR = new Set(matches.map((m) => m.r));
   const matchedC = new Set(matches.map((m) => m.c));
@@ -63,9 +67,9 @@ export async function drawPair(
     const a = px(refBoxes[m.r]!, 0);
     const b = px(candBoxes[m.c]!, ox);
     parts.push(rect(a, '#2e7d32'), rect(b, '#2e7d32'));
-    parts.push(
-      `<line x1="${(a.x + a.w).toFixed(1)}" y1="${(a.y + a.h / 2).toFixed(1)}" x2="${b.x.toFixed(1)}" y2="${(b.y + b.h / 2).toFixed(1)}" stroke="#2e7d32" stroke-width="1" stroke-opacity="0.55"/>`,
-    );
+    const [x1, y1, x2, y2] = [a.x + a.w, a.y + a.h / 2, b.x, b.y + b.h / 2].map(svgNumber);
+    if (x1 !== null && y1 !== null && x2 !== null && y2 !== null)
+      parts.push(`<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="#2e7d32" stroke-width="1" stroke-opacity="0.55"/>`);
   }
   const label = (x: number, text: string) =>
     `<text x="${x + 4}" y="19" font-family="sans-serif" font-size="15" font-weight="bold" fill="#222">${escapeXml(text)}</text>`;

@@ -37,9 +37,9 @@ import { ssim } from 'ssim.js';
 import { present, type Evidence } from '../../core/evidence.js';
 import { FIDELITY_SCREENS, type PageBox, type RenderedView, type Rgba, type TextBlock, type ViewportSpec } from '../../core/fidelity.js';
 import type { Screenshot } from '../../core/browser-evidence.js';
-import { decodeGrey, decodeRgb } from '../visual/image-tools.js';
-import { detectBoxes } from '../visual/layout-consistency.js';
-import { dominantColours } from '../visual/color-harmony.js';
+import { decodeGrey, decodeRgb } from '../lib/image-tools.js';
+import { detectBoxes } from '../lib/layout-boxes.js';
+import { dominantColours } from '../lib/palette.js';
 
 export const MIN_BLOCK_PX = 2;
 export const MAX_BLOCK_CHARS = 500;

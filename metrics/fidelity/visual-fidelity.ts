@@ -37,7 +37,7 @@
  *   viewport out, and the metric unscorable when no viewport is left.
  * - The coverage factor (× matched routes / all routes of a multi-page reference) is **not applied**: the
  *   fidelity renderer renders and compares only the entry page of each side, so a score of the other routes does
- *   not exist to be weighted. When the reference links to other routes (metrics/reference-routes.ts), the details
+ *   not exist to be weighted. When the reference links to other routes (metrics/lib/reference-routes.ts), the details
  *   say so (`coverage`: the reference's routes, the one compared, `applied: false`); navigation-reachability,
  *   with a reference, scores the share of those routes the page reaches.
  *
@@ -47,7 +47,7 @@
 import { scored, unscorable, type MetricDefinition, type MetricOutcome, type MetricPicture } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
 import type { RenderedView, ViewportSpec } from '../../core/fidelity.js';
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import {
   area,
   clamp01,
@@ -69,7 +69,7 @@ import {
   type UsablePair,
 } from './fidelity-tools.js';
 import { drawPair } from './fidelity-picture.js';
-import { referenceRoutes } from '../reference-routes.js';
+import { referenceRoutes } from '../lib/reference-routes.js';
 
 export interface VisualSubScores {
   size: number | null;

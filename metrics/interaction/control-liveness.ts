@@ -38,11 +38,11 @@
  * `--explain control-liveness --out <dir>` draws the inert controls boxed in red on the probe's start-state
  * screenshot (live ones in green), and a sheet of the inert controls' crops (stored as PNG in the evidence).
  */
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition, type MetricOutcome, type MetricPicture } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
 import type { InteractionAction, InteractionEvidence } from '../../core/browser-evidence.js';
-import { contactSheet, overlay, svgLabel, svgRect } from '../visual/image-tools.js';
+import { boxInImage, contactSheet, overlay, svgLabel, svgRect } from '../lib/image-tools.js';
 import { actionLabel, describeControl, plural, probeEvidence } from './probe-evidence.js';
 
 export interface LivenessTally {
@@ -74,8 +74,10 @@ async function pictures(evidence: Evidence): Promise<MetricPicture[]> {
     const mark = (a: InteractionAction, colour: string, width: number, label?: string) => {
       const c = v.controls[a.control];
       if (!c?.box || c.page) return;
-      const b = { x: c.box.x - 3, y: c.box.y - 3, width: c.box.width + 6, height: c.box.height + 6 };
-      if (b.y > shot.height) return;
+      // The probe's boxes come from the page: checked and clamped before they reach the picture.
+      const box = boxInImage(c.box, shot.width, shot.height);
+      if (!box) return;
+      const b = { x: box.x - 3, y: box.y - 3, width: box.width + 6, height: box.height + 6 };
       body += svgRect(b, colour, width);
       if (label) body += svgLabel(b.x, Math.max(14, b.y - 4), label, colour, 13);
     };

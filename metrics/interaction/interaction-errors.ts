@@ -24,7 +24,7 @@
  */
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import type { InteractionError } from '../../core/browser-evidence.js';
-import { MISSING_LIBRARY_ERROR } from '../code/console-errors.js';
+import { MISSING_LIBRARY_ERROR } from '../lib/console.js';
 import { actionLabel, plural, probeEvidence } from './probe-evidence.js';
 
 /** The errors a refused request causes. */

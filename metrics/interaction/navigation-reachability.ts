@@ -1,7 +1,7 @@
 /**
  * navigation-reachability (extended suite, interaction; SPEC "Suites"). Two formulas, by what is known:
  * - **With a reference** that has routes (`--reference`, an HTML artifact whose source links to other pages or
- *   hash routes: metrics/reference-routes.ts): UI2App's navigation reachability (the study counted it by hand),
+ *   hash routes: metrics/lib/reference-routes.ts): UI2App's navigation reachability (the study counted it by hand),
  *   score = 100 × the reference's routes the page's navigation reached / the reference's routes. The denominator
  *   is what the app should offer, not what the page offers, so a page with no in-app navigation scores 0, as
  *   does one that did not respond. The entry route is left out of both sides (loading reaches it, not
@@ -39,7 +39,7 @@
  */
 import type { InteractionEvidence } from '../../core/browser-evidence.js';
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
-import { referenceRoutes, routeName, type ReferenceRoutes } from '../reference-routes.js';
+import { referenceRoutes, routeName, type ReferenceRoutes } from '../lib/reference-routes.js';
 import { describeControl, plural, probeEvidence } from './probe-evidence.js';
 
 /** UI2App's route reachability against the reference's routes (module comment). */

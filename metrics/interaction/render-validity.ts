@@ -26,6 +26,24 @@
  *   least 0.5 % of its pixels off its most common colour (a canvas, WebGL included, an image, a video, an svg);
  * - or the viewport as a whole: at least 15 % of it off the background colour, at least 16 colours and at
  *   least 0.5 % edge pixels (a scene built of elements).
+ * - or a drawing on a plain background, the start of many animations and the whole of some (a flower in a pot on
+ *   a pale wall, a logo bouncing on black, a shape drawn by SMIL): at least 0.5 % of the viewport off its background
+ *   in at least 8 colours, with at least 0.03 % edge pixels (an outline, not a smooth gradient) but at most 0.3 edge
+ *   pixels per pixel off the background (filled shapes, not lines of text). Calibrated on pages rendered in the
+ *   probe's viewport (2026-11-27, fixtures/first-view/ and the negatives in test/metrics/interaction/
+ *   render-validity.test.ts): a CSS flower (0.86 % off its background, 13 colours, 0.08 % edges), a logo on black
+ *   (0.93–1.5 %, 12–13, 0.05–0.08 %) and an SMIL shape (2.5 %, 16, 0.1 %) pass; an error message alone (0.27 % at
+ *   16 px; 1.1 % at 40 px with 0.55 edge pixels per pixel), a stuck spinner (0.13 %, 5 colours), "Loading…" (0.05 %),
+ *   a bordered empty box (3 colours) and a lone header bar (5.6 %, 6 colours) do not.
+ *
+ * What "first view" means for an animated page: the page as a person sees it once it has started, over its first
+ * seconds. The probe reads it after its first load and settle, on a page clock that also runs the page's CSS, Web
+ * and SVG animations (gather/interaction/page/main/animations.ts), then again a moment later on the same clock
+ * (`samples`: the end of its first observation, about 2.3 s, and 4 s when the view was still changing); any of these
+ * frames that shows a scene counts. UI2App's executability check looks once, after load; an animation that grows
+ * from nothing (a bloom from `scale(0)`) shows almost nothing at that instant, and a person rates it on what it
+ * becomes. The errors before the first render still fail it, whatever a later frame shows.
+ *
  * And within UI2App's rule, a canvas counts as a visual when its region of the screenshot is not one colour,
  * though it read back blank (a canvas read before the compositor's frame) or was not read back (a WebGL canvas:
  * its read back waits for the GPU to draw every queued frame, and without `preserveDrawingBuffer` it reads
@@ -36,9 +54,9 @@
  * only when the probe could not run (no browser, no time left); the leaderboard shows the share of executable
  * artifacts (this metric at 100) per model.
  */
-import type { FirstView } from '../../core/browser-evidence.js';
+import type { FirstView, ScreenReading } from '../../core/browser-evidence.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
-import { MISSING_LIBRARY_ERROR } from '../code/console-errors.js';
+import { MISSING_LIBRARY_ERROR } from '../lib/console.js';
 import { probeEvidence } from './probe-evidence.js';
 
 export const MIN_ELEMENTS = 3;
@@ -49,19 +67,44 @@ export const MIN_INTERACTIVE = 2;
 export const SCENE_VISUAL = { share: 0.1, colours: 8, content: 0.005 } as const;
 /** A viewport that shows a scene: share off the background, colours, share of edge pixels. */
 export const SCENE_VIEW = { content: 0.15, colours: 16, edges: 0.005 } as const;
+/** A viewport that shows a drawing on a plain background: share off it, colours, edges, edges per pixel off it. */
+export const SCENE_DRAWING = { content: 0.005, colours: 8, edges: 0.0003, edgesPerContent: 0.3 } as const;
 /** A canvas region of the screenshot that is not one colour: the canvas drew. */
 const CANVAS_SHOWN = { colours: 2, content: 0.001 } as const;
 
 const pct = (x: number) => `${(100 * x).toFixed(x < 0.01 ? 2 : 1)} %`;
 
+/** "(in any of N frames over the first seconds)" when more than the first view was read. */
+const frameCount = (fv: FirstView) => (fv.samples?.length ? ` (in none of ${fv.samples.length + 1} frames over its first seconds)` : '');
+
+type ScreenVerdict = { scene: string | null; shownCanvases: number; shownBlank: number; unreadBlank: number; reading: string; atMs?: number };
+
+/** Every frame read of the first view: the first view itself, then the later samples, on the page clock. */
+function frames(fv: FirstView): Array<{ atMs?: number; screen: ScreenReading }> {
+  const out: Array<{ atMs?: number; screen: ScreenReading }> = [];
+  if (fv.screen) out.push({ ...(fv.atMs !== undefined ? { atMs: fv.atMs } : {}), screen: fv.screen });
+  for (const s of fv.samples ?? []) out.push(s);
+  return out;
+}
+
 /**
- * The screenshot's verdict: which visuals show a drawing, canvases not counted from their read back that show
+ * The frames' verdict: the first frame that shows a scene; else the frame whose canvases show the most (UI2App's
+ * counts take those), else the first view.
+ */
+function onScreen(fv: FirstView): ScreenVerdict {
+  const all = frames(fv).map((f) => ({ ...onFrame(fv, f.screen), ...(f.atMs !== undefined ? { atMs: f.atMs } : {}) }));
+  if (!all.length) return { scene: null, shownCanvases: 0, shownBlank: 0, unreadBlank: 0, reading: 'no screenshot of the first view' };
+  return all.find((v) => v.scene) ?? all.reduce((best, v) => (v.shownCanvases > best.shownCanvases ? v : best), all[0]!);
+}
+
+const pageTime = (ms: number | undefined) => (ms === undefined ? '' : ` at ${(ms / 1000).toFixed(1)} s of the page clock`);
+
+/**
+ * One frame's verdict: which visuals show a drawing, canvases not counted from their read back that show
  * (`shownCanvases`; `shownBlank` of them had read back blank), WebGL canvases (not read back) that show
  * nothing (`unreadBlank`), and why.
  */
-function onScreen(fv: FirstView): { scene: string | null; shownCanvases: number; shownBlank: number; unreadBlank: number; reading: string } {
-  const s = fv.screen;
-  if (!s) return { scene: null, shownCanvases: 0, shownBlank: 0, unreadBlank: 0, reading: 'no screenshot of the first view' };
+function onFrame(fv: FirstView, s: ScreenReading): ScreenVerdict {
   const boxes = fv.visualBoxes ?? [];
   let shownCanvases = 0;
   let shownBlank = 0;
@@ -83,12 +126,32 @@ function onScreen(fv: FirstView): { scene: string | null; shownCanvases: number;
   });
   if (!scene && s.content >= SCENE_VIEW.content && s.colours >= SCENE_VIEW.colours && s.edges >= SCENE_VIEW.edges)
     scene = `the viewport shows a scene (${pct(s.content)} off its background, ${s.colours} colours, ${pct(s.edges)} edges)`;
+  if (!scene && isDrawing(s))
+    scene = `the viewport shows a drawing on its background ${s.background} (${pct(s.content)} off it, ${s.colours} colours, ${pct(s.edges)} edges)`;
   const big =
     largest >= 0
       ? `; largest visual: a ${boxes[largest]!.kind} over ${pct(s.visuals[largest]!.share)} of it, ${s.visuals[largest]!.colours} colours, ${pct(s.visuals[largest]!.content)} off its main colour`
       : '';
   const reading = `the screen shows no scene: ${pct(s.content)} of the viewport off its background ${s.background}, ${s.colours} colours, ${pct(s.edges)} edges${big}`;
   return { scene, shownCanvases, shownBlank, unreadBlank, reading };
+}
+
+/**
+ * The visit's desktop screenshot shows a scene that no frame of the probe shows: the probe's start state is not the
+ * page a person sees (the verdict then rests on a view the visit contradicts). Undefined when they agree or the
+ * visit took no screenshot.
+ */
+function visitDisagrees(fv: FirstView, probe: ScreenVerdict): string | undefined {
+  if (!fv.visit || probe.scene) return undefined;
+  const visit = onFrame(fv, fv.visit);
+  if (!visit.scene) return undefined;
+  return `the visit's screenshot shows what no frame of the probe shows (${visit.scene}): the probe's start state may not be the page a person sees`;
+}
+
+/** A drawing on a plain background (SCENE_DRAWING): shapes, not a gradient, not lines of text. */
+function isDrawing(s: ScreenReading): boolean {
+  const d = SCENE_DRAWING;
+  return s.content >= d.content && s.colours >= d.colours && s.edges >= d.edges && s.edges <= d.edgesPerContent * s.content;
 }
 
 /** UI2App's counts (a canvas that shows in the screenshot counted as a visual); what they miss. */
@@ -127,7 +190,8 @@ const renderValidity: MetricDefinition = {
     const errors = fv.errorsBeforeRender.filter((e) => !excused.includes(e));
     const screen = onScreen(fv);
     const ref = ui2app(fv, screen);
-    const failed: string[] = ref.failed.length && !screen.scene ? [...ref.failed, screen.reading] : [];
+    const warning = visitDisagrees(fv, screen);
+    const failed: string[] = ref.failed.length && !screen.scene ? [...ref.failed, `${screen.reading}${frameCount(fv)}`] : [];
     if (errors.length)
       failed.push(
         `${errors[0]!.kind === 'exception' ? 'uncaught exception' : 'unhandled rejection'} before the first render: ${errors[0]!.message.slice(0, 160)}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`,
@@ -141,7 +205,11 @@ const renderValidity: MetricDefinition = {
       blankCanvases: ref.blank,
       ...(screen.shownCanvases ? { canvasesShownOnScreen: screen.shownCanvases } : {}),
       ui2app: ref.failed.length === 0,
-      ...(screen.scene ? { scene: screen.scene } : {}),
+      ...(screen.scene ? { scene: `${screen.scene}${pageTime(screen.atMs)}` } : {}),
+      ...(warning ? { warning } : {}),
+      ...(fv.samples?.length
+        ? { frames: frames(fv).map((f) => ({ atMs: f.atMs ?? null, content: f.screen.content, colours: f.screen.colours, edges: f.screen.edges })) }
+        : {}),
       ...(fv.screen ? { screen: { content: fv.screen.content, colours: fv.screen.colours, edges: fv.screen.edges, background: fv.screen.background } } : {}),
       interactive: fv.interactive,
       firstPaintMs: fv.firstPaintMs,
@@ -158,11 +226,12 @@ const renderValidity: MetricDefinition = {
         interactive: MIN_INTERACTIVE,
         sceneVisual: SCENE_VISUAL,
         sceneView: SCENE_VIEW,
+        sceneDrawing: SCENE_DRAWING,
       },
     };
     if (failed.length) return scored(0, `not rendered: ${failed.join('; ')}`, details);
     const parts = [`${fv.elements} elements`, `${fv.textChars} characters of text`, `${ref.visuals} visuals`, `${fv.interactive} interactive elements`];
-    const how = ref.failed.length === 0 ? parts.join(', ') : `${screen.scene} (UI2App's counts: ${parts.join(', ')})`;
+    const how = ref.failed.length === 0 ? parts.join(', ') : `${screen.scene}${pageTime(screen.atMs)} (UI2App's counts: ${parts.join(', ')})`;
     return scored(100, `rendered: ${how}; no error before the first render`, details);
   },
 };

@@ -14,12 +14,13 @@
  *   (the judges' accounting fields; a replay costs no call).
  *
  * `--explain requirement-tests --out <dir>` writes each test's after-screenshot with the elements it acted on
- * boxed (green when the test passed, red when it failed).
+ * boxed (green when the test passed, red when it failed); a box the page returned that is not four finite numbers
+ * is left out of the picture, and the others are clamped to it.
  */
 import { scored, unscorable, type MetricDefinition, type MetricPicture } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
 import type { RequirementTestResult } from '../../core/requirement-tests.js';
-import { overlay, svgLabel, svgRect } from '../visual/image-tools.js';
+import { boxInImage, overlay, svgLabel, svgRect } from '../lib/image-tools.js';
 import { plural } from './probe-evidence.js';
 
 /** The agent's calls over every test, summed like a judge's usage (the judges' accounting fields). */
@@ -56,9 +57,12 @@ async function pictures(evidence: Evidence): Promise<MetricPicture[]> {
     if (!shot || t.passed === null) continue;
     const colour = t.passed ? '#1a9d3c' : '#d00';
     let body = '';
-    (t.boxes ?? []).forEach((b, i) => {
+    // The boxes are the page's answers: one that is not four finite numbers, or lies outside the picture, is left
+    // out (the others keep their step numbers).
+    (Array.isArray(t.boxes) ? t.boxes : []).forEach((raw, i) => {
+      const b = boxInImage(raw, shot.width, shot.height);
+      if (!b) return;
       const box = { x: b.x - 3, y: b.y - 3, width: b.width + 6, height: b.height + 6 };
-      if (box.y > shot.height) return;
       body += svgRect(box, colour, 3) + svgLabel(box.x, Math.max(14, box.y - 4), `${i + 1}`, colour, 13);
     });
     out.push({

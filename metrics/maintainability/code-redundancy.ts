@@ -18,7 +18,7 @@
  * whose load is dominated by other requests still passes unused-css-rules (species-observation-map: CSS audit 1
  * before and after). `dead-code` (extended suite) measures the bytes and caught both.
  */
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import { present } from '../../core/evidence.js';
 

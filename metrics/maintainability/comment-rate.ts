@@ -16,11 +16,11 @@
  */
 import type { JSDOM } from 'jsdom';
 import type { Artifact, SourceBlock } from '../../core/artifact/model.js';
-import { nodeLocation } from '../../core/artifact/loaded.js';
+import { nodeLocation } from '../../lib/artifact/loaded.js';
 import { codeFiles } from '../../core/artifact/model.js';
-import { parseJs } from '../../core/js-parse.js';
-import { LineIndex, splitLines } from '../../core/text.js';
-import { round2 } from '../formula.js';
+import { parseJs } from '../../lib/js-parse.js';
+import { LineIndex, splitLines } from '../../lib/text.js';
+import { round2 } from '../lib/formula.js';
 import { scored, type MetricDefinition } from '../../core/metric.js';
 
 type LineSet = Set<number>;

@@ -33,7 +33,7 @@
  *   the metric is unscorable (nothing to measure).
  * - Unscorable when the browser session failed or coverage could not be collected (page unresponsive).
  */
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import type { CoverageEntry } from '../../core/browser-evidence.js';
 import { present } from '../../core/evidence.js';

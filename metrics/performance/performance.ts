@@ -6,7 +6,7 @@
  * compute the category (e.g. NO_FCP, NO_LCP); see lighthouse-category.ts.
  */
 import { type MetricDefinition } from '../../core/metric.js';
-import { lighthouseCategoryScore } from './lighthouse-category.js';
+import { lighthouseCategoryScore } from '../lib/lighthouse-category.js';
 
 const performanceMetric: MetricDefinition = {
   number: 16,

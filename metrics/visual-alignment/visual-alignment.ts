@@ -19,7 +19,7 @@
  * - Each item's details carry the judge's reason, its code excerpt, and `excerptFound` (whether that excerpt
  *   really occurs in the artifact); excerptFound is reported, not scored.
  */
-import { scoreAlignment } from '../judge-support.js';
+import { scoreAlignment } from '../lib/judge-support.js';
 import type { MetricDefinition } from '../../core/metric.js';
 
 const visualAlignment: MetricDefinition = {

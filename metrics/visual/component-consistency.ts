@@ -54,8 +54,8 @@
  * already inconsistent in structure. Kept as the study defines it.
  */
 import type { JSDOM } from 'jsdom';
-import { nodeLocation } from '../../core/artifact/loaded.js';
-import { logPenalty, round2 } from '../formula.js';
+import { nodeLocation } from '../../lib/artifact/loaded.js';
+import { logPenalty, round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 
 export const MIN_MEMBERS = 2;

@@ -27,17 +27,14 @@
  *
  * `picture(evidence)` draws every kept box in green and each misaligned one in red with the edge and offset.
  */
-import { logPenalty, round2 } from '../formula.js';
+import { NEST_TOLERANCE, detectBoxes } from '../lib/layout-boxes.js';
+import { logPenalty, round2 } from '../lib/formula.js';
+
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
-import { cropTop, decodeGrey, opencv, overlay, pickScreenshot, svgLabel, svgRect, withMats, type Box } from './image-tools.js';
+import { cropTop, decodeGrey, escapeXml, overlay, pickScreenshot, svgLabel, svgRect, type Box } from '../lib/image-tools.js';
 
 export const MAX_ANALYSED_HEIGHT = 2400;
-const MIN_SIDE = 12;
-const MIN_AREA = 400;
-const MAX_AREA_SHARE = 0.25;
-const BANNER_WIDTH_SHARE = 0.85;
-const NEST_TOLERANCE = 2;
 const ALIGNED_PX = 1;
 const MISS_PX = 6;
 
@@ -60,60 +57,6 @@ export interface LayoutAnalysis {
   rawContours: number;
   misalignments: Misalignment[];
   rows: number;
-}
-
-/** Element boxes from a grey image (steps 2 and 3). Exported for tests. */
-export function detectBoxes(grey: { data: Uint8Array; width: number; height: number }): { boxes: Box[]; raw: number } {
-  const cv = opencv();
-  const rects: Box[] = withMats((track) => {
-    const src = track(new cv.Mat(grey.height, grey.width, cv.CV_8UC1));
-    src.data.set(grey.data);
-    const blurred = track(new cv.Mat());
-    cv.GaussianBlur(src, blurred, new cv.Size(3, 3), 0, 0, cv.BORDER_DEFAULT);
-    const edges = track(new cv.Mat());
-    cv.Canny(blurred, edges, 50, 150, 3, false);
-    const kernel = track(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(9, 3)));
-    const closed = track(new cv.Mat());
-    cv.morphologyEx(edges, closed, cv.MORPH_CLOSE, kernel);
-    const contours = track(new cv.MatVector());
-    const hierarchy = track(new cv.Mat());
-    cv.findContours(closed, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
-    const out: Box[] = [];
-    const n = contours.size() as number;
-    for (let i = 0; i < n; i++) {
-      const c = contours.get(i);
-      const r = cv.boundingRect(c);
-      c.delete();
-      out.push({ x: r.x, y: r.y, width: r.width, height: r.height });
-    }
-    return out;
-  });
-  const area = grey.width * grey.height;
-  const candidates = rects.filter(
-    (r) =>
-      r.width >= MIN_SIDE &&
-      r.height >= MIN_SIDE &&
-      r.width * r.height >= MIN_AREA &&
-      r.width * r.height <= MAX_AREA_SHARE * area &&
-      r.width < BANNER_WIDTH_SHARE * grey.width,
-  );
-  candidates.sort((a, b) => b.width * b.height - a.width * a.height || a.y - b.y || a.x - b.x);
-  const kept: Box[] = [];
-  for (const c of candidates) {
-    if (kept.some((k) => contains(k, c, NEST_TOLERANCE))) continue;
-    kept.push(c);
-  }
-  kept.sort((a, b) => a.y - b.y || a.x - b.x);
-  return { boxes: kept, raw: rects.length };
-}
-
-function contains(outer: Box, inner: Box, tol: number): boolean {
-  return (
-    inner.x >= outer.x - tol &&
-    inner.y >= outer.y - tol &&
-    inner.x + inner.width <= outer.x + outer.width + tol &&
-    inner.y + inner.height <= outer.y + outer.height + tol
-  );
 }
 
 function overlap(a0: number, a1: number, b0: number, b1: number): number {
@@ -250,7 +193,7 @@ export async function picture(evidence: Evidence): Promise<Buffer> {
   }
   const head = o.score === null ? `layout-consistency: n/a (${o.reason})` : `layout-consistency ${round2(o.score)}: ${o.summary}`;
   body += `<rect x="0" y="0" width="${a.width}" height="26" fill="#000" fill-opacity="0.75"/>`;
-  body += `<text x="8" y="18" font-family="DejaVu Sans, sans-serif" font-size="14" fill="#fff">${head.replace(/[<>&]/g, '')} (green = element, red = misaligned)</text>`;
+  body += `<text x="8" y="18" font-family="DejaVu Sans, sans-serif" font-size="14" fill="#fff">${escapeXml(head)} (green = element, red = misaligned)</text>`;
   return overlay(a.png, a.width, a.height, body);
 }
 

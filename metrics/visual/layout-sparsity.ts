@@ -13,10 +13,10 @@
  *
  * `picture(evidence)` outlines the rectangle in red on the screenshot and prints its share.
  */
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
-import { decodeGrey, overlay, pickScreenshot, svgLabel, svgRect, type Box, type GreyImage } from './image-tools.js';
+import { decodeGrey, overlay, pickScreenshot, svgLabel, svgRect, type Box, type GreyImage } from '../lib/image-tools.js';
 
 export const BUCKET_WIDTH = 80;
 

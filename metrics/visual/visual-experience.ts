@@ -30,9 +30,9 @@
  * - Each repeat (`--judge-repeats`) is mapped, and the score is the mean of the mapped repeats; `details.ratings`
  *   are the ratings as kept.
  */
-import { judgeAnswer, judgeDetails, isUnscorable, mean } from '../judge-support.js';
+import { judgeAnswer, judgeDetails, isUnscorable, mean } from '../lib/judge-support.js';
 import { VISUAL_ASPECTS, type VisualAnswer } from '../../core/judge-answer.js';
-import { round2 } from '../formula.js';
+import { round2 } from '../lib/formula.js';
 import { scored, type MetricDefinition } from '../../core/metric.js';
 
 /** The documented 0–4 → 0–100 mapping. */

@@ -6,7 +6,7 @@
  */
 import * as walk from 'acorn-walk';
 import type * as acorn from 'acorn';
-import { classifyUrl } from '../../core/artifact/extract.js';
+import { classifyUrl } from '../../lib/artifact/extract.js';
 import { applied, MARK, notApplicable, type MutationOperator } from '../operator.js';
 import type { JsBlock, PageModel } from '../page.js';
 

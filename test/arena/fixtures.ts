@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { tempDir } from '../helpers.js';
 import { row } from '../weights/synthetic.js';
-import type { ResultRow } from '../../runner/results-file.js';
+import type { ResultRow } from '../../store/results-file.js';
 
 export function goodPage(model: string, requirement: string): Record<string, string> {
   return {

@@ -96,6 +96,11 @@ const SMOKES: Smoke[] = [
     ],
   },
   {
+    name: 'first-view',
+    args: ['--pages', '1', '--dir', fixture('first-view'), '--no-fixtures'],
+    figures: [/^\[1\/1\] canvas-black\.html: render-validity 0/m, /^corpus: 1 pages; the visit's screenshot read on \d+; probe and visit agree on \d+ of \d+/m],
+  },
+  {
     name: 'requirement-tests',
     args: ['--repeats', '1'],
     figures: [

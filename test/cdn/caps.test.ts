@@ -12,23 +12,27 @@ import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { CdnCache, isCdnHost } from '../../cdn/index.js';
-import { loadArtifact } from '../../core/artifact/load.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
 import { checkCdnUrls } from '../../gather/remote-check.js';
 import { Sandbox } from '../../gather/sandbox/sandbox.js';
 import { servedArtifact } from '../../gather/server.js';
 import { writeArtifact } from '../helpers.js';
 import { readTarball } from '../../cdn/tarball.js';
 import { served, setup, type Env } from './fixtures.js';
-import { bombTarball } from './registry-server.js';
+import { bombTarball, tailTarball } from './registry-server.js';
+import { AbortedError } from '../../cdn/budget.js';
 
 let env: Env;
 let bomb: Buffer;
+let tail: Buffer;
 const MiB = 1024 ** 2;
 
 before(async () => {
   bomb = await bombTarball(600 * MiB);
+  tail = await tailTarball(48 * MiB);
   env = await setup([
     { name: 'bomb', version: '1.0.0', tarball: bomb },
+    { name: 'tail', version: '1.0.0', tarball: tail },
     ...Array.from({ length: 12 }, (_, i) => ({ name: `many-${i}`, version: '1.0.0', files: { 'index.js': `/* many ${i} */` } })),
     // incompressible: its tarball is about its size
     { name: 'heavy', version: '1.0.0', files: { 'blob.bin': randomBytes(300_000) } },
@@ -65,6 +69,64 @@ describe('a tarball that inflates to far more than it weighs', () => {
   it('refuses a tarball compressed twice (the inner layer would be inflated uncounted)', async () => {
     const { gzipSync } = await import('node:zlib');
     await assert.rejects(readTarball(gzipSync(bomb), 128 * MiB, 'twice@1.0.0'), /compressed twice/);
+  });
+});
+
+describe('a tarball with data after its end-of-archive marker', () => {
+  it('is read up to its end marker: the tail is never inflated nor buffered', async () => {
+    assert.ok(tail.length < 256 * 1024, `the tarball is small (${tail.length} bytes)`);
+    const { files, readBytes } = await readTarball(tail, 128 * MiB, 'tail@1.0.0', 16 * MiB);
+    assert.deepEqual([...files.keys()].sort(), ['index.js', 'package.json']);
+    assert.equal(files.get('index.js')!.toString(), '/* tail */');
+    // the archive is 2.5 KiB; what is read past its end is at most the inflated chunk the end marker is in
+    assert.ok(readBytes < MiB, `${readBytes} bytes read of an archive followed by a 48 MiB tail`);
+  });
+
+  it('is served through the cache, the tail left unread', async () => {
+    const a = await env.cdn({ maxInflatedBytes: 16 * MiB }).answer(new URL('https://cdn.jsdelivr.net/npm/tail@1.0.0/index.js'));
+    assert.equal(served(a).body.toString(), '/* tail */');
+  });
+});
+
+describe('unpacking for a page that closes', () => {
+  /** A page's signal that reads as aborted from its (n+1)-th look on: the page closes while its package unpacks. */
+  const closingAfter = (n: number) => {
+    const state = { looks: 0 };
+    const signal = {
+      get aborted() {
+        return ++state.looks > n;
+      },
+    } as AbortSignal;
+    return { signal, state };
+  };
+
+  it('stops reading the stream as soon as the page is gone, and the promise settles', async () => {
+    const { signal, state } = closingAfter(50);
+    // 600 MiB of a skipped entry, under a cap that would let it all be read
+    await assert.rejects(readTarball(bomb, 128 * MiB, 'bomb@1.0.0', 1024 * MiB, signal), (err: Error) => {
+      assert.ok(err instanceof AbortedError, String(err));
+      assert.match(err.message, /bomb@1\.0\.0: unpacking stopped, the page is closed or out of time/);
+      return true;
+    });
+    assert.equal(state.looks, 51, 'no chunk is read after the page is gone');
+  });
+
+  it('through the cache: a page closed during the download or the unpacking gets "stopped", and nothing is kept', async () => {
+    const cdn = env.cdn({ maxInflatedBytes: 1024 * MiB });
+    const closing = new AbortController();
+    const asked = env.registry.log.length;
+    const answer = cdn.answer(new URL('https://cdn.jsdelivr.net/npm/bomb@1.0.0/index.js'), {
+      method: 'GET',
+      headers: {},
+      budget: cdn.pageBudget(closing.signal),
+    });
+    // the page closes once its tarball was asked for (downloading or unpacking by then)
+    while (!env.registry.log.slice(asked).some((l) => l.endsWith('.tgz'))) await new Promise((r) => setImmediate(r));
+    closing.abort();
+    const a = await answer;
+    assert.equal(a.kind, 'unavailable');
+    assert.match((a as { reason: string }).reason, /stopped, the page is closed or out of time/);
+    assert.equal(cdn.store.getManifest('bomb', '1.0.0'), null);
   });
 });
 

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
-import { createGzip, gzipSync } from 'node:zlib';
+import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
 
 export interface FixturePackage {
@@ -110,6 +110,32 @@ export async function bombTarball(bytes: number, path = 'package/../skipped.bin'
   const zeros = Buffer.alloc(1024 * 1024);
   for (let left = bytes; left > 0; left -= zeros.length) await write(left >= zeros.length ? zeros : zeros.subarray(0, left));
   await write(Buffer.alloc(((512 - (bytes % 512)) % 512) + 1024));
+  gz.end();
+  await ended;
+  return Buffer.concat(out);
+}
+
+/**
+ * A well-formed package (package.json and index.js) whose archive ends with its two zero blocks, followed by
+ * `tail` bytes of `x` (a tail that is not part of the archive), gzipped at level 9: a 64 MiB tail weighs ~64 KiB.
+ */
+export async function tailTarball(tail: number): Promise<Buffer> {
+  const gz = createGzip({ level: 9 });
+  const out: Buffer[] = [];
+  gz.on('data', (c: Buffer) => out.push(c));
+  const ended = once(gz, 'end');
+  const write = async (b: Buffer) => {
+    if (!gz.write(b)) await once(gz, 'drain');
+  };
+  const tarred = gunzipSync(
+    rawTarball([
+      { path: 'package/package.json', body: '{"name":"tail","version":"1.0.0","main":"index.js"}' },
+      { path: 'package/index.js', body: '/* tail */' },
+    ]),
+  );
+  await write(tarred); // its entries, then the end-of-archive marker
+  const filler = Buffer.alloc(1024 * 1024, 'x');
+  for (let left = tail; left > 0; left -= filler.length) await write(left >= filler.length ? filler : filler.subarray(0, left));
   gz.end();
   await ended;
   return Buffer.concat(out);

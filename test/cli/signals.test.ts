@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { OWNER_MARKER, PROFILE_PREFIX, processesUsing } from '../../gather/chrome-reaper.js';
-import { parseResults } from '../../runner/results-file.js';
+import { parseResults } from '../../store/results-file.js';
 import { cliPath, fixture, tempDir } from '../helpers.js';
 
 /** Generous: a loaded two-core machine. The fixed code exits in well under a second for `score`. */

@@ -8,10 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadArtifact } from '../../core/artifact/load.js';
-import { failArtifactParse, nodeLocation } from '../../core/artifact/loaded.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
+import { failArtifactParse, nodeLocation } from '../../lib/artifact/loaded.js';
 import { ArtifactParseError } from '../../core/artifact/model.js';
-import { MAX_DOM_DEPTH } from '../../core/artifact/parse.js';
+import { MAX_DOM_DEPTH } from '../../lib/artifact/parse.js';
 import { writeSingleFile } from '../helpers.js';
 
 function depthOf(doc: Document): number {

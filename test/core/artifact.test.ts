@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { loadArtifact } from '../../core/artifact/load.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
 import { InputError } from '../../core/errors.js';
-import { countLines } from '../../core/text.js';
+import { countLines } from '../../lib/text.js';
 import { fixture, tempDir, writeArtifact, writeSingleFile } from '../helpers.js';
 
 describe('artifact loading', () => {

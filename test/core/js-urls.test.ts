@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadArtifact } from '../../core/artifact/load.js';
-import { extractJsUrls, looksLikeAssetPath, remoteKey, remoteUrls } from '../../core/js-urls.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
+import { extractJsUrls, looksLikeAssetPath, remoteKey, remoteUrls } from '../../lib/js-urls.js';
 import { writeArtifact, writeSingleFile } from '../helpers.js';
 
 function urlsOf(js: string): Array<[string, string]> {

@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import type { InteractionEvidence } from '../../core/browser-evidence.js';
 import { Scorer, type ScoreDocument } from '../../runner/score.js';
 import { BrowserGatherer } from '../../gather/browser-gatherer.js';
-import { loadArtifact } from '../../core/artifact/load.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
 import type { Evidence } from '../../core/evidence.js';
 import { tallyLiveness } from '../../metrics/interaction/control-liveness.js';
 import { fixture, runCli, tempDir } from '../helpers.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { loadArtifact } from '../../core/artifact/load.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
 import { staticEvidence } from '../../core/evidence.js';
 import { isPublicAddress, PRIVATE_DESTINATION, type DestinationPolicy, type Resolver } from '../../gather/destination.js';
 import { checkUrl, checkUrls, remoteCheckGathererFactory } from '../../gather/remote-check.js';

@@ -11,7 +11,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadArtifact } from '../../core/artifact/load.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
 import type { NetworkSettings } from '../../core/network.js';
 import { Sandbox, type CdnAnswerer, type SandboxSite } from '../../gather/sandbox/sandbox.js';
 import { servedArtifact } from '../../gather/server.js';

@@ -11,7 +11,7 @@ import { JudgeLedger } from '../../judges/ledger.js';
 import { askOnce, askRepeated, emptyUsage, type JudgeContext } from '../../judges/run.js';
 import { checklistPrompt } from '../../judges/prompts/checklist.js';
 import type { JudgeSettings } from '../../judges/settings.js';
-import { mixedServedWarnings, servedNotAskedWarnings } from '../../runner/judge-pins.js';
+import { mixedServedWarnings, servedNotAskedWarnings } from '../../distribute/judge-pins.js';
 import type { ResultRow } from '../../core/results.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadArtifact } from '../../core/artifact/load.js';
+import { loadArtifact } from '../../lib/artifact/load.js';
 import { dataBlock, headTail, neutralise, shares, sourceView } from '../../judges/untrusted.js';
 import { writeArtifact, writeSingleFile } from '../helpers.js';
 

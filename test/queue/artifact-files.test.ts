@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { artifactFiles, contentHash } from '../../runner/queue-jobs.js';
+import { artifactFiles, contentHash } from '../../distribute/queue-jobs.js';
 
 describe('files a queue job carries', () => {
   it("are the artifact's own files only: links that leave the folder, and loops, never travel in a job", () => {

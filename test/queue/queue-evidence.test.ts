@@ -11,8 +11,8 @@ import { after, before, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
-import { parseResults, type ResultRow } from '../../runner/results-file.js';
-import { unpackEvidence } from '../../runner/evidence-transfer.js';
+import { parseResults, type ResultRow } from '../../store/results-file.js';
+import { unpackEvidence } from '../../distribute/evidence-transfer.js';
 import { cliPath, killOwnChildren, ownChild, repoRoot, runCli, tempDir } from '../helpers.js';
 import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
 

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { parseResults } from '../../runner/results-file.js';
+import { parseResults } from '../../store/results-file.js';
 import { cliPath, killOwnChildren, ownChild, repoRoot, runCli, tempDir } from '../helpers.js';
 import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
-import { workerName } from '../../runner/queue-worker.js';
+import { workerName } from '../../distribute/queue-worker.js';
 
 const binary = redisServerBinary();
 const skip = 'skip' in binary ? binary.skip : false;

@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { parseResults, type ResultRow } from '../../runner/results-file.js';
+import { parseResults, type ResultRow } from '../../store/results-file.js';
 import { cliPath, killOwnChildren, ownChild, repoRoot, runCli, tempDir } from '../helpers.js';
 import { redisServerBinary, startRedis, type RedisServer } from './redis-server.js';
 

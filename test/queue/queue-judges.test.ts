@@ -1,5 +1,5 @@
 /**
- * Queue workers run the judge stage as `batch` does (runner/worker-pool.ts): a worker with one browser takes
+ * Queue workers run the judge stage as `batch` does (distribute/worker-pool.ts): a worker with one browser takes
  * more jobs while earlier ones wait for their judges. Real redis-server, real worker, real Chromium; judges
  * answered by a local chat-completions server (test/judges/protocol-judge.ts).
  */
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { parseResults } from '../../runner/results-file.js';
+import { parseResults } from '../../store/results-file.js';
 import { cliPath, fixture, killOwnChildren, ownChild, repoRoot, runCli, tempDir } from '../helpers.js';
 import { startProtocolJudge } from '../judges/protocol-judge.js';
 import type { ChatServer } from '../judges/chat-server.js';

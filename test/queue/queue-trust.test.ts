@@ -1,5 +1,5 @@
 /**
- * What a queue worker accepts from Redis (runner/queue-trust.ts, `materialise` in runner/queue-jobs.ts), without Redis:
+ * What a queue worker accepts from Redis (distribute/queue-trust.ts, `materialise` in distribute/queue-jobs.ts), without Redis:
  * the payloads `queue add` writes pass; every hand-made hostile one is refused with the field named, and writes
  * nothing; stored settings pass only with scoring fields on the allow-list. test/queue/queue-hostile.test.ts
  * shows the same through real Redis and a real worker.
@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { makeQueueSettings } from '../../runner/queue.js';
-import { artifactFiles, contentHash, type JobData, materialise } from '../../runner/queue-jobs.js';
-import { RefusedPayload, validateJobData, validateQueueSettings } from '../../runner/queue-trust.js';
+import { makeQueueSettings } from '../../distribute/queue.js';
+import { artifactFiles, contentHash, type JobData, materialise } from '../../distribute/queue-jobs.js';
+import { RefusedPayload, validateJobData, validateQueueSettings } from '../../distribute/queue-trust.js';
 import { tempDir } from '../helpers.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');

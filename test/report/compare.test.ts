@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { MetricResult, ResultRow } from '../../core/results.js';
 import { compareRuns, pairedInterval, populationOf } from '../../report/compare.js';
-import { compareMarkdown, compareText } from '../../report/compare-format.js';
+import { compareMarkdown, compareText, mdText } from '../../report/compare-format.js';
 import { runCli, tempDir } from '../helpers.js';
 
 const METRICS = ['console-errors', 'lint', 'layout-sparsity'] as const;
@@ -138,5 +138,31 @@ describe('compare: paired bootstrap per model and metric', () => {
     const missing = await runCli(['compare', base, join(dir, 'nope.jsonl')]);
     assert.equal(missing.code, 2);
     assert.equal(missing.stderr.trim().split('\n').length, 1);
+  });
+
+  it('markdown: names from the files cannot add HTML, table cells, code, links, mentions or issue references to the comment', () => {
+    const hostile = '@user </details><img src=x onerror=alert(1)> | x | `code` [link](https://e.x) #12 *b*\nnext';
+    const head = rows((m, _r, id, s) => (m === 'beta' && id === 'console-errors' ? s - 40 : s)).map((r) => ({
+      ...r,
+      model: r.model === 'beta' ? hostile : r.model,
+    }));
+    const base = rows().map((r) => ({ ...r, model: r.model === 'beta' ? hostile : r.model }));
+    const cmp = compareRuns(populationOf(base, 'b'), populationOf(head, 'h'), { base: 'base `x` @a.jsonl', head: 'head|<b>.jsonl' });
+    cmp.notes.push('only in base: @someone, see #3');
+    const md = compareMarkdown(cmp);
+    assert.equal(cmp.regressions.length, 1);
+    assert.ok(!/<(?!details>|summary>|\/details>|\/summary>)/.test(md), `no HTML but the report's own <details>:\n${md}`);
+    assert.equal(md.match(/<\/details>/g)!.length, 1, 'one </details>: the folded block of unchanged means');
+    assert.ok(!/@[A-Za-z]/.test(md), 'no @mention');
+    assert.ok(!/#\d/.test(md), 'no issue reference');
+    assert.ok(!/(^|[^\\])`/.test(md), 'no code span');
+    assert.ok(!/(^|[^\\])\[/.test(md), 'no link');
+    const row = md.split('\n').find((l) => l.includes('img src'))!;
+    assert.equal(row.replace(/\\\|/g, '').match(/\|/g)!.length, 8, `the hostile model's row keeps its 7 cells: ${row}`);
+    assert.match(
+      row,
+      /^\| @\u200buser &lt;\/details&gt;&lt;img src=x onerror=alert\(1\)&gt; \\\| x \\\| \\`code\\` \\\[link\\\]\(https:\/\/e\.x\) #\u200b12 \\\*b\\\* next \| console-errors \|/,
+    );
+    assert.equal(mdText('plain-name_1'), 'plain-name\\_1');
   });
 });

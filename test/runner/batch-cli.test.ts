@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseResults, rowKey } from '../../runner/results-file.js';
+import { parseResults, rowKey } from '../../store/results-file.js';
 import { cliPath, runCli, tempDir } from '../helpers.js';
 
 function runsDir(models: string[], n: number): string {

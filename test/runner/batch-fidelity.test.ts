@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseResults } from '../../runner/results-file.js';
+import { parseResults } from '../../store/results-file.js';
 import { fixture, runCli, tempDir } from '../helpers.js';
 
 describe('webgrade batch with references (CLI, real workers)', { timeout: 240_000 }, () => {

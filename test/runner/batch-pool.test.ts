@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { discoverRuns, runBatch, type BatchJob } from '../../runner/batch.js';
-import { parseResults } from '../../runner/results-file.js';
+import { discoverRuns, runBatch, type BatchJob } from '../../distribute/batch.js';
+import { parseResults } from '../../store/results-file.js';
 import { repoRoot, tempDir } from '../helpers.js';
 
 const fakeWorker = join(repoRoot, 'dist', 'test', 'runner', 'fixtures', 'fake-worker.js');

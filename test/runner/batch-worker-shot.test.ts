@@ -1,5 +1,5 @@
 /**
- * A batch worker whose parent asks the judges (runner/batch-worker.ts with `deferJudges`) reports the visit's
+ * A batch worker whose parent asks the judges (distribute/batch-worker.ts with `deferJudges`) reports the visit's
  * screenshot as soon as it is saved, before Lighthouse measures, so the parent's screenshot judges start then
  * and not when the page's browser work ends.
  */
@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { FromWorker, ToWorker } from '../../runner/batch-worker.js';
+import type { FromWorker, ToWorker } from '../../distribute/batch-worker.js';
 import { fixture, tempDir } from '../helpers.js';
 
-const WORKER = fileURLToPath(new URL('../../runner/batch-worker.js', import.meta.url));
+const WORKER = fileURLToPath(new URL('../../distribute/batch-worker.js', import.meta.url));
 
 describe('batch worker: the screenshot for the parent’s judges', () => {
   it('is reported when the visit has it, before the job is done, and the done message points at the same file', async () => {

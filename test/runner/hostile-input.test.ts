@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { discoverPages, discoverRuns } from '../../runner/batch.js';
-import { parseResults, rowsWithValidScores, type ResultRow } from '../../runner/results-file.js';
-import { printable, printableText } from '../../core/text.js';
+import { discoverPages, discoverRuns } from '../../distribute/batch.js';
+import { parseResults, rowsWithValidScores, type ResultRow } from '../../store/results-file.js';
+import { printable, printableText } from '../../lib/text.js';
 import { runCli, tempDir } from '../helpers.js';
 
 const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body><!-- a comment --><p>hello</p></body></html>\n';

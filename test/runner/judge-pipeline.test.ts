@@ -1,5 +1,5 @@
 /**
- * `batch` with judges as a two-stage pipeline (runner/worker-pool.ts, runner/judge-stage.ts): real browser
+ * `batch` with judges as a two-stage pipeline (distribute/worker-pool.ts, distribute/judge-stage.ts): real browser
  * workers, judges answered by a real local chat-completions server (test/judges/protocol-judge.ts).
  */
 import assert from 'node:assert/strict';
@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { runBatch, type BatchJob } from '../../runner/batch.js';
+import { runBatch, type BatchJob } from '../../distribute/batch.js';
 import { Scorer } from '../../runner/score.js';
-import { parseResults } from '../../runner/results-file.js';
+import { parseResults } from '../../store/results-file.js';
 import type { ResultRow } from '../../core/results.js';
 import type { Requirement } from '../../core/requirements.js';
 import { cliPath, fixture, killOwnChildren, ownChild, tempDir } from '../helpers.js';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { ResultRow } from '../../runner/results-file.js';
-import { parseResults } from '../../runner/results-file.js';
-import { inShard, parseShard, shardOf } from '../../runner/shard.js';
+import type { ResultRow } from '../../store/results-file.js';
+import { parseResults } from '../../store/results-file.js';
+import { inShard, parseShard, shardOf } from '../../distribute/shard.js';
 import { scoringSettings } from '../../runner/scoring-settings.js';
 import { runCli, tempDir } from '../helpers.js';
 

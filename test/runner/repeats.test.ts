@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runBatch, withRepeats, type BatchJob } from '../../runner/batch.js';
-import { dedupeRows, parseResults, rowKey, type ResultRow } from '../../runner/results-file.js';
+import { runBatch, withRepeats, type BatchJob } from '../../distribute/batch.js';
+import { dedupeRows, parseResults, rowKey, type ResultRow } from '../../store/results-file.js';
 import { mkdirSync } from 'node:fs';
 import { repoRoot, runCli, tempDir } from '../helpers.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { openResultsForAppend, parseResults, type ResultRow } from '../../runner/results-file.js';
+import { openResultsForAppend, parseResults, type ResultRow } from '../../store/results-file.js';
 import { tempDir } from '../helpers.js';
 
 const r = (model: string, requirement: string): ResultRow => ({ model, requirement, status: 'ok', artifact: 'x', metrics: [] });

@@ -50,7 +50,7 @@ describe('repeats in the population', () => {
     assert.equal(pop.maxRepeats, 3);
     assert.equal(pop.failedRepeats, 1, 'the failed repeat of r1; r3 failed in every repeat');
     const r1 = pop.samples.find((s) => s.requirement === 'r1')!;
-    assert.deepEqual(r1.scores, { performance: 85, lint: 50 });
+    assert.deepEqual({ ...r1.scores }, { performance: 85, lint: 50 }); // a record without prototype (lib/dict.ts)
     assert.equal(r1.failed, false);
     assert.deepEqual(
       r1.repeats!.map((r) => r.repeat),
@@ -177,7 +177,7 @@ describe('noise guard', () => {
   it("takes the retest sd from the results' repeats first, then from the norms", () => {
     const single = populationFromRows(rows.filter((r) => r.repeat === 1));
     const normsMetrics = { performance: { mean: 99, sd: 0.5, n: 9, unscorable: 0, retestSd: 2, retestPairs: 40 } };
-    assert.deepEqual(retestSources(single, normsMetrics), { performance: { sd: 2, pairs: 40, source: 'norms' } });
+    assert.deepEqual({ ...retestSources(single, normsMetrics) }, { performance: { sd: 2, pairs: 40, source: 'norms' } });
     assert.equal(retestSources(pop, normsMetrics).performance!.source, 'repeats');
     const doc = leaderboard(
       rows.filter((r) => r.repeat === 1),

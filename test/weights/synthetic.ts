@@ -1,6 +1,6 @@
 /** Synthetic result rows for the weights tests. */
 import { findMetric as catalogEntry } from '../../metrics/registry.js';
-import type { ResultRow } from '../../runner/results-file.js';
+import type { ResultRow } from '../../store/results-file.js';
 import type { MetricResult } from '../../runner/score.js';
 import { mulberry32 } from '../../weights/bootstrap.js';
 

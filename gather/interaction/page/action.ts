@@ -1,18 +1,17 @@
 /**
- * Before and after an action: `prepare` fills the form, brings the control into view, lets PREP pass and takes
- * the "before" snapshot; `post` compares the state after the action with it and lists what the action did.
+ * Before and after an action, in the probe's isolated world: `prepareStart` fills the form and brings the control
+ * into view; the host then lets PREP pass on the page clock (the main-world agent); `prepareEnd` aims and takes
+ * the "before" snapshot; after the action `post` compares the state with it. What the page did outside its DOM
+ * (dialogs, sound, its reads of fields) is the agent's to report; the host joins the two.
  */
-import { advance } from './clock.js';
 import { fnv, isTextField, selectorOf } from './dom.js';
-import { events } from './effects.js';
 import { fill } from './fill.js';
-import { N } from './natives.js';
-import { tagging, taggedEl } from './reads.js';
+import { taggedEl } from './reads.js';
 import { describe, normUrl, records, SEP, snapshot, stored } from './snapshots.js';
 import { view } from './view.js';
 
 /** What was true just before the action (to tell what the action moved). */
-const before = { marksAt: {} as Record<string, number>, focus: null as Element | null, scroll: { x: 0, y: 0 } };
+const before = { focus: null as Element | null, scroll: { x: 0, y: 0 } };
 
 /** The control's centre in the viewport, and what covers it there (a person's click would land on that). */
 function aim(el: Element): { point: { x: number; y: number }; covered: string | null } {
@@ -43,21 +42,23 @@ function scrollTo(el: Element): boolean {
   return false;
 }
 
-export async function prepare(opts: { fill: boolean; target: number | null; exclude: number | null; prepMs: number; frames: boolean }) {
+/** Fill the form (but the target field) and bring the target into view; two real frames pass after a scroll. */
+export async function prepareStart(opts: { fill: boolean; target: number | null }) {
   const el = taggedEl(opts.target);
-  if (opts.target !== null && !el) return { missing: true };
+  if (opts.target !== null && !el) return { missing: true, filled: [] as string[] };
   const filled = opts.fill ? fill(el && isTextField(el) ? el : null) : [];
-  const scrolled = el ? scrollTo(el) : false;
-  if (scrolled || opts.frames) await new Promise<void>((r) => N.rAF(() => N.rAF(() => r())));
-  const adv = await advance(opts.prepMs);
+  if (el && scrollTo(el)) await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+  return { missing: false, filled };
+}
+
+/** After PREP: where to act and what covers it there, the "before" snapshot, focus and scroll. */
+export function prepareEnd(opts: { target: number | null; exclude: number | null }) {
+  const el = taggedEl(opts.target);
   const { point, covered } = el ? aim(el) : { point: null, covered: null };
   snapshot('pre', opts.exclude, false);
-  before.marksAt = Object.fromEntries(Object.entries(events).map(([k, v]) => [k, v.length]));
   before.focus = document.activeElement;
   before.scroll = { x: scrollX, y: scrollY };
-  tagging.reads.clear();
-  tagging.tracking = true;
-  return { missing: false, point, covered, filled, storm: adv.storm || adv.slow };
+  return { point, covered };
 }
 
 type Categories = { dom: string[]; form: string[]; layout: string[]; canvas: string[]; url: string[]; storage: string[] };
@@ -101,15 +102,6 @@ function compare(pre: Map<string, string>, now: Map<string, string>, ignore: str
   return { changed, cat };
 }
 
-function eventsSince(): Record<string, string[]> {
-  const evs: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(events)) {
-    const since = v.slice(before.marksAt[k] ?? 0);
-    if (since.length) evs[k] = since;
-  }
-  return evs;
-}
-
 /** The element the page moved focus to (not the acted-on control or its parts), or null. */
 function focusMoved(target: Element | null): string | null {
   const act = document.activeElement;
@@ -126,18 +118,16 @@ function focusMoved(target: Element | null): string | null {
 
 /**
  * After an action: differences from the `pre` snapshot (paths in `ignore` skipped; paths in `versus` compared
- * with that baseline's hash instead: they change by themselves), events recorded since, focus, scroll, reads.
+ * with that baseline's hash instead: they change by themselves), focus moved by the page, scroll, the view.
  */
 export function post(opts: { exclude: number | null; acted: number | null; ignore: string[]; versus: Record<string, string> }) {
-  tagging.tracking = false;
   const own = taggedEl(opts.exclude);
   const target = taggedEl(opts.acted);
   const pre = stored.pre ?? new Map<string, string>();
   const now = records(own);
   stored.post = now;
   const { changed, cat } = compare(pre, now, opts.ignore, opts.versus);
-  const evs = eventsSince();
   const focus = focusMoved(target);
   const scrolled = Math.abs(scrollX - before.scroll.x) > 2 || Math.abs(scrollY - before.scroll.y) > 2;
-  return { changed, cat, events: evs, focus, scrolled, reads: Array.from(tagging.reads), view: view(undefined, [...opts.ignore, ...Object.keys(opts.versus)]) };
+  return { changed, cat, focus, scrolled, view: view(undefined, [...opts.ignore, ...Object.keys(opts.versus)]) };
 }

@@ -1,50 +1,40 @@
 /**
- * Canvas pixels: WebGL contexts are created with `preserveDrawingBuffer` so that their pixels can be read after
- * the frame, and each canvas's pixels are hashed (a drawing that changes is an effect). A WebGL canvas is read
- * scaled down to GL_READ_PX (its read back costs seconds at full screen on a software GPU); a change that
- * scaling averages away is missed, which a scene's moving parts rarely are.
+ * Canvas pixels, read from the probe's isolated world: each canvas is copied onto a scratch canvas of ours and
+ * hashed there (a drawing that changes is an effect), without calling `getContext` on the page's canvas (which
+ * would create a context on a canvas the page has not drawn on yet). Which context a canvas has is known only
+ * in the page's world (the main-world agent hooks `getContext`, and gives WebGL contexts `preserveDrawingBuffer`
+ * so their pixels can be read after the frame); the host passes that list along (`setKinds`). A WebGL canvas is
+ * read scaled down to GL_READ_PX (its read back costs seconds at full screen on a software GPU); a change that
+ * scaling averages away is missed, which a scene's moving parts rarely are. The kinds are a hint: a wrong one
+ * only changes the scale of a read.
  */
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/** Which kind of context each canvas was given (pixels are read differently; none: nothing drawn). */
-const canvasKind = new WeakMap<HTMLCanvasElement, string>();
-let scratch: HTMLCanvasElement;
+/** The context kind of each canvas in document order, as the main-world agent last reported them. */
+let kinds: readonly string[] = [];
+let scratch: HTMLCanvasElement | undefined;
 
-export function installCanvas(): void {
-  try {
-    const getCtx = HTMLCanvasElement.prototype.getContext;
-    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, type: string, attrs?: Record<string, unknown>) {
-      if (/webgl/i.test(String(type))) {
-        canvasKind.set(this, 'webgl');
-        return (getCtx as any).call(this, type, { ...(attrs ?? {}), preserveDrawingBuffer: true });
-      }
-      if (type === '2d' && !canvasKind.has(this)) canvasKind.set(this, '2d');
-      return (getCtx as any).call(this, type, attrs);
-    } as typeof getCtx;
-  } catch {
-    /* leave it */
-  }
+export function setKinds(k: unknown): void {
+  kinds = Array.isArray(k) ? k.map((x) => String(x)) : [];
 }
 
-/** The kind of context a canvas was given ('2d', 'webgl'), or undefined when none was. */
-export const canvasKindOf = (c: HTMLCanvasElement): string | undefined => canvasKind.get(c);
-
-/** The canvas the pixels of a WebGL (or bitmap) canvas are copied to for reading; made at install time. */
-export function makeScratch(): void {
-  scratch = document.createElement('canvas');
+/** The kind of context a canvas was given ('2d', 'webgl'), or undefined when none was (or it is unknown). */
+export function canvasKindOf(c: HTMLCanvasElement): string | undefined {
+  const i = Array.prototype.indexOf.call(document.querySelectorAll('canvas'), c);
+  const k = i >= 0 ? kinds[i] : undefined;
+  return k ? k : undefined;
 }
 
 /** A WebGL canvas is read at most this many pixels wide or high (a GPU read back of a full screen is slow). */
 const GL_READ_PX = 320;
 
-function pixelsOf(c: HTMLCanvasElement, kind: string, wdt: number, hgt: number): Uint8ClampedArray {
-  if (kind === '2d') return c.getContext('2d')!.getImageData(0, 0, wdt, hgt).data;
-  const k = Math.min(1, GL_READ_PX / Math.max(wdt, hgt));
+function pixelsOf(c: HTMLCanvasElement, kind: string | undefined, wdt: number, hgt: number): Uint8ClampedArray {
+  const k = kind === 'webgl' ? Math.min(1, GL_READ_PX / Math.max(wdt, hgt)) : 1;
   const sw = Math.max(1, Math.round(wdt * k));
   const sh = Math.max(1, Math.round(hgt * k));
+  scratch ??= document.createElement('canvas');
   scratch.width = sw;
   scratch.height = sh;
-  const x = scratch.getContext('2d')!;
+  const x = scratch.getContext('2d', { willReadFrequently: true })!;
   x.clearRect(0, 0, sw, sh);
   x.drawImage(c, 0, 0, sw, sh);
   return x.getImageData(0, 0, sw, sh).data;
@@ -56,9 +46,7 @@ export function canvasPixels(c: HTMLCanvasElement): { hash: string; drawn: boole
     const wdt = c.width;
     const hgt = c.height;
     if (!wdt || !hgt) return { hash: 'empty', drawn: false };
-    const kind = canvasKind.get(c);
-    if (!kind) return { hash: 'unused', drawn: false };
-    const data = pixelsOf(c, kind, wdt, hgt);
+    const data = pixelsOf(c, canvasKindOf(c), wdt, hgt);
     const u = new Uint32Array(data.buffer, data.byteOffset, data.byteLength >> 2);
     let h = 0x811c9dc5;
     let drawn = false;
@@ -70,7 +58,7 @@ export function canvasPixels(c: HTMLCanvasElement): { hash: string; drawn: boole
     }
     return { hash: (h >>> 0).toString(16), drawn };
   } catch {
+    scratch = undefined; // a tainted copy leaves our scratch canvas unreadable: the next read makes a new one
     return { hash: 'tainted', drawn: true };
   }
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */

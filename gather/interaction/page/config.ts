@@ -1,20 +1,7 @@
-/** The in-page probe's settings, set once by `probeInit` before anything is installed. */
-export interface ProbeConfig {
-  /** Epoch milliseconds of virtual time 0. */
-  epochMs: number;
-  seed: number;
-  frameMs: number;
-  /** At most this many callbacks per `advance` (a timer storm stops there). */
-  maxFires: number;
-  /** At most this many real milliseconds per `advance`. */
-  maxAdvanceRealMs: number;
+/** The probe's isolated-world readers' settings, set once by `probeInit` (../page-script.ts sends them). */
+export interface ReaderConfig {
   /** Elements fingerprinted per snapshot (document order; the rest are folded into one record). */
   maxElements: number;
 }
 
-export const cfg = {} as ProbeConfig;
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/** The page's window, untyped: the probe replaces and wraps its properties. */
-export const w = window as any;
-/* eslint-enable @typescript-eslint/no-explicit-any */
+export const cfg = {} as ReaderConfig;

@@ -1,7 +1,8 @@
 /**
  * Control discovery: the visible, enabled elements a person could act on, in document order, with their kind
  * (how the probe acts on them) and, for navigation elements, how they navigate. Listener marks come from the
- * probe's DOMDebugger listing (`mark`) and from React's props.
+ * probe's DOMDebugger listing (`mark`) and from React's props, which only the page's own world sees: the
+ * main-world agent reports them by position (main/index.ts `reactMarks`) and `enumerate` is given that report.
  */
 import { disabled, docBox, labelOf, selectorOf, TEXT_TYPES, VALUE_TYPES, visible } from './dom.js';
 
@@ -21,37 +22,30 @@ export function mark(el: unknown, types: string[], delegation?: boolean): void {
 const CLICK = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick', 'auxclick'];
 const KEYS = ['keydown', 'keyup', 'keypress'];
 const INPUTS = ['input', 'change'];
-const REACT: Record<string, string> = {
-  onClick: 'click',
-  onMouseDown: 'mousedown',
-  onMouseUp: 'mouseup',
-  onPointerDown: 'pointerdown',
-  onPointerUp: 'pointerup',
-  onDoubleClick: 'dblclick',
-  onKeyDown: 'keydown',
-  onKeyUp: 'keyup',
-  onTouchStart: 'touchstart',
-};
 const NAV_CONTAINER = 'nav, [role=navigation], [role=tablist], [role=menu], [role=menubar], header';
 const NAV_CLASS = /^(tab|tabs?-(btn|button|link|item|trigger)|nav-(link|item|btn|button)|menu-(link|item))$/i;
 const NAV_DATA = ['data-tab', 'data-page', 'data-view', 'data-route', 'data-section', 'data-screen', 'data-panel'];
 const SEMANTIC = 'button, a[href], [role=button], summary, select, label, input, textarea';
 
-/** React keeps handlers in props, not as DOM listeners: mark them (looked for in the first 200 elements). */
-function reactMarks(all: Element[]): void {
-  let react = false;
-  for (const el of all) {
-    for (const k of Object.keys(el)) {
-      if (k.startsWith('__reactProps$')) {
-        react = true;
-        const props = (el as any)[k] ?? {};
-        const types = Object.keys(REACT)
-          .filter((p) => typeof props[p] === 'function')
-          .map((p) => REACT[p]!);
-        if (types.length) mark(el, types);
-      }
-    }
-    if (!react && all.indexOf(el) > 200) break;
+/** What the main-world agent saw of React: handler props by element position under body, and root containers. */
+export interface ReactReport {
+  handlers: Record<string, string[]>;
+  roots: number[];
+}
+
+/** React's roots (a framework's container is not a control), from the last report. */
+const reactRoots = new WeakSet<Element>();
+
+/** Mark the elements React gave handlers to, by their position in `body.querySelectorAll('*')`. */
+function reactMarks(all: Element[], report: ReactReport | null): void {
+  if (!report || typeof report !== 'object') return;
+  for (const [k, types] of Object.entries(report.handlers ?? {})) {
+    const el = all[Number(k)];
+    if (el && Array.isArray(types)) mark(el, types.filter((t) => typeof t === 'string').slice(0, 10));
+  }
+  for (const i of Array.isArray(report.roots) ? report.roots : []) {
+    const el = all[Number(i)];
+    if (el) reactRoots.add(el);
   }
 }
 
@@ -119,7 +113,7 @@ function kindOf(el: Element, tag: string, listens: string[], here: URL): Found |
 function leftOut(el: Element, kind: string, tag: string): boolean {
   // A framework's root container (React 17+ listens there for the whole app) or an element that only
   // delegates clicks to its children is not a control itself.
-  if (kind === 'listener' && (delegating.has(el) || Object.keys(el).some((k) => k.startsWith('__reactContainer$') || k === '_reactRootContainer'))) return true;
+  if (kind === 'listener' && (delegating.has(el) || reactRoots.has(el))) return true;
   if (kind === 'file' && tag === 'input' && !visible(el)) return true; // a hidden file input is reached through its button or label
   return disabled(el) || !visible(el);
 }
@@ -141,11 +135,11 @@ function within(el: Element): boolean {
 }
 
 /** The controls of this document, in document order. */
-export function enumerate(): Array<Record<string, unknown>> {
+export function enumerate(react: ReactReport | null = null): Array<Record<string, unknown>> {
   const body = document.body;
   if (!body) return [];
   const all = Array.from(body.querySelectorAll('*'));
-  reactMarks(all);
+  reactMarks(all, react);
   const out: Array<Record<string, unknown>> = [];
   const here = new URL(location.href);
   for (const el of all) {

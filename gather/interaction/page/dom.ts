@@ -1,6 +1,4 @@
 /** Small readings of the DOM shared by the probe's snapshots, views and control discovery. */
-import { w } from './config.js';
-import { NG } from './natives.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** Elements whose content is not shown: left out of snapshots and views. */
@@ -40,7 +38,7 @@ export function docBox(el: Element) {
   return { x: Math.round(r.left + scrollX), y: Math.round(r.top + scrollY), width: Math.round(r.width), height: Math.round(r.height) };
 }
 
-const cssEscape = (s: string) => (w.CSS?.escape ? w.CSS.escape(s) : s.replace(/[^\w-]/g, (c: string) => '\\' + c));
+const cssEscape = (s: string) => CSS.escape(s);
 
 function uniqueId(el: Element): string | null {
   if (!el.id) return null;
@@ -87,7 +85,7 @@ export function labelOf(el: Element): string {
   return pick(
     el.getAttribute('aria-label'),
     typeof txt === 'string' ? txt : el.textContent,
-    el.tagName === 'INPUT' && /^(button|submit|reset)$/i.test(input.type) ? NG.inputValue.call(input) : '',
+    el.tagName === 'INPUT' && /^(button|submit|reset)$/i.test(input.type) ? input.value : '',
     el.getAttribute('title'),
     el.getAttribute('placeholder'),
     el.querySelector('img[alt]')?.getAttribute('alt'),

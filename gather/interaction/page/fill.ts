@@ -1,10 +1,10 @@
 /**
- * Fill and set values: every empty, visible, enabled text field gets a plausible value (typed through the
- * native setter, with input and change events), so that a button acts on a filled form; selects, colours and
- * dates get another value of their own.
+ * Fill and set values: every empty, visible, enabled text field gets a plausible value (set through the isolated
+ * world's own `value` setter, which no override of the page's reaches, as a person's typing would not; then input
+ * and change events), so that a button acts on a filled form; selects, colours and dates get another value of
+ * their own.
  */
 import { disabled, isTextField, selectorOf, visible } from './dom.js';
-import { NG, NS } from './natives.js';
 import { tagging } from './reads.js';
 
 const NUMBERISH =
@@ -29,14 +29,12 @@ function fieldsToFill(except: Element | null): Element[] {
   if (!body) return [];
   return Array.from(body.querySelectorAll('input, textarea')).filter((el) => {
     if (el === except || !isTextField(el) || disabled(el) || (el as HTMLInputElement).readOnly || !visible(el)) return false;
-    const v = el.tagName === 'INPUT' ? NG.inputValue.call(el) : NG.textareaValue.call(el);
-    return v === '';
+    return (el as HTMLInputElement | HTMLTextAreaElement).value === '';
   });
 }
 
 export function setValue(el: Element, v: string): void {
-  if (el.tagName === 'INPUT') NS.inputValue.call(el, v);
-  else NS.textareaValue.call(el, v);
+  (el as HTMLInputElement | HTMLTextAreaElement).value = v;
   el.dispatchEvent(new Event('input', { bubbles: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
 }
@@ -70,7 +68,7 @@ export function fill(except: Element | null): string[] {
 export function selectOther(i: number): string | null {
   const s = tagging.tagged[i] as HTMLSelectElement | null;
   if (!s) return null;
-  const cur = NG.selectIndex.call(s) as number;
+  const cur = s.selectedIndex;
   const opts = Array.from(s.options);
   const j = opts.findIndex((o, k) => k !== cur && !o.disabled);
   if (j < 0) return null;

@@ -1,7 +1,10 @@
-/** The first view (render-validity): what shows once the page has loaded and settled, before any action. */
+/**
+ * The first view (render-validity): what shows once the page has loaded and settled, before any action. Read in
+ * the probe's isolated world; the errors raised before the first paint come from the browser's protocol (the
+ * host adds them: driver.ts).
+ */
 import { canvasKindOf, canvasPixels } from './canvas.js';
 import { disabled, rendered, visible } from './dom.js';
-import { errs } from './errors.js';
 
 type Kind = 'svg' | 'img' | 'canvas' | 'video';
 type Box = { kind: Kind; x: number; y: number; width: number; height: number; drawn?: boolean };
@@ -79,7 +82,6 @@ export function firstView() {
       ).length
     : 0;
   const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
-  const before = errs.filter((e) => fcp === null || e.t < fcp).map((e) => ({ kind: e.kind, message: e.message.slice(0, 300) }));
   return {
     elements: all.length,
     textChars: txt.length,
@@ -89,7 +91,8 @@ export function firstView() {
     visualBoxes: boxes,
     interactive,
     firstPaintMs: fcp === null ? null : Math.round(fcp),
-    errorsBeforeRender: before,
+    /** Epoch ms of the first contentful paint: the host counts the errors the browser reported before it. */
+    firstPaintEpochMs: fcp === null ? null : performance.timeOrigin + fcp,
     loaded: document.readyState === 'complete',
   };
 }

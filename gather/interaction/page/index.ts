@@ -1,59 +1,44 @@
 /**
- * The interaction probe's in-page half: installed in every document of the probe's page before any page script
- * (`Page.addScriptToEvaluateOnNewDocument`, bundled by ../page-script.ts), top frame only.
+ * The interaction probe's readers: everything the probe reads or decides in a page runs here, in an isolated
+ * world of the probe's own (`Page.addScriptToEvaluateOnNewDocument` with a world name, bundled by
+ * ../page-script.ts), top frame only. An isolated world shares the page's DOM but not its JavaScript objects: its
+ * `Element.prototype`, `document.querySelectorAll`, `innerText` getter and `JSON` are the browser's own whatever
+ * the page does to its own, and nothing here is reachable from the page's scripts. What must replace the page's
+ * own functions (the clock, the recorders of dialogs, sound and reads) lives in the main-world agent (main/),
+ * which decides nothing.
  *
- * What it installs (each a documented choice, ../probe.ts explains why): the page clock (clock.ts), seeded
- * randomness (../../seeded-random.ts, run before this), effect recorders (effects.ts, canvas.ts, storage.ts),
- * value-read tracking (reads.ts) and uncaught errors on the real clock (errors.ts). The probe drives it through
- * `window.__wgProbe` (a non-enumerable property), whose methods are listed below.
+ * The host calls `globalThis.__wg.<fn>(...)` in this world (driver.ts `call`); answers are plain data, which the
+ * host still validates (its texts and numbers come from the page's DOM).
  */
-import { installCanvas, makeScratch } from './canvas.js';
-import { advance, clock, installClock, setFrameMs } from './clock.js';
-import { cfg, w, type ProbeConfig } from './config.js';
+import { setKinds } from './canvas.js';
+import { cfg, type ReaderConfig } from './config.js';
 import { enumerate, mark } from './controls.js';
-import { installEffects, events } from './effects.js';
-import { errs, installErrors } from './errors.js';
 import { fill, fillValue, selectOther, setOwnValue, setValue } from './fill.js';
 import { firstView } from './first-view.js';
-import { post, prepare } from './action.js';
-import { captureNatives } from './natives.js';
-import { installReads, tag, tagging } from './reads.js';
+import { post, prepareEnd, prepareStart } from './action.js';
+import { tag, tagging } from './reads.js';
 import { snapshot } from './snapshots.js';
-import { clearSession, installStorageWatch } from './storage.js';
+import { clearSession } from './storage.js';
 import { view } from './view.js';
 import { testsApi } from '../tests/page/index.js';
 
-export type { ProbeConfig } from './config.js';
+export type { ReaderConfig } from './config.js';
 
-/** Only the top document of the page is probed, once. */
-function wanted(): boolean {
-  try {
-    if (w !== w.top) return false;
-  } catch {
-    return false;
-  }
-  return !Object.prototype.hasOwnProperty.call(w, '__wgProbe');
-}
-
-/** `window.__wgProbe`: what probe.ts and driver.ts call. */
+/** `globalThis.__wg` in the isolated world: what probe/ and driver.ts call. */
 const api = {
-  advance,
-  setFrameMs,
-  now: () => clock.vnow,
-  pending: () => clock.timers.size,
+  setKinds,
   firstView,
   mark,
   enumerate,
   tag,
   el: (i: number) => tagging.tagged[i] ?? null,
   fill,
-  prepare,
+  prepareStart,
+  prepareEnd,
   snapshot,
   post,
   view,
   clearSession,
-  events: () => events,
-  errors: () => errs.map((e) => ({ kind: e.kind, message: e.message })),
   setValue,
   selectOther,
   setOwnValue,
@@ -68,21 +53,20 @@ const api = {
     (document.activeElement as HTMLElement | null)?.blur?.();
   },
   docId: () => performance.timeOrigin,
+  readyState: () => document.readyState,
+  href: () => location.href,
+  pageHeight: () => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
   /** Requirement tests (../tests/page/). */
   tests: testsApi,
 };
 
-/** Runs in the page before any script: installs everything, in the order the page would meet it. */
-export function probeInit(config: ProbeConfig): void {
-  if (!wanted()) return;
+/** Runs in the isolated world of every new document: the readers for the top document. */
+export function probeInit(config: ReaderConfig): void {
+  try {
+    if (window !== window.top) return;
+  } catch {
+    return;
+  }
   Object.assign(cfg, config);
-  captureNatives();
-  installClock();
-  installEffects();
-  installCanvas();
-  installStorageWatch();
-  installReads();
-  installErrors();
-  makeScratch();
-  Object.defineProperty(w, '__wgProbe', { value: api, enumerable: false, configurable: false, writable: false });
+  (globalThis as unknown as { __wg: typeof api }).__wg = api;
 }

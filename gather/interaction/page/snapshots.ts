@@ -5,7 +5,6 @@
 import { canvasPixels } from './canvas.js';
 import { cfg } from './config.js';
 import { fnv, rendered, selectorOf, SKIP_TAGS } from './dom.js';
-import { N, NG } from './natives.js';
 import { taggedEl } from './reads.js';
 import { storageState } from './storage.js';
 
@@ -26,8 +25,8 @@ export const normUrl = (u: string) => u.replace(/#$/, '');
 function baseState(el: Element): string {
   const tag = el.tagName;
   let base = tag;
-  const names = N.getAttributeNames.call(el).sort();
-  for (const n of names) base += ` ${n}=${clip(String(N.getAttribute.call(el, n)), 300)}`;
+  const names = el.getAttributeNames().sort();
+  for (const n of names) base += ` ${n}=${clip(String(el.getAttribute(n)), 300)}`;
   let text = '';
   for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3) text += c.nodeValue;
   text = text.replace(/\s+/g, ' ').trim();
@@ -40,10 +39,10 @@ function formState(el: Element): string {
   const tag = el.tagName;
   if (tag === 'INPUT') {
     const i = el as HTMLInputElement;
-    return `v:${clip(String(NG.inputValue.call(i)), 200)}|c:${NG.inputChecked.call(i) ? 1 : 0}`;
+    return `v:${clip(String(i.value), 200)}|c:${i.checked ? 1 : 0}`;
   }
-  if (tag === 'TEXTAREA') return `v:${clip(String(NG.textareaValue.call(el)), 200)}`;
-  if (tag === 'SELECT') return `s:${NG.selectIndex.call(el)}`;
+  if (tag === 'TEXTAREA') return `v:${clip(String((el as HTMLTextAreaElement).value), 200)}`;
+  if (tag === 'SELECT') return `s:${(el as HTMLSelectElement).selectedIndex}`;
   return '';
 }
 

@@ -1,21 +1,8 @@
 /**
  * The page's storage: its state in snapshots, and its clearing between actions. Storage beyond
- * localStorage/sessionStorage is cleared through the browser, which is slow, so only when the page used it.
+ * localStorage/sessionStorage is cleared through the browser, which is slow, so only when the page used it (the
+ * main-world agent notes that: main/recorders.ts `deepStorage`) or set cookies.
  */
-import { w } from './config.js';
-import { wrap } from './effects.js';
-
-const storage = { deep: false };
-
-export function installStorageWatch(): void {
-  const used = () => {
-    storage.deep = true;
-  };
-  wrap(w.indexedDB, 'open', used);
-  wrap(w.caches, 'open', used);
-  wrap(w.navigator?.serviceWorker, 'register', used);
-  wrap(w.navigator?.storage, 'getDirectory', used);
-}
 
 /** localStorage, sessionStorage (sorted by key) and cookies as one string. */
 export function storageState(): string {
@@ -35,7 +22,7 @@ export function storageState(): string {
   return s;
 }
 
-/** Clear the storage the page can reach from script; true when it used more (cookies, IndexedDB, caches, workers). */
+/** Clear the storage the page can reach from script; true when it set cookies (the browser clears those). */
 export function clearSession(): boolean {
   try {
     sessionStorage.clear();
@@ -43,11 +30,9 @@ export function clearSession(): boolean {
   } catch {
     /* storage unavailable */
   }
-  let cookies = false;
   try {
-    cookies = document.cookie !== '';
+    return document.cookie !== '';
   } catch {
-    cookies = false;
+    return false;
   }
-  return storage.deep || cookies;
 }

@@ -13,7 +13,7 @@ import type { Window } from '../driver.js';
 import { act, actionName } from './act.js';
 import { actionErrors, effectsOf } from './effects.js';
 import { FINISH_RESERVE_MS, MAX_HANGS } from './limits.js';
-import type { Navigated, PostResult, PrepareResult } from './page-answers.js';
+import type { Navigated, PostResult } from './page-answers.js';
 import { playKeys } from './play.js';
 import { OutOfBudget, type ProbeRun } from './run.js';
 
@@ -63,7 +63,7 @@ async function runAction(run: ProbeRun, c: InteractionControl): Promise<Interact
   const prep =
     !keyboard && missing.includes(c.index)
       ? null
-      : await run.call<PrepareResult>('prepare', [{ fill: !keyboard, target: keyboard ? null : c.index, exclude, prepMs: run.settings.prepMs, frames: false }]);
+      : await run.prepare({ fill: !keyboard, target: keyboard ? null : c.index, exclude, prepMs: run.settings.prepMs });
   if (!prep || prep.missing) {
     a.outcome = 'not-found';
     a.note = 'not found after the reload';
@@ -82,7 +82,7 @@ async function runAction(run: ProbeRun, c: InteractionControl): Promise<Interact
     a.action = await act(run, c, prep.point ?? null);
     await observe(run, w, since);
     navigated = w.documents.length ? await run.afterNavigation(w) : null;
-    post = navigated ? null : await run.call<PostResult>('post', [{ exclude, acted: c.index, ignore: run.unstable, versus: run.versus(base) }]);
+    post = navigated ? null : await run.post({ exclude, acted: c.index, ignore: run.unstable, versus: run.versus(base) });
     a.effects = effectsOf(w, post, navigated, base);
   }
   await recordView(run, c, a, post, navigated);
@@ -139,7 +139,7 @@ async function failed(run: ProbeRun, c: InteractionControl, err: unknown, t: num
   }
   if (err instanceof TimeoutError) {
     // The reserve for finishing may pay for this check: a page is not called hung on a shorter wait.
-    const alive = await run.d.eval('1', 1500, 'responsiveness').then(
+    const alive = await run.d.alive(1500).then(
       () => true,
       () => false,
     );

@@ -7,8 +7,9 @@
  */
 import type { InteractionView } from '../../../core/browser-evidence.js';
 import { differing, plain, topmost } from './effects.js';
-import type { Baseline, PrepareResult } from './page-answers.js';
+import type { Baseline } from './page-answers.js';
 import { keyCheckpoints, playedKeys } from './play.js';
+import { sampleFirstView, sampleLater } from './discover.js';
 import type { ProbeRun } from './run.js';
 
 /**
@@ -19,7 +20,7 @@ async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: 
   const { settings, ev } = run;
   if (reload) await run.restore();
   const w = run.d.startWindow();
-  const prep = await run.call<PrepareResult>('prepare', [{ fill, target: null, exclude: null, prepMs: settings.prepMs, frames: false }]);
+  const prep = await run.prepare({ fill, target: null, exclude: null, prepMs: settings.prepMs });
   if (fill && prep.filled) ev.filled = prep.filled;
   if (prep.storm) run.clockBehind('in the PREP of a baseline');
   const fillErrors = w.errors.map(plain);
@@ -58,11 +59,15 @@ function unstableOf(a: Baseline, b: Baseline): string[] {
 
 export async function baselines(run: ProbeRun): Promise<void> {
   const tb = performance.now();
-  await run.call('tag', [run.selectors]);
+  await run.tag(run.selectors);
   const keyboard = run.chosen.find((c) => c.kind === 'keyboard');
   const moments = keyboard ? keyCheckpoints(playedKeys(keyboard).length) : [];
   const plainBase = await baseline(run, false, run.adaptFrames(), moments);
   const needFill = run.hasTextField && run.chosen.some((c) => c.kind !== 'keyboard');
+  // The first view read again at the end of that run, and later still once the document is no longer needed.
+  const reloadsNext = needFill || run.controls.length > 0;
+  await sampleFirstView(run);
+  if (reloadsNext) await sampleLater(run);
   const filledBase = needFill ? await baseline(run, true, true) : plainBase;
   // Nothing to act on or follow: no comparison needs the second run (a canvas scene alone saves a reload).
   const twin = run.controls.length ? await baseline(run, needFill, true, needFill ? [] : moments) : null;
@@ -79,4 +84,5 @@ export async function baselines(run: ProbeRun): Promise<void> {
   run.ref = ref;
   run.unstable = unstable;
   run.mark('baselines', tb);
+  if (!reloadsNext) await sampleLater(run);
 }

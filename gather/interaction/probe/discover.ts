@@ -3,12 +3,11 @@
  * and document), controls are enumerated in document order (a keyboard control first when the page listens
  * for keys), those to act on are chosen, and the start state is screenshotted.
  */
-import type { InteractionControl, Screenshot } from '../../../core/browser-evidence.js';
+import type { InteractionControl, ScreenReading, Screenshot } from '../../../core/browser-evidence.js';
 import { errorMessage } from '../../../core/errors.js';
 import { VIEWPORT } from '../driver.js';
 import { DEFAULT_KEYS, keysOf } from './keys.js';
 import { EVAL_MS, SCREENSHOT_CAP_PX } from './limits.js';
-import type { RawControl } from './page-answers.js';
 import { readScreen } from './screen.js';
 import { OutOfBudget, type ProbeRun } from './run.js';
 
@@ -53,7 +52,7 @@ function choose(controls: InteractionControl[], max: number): InteractionControl
 export async function discoverControls(run: ProbeRun): Promise<void> {
   const te = performance.now();
   const sources = await keySources(run);
-  const raw = await run.call<RawControl[]>('enumerate', []);
+  const raw = await run.enumerate();
   const controls = keyboard(run, sources);
   for (const r of raw) controls.push({ index: controls.length, ...r, acted: false });
   run.ev.controls = run.controls = controls;
@@ -62,6 +61,47 @@ export async function discoverControls(run: ProbeRun): Promise<void> {
   run.chosen = choose(controls, run.settings.maxControls);
   for (const c of run.chosen) c.acted = true;
   run.mark('enumerate', te);
+}
+
+/** The page clock (ms since the document began) at which the first view is read once more, at most. */
+export const LAST_SAMPLE_MS = 4000;
+
+const sameReading = (a: ScreenReading, b: ScreenReading) => a.content === b.content && a.colours === b.colours && a.edges === b.edges;
+
+/**
+ * The first view read again at the page clock's current moment (`run.clockNow`), in the document the first view
+ * was read in or one restored to the same start: an animation that grows from nothing (a flower that blooms with
+ * CSS keyframes, a logo drawn by SMIL, a scene that fades in) shows little at the first view and more a moment
+ * later, and render-validity takes any of these frames. Each reading is a viewport capture (no resize of the
+ * page's view) and its pixels (screen.ts).
+ */
+export async function sampleFirstView(run: ProbeRun): Promise<void> {
+  const fv = run.ev.firstView;
+  if (!fv?.screen || run.ev.unavailable?.screenshot) return;
+  const t = performance.now();
+  try {
+    const screen = await readScreen(await run.d.viewportShot(run.bound(EVAL_MS)), VIEWPORT, fv.visualBoxes ?? []);
+    (fv.samples ??= []).push({ atMs: Math.round(run.clockNow), screen });
+  } catch (err) {
+    if (err instanceof OutOfBudget) throw err;
+    run.faults.push(`the first view could not be read again: ${errorMessage(err)}`);
+  }
+  run.mark('samples', t);
+}
+
+/**
+ * Once more, later: the clock of the same document is run on to LAST_SAMPLE_MS and the view read, unless the last
+ * reading showed no change from the one before it (a still page, or an animation that is over). Only in a
+ * document the probe is about to leave (the clock it moves is that document's).
+ */
+export async function sampleLater(run: ProbeRun): Promise<void> {
+  const fv = run.ev.firstView;
+  const samples = fv?.samples ?? [];
+  const last = samples[samples.length - 1];
+  const before = samples.length > 1 ? samples[samples.length - 2]!.screen : fv?.screen;
+  if (!last || !before || sameReading(last.screen, before) || run.clockNow >= LAST_SAMPLE_MS) return;
+  await run.advance(LAST_SAMPLE_MS - run.clockNow);
+  await sampleFirstView(run);
 }
 
 /**
@@ -73,6 +113,7 @@ export async function screenshot(run: ProbeRun): Promise<void> {
   try {
     const shot = await run.d.screenshot(SCREENSHOT_CAP_PX, run.bound(EVAL_MS));
     run.ev.screenshot = { png: shot.png, width: shot.width, height: shot.height, deviceScaleFactor: 1, truncated: shot.truncated } satisfies Screenshot;
+    run.startViewport = shot.viewport;
   } catch (err) {
     if (err instanceof OutOfBudget) throw err;
     run.unavailable.screenshot = `screenshot failed: ${errorMessage(err)}`;
@@ -82,7 +123,7 @@ export async function screenshot(run: ProbeRun): Promise<void> {
   if (!fv || !run.ev.screenshot) return;
   const tp = performance.now();
   try {
-    fv.screen = await readScreen(run.ev.screenshot.png, VIEWPORT, fv.visualBoxes ?? []);
+    fv.screen = await readScreen(run.startViewport ?? run.ev.screenshot.png, VIEWPORT, fv.visualBoxes ?? []);
   } catch (err) {
     run.faults.push(`the first view's pixels could not be read: ${errorMessage(err)}`);
   }

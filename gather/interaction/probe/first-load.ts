@@ -32,7 +32,7 @@ export async function firstLoad(run: ProbeRun): Promise<boolean> {
   const tl = performance.now();
   const nav = await load(run);
   try {
-    await run.d.eval('1', run.bound(2000), 'responsiveness probe');
+    await run.d.alive(run.bound(2000), 'responsiveness probe');
     await run.settle();
   } catch (err) {
     if (err instanceof OutOfBudget) throw err;
@@ -43,8 +43,12 @@ export async function firstLoad(run: ProbeRun): Promise<boolean> {
     run.mark('firstLoad', tl);
     return false;
   }
-  run.ev.firstView = await run.call<FirstView>('firstView', []);
-  run.ev.firstView.loaded = nav.loaded && run.ev.firstView.loaded;
+  const read = await run.call<Omit<FirstView, 'errorsBeforeRender'> & { firstPaintEpochMs: number | null }>('firstView', []);
+  const { firstPaintEpochMs: paintAt, ...fv } = read;
+  // The errors the browser reported in the top document before its first contentful paint (all of them when nothing
+  // was painted).
+  const before = run.d.allErrors.filter((e) => e.top && e.kind !== 'console' && (typeof paintAt !== 'number' || (e.at !== undefined && e.at < paintAt)));
+  run.ev.firstView = { ...fv, errorsBeforeRender: before.map(plain), loaded: nav.loaded && fv.loaded === true, atMs: run.clockNow };
   run.ev.loadErrors = run.d.allErrors.map(plain);
   run.mark('firstLoad', tl);
   return true;

@@ -1,5 +1,18 @@
 /** The probe's defaults and limits (README "Interaction probe" has the measurements behind them). */
-import type { ProbeConfig } from '../page-script.js';
+
+/** The in-page settings of a probe run: the main-world agent's clock, its randomness, the readers' snapshot cap. */
+export interface ProbeConfig {
+  /** Epoch milliseconds of virtual time 0. */
+  epochMs: number;
+  seed: number;
+  frameMs: number;
+  /** At most this many callbacks per `advance` (a timer storm stops there). */
+  maxFires: number;
+  /** At most this many real milliseconds per `advance`. */
+  maxAdvanceRealMs: number;
+  /** Elements fingerprinted per snapshot (document order; the rest are folded into one record). */
+  maxElements: number;
+}
 
 /** The probe's defaults (README "Interaction probe" has the measurements behind them). */
 export const INTERACTION_DEFAULTS = {

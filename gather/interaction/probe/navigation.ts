@@ -10,7 +10,6 @@ import { TimeoutError, withTimeout } from '../../time.js';
 import { act } from './act.js';
 import { observe } from './actions.js';
 import { EVAL_MS } from './limits.js';
-import type { PrepareResult } from './page-answers.js';
 import { OutOfBudget, type ProbeRun } from './run.js';
 
 /** How to reach a view: the document loaded (default the entry), then the controls acted on in turn. */
@@ -122,13 +121,13 @@ class NavSearch {
     const doc = v.route.url ? new URL(v.route.url).pathname : this.entryPath;
     await run.restore(v.route.url, this.selectorsOf(doc));
     for (const s of v.route.steps) {
-      const p = await run.call<PrepareResult>('prepare', [{ fill: false, target: s, exclude: null, prepMs: 0, frames: false }]);
+      const p = await run.prepare({ fill: false, target: s, exclude: null, prepMs: 0 });
       if (p.missing) return false;
       await act(run, this.controls[s]!, p.point ?? null);
       await run.d.mouseOut().catch(() => undefined);
       await run.advance(run.settings.observeMs);
     }
-    if (v.route.steps.length) await run.call('tag', [this.selectorsOf(doc)]);
+    if (v.route.steps.length) await run.tag(this.selectorsOf(doc));
     return true;
   }
 
@@ -149,7 +148,7 @@ class NavSearch {
     const run = async () => {
       if (!(await this.reach(v))) return [];
       await this.run.d.listeners(this.run.bound(EVAL_MS)).catch(() => undefined);
-      const raw = await this.run.call<Array<Omit<InteractionControl, 'index' | 'acted'>>>('enumerate', []);
+      const raw = await this.run.enumerate();
       const doc = v.path;
       const out: number[] = [];
       for (const r of raw) {
@@ -186,7 +185,7 @@ class NavSearch {
     const run = this.run;
     if (!(await this.reach(v))) return;
     if (c.kind === 'page-link') await run.call('stripTarget', [c.index]).catch(() => undefined);
-    const p = await run.call<PrepareResult>('prepare', [{ fill: false, target: c.index, exclude: null, prepMs: run.settings.prepMs, frames: false }]);
+    const p = await run.prepare({ fill: false, target: c.index, exclude: null, prepMs: run.settings.prepMs });
     if (p.missing) {
       this.judge(c, v, null, undefined, false, 'not found in this view');
       return;

@@ -1,4 +1,8 @@
-/** The shapes the in-page probe (../page/) answers with, as the host reads them. */
+/**
+ * The shapes the in-page probe (../page/) answers with, as the host reads them (every answer is first held to
+ * ../../isolated-world.ts `bounded`: what the readers read is the page's DOM, and the agent lives in the page's
+ * own world).
+ */
 import type { ControlKind, InteractionControl, InteractionError, InteractionView, NavKind } from '../../../core/browser-evidence.js';
 
 /** A control as `enumerate` lists it. */

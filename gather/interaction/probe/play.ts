@@ -63,9 +63,7 @@ export async function playKeys(run: ProbeRun, c: InteractionControl, base: Basel
     await hold(run, key);
     await run.quiet();
     const navigated = w.documents.length ? await run.afterNavigation(w) : null;
-    const post = navigated
-      ? null
-      : await run.call<PostResult>('post', [{ exclude: null, acted: null, ignore: run.unstable, versus: versusAt(base, checkpoints[i]!) }]);
+    const post = navigated ? null : await run.post({ exclude: null, acted: null, ignore: run.unstable, versus: versusAt(base, checkpoints[i]!) });
     const effects = effectsOf(w, post, navigated, base);
     if (effects.length || navigated || i === keys.length - 1) {
       const action = `hold each key ${KEY_HOLD_MS} ms: ${tried.join(' ')}${effects.length ? ` (${keyName(key)} had an effect)` : ''}`;

@@ -19,7 +19,7 @@ import {
   RELOAD_TIMEOUT_MS,
   RESTORE,
 } from './limits.js';
-import type { Baseline, Navigated } from './page-answers.js';
+import type { Baseline, Navigated, PostResult, PrepareResult, RawControl } from './page-answers.js';
 import { sampleFile } from './samples.js';
 import { gate } from '../../step-gate.js';
 
@@ -43,6 +43,8 @@ export interface Advanced {
   slow: boolean;
   realMs: number;
   moved: number;
+  /** The page clock after the move (virtual ms since the document began). */
+  now: number;
 }
 
 export class ProbeRun {
@@ -79,6 +81,10 @@ export class ProbeRun {
   readonly readsOf = new Map<number, Set<number>>();
   /** Virtual ms between animation frames (more than 16 on a heavy page, from `adaptFrames`). */
   frameMs = PROBE_CONFIG.frameMs;
+  /** The page clock of the current document after the last move (virtual ms since it began). */
+  clockNow = 0;
+  /** The start state's viewport as first captured (render-validity reads it: driver.ts `screenshot`). */
+  startViewport?: Buffer;
   /** Real ms the first settle cost per virtual second of the page clock. */
   settleCost?: number;
   private clockNoted = false;
@@ -125,10 +131,54 @@ export class ProbeRun {
     this.timings[name] = (this.timings[name] ?? 0) + Math.round(performance.now() - since);
   }
 
-  /** Call the in-page probe within the budget; OutOfBudget when none is left. */
+  /** Call a reader (the probe's isolated world) within the budget; OutOfBudget when none is left. */
   call<T>(fn: string, args: unknown[], ms = EVAL_MS): Promise<T> {
     if (this.left() <= 0) throw new OutOfBudget("the probe's time budget is used up");
     return this.d.call<T>(fn, args, this.bound(ms));
+  }
+
+  /** Ask the main-world agent (the page clock and the recorders) within the budget; OutOfBudget when none is left. */
+  agent<T>(op: string, args: unknown[], ms = EVAL_MS): Promise<T> {
+    if (this.left() <= 0) throw new OutOfBudget("the probe's time budget is used up");
+    return this.d.agent<T>(op, args, this.bound(ms));
+  }
+
+  /** The controls of the current document (page/controls.ts), with what the agent saw of React's handlers. */
+  async enumerate(): Promise<RawControl[]> {
+    const react = await this.agent<unknown>('react', []).catch(() => null);
+    const raw = await this.call<RawControl[]>('enumerate', [react]);
+    return Array.isArray(raw) ? raw : [];
+  }
+
+  /** Tag the controls' selectors in both worlds (the readers act on them, the agent notes reads of them). */
+  async tag(selectors: Array<string | null>): Promise<number[]> {
+    const [missing] = await Promise.all([this.call<number[]>('tag', [selectors]), this.agent('tag', [selectors])]);
+    return Array.isArray(missing) ? missing.filter((i) => Number.isInteger(i)) : [];
+  }
+
+  /**
+   * Before an action: the readers fill the form and bring the target into view, PREP passes on the page clock,
+   * the readers aim and take the "before" snapshot, and the agent starts noting events and reads.
+   */
+  async prepare(opts: { fill: boolean; target: number | null; exclude: number | null; prepMs: number }): Promise<PrepareResult> {
+    const start = await this.call<{ missing: boolean; filled: string[] }>('prepareStart', [{ fill: opts.fill, target: opts.target }]);
+    if (start.missing) return { missing: true };
+    // PREP, then the agent starts noting (the clock stands still until the action: nothing happens in between).
+    const adv = await this.agent<Advanced>('advance', [opts.prepMs, true]);
+    const end = await this.call<{ point: { x: number; y: number } | null; covered: string | null }>('prepareEnd', [
+      { target: opts.target, exclude: opts.exclude },
+    ]);
+    return { missing: false, point: end.point, covered: end.covered, filled: start.filled, storm: !!(adv.storm || adv.slow) };
+  }
+
+  /** After an action: what the agent noted since `prepare` (events, reads), and what the readers compare. */
+  async post(opts: { exclude: number | null; acted: number | null; ignore: string[]; versus: Record<string, string> }): Promise<PostResult> {
+    // Both read the same moment (the clock stands still): asked together.
+    const [noted, diff] = await Promise.all([
+      this.agent<{ events: Record<string, string[]>; reads: number[] }>('untrack', []),
+      this.call<Omit<PostResult, 'events' | 'reads'>>('post', [opts]),
+    ]);
+    return { ...diff, events: noted.events ?? {}, reads: (noted.reads ?? []).filter((i) => Number.isInteger(i)) };
   }
 
   quiet(since?: number): Promise<boolean> {
@@ -141,7 +191,8 @@ export class ProbeRun {
    * time: the log says so once.
    */
   async advance(ms: number, note = true): Promise<Advanced> {
-    const r = await this.call<Advanced>('advance', [ms]);
+    const r = await this.agent<Advanced>('advance', [ms]);
+    if (typeof r.now === 'number') this.clockNow = r.now;
     if ((r.storm || r.slow) && note)
       this.clockBehind(
         r.storm ? `over ${PROBE_CONFIG.maxFires} callbacks in one move` : `a move of ${ms} virtual ms took over ${PROBE_CONFIG.maxAdvanceRealMs} real ms`,
@@ -181,7 +232,7 @@ export class ProbeRun {
 
   /** In a document just loaded: frames at the run's interval when it is not the default. */
   private async frames(): Promise<void> {
-    if (this.frameMs !== PROBE_CONFIG.frameMs) await this.call('setFrameMs', [this.frameMs]);
+    if (this.frameMs !== PROBE_CONFIG.frameMs) await this.agent('setFrameMs', [this.frameMs]);
   }
 
   /** Restore the start state: storage cleared, the entry page loaded again and settled, controls tagged. */
@@ -189,9 +240,14 @@ export class ProbeRun {
     await gate.step('probe restore');
     const t = performance.now();
     const d = this.d;
-    await d.takeCoverage(this.bound(EVAL_MS)).catch(() => undefined);
-    // localStorage and sessionStorage are cleared by the page script; the rest through the browser, when used.
-    const deep = await d.call<boolean>('clearSession', [], this.bound(1000)).catch(() => true);
+    // The coverage so far is taken; localStorage and sessionStorage are cleared by the readers; the rest through the
+    // browser, when the page used more (the agent noted IndexedDB, caches or workers) or set cookies.
+    const [, cookies, used] = await Promise.all([
+      d.takeCoverage(this.bound(EVAL_MS)).catch(() => undefined),
+      d.call<boolean>('clearSession', [], this.bound(1000)).catch(() => true),
+      d.agent<boolean>('deep', [], this.bound(1000)).catch(() => true),
+    ]);
+    const deep = cookies !== false || used !== false;
     if (deep)
       await withTimeout(
         d.cdp.send('Storage.clearDataForOrigin', {
@@ -205,7 +261,7 @@ export class ProbeRun {
     if (nav.error) throw new Error(`reload failed: ${nav.error}`);
     await this.frames();
     await this.settle();
-    const missing = await this.call<number[]>('tag', [tagSelectors]);
+    const missing = await this.tag(tagSelectors);
     this.mark('restore', t);
     return nav.status !== undefined ? { missing, status: nav.status } : { missing };
   }
@@ -213,7 +269,7 @@ export class ProbeRun {
   /** Wait (a bounded number of polls) until the document reached by navigation has loaded. */
   private async loaded(): Promise<void> {
     for (let i = 0; i < 50; i++) {
-      const ready = await this.d.eval<string>('document.readyState', this.bound(1000), 'ready state').catch(() => 'loading');
+      const ready = await this.d.call<string>('readyState', [], this.bound(1000)).catch(() => 'loading');
       if (ready === 'complete') break;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -226,8 +282,7 @@ export class ProbeRun {
     const out: Navigated = { url: last.url, ...(status !== undefined ? { status } : {}) };
     try {
       await withTimeout(this.loaded(), this.bound(RELOAD_TIMEOUT_MS), 'navigation load');
-      const hasProbe = await this.d.eval<boolean>('!!window.__wgProbe', this.bound(1000), 'probe present');
-      if (hasProbe) {
+      if (this.d.hasReaders) {
         await this.frames();
         await this.settle();
         out.view = await this.call<InteractionView>('view', [status]);

@@ -10,7 +10,6 @@ import { withTimeout } from '../../time.js';
 import { act } from './act.js';
 import { OWN_STATE, observe } from './actions.js';
 import { actionErrors, describeControl, effectsOf, topmost } from './effects.js';
-import type { PostResult, PrepareResult } from './page-answers.js';
 import { OutOfBudget, type ProbeRun } from './run.js';
 
 const parentOf = (sel: string) => sel.replace(/ > [^>]+$/, '');
@@ -39,25 +38,23 @@ async function tryAfter(
   ignore: string[],
 ): Promise<{ effects: InteractionEffect[]; errors: InteractionError[]; refused: string[] } | null> {
   await run.restore();
-  const pp = await run.call<PrepareResult>('prepare', [
-    { fill: true, target: p.index, exclude: OWN_STATE.has(p.kind) ? p.index : null, prepMs: 0, frames: false },
-  ]);
+  const pp = await run.prepare({ fill: true, target: p.index, exclude: OWN_STATE.has(p.kind) ? p.index : null, prepMs: 0 });
   if (pp.missing) return null;
   const w0 = run.d.startWindow();
   await act(run, p, pp.point ?? null);
   await run.advance(run.settings.observeMs);
   await run.quiet();
   if (w0.documents.length) return null;
-  await run.call('tag', [run.selectors]);
+  await run.tag(run.selectors);
   const exclude = OWN_STATE.has(c.kind) ? c.index : null;
-  const prep = await run.call<PrepareResult>('prepare', [{ fill: false, target: c.index, exclude, prepMs: run.settings.prepMs, frames: false }]);
+  const prep = await run.prepare({ fill: false, target: c.index, exclude, prepMs: run.settings.prepMs });
   if (prep.missing) return null;
   const since = performance.now();
   const w = run.d.startWindow();
   await act(run, c, prep.point ?? null);
   await observe(run, w, since);
   const navigated = w.documents.length ? await run.afterNavigation(w) : null;
-  const post = navigated ? null : await run.call<PostResult>('post', [{ exclude, acted: c.index, ignore, versus: {} }]);
+  const post = navigated ? null : await run.post({ exclude, acted: c.index, ignore, versus: {} });
   return { effects: effectsOf(w, post, navigated, run.ref), errors: actionErrors(w, run.ref), refused: w.refused };
 }
 

@@ -6,19 +6,32 @@
  * its evidence and expectations the runner checks on the page.
  *
  * Recording and replay: the steps that ran and the verdict's expectations are recorded as a scripted test for
- * that artifact, cached by (model, prompt version, artifact hash, test) in the judges' cache folder; a rerun
- * replays the steps and checks the expectations without any call (deterministic and free). A recorded
- * "failed" replays to failed when the steps still run.
+ * that artifact, cached by (model, prompt version, artifact hash, test) in the judges' cache folder, the artifact
+ * hash taken over every file's path and bytes (lib/artifact/hash.ts); a rerun replays the steps and checks the
+ * expectations without any call (deterministic and free). A recorded "failed" replays to failed when the steps
+ * still run.
  *
- * Outcomes: passed only with a "passed" verdict whose expectations all hold on the page; failed on a "failed"
- * verdict, a "passed" one whose expectations do not hold, or the step cap reached without a verdict (the agent
- * could not get the expected result within its steps; that is recorded too). Not run (null, with the reason, not
- * recorded): no judge, a call that failed, malformed JSON after the client's retries (`invalidRetries`), the
- * token cap or the time cap. A step whose locator finds nothing is told to the agent, not counted as a failure;
- * it is not recorded. Cost: the calls' usage in the judges' accounting shape (judges/run.ts `JudgeUsage`).
+ * Outcomes: passed only with a "passed" verdict whose expectations all hold on the page and at least one of which
+ * did not already hold on the restored start state; failed on a "failed" verdict, a "passed" one whose
+ * expectations do not hold or all already held at the start (or that names none), or the step cap reached without
+ * a verdict (the agent could not get the expected result within its steps; that is recorded too).
+ *
+ * Vacuous verdicts. An expectation that holds before any step and after the steps shows nothing the page did:
+ * `count` of `body` at least 1, `url` containing "http", `hidden` of a text the page never had hold on an empty
+ * page, and a model talked into "passed" by the page would otherwise take it from 0 to 100 (and the recording
+ * would replay the pass). So each expectation of a "passed" verdict is also checked on the restored start state
+ * (`startTest` with `baseline`: a replay does it before its steps; a live session, whose expectations come only
+ * with its verdict, restores the start state after its screenshot and checks them there); those that held there
+ * are marked `heldAtStart` and do not count, and a pass with no expectation left is not accepted: the test
+ * fails, with a reason that says so. Recordings replay under the same rule. Consequence: a test whose expected
+ * result is already on the start screen ("the page shows a title") cannot be passed by the agent, whatever its
+ * steps; such a check belongs in a scripted test, whose expectations are the test author's and count as written.
+ *
+ * Not run (null, with the reason, not recorded): no judge, a call that failed, malformed JSON after the client's
+ * retries (`invalidRetries`), the token cap or the time cap. A step whose locator finds nothing is told to the
+ * agent, not counted as a failure; it is not recorded. Cost: the calls' usage in the judges' accounting shape (judges/run.ts `JudgeUsage`).
  */
 import { createHash } from 'node:crypto';
-import type { Artifact } from '../../../core/artifact/model.js';
 import { describeStep, type Expectation, type NaturalTest, type RequirementTestResult, type ScriptedTest } from '../../../core/requirement-tests.js';
 import { JudgeCache } from '../../../judges/cache.js';
 import { JudgeCallError, costUsd, type JudgeClient } from '../../../judges/client.js';
@@ -33,7 +46,6 @@ import {
 import { checkAnswer, emptyUsage, type JudgeUsage } from '../../../judges/run.js';
 import type { JudgeSettings } from '../../../judges/settings.js';
 import { EVAL_MS } from '../probe/limits.js';
-import type { RawControl } from '../probe/page-answers.js';
 import type { ProbeRun } from '../probe/run.js';
 import { afterShot, checkExpectations, observe, runSteps, startTest, type TestState } from './run.js';
 
@@ -43,18 +55,12 @@ export interface AgentContext {
   model: string;
   /** The recordings' cache (null folder: no cache). */
   cache: JudgeCache;
+  /** Every file's path and bytes (lib/artifact/hash.ts), so that a recording never crosses artifacts. */
   artifactHash: string;
 }
 
 /** What is recorded for one (model, prompt version, artifact, test). */
 export type Recording = ScriptedTest & { verdict: boolean; evidence: string };
-
-/** sha256 of the artifact's files (paths and contents), so that a recording never crosses artifacts. */
-export function artifactHash(artifact: Artifact): string {
-  const h = createHash('sha256');
-  for (const f of [...artifact.files].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`${f.path}\0${f.size}\0${f.text ?? ''}\0`);
-  return h.digest('hex');
-}
 
 export function recordingKey(model: string, artifactHashHex: string, test: NaturalTest): string {
   return createHash('sha256')
@@ -101,9 +107,9 @@ type AgentMessages = ReturnType<typeof agentMessages>;
 
 async function look(run: ProbeRun, vision: boolean): Promise<AgentObservation> {
   await run.d.listeners(run.bound(EVAL_MS)).catch(() => undefined);
-  const controls = await run.call<RawControl[]>('enumerate', []);
+  const controls = await run.enumerate();
   const text = await run.call<string>('tests.text', [4000]);
-  const url = await run.d.eval<string>('location.href', run.bound(1000), 'address');
+  const url = await run.call<string>('href', [], 1000);
   const shot = vision ? await run.d.screenshot(1600, run.bound(EVAL_MS)).catch(() => undefined) : undefined;
   return { controls: controls.map((c) => ({ kind: c.kind, text: c.text, selector: c.selector })), text, url, ...(shot ? { screenshot: shot.png } : {}) };
 }
@@ -118,15 +124,21 @@ async function conclude(
   usage?: JudgeUsage,
 ): Promise<RequirementTestResult> {
   await observe(run);
-  const expectations = rec.verdict ? await checkExpectations(run, st, rec.expect) : [];
-  const bad = expectations.find((e) => !e.ok);
-  const passed = rec.verdict && !bad;
+  const checked = rec.verdict ? await checkExpectations(run, st, rec.expect) : [];
+  const bad = checked.find((e) => !e.ok);
+  const shot = await afterShot(run);
+  // A replay checked the start state before its steps; a live session knows its expectations only now, so the
+  // start state is restored and checked after the screenshot (the page's state is no longer needed).
+  const atStart = rec.verdict && !bad ? (st.atStart ?? (await startTest(run, rec.expect, { baseline: true })).atStart!) : [];
+  const expectations = checked.map((e, i) => (atStart[i] ? { ...e, heldAtStart: true } : e));
+  const passed = rec.verdict && !bad && expectations.some((e) => !e.heldAtStart);
   const reason = passed
     ? undefined
     : !rec.verdict
       ? `the agent found the expected result does not hold: ${rec.evidence || 'no evidence given'}`
-      : `the agent said passed, but ${bad!.expect} does not hold (found ${bad!.found})`;
-  const shot = await afterShot(run);
+      : bad
+        ? `the agent said passed, but ${bad.expect} does not hold (found ${bad.found})`
+        : vacuous(expectations);
   return {
     id: test.id,
     title: test.task,
@@ -143,9 +155,16 @@ async function conclude(
   };
 }
 
-/** Replay a recording: its steps, then its expectations; no call. */
+/** Why a "passed" verdict whose expectations all hold is not accepted: none of them shows a change. */
+function vacuous(expectations: RequirementTestResult['expectations']): string {
+  if (expectations.length === 0) return 'the agent said passed without naming an expectation to check it on the page';
+  const named = expectations.map((e) => e.expect).join('; ');
+  return `the agent said passed, but every expectation it named already held on the start state, before any step, so none shows the expected result (${named.length > 300 ? `${named.slice(0, 300)}…` : named})`;
+}
+
+/** Replay a recording: the start state checked, its steps, then its expectations; no call. */
 export async function replay(run: ProbeRun, test: NaturalTest, rec: Recording): Promise<RequirementTestResult> {
-  const st = await startTest(run, rec.expect);
+  const st = await startTest(run, rec.expect, { baseline: rec.verdict });
   const failed = await runSteps(run, st, rec.steps);
   if (failed)
     return {

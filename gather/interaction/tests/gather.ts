@@ -8,13 +8,14 @@
  * is missing with that reason (the metric is unscorable).
  */
 import type { BrowserContext } from 'puppeteer-core';
+import { artifactContentHash } from '../../../lib/artifact/hash.js';
 import { gathered, missing, type Evidence } from '../../../core/evidence.js';
 import { errorMessage } from '../../../core/errors.js';
 import { isNaturalTest } from '../../../core/requirement-tests.js';
 import { JudgeCache } from '../../../judges/cache.js';
 import { JudgeClient } from '../../../judges/client.js';
 import { AGENT_TASK, modelFor, notConfiguredReason, resolveJudgeSettings, type JudgeSettings } from '../../../judges/settings.js';
-import { artifactHash, runAgentTest, type AgentContext } from './agent.js';
+import { runAgentTest, type AgentContext } from './agent.js';
 import { runRequirementTests, type TestRunOptions } from './run.js';
 
 /** Why the tests cannot run on this artifact, or null. */
@@ -25,7 +26,7 @@ export function noTestsReason(evidence: Evidence): string | null {
 }
 
 /** The agent for this artifact, or why there is none. */
-function agentFor(evidence: Evidence, judge: JudgeSettings | undefined): Pick<TestRunOptions, 'agent' | 'noAgent'> & { timeMs?: number } {
+async function agentFor(evidence: Evidence, judge: JudgeSettings | undefined): Promise<Pick<TestRunOptions, 'agent' | 'noAgent'> & { timeMs?: number }> {
   let settings: JudgeSettings;
   try {
     settings = judge ?? resolveJudgeSettings({}, process.env);
@@ -39,7 +40,7 @@ function agentFor(evidence: Evidence, judge: JudgeSettings | undefined): Pick<Te
     settings,
     model: modelFor(settings, AGENT_TASK)!,
     cache: new JudgeCache(settings.cacheDir),
-    artifactHash: artifactHash(evidence.artifact),
+    artifactHash: await artifactContentHash(evidence.artifact),
   };
   return { agent: (run, test) => runAgentTest(run, test, ctx), timeMs: settings.agent.timeMs };
 }
@@ -60,7 +61,7 @@ export async function gatherRequirementTests(
   }
   const tests = evidence.requirement!.tests!;
   const naturals = tests.filter(isNaturalTest).length;
-  const agent = naturals ? agentFor(evidence, judge) : {};
+  const agent = naturals ? await agentFor(evidence, judge) : {};
   const extra = agent.agent ? naturals * (agent.timeMs ?? 0) : 0;
   if (deadline + extra - performance.now() < 3000) {
     evidence.requirementTests = missing('the requirement tests were not run: no time left in the artifact budget');

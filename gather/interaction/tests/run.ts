@@ -55,18 +55,25 @@ export interface TestState {
   t0: number;
   /** Fingerprints after the restore, per `changed` expectation index. */
   before: Map<number, string>;
+  /** With `baseline`: whether each expectation already held on the restored start state, before any step. */
+  atStart?: boolean[];
   steps: RequirementTestResult['steps'];
   boxes: TestBox[];
 }
 
-/** Restore the start state and take what `changed` compares with. */
-export async function startTest(run: ProbeRun, expect: readonly Expectation[]): Promise<TestState> {
+/**
+ * Restore the start state and take what `changed` compares with; with `baseline`, also check each expectation on
+ * that start state (an agent's verdict counts only the expectations that did not already hold there: agent.ts).
+ */
+export async function startTest(run: ProbeRun, expect: readonly Expectation[], opts: { baseline?: boolean } = {}): Promise<TestState> {
   const t0 = performance.now();
   await run.restore();
   run.d.startWindow();
   const before = new Map<number, string>();
   for (const [k, e] of expect.entries()) if ('changed' in e) before.set(k, await run.call<string>('tests.fingerprint', [e.changed as ChangedTarget, `c${k}`]));
-  return { t0, before, steps: [], boxes: [] };
+  const st: TestState = { t0, before, steps: [], boxes: [] };
+  if (opts.baseline) st.atStart = (await checkExpectations(run, st, expect)).map((e) => e.ok);
+  return st;
 }
 
 /** Run steps in order until one fails; returns the failing step's note, or undefined when all ran. */
@@ -111,7 +118,7 @@ export async function checkExpectations(run: ProbeRun, st: TestState, expect: re
 
 /** Let the page finish what the last step started (OBSERVE on the page clock, then a quiet network). */
 export async function observe(run: ProbeRun): Promise<void> {
-  await run.call('advance', [OBSERVE_MS]);
+  await run.agent('advance', [OBSERVE_MS]);
   await run.quiet();
 }
 

@@ -63,7 +63,7 @@ async function drag(run: ProbeRun, step: Extract<TestStep, { drag: Locator }>): 
     const x = from.point.x + ((to.x - from.point.x) * k) / 10;
     const y = from.point.y + ((to.y - from.point.y) * k) / 10;
     await run.d.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 });
-    await run.call('advance', [16]);
+    await run.agent('advance', [16]);
   }
   await mouse(run, 'mouseReleased', to.x, to.y);
   return from.box;
@@ -74,7 +74,7 @@ async function check(run: ProbeRun, loc: Locator, want: boolean): Promise<TestBo
   const state = await run.call<boolean | null>('tests.checked', [f.i]);
   if (state === want) return f.box;
   await run.d.click(f.point.x, f.point.y);
-  await run.call('advance', [STEP_SETTLE_MS]);
+  await run.agent('advance', [STEP_SETTLE_MS]);
   const after = await run.call<boolean | null>('tests.checked', [f.i]);
   if (after !== null && after !== want) throw new NotFound(`${describeLocator(loc)} is still ${after ? 'checked' : 'unchecked'} after a click`);
   return f.box;
@@ -87,18 +87,18 @@ async function press(run: ProbeRun, key: string, hold?: number): Promise<void> {
     return;
   }
   await run.d.page.keyboard.down(k);
-  await run.call('advance', [hold]);
+  await run.agent('advance', [hold]);
   await run.d.page.keyboard.up(k);
 }
 
 /** Act one step; the element's box when it acted on one. Throws NotFound (the test fails) or page faults. */
 async function act(run: ProbeRun, step: TestStep): Promise<TestBox | undefined> {
   if ('wait' in step) {
-    await run.call('advance', [step.wait]);
+    await run.agent('advance', [step.wait]);
     return undefined;
   }
   if ('reload' in step) {
-    const url = await run.d.eval<string>('location.href', run.bound(1000), 'address');
+    const url = await run.call<string>('href', [], 1000);
     const nav = await run.d.navigate(url, run.bound(RELOAD_TIMEOUT_MS));
     if (nav.error) throw new NotFound(`reload failed: ${nav.error}`);
     await run.settle();
@@ -108,7 +108,7 @@ async function act(run: ProbeRun, step: TestStep): Promise<TestBox | undefined> 
     await press(run, step.press, step.hold);
   } else if ('drag' in step) {
     const box = await drag(run, step);
-    await run.call('advance', [STEP_SETTLE_MS]);
+    await run.agent('advance', [STEP_SETTLE_MS]);
     return box;
   } else if ('check' in step || 'uncheck' in step) {
     return check(run, 'check' in step ? step.check : step.uncheck, 'check' in step);
@@ -116,7 +116,7 @@ async function act(run: ProbeRun, step: TestStep): Promise<TestBox | undefined> 
     const f = await find(run, step.select);
     const chosen = await run.call<string | null>('tests.choose', [f.i, step.option]);
     if (chosen === null) throw new NotFound(`${describeLocator(step.select)} has no option matching ${JSON.stringify(step.option)}`);
-    await run.call('advance', [STEP_SETTLE_MS]);
+    await run.agent('advance', [STEP_SETTLE_MS]);
     return f.box;
   } else {
     const loc = 'click' in step ? step.click : 'dblclick' in step ? step.dblclick : 'hover' in step ? step.hover : step.type;
@@ -127,10 +127,10 @@ async function act(run: ProbeRun, step: TestStep): Promise<TestBox | undefined> 
       await run.call('tests.clear', [f.i]);
       await run.d.type(step.text);
     }
-    await run.call('advance', [STEP_SETTLE_MS]);
+    await run.agent('advance', [STEP_SETTLE_MS]);
     return f.box;
   }
-  await run.call('advance', [STEP_SETTLE_MS]);
+  await run.agent('advance', [STEP_SETTLE_MS]);
   return undefined;
 }
 

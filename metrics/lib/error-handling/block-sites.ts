@@ -1,5 +1,5 @@
 /** One JS block's units, risky sites and uses of names, found in one walk of its tree. */
-import { fileLine, parseJs } from '../../../core/js-parse.js';
+import { fileLine, parseJs } from '../../../lib/js-parse.js';
 import type { SourceBlock } from '../../../core/artifact/model.js';
 import type { AnyNode, PageState, Site, Unit } from './units.js';
 import { assignedTo, calleeName, exprText, isFn, lastSegment, nameFunction, preOrderWalk, stringArg, unitIndex } from './syntax.js';

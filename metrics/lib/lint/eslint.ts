@@ -2,7 +2,7 @@
 import type { Linter } from 'eslint';
 import { parse as acornParse } from 'acorn';
 import type { Artifact, SourceBlock } from '../../../core/artifact/model.js';
-import { parseJs } from '../../../core/js-parse.js';
+import { parseJs } from '../../../lib/js-parse.js';
 import { errorMessage } from '../../../core/errors.js';
 import { lastEntryFrom, type LintFinding, type Skipped } from './findings.js';
 import { isModuleBlock, pageGlobals } from './page-globals.js';

@@ -5,7 +5,7 @@
 import * as walk from 'acorn-walk';
 import type * as acorn from 'acorn';
 import type { Artifact, SourceBlock } from '../../../core/artifact/model.js';
-import { parseJs } from '../../../core/js-parse.js';
+import { parseJs } from '../../../lib/js-parse.js';
 
 const IDENT_RE = /^[A-Za-z_$][\w$]*$/;
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { usedFeatures } from '../../../metrics/accessibility/used-features.js';
-import { loadArtifact } from '../../../core/artifact/load.js';
+import { loadArtifact } from '../../../lib/artifact/load.js';
 import { writeSingleFile } from '../../helpers.js';
 
 describe('used features at scale', () => {

@@ -12,7 +12,7 @@ import copywriting, {
   type SubScore,
 } from '../../../metrics/content/copywriting.js';
 import { COMPLIANCE_TERMS, OPERATION_GROUPS, TECHNICAL_TERMS } from '../../../metrics/content/copywriting-vocabulary.js';
-import { loadArtifact } from '../../../core/artifact/load.js';
+import { loadArtifact } from '../../../lib/artifact/load.js';
 import { staticEvidence } from '../../../core/evidence.js';
 import { writeSingleFile } from '../../helpers.js';
 import type { MetricDetails } from '../../../core/metric.js';

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadArtifact } from '../../../core/artifact/load.js';
+import { loadArtifact } from '../../../lib/artifact/load.js';
 import { DEFAULT_VIEWPORTS } from '../../../core/fidelity.js';
 import { ChromeProcess, sandboxContext } from '../../../gather/chrome-process.js';
 import { SandboxThread } from '../../../gather/sandbox/sandbox-thread.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import navigationReachability from '../../../metrics/interaction/navigation-reachability.js';
 import { testMetric } from '../../metric-tester.js';
-import { referenceRoutes, routeName } from '../../../metrics/reference-routes.js';
+import { referenceRoutes, routeName } from '../../../metrics/lib/reference-routes.js';
 import { writeArtifact } from '../../helpers.js';
 import { control, interactionEvidence, link, recorded } from './synthetic.js';
 

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadArtifact } from '../../../core/artifact/load.js';
+import { loadArtifact } from '../../../lib/artifact/load.js';
 import type { Evidence } from '../../../core/evidence.js';
 import { BrowserGatherer } from '../../../gather/browser-gatherer.js';
 import { fixture } from '../../helpers.js';

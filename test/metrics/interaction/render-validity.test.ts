@@ -214,6 +214,84 @@ testMetric(renderValidity, [
     },
     score: 0,
   },
+  // A drawing on a plain background (SCENE_DRAWING), with the readings measured on the calibration pages.
+  ...(
+    [
+      ['a flower in a pot on a pale wall (CSS)', px(0.0086, 13, 0.0008), 100],
+      ['a logo on black', px(0.0093, 13, 0.0008), 100],
+      ['a single round shape on black', px(0.0152, 12, 0.0005), 100],
+      ['an SMIL shape', px(0.025, 16, 0.001), 100],
+      ['an error message alone, in 40 px type (lines of text: 0.55 edge pixels a pixel)', px(0.0113, 19, 0.0062), 0],
+      ['an error message alone, in 16 px type', px(0.0027, 19, 0.0033), 0],
+      ['a stuck spinner', px(0.0013, 5, 0.0001), 0],
+      ['"Loading…" alone', px(0.0005, 9, 0.0006), 0],
+      ['a bordered empty box (3 colours)', px(0.007, 3, 0.007), 0],
+      ['a lone header bar (6 colours)', px(0.0561, 6, 0.0017), 0],
+      ['a smooth gradient (no edges)', px(0.6, 120, 0), 0],
+    ] as const
+  ).map(([what, reading, score]) => ({
+    name: `no text, no visuals: ${what} ${score ? 'is a drawing: renders' : 'is no drawing: does not render'}`,
+    html: '<p>x</p>',
+    evidence: { interaction: interactionEvidence({ firstView: view({ elements: 6, textChars: 0, screen: screen(reading) }) }) },
+    score,
+    ...(score ? { details: (d: Record<string, unknown>) => assert.match(String(d.scene), /a drawing on its background/) } : {}),
+  })),
+  {
+    name: 'an animation that grows from nothing: the first view shows little, a later frame on the page clock a drawing: renders, naming that frame',
+    html: '<p>x</p>',
+    evidence: {
+      interaction: interactionEvidence({
+        firstView: view({
+          elements: 9,
+          textChars: 0,
+          atMs: 1000,
+          screen: screen(px(0.0043, 5, 0.0005)),
+          samples: [
+            { atMs: 2300, screen: screen(px(0.0079, 18, 0.0007)) },
+            { atMs: 4000, screen: screen(px(0.0086, 13, 0.0008)) },
+          ],
+        }),
+      }),
+    },
+    score: 100,
+    details: (d) => {
+      assert.match(String(d.scene), /a drawing on its background .* at 2\.3 s of the page clock/);
+      assert.equal((d.frames as unknown[]).length, 3);
+    },
+  },
+  {
+    name: 'a canvas that stays black in every frame does not render, and says how many frames it looked at',
+    html: '<p>x</p>',
+    evidence: {
+      interaction: interactionEvidence({
+        firstView: { ...canvasOnly(false, px(0, 1, 0)), atMs: 1000, samples: [{ atMs: 2300, screen: screen(px(0, 1, 0), [{ ...px(0, 1, 0), share: 1 }]) }] },
+      }),
+    },
+    score: 0,
+    details: (d) => assert.match(String((d.failed as string[]).join(' ')), /in none of 2 frames over its first seconds/),
+  },
+  {
+    name: "the visit's screenshot shows a scene no frame of the probe shows: a warning in the details",
+    html: '<p>x</p>',
+    evidence: {
+      interaction: interactionEvidence({
+        firstView: { ...canvasOnly(false, px(0, 1, 0)), visit: screen(px(0.0144, 27, 0.0013), [{ ...px(0.0144, 27, 0.0013), share: 1 }]) },
+      }),
+    },
+    score: 0,
+    details: (d) => assert.match(String(d.warning), /the visit's screenshot shows what no frame of the probe shows/),
+  },
+  {
+    name: 'the visit and the probe agree: no warning',
+    html: '<p>x</p>',
+    evidence: {
+      interaction: interactionEvidence({
+        firstView: { ...canvasOnly(true, px(0.0144, 27, 0.0013)), visit: screen(px(0.0144, 27, 0.0013), [{ ...px(0.0144, 27, 0.0013), share: 1 }]) },
+      }),
+    },
+    score: 100,
+    details: (d) => assert.equal(d.warning, undefined),
+  },
   { name: 'unscorable when the probe was not run', html: '<p>x</p>', evidence: {}, unscorable: /not run/ },
   { name: "unscorable with the probe's failure", html: '<p>x</p>', evidence: { interaction: missing('no time left') }, unscorable: 'no time left' },
 ]);

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { harmonyOf, type PaletteColour } from '../../../metrics/visual/color-harmony.js';
+import { harmonyOf } from '../../../metrics/visual/color-harmony.js';
+import type { PaletteColour } from '../../../metrics/lib/palette.js';
 
 const colour = (hex: string, share: number, h: number | null, s: number, v: number, role: PaletteColour['role'] = 'surface'): PaletteColour => ({
   hex,

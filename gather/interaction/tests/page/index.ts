@@ -1,5 +1,5 @@
 /**
- * Requirement tests, in the page: what the test runner (../run.ts) calls through `__wgProbe.tests.<fn>`:
+ * Requirement tests, in the probe's isolated world: what the test runner (../run.ts) calls through `__wg.tests.<fn>`:
  * locate an element and bring it into view, clear a field, pick an option, read a check box, fingerprint a part
  * of the page (for `changed`), and check an expectation. Synchronous: the page clock (../../page/clock.ts) is
  * moved by the runner between calls.
@@ -12,7 +12,6 @@
  */
 import { canvasPixels } from '../../page/canvas.js';
 import { fnv, visible } from '../../page/dom.js';
-import { NG, NS } from '../../page/natives.js';
 import { docBox, locate, locateAll, matcher, nearestFor, nearestTexts, valueOf, type PageLocator } from './locate.js';
 
 /** Elements found by `find`, by index (valid until the next page load). */
@@ -47,8 +46,7 @@ function find(loc: PageLocator, scroll = true) {
 function clear(i: number): void {
   const el = field(held[i]!);
   (el as HTMLElement).focus?.();
-  if (el.tagName === 'INPUT') NS.inputValue.call(el, '');
-  else if (el.tagName === 'TEXTAREA') NS.textareaValue.call(el, '');
+  if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') (el as HTMLInputElement | HTMLTextAreaElement).value = '';
   else if ((el as HTMLElement).isContentEditable) el.textContent = '';
   else return;
   el.dispatchEvent(new Event('input', { bubbles: true }));
@@ -70,7 +68,7 @@ function choose(i: number, option: string): string | null {
 
 function checked(i: number): boolean | null {
   const el = field(held[i]!);
-  if (el.tagName === 'INPUT') return NG.inputChecked.call(el) as boolean;
+  if (el.tagName === 'INPUT') return (el as HTMLInputElement).checked;
   const aria = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
   return aria === null ? null : aria === 'true';
 }

@@ -1,6 +1,6 @@
 /**
  * Requirement tests, in the page: find elements the way a user does (SPEC "Requirement tests", locators).
- * Bundled into the probe's page script (../../page/index.ts exposes it as `__wgProbe.tests`).
+ * Bundled into the probe's isolated-world readers (../../page/index.ts exposes it as `__wg.tests`).
  *
  * Interpretations:
  * - Candidates are visible elements (../../page/dom.ts `visible`). The texts of an element are its rendered text,
@@ -18,7 +18,6 @@
  *   placeholders and headings, ranked by shared letter pairs with the wanted text.
  */
 import { docBox, visible } from '../../page/dom.js';
-import { NG } from '../../page/natives.js';
 
 export type PageLocator = string | { text?: string; label?: string; placeholder?: string; role?: string; name?: string; css?: string; nth?: number };
 
@@ -43,11 +42,11 @@ export function matcher(want: string): (text: string) => 0 | 1 | 2 {
 }
 
 function valueOf(el: Element): string {
-  if (el.tagName === 'INPUT') return NG.inputValue.call(el) as string;
-  if (el.tagName === 'TEXTAREA') return NG.textareaValue.call(el) as string;
+  if (el.tagName === 'INPUT') return (el as HTMLInputElement).value;
+  if (el.tagName === 'TEXTAREA') return (el as HTMLTextAreaElement).value;
   if (el.tagName === 'SELECT') {
     const s = el as HTMLSelectElement;
-    return s.options[NG.selectIndex.call(s) as number]?.text ?? '';
+    return s.options[s.selectedIndex]?.text ?? '';
   }
   return '';
 }
