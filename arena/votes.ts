@@ -88,6 +88,12 @@ export function parseVotes(buf: Buffer, path: string): { votes: VoteRecord[]; go
   return { votes, goodBytes: pos, torn: false };
 }
 
+/**
+ * A lock whose holder has not refreshed it (every 10 s) for this long is taken over: the arena that held it crashed
+ * or was killed, and a restart on the same file then waits at most this long.
+ */
+export const LOCK_STALE_MS = 30_000;
+
 export class VotesFile {
   private fd: number;
   private readonly queue = new PQueue({ concurrency: 1 });
@@ -116,11 +122,13 @@ export class VotesFile {
     let release: () => Promise<void>;
     try {
       // A lock lost while running (its folder removed by hand, a frozen process) is said, not thrown from a timer.
-      release = await lockfile.lock(abs, { stale: 30_000, update: 10_000, realpath: false, onCompromised: onLockLost });
+      release = await lockfile.lock(abs, { stale: LOCK_STALE_MS, update: 10_000, realpath: false, onCompromised: onLockLost });
     } catch (err) {
       closeSync(fd);
       const held = (err as { code?: string }).code === 'ELOCKED';
-      throw new InputError(`--out ${path}: ${held ? 'another webgrade arena is writing this file' : `cannot lock it (${errorMessage(err)})`}`);
+      throw new InputError(
+        `--out ${path}: ${held ? `another webgrade arena is writing this file (one that crashed leaves its lock for ${LOCK_STALE_MS / 1000} s at most)` : `cannot lock it (${errorMessage(err)})`}`,
+      );
     }
     const notes: string[] = [];
     try {

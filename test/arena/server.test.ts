@@ -102,3 +102,63 @@ describe('the arena server', () => {
     assert.equal((await post('/undo', { t: token })).status, 409);
   });
 });
+
+describe('several raters on one arena at once', () => {
+  it('gives each their own pair and token, writes their votes side by side, and undoes only their own', async () => {
+    const pages: Record<string, Record<string, Record<string, string>>> = {};
+    for (const m of ['m1', 'm2', 'm3']) pages[m] = { r1: goodPage(m, 'r1'), r2: goodPage(m, 'r2') };
+    const w = await writeResults(pages);
+    const out = join(w.dir, 'votes.jsonl');
+    const raters = ['ann', 'bo', 'cy'];
+    const server = await startArena({ catalogue: readCatalogue(w.results, w.requirements), out, raters, rand: mulberry32(5) });
+    try {
+      const tokens = raters.map((r) => new URL(server.links.get(r)!).searchParams.get('t')!);
+      assert.equal(new Set(tokens).size, 3, 'a token each');
+      const vote = (t: string, pair: string, choice: string) =>
+        raw(`${server.url}vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t, pair, choice }) });
+      const undo = (t: string) => raw(`${server.url}undo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t }) });
+      const pairOf = (html: string) => /<meta name="arena-pair" content="([^"]+)">/.exec(html)![1]!;
+
+      // Three people open their links at the same moment, and vote at the same moment.
+      const loaded = await Promise.all(tokens.map((t) => raw(`${server.url}?t=${t}`)));
+      assert.deepEqual(
+        loaded.map((r) => r.status),
+        [200, 200, 200],
+      );
+      const shown = loaded.map((r) => pairOf(r.body));
+      assert.equal(new Set(shown).size, 3, 'each their own pair');
+      assert.equal((await vote(tokens[1]!, shown[0]!, 'left')).status, 409, "bo cannot vote on ann's pair");
+      const voted = await Promise.all(tokens.map((t, i) => vote(t, shown[i]!, ['left', 'right', 'tie'][i]!)));
+      assert.deepEqual(
+        voted.map((r) => [r.status, JSON.parse(r.body)]),
+        [0, 1, 2].map(() => [201, { ok: true, votes: 1 }]),
+      );
+      const lines = () =>
+        readFileSync(out, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, string>);
+      assert.deepEqual(
+        lines()
+          .map((l) => l.rater)
+          .sort(),
+        raters,
+        'three whole lines, one per rater',
+      );
+      assert.equal(lines().find((l) => l.rater === 'cy')!.winner, 'tie');
+
+      // ann's undo takes back ann's vote only.
+      assert.equal((await undo(tokens[0]!)).status, 200);
+      assert.deepEqual(
+        lines()
+          .map((l) => l.rater)
+          .sort(),
+        ['bo', 'cy'],
+      );
+      assert.equal((await undo(tokens[0]!)).status, 409, 'nothing more of ann to undo');
+      assert.equal(server.votes(), 2);
+    } finally {
+      await server.close();
+    }
+  });
+});

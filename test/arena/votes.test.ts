@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { VotesFile, type VoteRecord } from '../../arena/votes.js';
+import { LOCK_STALE_MS, VotesFile, type VoteRecord } from '../../arena/votes.js';
 import { parsePairs } from '../../weights/pairs.js';
 import { tempDir } from '../helpers.js';
 
@@ -90,5 +90,23 @@ describe('the votes file', () => {
     await first.file.close();
     const second = await VotesFile.open(path);
     await second.file.close();
+  });
+
+  it('takes over the lock of an arena that crashed (not refreshed for 30 s), and keeps its votes', async () => {
+    const path = join(tempDir(), 'votes.jsonl');
+    writeFileSync(path, JSON.stringify(vote('v1')) + '\n');
+    // What a killed arena leaves: the lock folder, last refreshed when it died.
+    mkdirSync(`${path}.lock`);
+    const now = Date.now() / 1000;
+    utimesSync(`${path}.lock`, now - 5, now - 5);
+    await assert.rejects(VotesFile.open(path), /another webgrade arena is writing this file \(one that crashed leaves its lock for 30 s at most\)/);
+    const died = now - LOCK_STALE_MS / 1000 - 1;
+    utimesSync(`${path}.lock`, died, died);
+    const reopened = await VotesFile.open(path);
+    assert.deepEqual(
+      reopened.votes.map((v) => v.id),
+      ['v1'],
+    );
+    await reopened.file.close();
   });
 });
