@@ -4,11 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { LeaderboardDoc } from '../../weights/leaderboard.js';
 import { cliPath, runCli, tempDir } from '../helpers.js';
+import { LOCK_STALE_MS } from '../../arena/votes.js';
 import { goodPage, writeResults } from '../arena/fixtures.js';
 import { row } from '../weights/synthetic.js';
 
@@ -45,6 +46,31 @@ function rankedSet(): { results: string; votes: string } {
   // As a running (or killed) arena leaves it: the last vote torn.
   writeFileSync(votes, lines.join('\n') + '\n' + lines[0]!.slice(0, 30));
   return { results, votes };
+}
+
+/** `webgrade arena` as a child process, once it has printed `count` rater links. */
+async function startArena(args: string[], count: number) {
+  const child = spawn(process.execPath, [cliPath, 'arena', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stderr.on('data', (d) => (out.stderr += d));
+  const links = await new Promise<Map<string, string>>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out.stdout += d;
+      const found = [...out.stdout.matchAll(/^ {2}(.+): (http:\/\/127\.0\.0\.1:\d+\/\?t=\S+)$/gm)];
+      if (found.length === count) resolve(new Map(found.map((m) => [m[1]!, m[2]!])));
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out.stderr}`)));
+  });
+  return { child, links, out };
+}
+
+/** One vote through the page's own route: the pair the rater is shown, and `choice`. */
+async function voteOn(link: string, choice: string): Promise<number> {
+  const html = await (await fetch(link)).text();
+  const pair = /name="arena-pair" content="([^"]+)"/.exec(html)![1]!;
+  const t = new URL(link).searchParams.get('t');
+  const v = await fetch(new URL('/vote', link), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t, pair, choice }) });
+  return v.status;
 }
 
 describe('webgrade arena (CLI)', () => {
@@ -86,6 +112,43 @@ describe('webgrade arena (CLI)', () => {
     assert.match(stdout, /stopped; 1 votes in /);
     const line = JSON.parse(readFileSync(out, 'utf8')) as Record<string, string>;
     assert.deepEqual([line.rater, line.winner, line.requirement], ['bo b', 'tie', 'r1']);
+  });
+
+  it('keeps every vote through a crash (SIGKILL), and continues on the same file once the lock is stale', async () => {
+    const pages: Record<string, Record<string, Record<string, string>>> = {};
+    for (const m of ['m1', 'm2', 'm3']) pages[m] = { r1: goodPage(m, 'r1') };
+    const w = await writeResults(pages);
+    const out = join(w.dir, 'votes.jsonl');
+    const args = [w.results, '--out', out, '--port', '0', '--rater', 'ann', '--network', 'offline'];
+    const first = await startArena(args, 1);
+    assert.equal(await voteOn(first.links.get('ann')!, 'left'), 201);
+    assert.equal(await voteOn(first.links.get('ann')!, 'right'), 201);
+    const killed = new Promise<NodeJS.Signals | null>((resolve) => first.child.on('exit', (_code, signal) => resolve(signal)));
+    first.child.kill('SIGKILL');
+    assert.equal(await killed, 'SIGKILL');
+    const kept = readFileSync(out, 'utf8').split('\n').filter(Boolean);
+    assert.equal(kept.length, 2, 'both votes were on disk when the page heard they were kept');
+
+    // Right after the crash its lock is still fresh: a second arena says why it cannot start.
+    const refused = await runCli(['arena', ...args]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /another webgrade arena is writing this file \(one that crashed leaves its lock for 30 s at most\)/);
+    // Once the lock is as old as a crashed arena's becomes (not refreshed for 30 s), a restart takes it over.
+    const old = Date.now() / 1000 - LOCK_STALE_MS / 1000 - 1;
+    utimesSync(`${out}.lock`, old, old);
+    const second = await startArena(args, 1);
+    try {
+      assert.match(second.out.stdout, / 2 votes already in /);
+      const html = await (await fetch(second.links.get('ann')!)).text();
+      assert.match(html, /<b>2<\/b> votes given · 2 of 3 pairs judged/);
+      assert.equal(await voteOn(second.links.get('ann')!, 'tie'), 201);
+      const html2 = await (await fetch(second.links.get('ann')!)).text();
+      assert.doesNotMatch(html2, /<meta name="arena-pair"/, 'every pair judged: none shown again');
+    } finally {
+      second.child.kill('SIGINT');
+      await new Promise((r) => second.child.on('exit', r));
+    }
+    assert.equal(readFileSync(out, 'utf8').split('\n').filter(Boolean).length, 3);
   });
 
   it('refuses bad usage with one line and exit 2', async () => {
