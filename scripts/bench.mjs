@@ -36,6 +36,7 @@ const BENCHMARKS = [
   ['stability', ['--out', stabilityOut]],
   ['noise-guard', [join(stabilityOut, 'a-c1.jsonl'), join(stabilityOut, 'b-c1.jsonl')]],
   ['network-modes', []],
+  ['arena-pairs', []],
   ['queue', []],
   ['mutate', []],
 ];

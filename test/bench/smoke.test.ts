@@ -222,6 +222,17 @@ const SMOKES: Smoke[] = [
       new RegExp(String.raw`^ratio with judges / mean of both without: (${num}) \(goal ≥ 0\.9\)$`, 'm'),
     ],
   },
+  {
+    // Simulated votes; the figures of docs/arena.md come from 16 populations of 8 models × 80 requirements.
+    name: 'arena-pairs',
+    args: ['--models', '3', '--requirements', '6', '--steps', '10,20', '--seeds', '1', '--strategies', 'random,arena'],
+    figures: [
+      /^arena-pairs: 3 models × 6 requirements \(18 pairs\)/m,
+      new RegExp(String.raw`^random \| 20 \| (${num}) \| (${num}) \| (${num}) \| \d+%$`, 'm'),
+      new RegExp(String.raw`^arena \| 20 \| (${num}) \| (${num}) \| (${num}) \| \d+%$`, 'm'),
+      /^votes until the mean misplaced weight is ≤ 0\.2: random .*, arena /m,
+    ],
+  },
 ];
 
 async function smoke(t: TestContext, s: Smoke): Promise<void> {
