@@ -5,10 +5,10 @@
  * unscorable counts, label breakdowns (the study's Table 5: the average over models per label value, then each
  * model) and the bootstrap intervals.
  *
- * Re-ranking in the page: the report embeds each model's unweighted mean z per metric (whole population, and per
- * label value for the breakdowns) and every persona's final metric weights; the page recomputes
- * `Σ w_j · meanZ_j` per perspective and overall, exactly as aggregate.ts does. Bootstrap intervals cannot be
- * recomputed cheaply in the page, so they are computed in Node for every persona and embedded.
+ * Switching persona in the page: every persona's leaderboard (ranks, overall, perspectives), its breakdowns and
+ * its bootstrap intervals are computed in Node from the one set of standings (weights/leaderboard.ts
+ * `computeStandings`: the norms, aggregates and bootstrap resamples are computed once for all personas) and
+ * embedded; the page only shows them, it derives no score.
  *
  * All strings from the results (model names, label values) are inserted with textContent, and the embedded JSON
  * escapes `<`, so a hostile model name cannot inject markup. Records keyed by them have no prototype here and in
@@ -19,14 +19,21 @@
  * "n/a: one requirement" instead of an interval.
  */
 import { suiteMetrics } from '../metrics/registry.js';
-import { PERSPECTIVES } from '../core/metric.js';
-import { aggregate, labelKeys, populationNorms, type Population } from '../weights/aggregate.js';
-import { bootstrap, type BootstrapResult } from '../weights/bootstrap.js';
+import { scoreBreakdown, scoreModels, type Population } from '../weights/aggregate.js';
 import { dict, own } from '../lib/dict.js';
-import { guardNorms, guardSummary, sdFloors } from '../weights/noise.js';
+import { guardSummary } from '../weights/noise.js';
 import { executableText } from './leaderboard-format.js';
-import { PERSPECTIVE_SHORT, type LeaderboardDoc } from '../weights/leaderboard.js';
+import { computeStandings, leaderboardDoc, PERSPECTIVE_SHORT, type LeaderboardDoc, type LeaderboardOptions, type Standings } from '../weights/leaderboard.js';
 import { describeWeights, PERSONA_IDS, PERSONA_TITLES, presetWeights, type ResolvedWeights } from '../weights/personas.js';
+
+/** One persona's leaderboard as the page shows it. */
+export interface PersonaRow {
+  model: string;
+  rank: number;
+  overall: number;
+  /** Weighted z per perspective of the document (0 for a perspective the persona does not weigh). */
+  perspectives: Record<string, number>;
+}
 
 export interface ReportData {
   title: string;
@@ -46,61 +53,67 @@ export interface ReportData {
     description: string;
     perspectives: Record<string, number>;
     metrics: Record<string, number>;
+    /** The leaderboard under this persona, best first. */
+    board: PersonaRow[];
+    /** breakdowns[label][value]: the mean over models of their overall on the value, how many, and each model's. */
+    breakdowns: Record<string, Record<string, { average: number | null; models: number; overall: Record<string, number> }>>;
     bootstrap: Record<string, { ci: [number, number] | null; ciReason?: string; rankHolds: number | null }>;
     notApart: Array<{ upper: string; lower: string; pAhead: number }>;
   }>;
-  /** breakdowns[label][value] = {artifacts, z: {model: {metric: meanZ}}} */
-  breakdowns: Record<string, Record<string, { artifacts: number; z: Record<string, Record<string, number>> }>>;
+  /** breakdowns[label][value] = {artifacts}: the labels broken down, their values and how many artifacts carry each. */
+  breakdowns: Record<string, Record<string, { artifacts: number }>>;
   bootstrapInfo: { iterations: number; seed: number; requirements: number } | null;
   /** The noise guard in one line (noise.ts `guardSummary`), and its changes. */
   noiseGuard: { summary: string; changed: LeaderboardDoc['noiseGuard']['changed'] };
   notes: string[];
 }
 
-export function reportData(
-  pop: Population,
-  doc: LeaderboardDoc,
-  chosen: ResolvedWeights,
-  opts: { iterations?: number; seed?: number; title?: string } = {},
-): ReportData {
+/**
+ * What the HTML leaderboard shows, computed once: the standings of the population with every persona's weights
+ * bootstrapped on the same resamples, and the document of the chosen persona.
+ */
+export interface ReportStandings {
+  standings: Standings;
+  doc: LeaderboardDoc;
+  /** The personas of the switcher: a persona from a weights file first, then the presets. */
+  personas: ResolvedWeights[];
+  /** The id of the chosen persona among `personas`. */
+  initial: string;
+}
+
+/** The persona switcher's weight sets: every preset for the chosen suite, a weights file's persona first. */
+export function reportPersonas(chosen: ResolvedWeights): { personas: ResolvedWeights[]; initial: string } {
   const suite = { suite: chosen.suite, reference: chosen.perspectives.fidelity !== undefined };
-  const weightSets: ResolvedWeights[] = PERSONA_IDS.map((id) => presetWeights(id, suite));
-  if (!weightSets.some((w) => w.persona === chosen.persona && w.source === chosen.source)) {
+  const personas: ResolvedWeights[] = PERSONA_IDS.map((id) => presetWeights(id, suite));
+  if (!personas.some((w) => w.persona === chosen.persona && w.source === chosen.source)) {
     // A persona from a weights file: shown first, under its own name (suffixed if it shadows a preset).
     const id = PERSONA_IDS.includes(chosen.persona as never) ? `${chosen.persona} (file)` : chosen.persona;
-    weightSets.unshift({ ...chosen, persona: id });
+    personas.unshift({ ...chosen, persona: id });
   }
-  const initial = weightSets.find((w) => w.source === chosen.source && (w.persona === chosen.persona || w.persona === `${chosen.persona} (file)`))!.persona;
-  const iterations = opts.iterations ?? 1000;
+  const initial = personas.find((w) => w.source === chosen.source && (w.persona === chosen.persona || w.persona === `${chosen.persona} (file)`))!.persona;
+  return { personas, initial };
+}
+
+/** Compute the standings of `pop` once for every persona of the switcher, and the chosen persona's document. */
+export function reportStandings(pop: Population, chosen: ResolvedWeights, opts: LeaderboardOptions = {}): ReportStandings {
+  const { personas, initial } = reportPersonas(chosen);
+  const standings = computeStandings(pop, dict(personas.map((w) => [w.persona, w.metrics])), opts);
+  return { standings, doc: leaderboardDoc(standings, chosen, initial), personas, initial };
+}
+
+export function reportData(rs: ReportStandings, opts: { title?: string } = {}): ReportData {
+  const { standings: st, doc } = rs;
   const guard = doc.noiseGuard;
-  const boots =
-    iterations > 0
-      ? bootstrap(pop, dict(weightSets.map((w) => [w.persona, w.metrics])), { iterations, seed: opts.seed, sdFloor: sdFloors(guard) })
-      : dict<BootstrapResult>();
-  const norms = guardNorms(populationNorms(pop), guard.retest, { enabled: guard.enabled, k: guard.k }).norms;
   const breakdowns: ReportData['breakdowns'] = dict();
-  for (const b of doc.breakdowns) {
-    const key = b.label;
-    breakdowns[key] = dict();
-    for (const v of b.values) {
-      const agg = aggregate(pop, { filter: (s) => s.labels[key] === v.value, norms });
-      const z = dict<Record<string, number>>();
-      for (const mc of agg.models) {
-        z[mc.model] = dict();
-        for (const m of agg.metrics) z[mc.model]![m.id] = m.norm.degenerate ? 0 : (mc.cells[m.id]!.meanZ ?? 0);
-      }
-      breakdowns[key]![v.value] = { artifacts: v.artifacts, z };
-    }
-  }
-  void labelKeys;
+  for (const la of st.labels) breakdowns[la.label] = dict(la.values.map((v) => [v.value, { artifacts: v.artifacts }]));
   return {
     title: opts.title ?? 'webgrade leaderboard',
     generatedAt: new Date().toISOString(),
-    initialPersona: initial,
+    initialPersona: rs.initial,
     population: doc.population,
     perspectives: [...doc.perspectives],
     perspectiveShort: PERSPECTIVE_SHORT,
-    catalog: suiteMetrics(chosen.suite).map((m) => ({ id: m.id, perspective: m.perspective, title: m.title })),
+    catalog: suiteMetrics(doc.suite).map((m) => ({ id: m.id, perspective: m.perspective, title: m.title })),
     metrics: doc.metrics,
     models: doc.models.map((m) =>
       m.executable
@@ -108,14 +121,27 @@ export function reportData(
         : { model: m.model, artifacts: m.artifacts, failed: m.failed },
     ),
     perMetric: doc.perMetric,
-    personas: weightSets.map((w) => {
-      const b = own(boots, w.persona);
+    personas: rs.personas.map((w) => {
+      const b = own(st.boot, w.persona);
+      const perspectivesOf = (per: Partial<Record<string, number>>) => dict(doc.perspectives.map((p) => [p, own(per, p) ?? 0]));
       return {
         id: w.persona,
         title: own(PERSONA_TITLES as Record<string, string>, w.persona) ?? `from ${w.source}`,
         description: describeWeights(w),
         perspectives: w.perspectives,
         metrics: w.metrics,
+        board: scoreModels(st.agg, w.metrics).map((m) => ({ model: m.model, rank: m.rank, overall: m.overall, perspectives: perspectivesOf(m.perspectives) })),
+        breakdowns: dict(
+          st.labels.map((la) => {
+            const scored = scoreBreakdown(la, w.metrics);
+            return [
+              la.label,
+              dict(
+                scored.values.map((v) => [v.value, { average: v.average, models: v.modelsAveraged, overall: dict(v.models.map((m) => [m.model, m.overall])) }]),
+              ),
+            ];
+          }),
+        ),
         bootstrap: dict(
           (b?.models ?? []).map((m) => [
             m.model,
@@ -173,23 +199,10 @@ function el(tag, text, cls){var e=document.createElement(tag);if(text!==undefine
 function pct(x,d){if(x===null||x===undefined||!isFinite(x))return 'n/a';return (x*100).toFixed(d===undefined?2:d);}
 function signCls(x){return x>0?'pos':(x<0?'neg':'');}
 function persona(id){for(var i=0;i<D.personas.length;i++)if(D.personas[i].id===id)return D.personas[i];return D.personas[0];}
-function scoreModels(zByModel, weights){
-  var out=[];
-  Object.keys(zByModel).forEach(function(model){
-    var per=map();D.perspectives.forEach(function(p){per[p]=0;});var overall=0;
-    D.metrics.forEach(function(m){var z=own(own(zByModel,model),m.id);var w=own(weights,m.id)||0;var c=w*(z===null||z===undefined?0:z);overall+=c;if(m.perspective)per[m.perspective]+=c;});
-    out.push({model:model,overall:overall,perspectives:per});
-  });
-  out.sort(function(a,b){return b.overall-a.overall||(a.model<b.model?-1:a.model>b.model?1:0);});
-  out.forEach(function(m,i){m.rank=i+1;});
-  return out;
-}
-function zOf(model){var o=map();D.metrics.forEach(function(m){var c=own(own(D.perMetric,model),m.id);o[m.id]=c?c.z:null;});return o;}
 function clear(id){var e=document.getElementById(id);while(e.firstChild)e.removeChild(e.firstChild);return e;}
 function head(tr, labels){labels.forEach(function(l,i){tr.appendChild(el('th',l,i<2?'l':''));});}
 function renderBoard(P){
-  var zs=map();D.models.forEach(function(m){zs[m.model]=zOf(m.model);});
-  var ranked=scoreModels(zs,P.metrics);
+  var ranked=P.board;
   var t=clear('board');var thead=el('thead');var tr=el('tr');
   var ex=map();D.models.forEach(function(m){if(m.executable)ex[m.model]=m.executable;});var withEx=Object.keys(ex).length>0;
   head(tr,['rank','model','overall','95% CI','','rank holds'].concat(withEx?['executable']:[]).concat(D.perspectives.map(function(p){return D.perspectiveShort[p];})));
@@ -242,10 +255,10 @@ function renderBreakdowns(P, order){
   if(!labels.length){host.appendChild(el('p','No requirement labels in the results (pass --requirements to webgrade batch).','sub'));return;}
   labels.forEach(function(label){
     host.appendChild(el('h3','Overall by '+label));var t=el('table');var tr=el('tr');head(tr,[label,'artifacts','average over models'].concat(order.map(function(o){return o.model;})));t.appendChild(tr);
-    Object.keys(D.breakdowns[label]).forEach(function(v){var b=D.breakdowns[label][v];var sc=scoreModels(b.z,P.metrics);var r=el('tr');r.setAttribute('data-value',v);r.appendChild(el('td',v,'l'));r.appendChild(el('td',b.artifacts));
-      var avg=null;if(sc.length){avg=0;sc.forEach(function(s){avg+=s.overall;});avg/=sc.length;}
-      var ac=el('td',avg===null?'n/a':pct(avg)+' ('+sc.length+')',avg===null?'':signCls(avg)+' avg');ac.title='unweighted mean of the overalls of the '+sc.length+' model(s) with artifacts of this value';r.appendChild(ac);
-      order.forEach(function(o){var f=null;sc.forEach(function(s){if(s.model===o.model)f=s;});r.appendChild(el('td',f?pct(f.overall):'',f?signCls(f.overall):''));});t.appendChild(r);});
+    Object.keys(D.breakdowns[label]).forEach(function(v){var b=D.breakdowns[label][v];var sc=own(own(P.breakdowns,label),v);var r=el('tr');r.setAttribute('data-value',v);r.appendChild(el('td',v,'l'));r.appendChild(el('td',b.artifacts));
+      var avg=sc.average;
+      var ac=el('td',avg===null?'n/a':pct(avg)+' ('+sc.models+')',avg===null?'':signCls(avg)+' avg');ac.title='unweighted mean of the overalls of the '+sc.models+' model(s) with artifacts of this value';r.appendChild(ac);
+      order.forEach(function(o){var f=own(sc.overall,o.model);r.appendChild(el('td',f===undefined?'':pct(f),f===undefined?'':signCls(f)));});t.appendChild(r);});
     host.appendChild(t);
     host.appendChild(el('p','Average over models: the study\u2019s Table 5 figure, the unweighted mean of the overalls of the models with artifacts of that value (how many in brackets); then each model.','sub'));});
 }
