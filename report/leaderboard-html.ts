@@ -21,6 +21,7 @@
 import { suiteMetrics } from '../metrics/registry.js';
 import { scoreBreakdown, scoreModels, type Population } from '../weights/aggregate.js';
 import { dict, own } from '../lib/dict.js';
+import { escapeHtml } from '../lib/html.js';
 import { guardSummary } from '../weights/noise.js';
 import { executableText } from './leaderboard-format.js';
 import { computeStandings, leaderboardDoc, PERSPECTIVE_SHORT, type LeaderboardDoc, type LeaderboardOptions, type Standings } from '../weights/leaderboard.js';
@@ -156,10 +157,6 @@ export function reportData(rs: ReportStandings, opts: { title?: string } = {}): 
     noiseGuard: { summary: guardSummary(guard), changed: guard.changed },
     notes: doc.notes.filter((n) => !/not clearly apart/.test(n)),
   };
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** JSON safe inside a <script> element. */
