@@ -23,7 +23,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Eta } from 'eta';
 import { InputError, errorMessage } from '../core/errors.js';
-import { insideTree } from '../lib/artifact/load.js';
+import { insideTree } from '../lib/paths.js';
 import { dict } from '../lib/dict.js';
 import { imageFormat, type ImageFormat } from '../lib/image-signature.js';
 import type { EvidencePicture, ResultRow } from '../core/results.js';

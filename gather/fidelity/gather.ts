@@ -21,8 +21,9 @@ import sharp, { type Metadata } from 'sharp';
 import type { Browser, BrowserContext } from 'puppeteer-core';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { loadArtifact } from '../../lib/artifact/load.js';
+import { insideTree } from '../../lib/paths.js';
 import type { Artifact } from '../../core/artifact/model.js';
 import { errorMessage } from '../../core/errors.js';
 import { gathered, missing, type Evidence, type Gathered } from '../../core/evidence.js';
@@ -89,7 +90,7 @@ export function referenceHash(path: string): string {
       } catch {
         continue;
       }
-      if (real !== root && !real.startsWith(root + sep)) continue;
+      if (!insideTree(real, root)) continue;
       const st = statSync(real);
       if (st.isDirectory()) walk(p);
       else if (st.isFile()) files.push(p);
