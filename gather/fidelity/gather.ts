@@ -17,6 +17,7 @@
  * Time: rendering gets the artifact's remaining budget (at least FIDELITY_MIN_MS are asked for, else both views
  * are missing with that reason). A context that cannot be closed gets Chrome killed (as the visit's).
  */
+import pTimeout from 'p-timeout';
 import sharp, { type Metadata } from 'sharp';
 import type { Browser, BrowserContext } from 'puppeteer-core';
 import { createHash } from 'node:crypto';
@@ -291,15 +292,11 @@ export class FidelityRenderer {
       return { views: Array.from({ length: n }, () => missing<RenderedView>(why)), faults: [why], loaded: false, timings: {} };
     } finally {
       if (context) {
-        let timer: NodeJS.Timeout | undefined;
-        const closed = await Promise.race([
-          context.close().then(
-            () => true,
-            () => true,
-          ),
-          new Promise<boolean>((r) => (timer = setTimeout(() => r(false), CLOSE_TIMEOUT_MS))),
-        ]);
-        clearTimeout(timer);
+        const closing = context.close().then(
+          () => true,
+          () => true,
+        );
+        const closed = await pTimeout(closing, { milliseconds: CLOSE_TIMEOUT_MS, fallback: () => false });
         if (!closed) await ctx.chrome.kill();
       }
     }
