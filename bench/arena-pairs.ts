@@ -28,7 +28,7 @@
  *   node dist/bench/arena-pairs.js [--models 8] [--requirements 80] [--steps 100,200,400,800,1600] [--seeds 16] [--noise 1] [--targets 0.2,0.15,0.12]
  */
 import { populationFromRows, populationNorms } from '../weights/aggregate.js';
-import { mulberry32 } from '../weights/bootstrap.js';
+import { mulberry32 } from '../lib/random.js';
 import { rankModels } from '../weights/bradley-terry.js';
 import { fitWeights } from '../weights/fit.js';
 import { judgementsFromPairs } from '../weights/judgements.js';

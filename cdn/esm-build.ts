@@ -23,7 +23,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { insideTree } from '../lib/paths.js';
 import * as esbuild from 'esbuild';
 import * as lexer from 'cjs-module-lexer';
 import { findFile, type Pkg } from './packages.js';
@@ -125,8 +126,7 @@ export async function buildEsm(opts: EsmBuildOptions): Promise<EsmBuildResult> {
 }
 
 function inside(dir: string, path: string): boolean {
-  const r = relative(dir, path);
-  return r === '' || (!r.startsWith('..') && !r.startsWith(sep) && !/^[a-zA-Z]:/.test(r));
+  return insideTree(resolve(path), resolve(dir));
 }
 
 async function buildIn(opts: EsmBuildOptions, root: string, pkgDir: string): Promise<EsmBuildResult> {

@@ -16,6 +16,7 @@ import type { Requirement } from '../core/requirements.js';
 import { withRepeats, type BatchJob } from './batch.js';
 import { DEFAULT_MAX_JOB_BYTES, DEFAULT_QUEUE, JOB_ATTEMPTS, newQueue, storeQueueSettings, type QueueSettings } from './queue.js';
 import { artifactName, RefusedPayload, type ValidJob } from './queue-trust.js';
+import { insideTree } from '../lib/paths.js';
 
 export interface JobData {
   model: string;
@@ -131,11 +132,6 @@ async function countAll(queue: Queue): Promise<number> {
   return Object.values(c).reduce((a, b) => a + b, 0);
 }
 
-/** True when `p` is `root` itself or below it. */
-function inside(p: string, root: string): boolean {
-  return p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
-}
-
 /**
  * The artifact of a checked job, ready to score: a shared path (only with the worker's `--shared-root`, and only
  * inside it, by real path), or the job's files written into a fresh folder under the system temp folder, keeping
@@ -154,7 +150,7 @@ export function materialise(data: ValidJob, opts: { sharedRoot?: string } = {}):
       throw new RefusedPayload(`${data.artifact}: not found on this worker (--shared needs a path every worker can read)`);
     }
     const root = realpathSync(opts.sharedRoot);
-    if (real === root || !inside(real, root)) throw new RefusedPayload(`${data.artifact}: outside this worker's --shared-root ${opts.sharedRoot}`);
+    if (real === root || !insideTree(real, root)) throw new RefusedPayload(`${data.artifact}: outside this worker's --shared-root ${opts.sharedRoot}`);
     return { path: real, cleanup: () => undefined };
   }
   const root = mkdtempSync(join(tmpdir(), 'webgrade-job-'));
@@ -173,10 +169,10 @@ export function materialise(data: ValidJob, opts: { sharedRoot?: string } = {}):
     mkdirSync(base);
     for (const [rel, bytes] of files) {
       const p = resolve(base, ...rel.split('/'));
-      if (!inside(p, base + sep)) throw new RefusedPayload(`files: ${rel} leaves the job's folder`);
+      if (!insideTree(p, base + sep)) throw new RefusedPayload(`files: ${rel} leaves the job's folder`);
       mkdirSync(dirname(p), { recursive: true });
       // The real folder too: nothing in a fresh folder should be a link, and if something were, no write follows it.
-      if (!inside(realpathSync(dirname(p)), base)) throw new RefusedPayload(`files: ${rel} leaves the job's folder`);
+      if (!insideTree(realpathSync(dirname(p)), base)) throw new RefusedPayload(`files: ${rel} leaves the job's folder`);
       writeFileSync(p, bytes, { flag: 'wx' });
     }
     return { path: base, cleanup };

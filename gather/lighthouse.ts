@@ -42,6 +42,8 @@
  */
 import { createRequire } from 'node:module';
 import lighthouseLog from 'lighthouse-logger';
+import pTimeout from 'p-timeout';
+import { unrefTimers } from './time.js';
 import type { Page } from 'puppeteer-core';
 import type { LighthouseEvidence } from '../core/evidence.js';
 import { errorMessage } from '../core/errors.js';
@@ -348,7 +350,6 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
   queue = prev.then(() => slot);
   await prev;
   let job: ReturnType<LighthouseFn> | undefined;
-  let timer: NodeJS.Timeout | undefined;
   let releaseLock: (() => Promise<void> | undefined) | undefined;
   // Lighthouse's logger emits every status, whatever the log level; runs are serialised, so the one
   // listener hears this run only.
@@ -390,15 +391,12 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
       config.audits = [{ implementation: WebgradeMobileAudit }];
       (settings as Record<string, unknown>).onlyAudits = [MOBILE_AUDIT];
     }
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new LighthouseTimeout(`Lighthouse did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)),
-        Math.max(0, opts.timeoutMs),
-      );
-    });
     job = opts.page ? navigateWithResolvedConfig(url, flags, config, opts.page) : lighthouse(url, flags, config);
     job.catch(() => undefined);
-    const result = await Promise.race([job, timeout]);
+    const result = await pTimeout(job, {
+      milliseconds: Math.max(0, opts.timeoutMs),
+      message: new LighthouseTimeout(`Lighthouse did not finish within ${Math.round(opts.timeoutMs / 1000)} s`),
+    });
     if (!result?.lhr) throw new Error('Lighthouse returned no report');
     await reuseBenchmarkIndex(result.lhr);
     const run: LighthouseRun = { evidence: lighthouseEvidence(result.lhr) };
@@ -412,17 +410,14 @@ export async function runLighthouseWith(url: string, opts: LighthouseRunOptions)
   } finally {
     await releaseLock?.();
     lighthouseLog.events.off('status', onStatus);
-    clearTimeout(timer);
     // An abandoned run keeps the queue until it settles (the caller kills Chrome, which ends it), at most 20 s.
     if (job) {
       const j = job;
-      void Promise.race([
-        j.then(
-          () => undefined,
-          () => undefined,
-        ),
-        new Promise<void>((r) => setTimeout(r, 20_000).unref()),
-      ]).then(release);
+      const settled = j.then(
+        () => undefined,
+        () => undefined,
+      );
+      void pTimeout(settled, { milliseconds: 20_000, fallback: () => undefined, customTimers: unrefTimers }).then(release);
     } else release();
   }
 }

@@ -13,6 +13,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
+import mime from 'mime-types';
 import { readArtifactFile } from '../lib/artifact/load.js';
 import type { Artifact, ArtifactFile } from '../core/artifact/model.js';
 
@@ -24,51 +25,26 @@ export function servedArtifact(artifact: Artifact): ServedArtifact {
   return { entry: a.entry, refused: a.refused, files: a.files.map((f) => ({ path: f.path, absPath: f.absPath })) };
 }
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.htm': 'text/html; charset=utf-8',
-  '.xhtml': 'application/xhtml+xml',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
+/**
+ * Where the artifact server answers otherwise than the registry of media types (mime-types): JSON, manifests,
+ * source maps and subtitles without a charset parameter, `.cjs` as a script, and the icon and FLAC names
+ * browsers have always accepted.
+ */
+const SERVED_TYPES: Record<string, string> = {
   '.cjs': 'text/javascript; charset=utf-8',
   '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json',
   '.map': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.csv': 'text/csv; charset=utf-8',
-  '.xml': 'application/xml',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.bmp': 'image/bmp',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.ogv': 'video/ogg',
-  '.mov': 'video/quicktime',
-  '.mp3': 'audio/mpeg',
-  '.wav': 'audio/wav',
-  '.ogg': 'audio/ogg',
-  '.m4a': 'audio/mp4',
-  '.flac': 'audio/flac',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.eot': 'application/vnd.ms-fontobject',
+  '.webmanifest': 'application/manifest+json',
   '.vtt': 'text/vtt',
-  '.wasm': 'application/wasm',
-  '.pdf': 'application/pdf',
+  '.ico': 'image/x-icon',
+  '.flac': 'audio/flac',
 };
 
+/** The Content-Type of an artifact file by its extension (unknown: `application/octet-stream`). */
 export function mimeType(path: string): string {
-  return MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  const ext = extname(path).toLowerCase();
+  if (!ext) return 'application/octet-stream';
+  return SERVED_TYPES[ext] ?? (mime.contentType(ext) || 'application/octet-stream').replace('; charset=UTF-8', '; charset=utf-8');
 }
 
 export interface ArtifactServer {

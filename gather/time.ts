@@ -32,6 +32,12 @@ const lateTimers = {
   clearTimeout,
 };
 
+/** Timers that do not keep the process alive (for a wait nobody must outlive, such as an abandoned run's). */
+export const unrefTimers = {
+  setTimeout: ((fn: () => void, ms: number) => setTimeout(fn, ms).unref()) as unknown as typeof setTimeout,
+  clearTimeout,
+};
+
 /** `p`, or a TimeoutError after `ms` (an answer already waiting when the timer fires is taken: see `lateTimers`). */
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   p.catch(() => undefined);

@@ -1,7 +1,7 @@
 /** Terminal table and CSV renderings of an analysis document (analyse.ts). */
 import Table from 'cli-table3';
 import type { AnalysisDoc, Correlation, MetricAnalysis } from '../weights/analyse.js';
-import { csvCell, pctOfSd } from './leaderboard-format.js';
+import { csvText, pctOfSd, type CsvValue } from './leaderboard-format.js';
 import { describeChange, guardSummary } from '../weights/noise.js';
 import { estimateText } from '../weights/judgements.js';
 
@@ -135,39 +135,35 @@ export function analysisCsv(doc: AnalysisDoc): string {
     'pair_accuracy_low',
     'pair_accuracy_high',
   ];
-  const lines = [head.map(csvCell).join(',')];
+  const lines: CsvValue[][] = [head];
   for (const m of [...doc.metrics, doc.overall]) {
     const change = doc.noiseGuard.changed.find((c) => c.metric === m.id);
-    lines.push(
-      [
-        m.id,
-        m.perspective ?? '',
-        m.weight,
-        m.artifacts,
-        m.scorable,
-        m.scorableShare,
-        m.mean,
-        m.sd,
-        m.mode?.score,
-        m.mode?.share,
-        m.retest?.sd,
-        m.retest?.pairs,
-        m.retest?.ratio,
-        m.effectiveSd,
-        change ? describeChange(change) : '',
-        m.ratings?.across.pages,
-        ...corrCells(m.ratings?.across),
-        m.ratings?.within.groups,
-        m.ratings?.within.pages,
-        ...corrCells(m.ratings?.within),
-        m.pairs?.accuracy.n,
-        m.pairs?.accuracy.value,
-        m.pairs?.accuracy.ci?.[0],
-        m.pairs?.accuracy.ci?.[1],
-      ]
-        .map(csvCell)
-        .join(','),
-    );
+    lines.push([
+      m.id,
+      m.perspective ?? '',
+      m.weight,
+      m.artifacts,
+      m.scorable,
+      m.scorableShare,
+      m.mean,
+      m.sd,
+      m.mode?.score,
+      m.mode?.share,
+      m.retest?.sd,
+      m.retest?.pairs,
+      m.retest?.ratio,
+      m.effectiveSd,
+      change ? describeChange(change) : '',
+      m.ratings?.across.pages,
+      ...corrCells(m.ratings?.across),
+      m.ratings?.within.groups,
+      m.ratings?.within.pages,
+      ...corrCells(m.ratings?.within),
+      m.pairs?.accuracy.n,
+      m.pairs?.accuracy.value,
+      m.pairs?.accuracy.ci?.[0],
+      m.pairs?.accuracy.ci?.[1],
+    ]);
   }
-  return lines.join('\n') + '\n';
+  return csvText(lines);
 }

@@ -8,7 +8,7 @@
  * - Pairs: for one model and metric, the requirements where both files have a scorable sample (repeats merged as
  *   in the leaderboard, weights/aggregate.ts); the change is the mean of head − base over those pairs. Models in
  *   one file only are listed, not compared; metrics are those both files scored.
- * - Interval: percentile bootstrap (2000 resamples of the pairs, seeded mulberry32 as weights/bootstrap.ts), 95%.
+ * - Interval: percentile bootstrap (2000 resamples of the pairs, seeded mulberry32, lib/random.ts), 95%.
  *   Fewer than 2 pairs: no interval, never named.
  * - Noise: a rerun of the same pages moves scores by the metric's test–retest sd s (weights/noise.ts: from the
  *   files' own repeats when either has any, else the shipped norms' `retestSd`). The mean of n paired differences
@@ -22,7 +22,7 @@ import { InputError } from '../core/errors.js';
 import type { ResultRow } from '../core/results.js';
 import { findMetric, metricOrder } from '../metrics/registry.js';
 import { artifactKey, populationFromRows, type Population } from '../weights/aggregate.js';
-import { mulberry32 } from '../weights/bootstrap.js';
+import { mulberry32 } from '../lib/random.js';
 import { retestFromNorms, retestFromPopulation, type RetestEstimate } from '../weights/noise.js';
 import { dict } from '../lib/dict.js';
 import type { MetricNorm } from '../weights/zscore.js';

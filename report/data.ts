@@ -1,14 +1,14 @@
 /**
- * What `webgrade report` shows, computed once from a results file: the leaderboard under every persona (as the
- * HTML leaderboard computes it: report/leaderboard-html.ts `reportData`), per model the per-metric z against the
+ * What `webgrade report` shows, computed once from a results file: the leaderboard under every persona (the
+ * standings of report/leaderboard-html.ts `reportStandings`, whose statistics every page reads), per model the per-metric z against the
  * others and its best and worst artifacts, per requirement every model's artifact, per artifact its row, and
  * the failures of the run aggregated per metric and reason.
  *
  * Interpretations:
  * - An artifact scored several times (`--repeats`) is shown by its first scorable row (repeat order); its
  *   scores in the leaderboard and z are the population's (repeats merged, weights/aggregate.ts).
- * - A page's overall (best/worst artifacts, the requirement page) is `pageOverall` under the guarded population
- *   norms and the report's persona (`--persona`, default dev): Σ w·z over the metrics it has scores for.
+ * - A page's overall (best/worst artifacts, the requirement page) is `pageOverall` under the standings' guarded
+ *   population norms and the report's persona (`--persona`, default dev): Σ w·z over the metrics it has scores for.
  * - Strengths and weaknesses of a model: its mean z per metric (the leaderboard's "Per-metric z"), highest and
  *   lowest three among metrics where the population spreads (σ > 0).
  * - Failures per metric and reason: every artifact on which a metric is unscorable (reason: the unscorable
@@ -20,8 +20,8 @@ import type { ResultRow } from '../core/results.js';
 import { DEFAULT_SUITE, type SuiteId } from '../core/metric.js';
 import { findMetric, metricOrder, suiteMetrics } from '../metrics/registry.js';
 import { artifactKey, pageOverall, populationFromRows, repeatOf, type Population } from '../weights/aggregate.js';
-import { guardedPopulationNorms, leaderboardFromPopulation, type LeaderboardDoc } from '../weights/leaderboard.js';
-import { reportData, type ReportData } from './leaderboard-html.js';
+import type { LeaderboardDoc } from '../weights/leaderboard.js';
+import { reportData, reportStandings, type ReportData } from './leaderboard-html.js';
 import { DEFAULT_NOISE_GUARD_K } from '../weights/noise.js';
 import { resolveWeights, type ResolvedWeights } from '../weights/personas.js';
 import { loadDefaultNorms } from '../weights/norms.js';
@@ -121,25 +121,19 @@ function shownRows(rows: readonly ResultRow[]): Map<string, ResultRow> {
   return out;
 }
 
+/** Every persona's leaderboard with its intervals, as computed in the standings (report/leaderboard-html.ts). */
 function boards(rd: ReportData): PersonaBoard[] {
-  return rd.personas.map((p) => {
-    const rows = rd.models.map((m) => {
-      const per: Record<string, number> = Object.fromEntries(rd.perspectives.map((x) => [x, 0]));
-      let overall = 0;
-      for (const met of rd.metrics) {
-        const c = (own(p.metrics, met.id) ?? 0) * (own(own(rd.perMetric, m.model), met.id)?.z ?? 0);
-        overall += c;
-        if (met.perspective && per[met.perspective] !== undefined) per[met.perspective]! += c;
-      }
-      const b = own(p.bootstrap, m.model);
-      const row: BoardRow = { rank: 0, model: m.model, overall, ci: b?.ci ?? null, perspectives: per };
+  return rd.personas.map((p) => ({
+    id: p.id,
+    title: p.title,
+    description: p.description,
+    rows: p.board.map((r) => {
+      const b = own(p.bootstrap, r.model);
+      const row: BoardRow = { rank: r.rank, model: r.model, overall: r.overall, ci: b?.ci ?? null, perspectives: r.perspectives };
       if (b?.ciReason) row.ciReason = b.ciReason;
       return row;
-    });
-    rows.sort((a, b) => b.overall - a.overall || a.model.localeCompare(b.model));
-    rows.forEach((r, i) => (r.rank = i + 1));
-    return { id: p.id, title: p.title, description: p.description, rows };
-  });
+    }),
+  }));
 }
 
 /** A failure reason with its numbers folded ("3 errors in 170 lines" → "# errors in # lines"). */
@@ -229,9 +223,10 @@ export function buildReport(allRows: readonly ResultRow[], opts: ReportOptions =
   const pop = populationFromRows(rows, new Set(suiteMetrics(suite).map((m) => m.id)));
   const norms = loadDefaultNorms();
   const lopts = { iterations: opts.iterations ?? 1000, noiseGuard: { enabled: true, k: DEFAULT_NOISE_GUARD_K }, normsMetrics: norms?.metrics ?? null };
-  const doc = leaderboardFromPopulation(pop, weights, lopts);
-  const rd = reportData(pop, doc, weights, { iterations: lopts.iterations, title: opts.title ?? 'webgrade leaderboard' });
-  const guarded = guardedPopulationNorms(pop, lopts).norms;
+  const rs = reportStandings(pop, weights, lopts);
+  const { doc } = rs;
+  const rd = reportData(rs, { title: opts.title ?? 'webgrade leaderboard' });
+  const guarded = rs.standings.norms;
   const samples = new Map(pop.samples.map((s) => [artifactKey(s.model, s.requirement), s]));
   const views: ArtifactView[] = [...shownRows(rows).values()]
     .map((row) => {

@@ -7,15 +7,12 @@
  * page ("… 12 more"); keys holding machine data a reader cannot use (`screenshot` hashes, `seed`, raw `boxes`,
  * `contours`) are left out; every string is escaped here, so the template inserts the result raw.
  */
+import { escapeHtml } from '../lib/html.js';
 
 const HIDDEN = new Set(['screenshot', 'seed', 'boxes', 'contours', 'png', 'crop', 'curve']);
 const MAX_DEPTH = 4;
 const MAX_ITEMS = 25;
 const MAX_TEXT = 400;
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** `overflowPx` → "overflow px", `failing_audits` → "failing audits". */
 export function keyWords(key: string): string {

@@ -1,5 +1,6 @@
 /** Terminal table and CSV renderings of a leaderboard document (leaderboard.ts). */
 import Table from 'cli-table3';
+import { stringify } from 'csv-stringify/sync';
 import { PERSPECTIVE_SHORT, type LeaderboardDoc, type LeaderboardModel } from '../weights/leaderboard.js';
 import { describeChange, guardSummary } from '../weights/noise.js';
 import type { PeopleBeside } from '../weights/people.js';
@@ -128,11 +129,15 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
   return out.join('\n');
 }
 
-/** One CSV cell: empty for null, numbers to 6 decimals, quoted when it holds a quote, comma or newline. */
-export function csvCell(v: string | number | null | undefined): string {
-  if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? String(Math.round(v * 1e6) / 1e6) : v;
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+/** A CSV cell's value: empty for null and undefined, numbers written to 6 decimals. */
+export type CsvValue = string | number | null | undefined;
+
+/**
+ * CSV text (csv-stringify, RFC 4180): one record a line, each line ended by LF; a field is quoted when it holds a
+ * quote, comma or line break; null and undefined are empty; numbers are rounded to 6 decimals.
+ */
+export function csvText(records: ReadonlyArray<readonly CsvValue[]>): string {
+  return stringify(records as CsvValue[][], { cast: { number: (v) => String(Math.round(v * 1e6) / 1e6) } });
 }
 
 /** The label breakdowns as (column name, value) pairs: `label:<label>=<value>` (Table 5). */
@@ -181,45 +186,37 @@ export function leaderboardCsv(doc: LeaderboardDoc): string {
   const guard = doc.noiseGuard.changed.length
     ? `k ${doc.noiseGuard.k}: ${doc.noiseGuard.changed.map(describeChange).join('; ')}`
     : guardSummary(doc.noiseGuard);
-  const lines = [head.map(csvCell).join(',')];
+  const lines: CsvValue[][] = [head];
   for (const m of doc.models) {
     const pm = doc.perMetric[m.model]!;
-    lines.push(
-      [
-        m.rank,
-        m.model,
-        m.overall,
-        m.ci?.[0],
-        m.ci?.[1],
-        m.rankHolds,
-        ...doc.perspectives.map((p) => m.perspectives[p]),
-        m.artifacts,
-        m.failed,
-        m.executable?.of ? m.executable.share : undefined,
-        ...ids.map((id) => pm[id]!.z),
-        ...ids.map((id) => pm[id]!.raw),
-        ...ids.map((id) => pm[id]!.unscorable),
-        ...bcols.map((c) => cell(c.label, c.value).models.find((x) => x.model === m.model)?.overall),
-        ...peopleCells(doc.people, m.model),
-        doc.weights.description,
-        m.ci === null ? `n/a: ${m.ciReason ?? 'no interval'}` : '',
-        guard,
-      ]
-        .map(csvCell)
-        .join(','),
-    );
+    lines.push([
+      m.rank,
+      m.model,
+      m.overall,
+      m.ci?.[0],
+      m.ci?.[1],
+      m.rankHolds,
+      ...doc.perspectives.map((p) => m.perspectives[p]),
+      m.artifacts,
+      m.failed,
+      m.executable?.of ? m.executable.share : undefined,
+      ...ids.map((id) => pm[id]!.z),
+      ...ids.map((id) => pm[id]!.raw),
+      ...ids.map((id) => pm[id]!.unscorable),
+      ...bcols.map((c) => cell(c.label, c.value).models.find((x) => x.model === m.model)?.overall),
+      ...peopleCells(doc.people, m.model),
+      doc.weights.description,
+      m.ci === null ? `n/a: ${m.ciReason ?? 'no interval'}` : '',
+      guard,
+    ]);
   }
   if (bcols.length) {
     const before = head.length - bcols.length - 3 - (doc.people ? 5 : 0);
     const row: Array<string | number | null | undefined> = new Array(before).fill(undefined);
     row[1] = CSV_AVERAGE_ROW;
-    lines.push(
-      [...row, ...bcols.map((c) => cell(c.label, c.value).average), ...(doc.people ? new Array(5).fill(undefined) : []), doc.weights.description, '', guard]
-        .map(csvCell)
-        .join(','),
-    );
+    lines.push([...row, ...bcols.map((c) => cell(c.label, c.value).average), ...(doc.people ? new Array(5).fill(undefined) : []), doc.weights.description, '', guard]);
   }
-  return lines.join('\n') + '\n';
+  return csvText(lines);
 }
 
 /** "0.42 [0.10, 0.77]" of a strength (log-odds) or ρ; "n/a" without a value. */

@@ -119,6 +119,43 @@ const COMPARE = `<% layout('@layout') %>
 <% if (it.c.onlyBase.length || it.c.onlyHead.length) { %><p class="sub">Only in base: <%= it.c.onlyBase.join(', ') || 'none' %>; only in head: <%= it.c.onlyHead.join(', ') || 'none' %>.</p><% } %>
 `;
 
+/**
+ * The HTML leaderboard (`webgrade leaderboard --format html`, the report's leaderboard.html): one file with its
+ * style, data and script inline (report/page/leaderboard.css and .js; `it.json` is report/leaderboard-html.ts
+ * `scriptJson`, safe inside a script element). The script fills every table from the data.
+ */
+export const LEADERBOARD_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title><%= it.title %></title><style><%~ it.style %></style></head>
+<body>
+<h1><%= it.title %></h1>
+<p class="sub" id="pop"></p>
+<p><label for="persona">Persona: </label><select id="persona"></select></p>
+<p class="sub" id="weights-desc"></p>
+<h2>Leaderboard</h2>
+<p class="sub">Weighted z per perspective and overall, in % of one standard deviation of the pooled population (the study's Table 4).</p>
+<div class="wrap"><table id="board"></table></div>
+<p class="sub" id="boot"></p>
+<p class="sub" id="guard"></p>
+<div id="apart"></div>
+<h2>Raw metric scores (mean 0–100 per model)</h2>
+<div class="wrap"><table class="heat" id="heat"></table></div>
+<h2>Per-metric z (unweighted, % of one SD)</h2>
+<div class="wrap"><table id="zt"></table></div>
+<p class="sub">* contributes 0: scorable for nobody, or σ = 0.</p>
+<h2>Unscorable counts per model and metric</h2>
+<div class="wrap"><table id="ut"></table></div>
+<h2>Breakdowns by requirement label</h2>
+<div id="breakdowns"></div>
+<h2>Weights</h2>
+<table id="weights"></table>
+<h2>Notes</h2>
+<ul id="notes"></ul>
+<script type="application/json" id="webgrade-data"><%~ it.json %></script>
+<script><%~ it.script %></script>
+</body></html>
+`;
+
 export const TEMPLATES: Record<string, string> = {
   '@layout': LAYOUT,
   '@thumb': THUMB,

@@ -24,7 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { Eta } from 'eta';
 import { testRates, testsOf } from './requirement-tests-view.js';
 import { InputError, errorMessage } from '../core/errors.js';
-import { insideTree } from '../lib/artifact/load.js';
+import { insideTree } from '../lib/paths.js';
 import { dict } from '../lib/dict.js';
 import { imageFormat, type ImageFormat } from '../lib/image-signature.js';
 import type { EvidencePicture, ResultRow } from '../core/results.js';

@@ -292,24 +292,44 @@ export function labelKeys(pop: Population): string[] {
   return [...spec.filter((k) => keys.has(k)), ...[...keys].filter((k) => !spec.includes(k)).sort()];
 }
 
-/** Overall per model for each value of one label, with the population's μ and σ. */
-export function breakdownByLabel(pop: Population, label: string, weights: Record<string, number>, norms = populationNorms(pop)): LabelBreakdown {
+/** One label's values, each with the aggregate of the artifacts that carry it (the population's μ and σ). */
+export interface LabelAggregates {
+  label: string;
+  values: Array<{ value: string; artifacts: number; agg: Aggregate }>;
+}
+
+/** Per value of one label: the aggregate of its artifacts under `norms` (computed once, scored per weight set). */
+export function labelAggregates(pop: Population, label: string, norms: Record<string, MetricNorm>): LabelAggregates {
   const values = [...new Set(pop.samples.map((s) => s.labels[label]).filter((v): v is string => typeof v === 'string'))].sort();
   return {
     label,
     values: values.map((value) => {
       const filter = (s: Sample) => s.labels[label] === value;
-      const agg = aggregate(pop, { filter, norms });
+      return { value, artifacts: pop.samples.filter(filter).length, agg: aggregate(pop, { filter, norms }) };
+    }),
+  };
+}
+
+/** A label's breakdown under one weight set, from its aggregates. */
+export function scoreBreakdown(la: LabelAggregates, weights: Record<string, number>): LabelBreakdown {
+  return {
+    label: la.label,
+    values: la.values.map(({ value, artifacts, agg }) => {
       const scores = scoreModels(agg, weights);
       return {
         value,
-        artifacts: pop.samples.filter(filter).length,
+        artifacts,
         average: scores.length ? scores.reduce((a, s) => a + s.overall, 0) / scores.length : null,
         modelsAveraged: scores.length,
         models: scores.map((s) => ({ model: s.model, overall: s.overall, artifacts: s.artifacts })),
       };
     }),
   };
+}
+
+/** Overall per model for each value of one label, with the population's μ and σ. */
+export function breakdownByLabel(pop: Population, label: string, weights: Record<string, number>, norms = populationNorms(pop)): LabelBreakdown {
+  return scoreBreakdown(labelAggregates(pop, label, norms), weights);
 }
 
 /**

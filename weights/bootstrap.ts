@@ -8,7 +8,7 @@
  * of the resampled overalls (percentile bootstrap). Two models ranked next to each other are "not clearly apart"
  * when the upper one is ahead in fewer than 95% of the resamples.
  *
- * Seeded (mulberry32), so the same input and seed give the same intervals. Several weight sets (personas) are
+ * Seeded (mulberry32, lib/random.ts), so the same input and seed give the same intervals. Several weight sets (personas) are
  * evaluated on the same resamples in one pass.
  *
  * Interpretation: a model with artifacts for only one requirement gets no interval and no rank stability
@@ -21,6 +21,7 @@
  */
 import { quantileSorted } from 'simple-statistics';
 import { dict, own } from '../lib/dict.js';
+import { mulberry32 } from '../lib/random.js';
 import type { Population } from './aggregate.js';
 import { normFromSums } from './zscore.js';
 
@@ -64,17 +65,6 @@ export interface BootstrapResult {
 
 export const DEFAULT_ITERATIONS = 1000;
 export const DEFAULT_SEED = 1;
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function rankOf(overall: Float64Array, models: readonly string[]): Int32Array {
   const idx = [...models.keys()].sort((a, b) => overall[b]! - overall[a]! || models[a]!.localeCompare(models[b]!));

@@ -24,7 +24,7 @@
  *   the 2.5th–97.5th percentile of its centred strength, its rank interval the same percentiles of its rank.
  */
 import { quantileSorted } from 'simple-statistics';
-import { mulberry32 } from './bootstrap.js';
+import { mulberry32 } from '../lib/random.js';
 
 export const DEFAULT_BT_L2 = 0.1;
 const MAX_NEWTON_STEPS = 100;

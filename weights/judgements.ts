@@ -18,7 +18,7 @@
  * measure is undefined is left out, and with fewer than half of them defined there is no interval.
  */
 import { quantileSorted } from 'simple-statistics';
-import { mulberry32 } from './bootstrap.js';
+import { mulberry32 } from '../lib/random.js';
 import type { MatchedPair, Winner } from './pairs.js';
 import { spearman } from './rank-correlation.js';
 

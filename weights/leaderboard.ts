@@ -16,13 +16,16 @@ import { InputError } from '../core/errors.js';
 import { dict, own } from '../lib/dict.js';
 import {
   aggregate,
-  breakdownByLabel,
+  labelAggregates,
   labelKeys,
   metricsWithResults,
   populationFromRows,
   populationNorms,
+  scoreBreakdown,
   scoreModels,
   weightedPerspectiveIds,
+  type Aggregate,
+  type LabelAggregates,
   type LabelBreakdown,
   type ModelScore,
   type Population,
@@ -159,35 +162,79 @@ export function guardedPopulationNorms(
   return { norms, report, floors: sdFloors(report) };
 }
 
-export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeights, opts: LeaderboardOptions = {}): LeaderboardDoc {
+/**
+ * The statistics of one population, each computed once per run: the guarded norms and what the guard did, the
+ * aggregate (per model and metric: raw mean, mean z), the aggregates per label value (the breakdowns), and the
+ * bootstrap of every weight set asked for, on the same resamples. The leaderboard document, the HTML leaderboard
+ * and the report are read from it; none of them recomputes a statistic.
+ */
+export interface Standings {
+  pop: Population;
+  norms: Record<string, MetricNorm>;
+  noiseGuard: NoiseGuardReport;
+  agg: Aggregate;
+  /** The labels broken down (`by`, else every label the samples carry), each value with its aggregate. */
+  labels: LabelAggregates[];
+  /** Bootstrap per weight-set name (empty with 0 iterations or no model). */
+  boot: Record<string, BootstrapResult>;
+  /** The bootstrap's settings as run (iterations 0: not run). */
+  iterations: number;
+  seed: number | undefined;
+  requirements: number;
+}
+
+/**
+ * Compute a population's standings (see `Standings`). `weightSets` names the final metric weights to bootstrap
+ * (the leaderboard's persona; the HTML report adds every persona): a weight set's intervals do not depend on the
+ * others evaluated beside it, since all share the resamples.
+ */
+export function computeStandings(pop: Population, weightSets: Record<string, Record<string, number>>, opts: LeaderboardOptions = {}): Standings {
   if (pop.samples.length === 0) throw new InputError('the results file has no rows');
   const { norms, report: noiseGuard, floors } = guardedPopulationNorms(pop, opts);
   const agg = aggregate(pop, { norms });
-  const scores = scoreModels(agg, weights.metrics);
-  const notes: string[] = [];
   const keys = labelKeys(pop);
   if (opts.by && !keys.includes(opts.by)) {
     throw new InputError(
       `--by ${opts.by}: no result row carries that label (${keys.length ? `labels: ${keys.join(', ')}` : 'no labels; pass --requirements to batch'})`,
     );
   }
-  const breakdowns = (opts.by ? [opts.by] : keys).map((k) => breakdownByLabel(pop, k, weights.metrics, norms));
+  const labels = (opts.by ? [opts.by] : keys).map((k) => labelAggregates(pop, k, norms));
   const requirements = new Set(pop.samples.map((s) => s.requirement)).size;
+  const iterations = opts.iterations ?? 1000;
+  const boot =
+    iterations > 0 && pop.models.length > 0
+      ? bootstrap(pop, weightSets, { iterations: opts.iterations, seed: opts.seed, sdFloor: floors })
+      : dict<BootstrapResult>();
+  return { pop, norms, noiseGuard, agg, labels, boot, iterations, seed: opts.seed, requirements };
+}
 
-  let boot: BootstrapResult | undefined;
-  if ((opts.iterations ?? 1000) > 0 && pop.models.length > 0) {
-    boot = bootstrap(pop, { [weights.persona]: weights.metrics }, { iterations: opts.iterations, seed: opts.seed, sdFloor: floors })[weights.persona];
+export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeights, opts: LeaderboardOptions = {}): LeaderboardDoc {
+  return leaderboardDoc(computeStandings(pop, { [weights.persona]: weights.metrics }, opts), weights);
+}
+
+/**
+ * The leaderboard document of `weights` from computed standings; `bootKey` names its bootstrap in
+ * `standings.boot` (default: the persona's name).
+ */
+export function leaderboardDoc(st: Standings, weights: ResolvedWeights, bootKey: string = weights.persona): LeaderboardDoc {
+  const { pop, agg, noiseGuard, requirements } = st;
+  const scores = scoreModels(agg, weights.metrics);
+  const notes: string[] = [];
+  const breakdowns = st.labels.map((la) => scoreBreakdown(la, weights.metrics));
+
+  const boot: BootstrapResult | undefined = own(st.boot, bootKey);
+  if (boot) {
     if (requirements < 2) notes.push('only one requirement: the bootstrap cannot estimate uncertainty');
     else {
-      const one = boot!.models.filter((m) => m.ci === null).map((m) => m.model);
+      const one = boot.models.filter((m) => m.ci === null).map((m) => m.model);
       if (one.length)
         notes.push(
           `${one.join(', ')} ${one.length === 1 ? 'has' : 'have'} artifacts for ${ONE_REQUIREMENT} only: no confidence interval or rank stability (n/a), not compared in "not clearly apart"`,
         );
     }
-    for (const na of boot!.notApart) {
+    for (const na of boot.notApart) {
       notes.push(
-        `${na.upper} and ${na.lower} are not clearly apart: ${na.upper} is ahead in ${(na.pAhead * 100).toFixed(0)}% of ${boot!.iterations} resamples (< 95%)`,
+        `${na.upper} and ${na.lower} are not clearly apart: ${na.upper} is ahead in ${(na.pAhead * 100).toFixed(0)}% of ${boot.iterations} resamples (< 95%)`,
       );
     }
   }

@@ -8,7 +8,7 @@ import { DEFAULT_ITERATIONS, DEFAULT_SEED } from '../../weights/bootstrap.js';
 import { leaderboardFromPopulation } from '../../weights/leaderboard.js';
 import { leaderboardCsv, leaderboardTable } from '../../report/leaderboard-format.js';
 import { DEFAULT_PERSONA, PERSONA_IDS, resolveWeights } from '../../weights/personas.js';
-import { renderReportHtml, reportData } from '../../report/leaderboard-html.js';
+import { renderReportHtml, reportData, reportStandings } from '../../report/leaderboard-html.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
@@ -104,7 +104,9 @@ export function leaderboardCommand(): Command {
           normsMetrics: norms?.metrics ?? null,
         };
         if (flags.by) lopts.by = flags.by;
-        const doc = leaderboardFromPopulation(pop, weights, lopts);
+        // The HTML leaderboard switches persona in the page: its standings bootstrap every persona at once.
+        const html = format === 'html' ? reportStandings(pop, weights, lopts) : null;
+        const doc = html ? html.doc : leaderboardFromPopulation(pop, weights, lopts);
         if (flags.pairs) {
           const pairs = loadPairs(flags.pairs);
           const { norms: z } = guardedPopulationNorms(pop, lopts);
@@ -129,7 +131,7 @@ export function leaderboardCommand(): Command {
         let text: string;
         if (format === 'json') text = JSON.stringify(doc, null, 2) + '\n';
         else if (format === 'csv') text = leaderboardCsv(doc);
-        else if (format === 'html') text = renderReportHtml(reportData(pop, doc, weights, { iterations, seed, title: flags.title }));
+        else if (format === 'html') text = renderReportHtml(reportData(html!, { title: flags.title }));
         else text = leaderboardTable(doc) + '\n';
         if (flags.out) {
           try {

@@ -17,12 +17,14 @@
  * Time: rendering gets the artifact's remaining budget (at least FIDELITY_MIN_MS are asked for, else both views
  * are missing with that reason). A context that cannot be closed gets Chrome killed (as the visit's).
  */
+import pTimeout from 'p-timeout';
 import sharp, { type Metadata } from 'sharp';
 import type { Browser, BrowserContext } from 'puppeteer-core';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { loadArtifact } from '../../lib/artifact/load.js';
+import { insideTree } from '../../lib/paths.js';
 import type { Artifact } from '../../core/artifact/model.js';
 import { errorMessage } from '../../core/errors.js';
 import { gathered, missing, type Evidence, type Gathered } from '../../core/evidence.js';
@@ -89,7 +91,7 @@ export function referenceHash(path: string): string {
       } catch {
         continue;
       }
-      if (real !== root && !real.startsWith(root + sep)) continue;
+      if (!insideTree(real, root)) continue;
       const st = statSync(real);
       if (st.isDirectory()) walk(p);
       else if (st.isFile()) files.push(p);
@@ -290,15 +292,11 @@ export class FidelityRenderer {
       return { views: Array.from({ length: n }, () => missing<RenderedView>(why)), faults: [why], loaded: false, timings: {} };
     } finally {
       if (context) {
-        let timer: NodeJS.Timeout | undefined;
-        const closed = await Promise.race([
-          context.close().then(
-            () => true,
-            () => true,
-          ),
-          new Promise<boolean>((r) => (timer = setTimeout(() => r(false), CLOSE_TIMEOUT_MS))),
-        ]);
-        clearTimeout(timer);
+        const closing = context.close().then(
+          () => true,
+          () => true,
+        );
+        const closed = await pTimeout(closing, { milliseconds: CLOSE_TIMEOUT_MS, fallback: () => false });
         if (!closed) await ctx.chrome.kill();
       }
     }

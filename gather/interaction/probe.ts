@@ -27,7 +27,7 @@
  *    goes quiet, and the state is compared with the "before" snapshot (elements, text, attributes, form values,
  *    which elements are rendered and their sizes, canvas pixels, address, storage), except that what changes by
  *    itself is compared with the baseline at the same virtual moment instead, and unstable parts are left out.
- *    Events recorded during the action also count (page/effects.ts: dialogs, sound, clipboard, downloads,
+ *    Events recorded during the action also count (page/main/recorders.ts: dialogs, sound, clipboard, downloads,
  *    popups, file choosers, requests, focus moved by the page, scrolling by the page, the field's value read by
  *    the page's code). A control with none of these is inert. The keyboard control is played key by key, each
  *    held for frames and read at its own moment against the baseline's snapshot of that moment (probe/play.ts).

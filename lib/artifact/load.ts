@@ -33,6 +33,7 @@ import { countLines } from '../text.js';
 import { decodeText, looksBinary } from './decode.js';
 import { LoadedArtifact } from './loaded.js';
 import type { Artifact, ArtifactFile, FileKind } from '../../core/artifact/model.js';
+import { insideTree } from '../paths.js';
 
 const MAX_FILES = 5000;
 const MAX_TEXT_BYTES = 20 * 1024 * 1024;
@@ -107,11 +108,6 @@ function readOrFail(p: string): Buffer {
 }
 
 const SYSTEM_TREES = ['/proc', '/sys', '/dev'];
-
-/** True when the absolute, normalised `path` is `root` itself or below it. */
-export function insideTree(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
-}
 
 /** Why `real` (a real path) may not be part of an artifact rooted at the real path `root`, or null. */
 export function outsideReason(real: string, root: string): string | null {

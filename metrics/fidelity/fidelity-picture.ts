@@ -8,7 +8,8 @@
 import sharp from 'sharp';
 import type { Screenshot } from '../../core/browser-evidence.js';
 import type { ViewportSpec } from '../../core/fidelity.js';
-import { escapeXml, svgNumber } from '../lib/image-tools.js';
+import { svgNumber } from '../lib/image-tools.js';
+import { escapeHtml } from '../../lib/html.js';
 import type { NormBox } from './fidelity-tools.js';
 
 const PANEL_WIDTH = 900;
@@ -72,7 +73,7 @@ export async function drawPair(
       parts.push(`<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="#2e7d32" stroke-width="1" stroke-opacity="0.55"/>`);
   }
   const label = (x: number, text: string) =>
-    `<text x="${x + 4}" y="19" font-family="sans-serif" font-size="15" font-weight="bold" fill="#222">${escapeXml(text)}</text>`;
+    `<text x="${x + 4}" y="19" font-family="sans-serif" font-size="15" font-weight="bold" fill="#222">${escapeHtml(text)}</text>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${label(0, `reference (${v.name})`)}${label(ox, 'page')}${parts.join('')}</svg>`;
   const [a, b] = await Promise.all([sharp(ref.png).resize(rw, rh).png().toBuffer(), sharp(cand.png).resize(cw, ch).png().toBuffer()]);
   return sharp({ create: { width, height, channels: 4, background: '#ffffff' } })

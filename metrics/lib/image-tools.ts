@@ -10,6 +10,7 @@
  *   from SVG (swatches, contact sheets). Text is rendered by librsvg with the system's fonts.
  */
 import { createRequire } from 'node:module';
+import { escapeHtml } from '../../lib/html.js';
 import sharp, { type OverlayOptions } from 'sharp';
 import { present, type Evidence } from '../../core/evidence.js';
 import type { Screenshot } from '../../core/browser-evidence.js';
@@ -154,10 +155,6 @@ export function pickScreenshot(evidence: Evidence, which: ScreenshotChoice): { s
 // ---------------------------------------------------------------------------------------------------------
 // Drawing
 
-export function escapeXml(s: string): string {
-  return String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
-}
-
 export interface Box {
   x: number;
   y: number;
@@ -204,7 +201,7 @@ export function boxInImage(b: unknown, width: number, height: number): Box | nul
 export function svgRect(b: Box, stroke: string, strokeWidth = 2, fill = 'none', extra = ''): string {
   const [x, y, w, h, sw] = [b.x, b.y, b.width, b.height, strokeWidth].map(svgNumber);
   if (x === null || y === null || w === null || h === null || sw === null) return '';
-  return `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${escapeXml(fill)}" stroke="${escapeXml(stroke)}" stroke-width="${sw}" ${extra}/>`;
+  return `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${escapeHtml(fill)}" stroke="${escapeHtml(stroke)}" stroke-width="${sw}" ${extra}/>`;
 }
 
 /** SVG text with a white halo so it reads on any background; '' when its position is not a pair of finite numbers. */
@@ -212,8 +209,8 @@ export function svgLabel(x: number, y: number, text: string, color = '#000', siz
   const [sx, sy, ss] = [x, y, size].map(svgNumber);
   if (sx === null || sy === null || ss === null) return '';
   return (
-    `<text x="${sx}" y="${sy}" font-family="DejaVu Sans, sans-serif" font-size="${ss}" font-weight="${escapeXml(weight)}" ` +
-    `stroke="#fff" stroke-width="3" paint-order="stroke" fill="${escapeXml(color)}">${escapeXml(text)}</text>`
+    `<text x="${sx}" y="${sy}" font-family="DejaVu Sans, sans-serif" font-size="${ss}" font-weight="${escapeHtml(weight)}" ` +
+    `stroke="#fff" stroke-width="3" paint-order="stroke" fill="${escapeHtml(color)}">${escapeHtml(text)}</text>`
   );
 }
 

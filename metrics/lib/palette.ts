@@ -6,6 +6,7 @@
  * every surface, not an antialiasing blend of two others).
  */
 import { converter, differenceCiede2000, formatHex, type Rgb } from 'culori';
+import { mulberry32 } from '../../lib/random.js';
 
 export const KMEANS_SEED = 42;
 const K = 8;
@@ -31,17 +32,6 @@ export interface PaletteColour {
 
 export type Vec = [number, number, number];
 export const dist2 = (a: Vec, b: Vec) => (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2;
-
-/** A small seeded generator (mulberry32), so that k-means++ is deterministic. */
-function seeded(seed: number): () => number {
-  let a = seed | 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The colour histogram of RGB pixels: 5 bits per channel, each bin at the mean of its pixels, with its count. */
 export function colourHistogram(pixels: Uint8Array): Array<{ c: Vec; w: number }> {
@@ -73,7 +63,7 @@ export function colourHistogram(pixels: Uint8Array): Array<{ c: Vec; w: number }
 export function weightedKmeans(points: ReadonlyArray<{ c: Vec; w: number }>, k = K, seed = KMEANS_SEED): Array<{ c: Vec; share: number }> {
   const total = points.reduce((a, p) => a + p.w, 0);
   if (points.length === 0 || total === 0) return [];
-  const rnd = seeded(seed);
+  const rnd = mulberry32(seed); // seeded, so that k-means++ is deterministic
   const pickWeighted = (weights: number[], sum: number): number => {
     let r = rnd() * sum;
     for (let i = 0; i < weights.length; i++) {

@@ -32,7 +32,8 @@ import { logPenalty, round2 } from '../lib/formula.js';
 
 import { scored, unscorable, type MetricDefinition, type MetricOutcome } from '../../core/metric.js';
 import type { Evidence } from '../../core/evidence.js';
-import { cropTop, decodeGrey, escapeXml, overlay, pickScreenshot, svgLabel, svgRect, type Box } from '../lib/image-tools.js';
+import { cropTop, decodeGrey, overlay, pickScreenshot, svgLabel, svgRect, type Box } from '../lib/image-tools.js';
+import { escapeHtml } from '../../lib/html.js';
 
 export const MAX_ANALYSED_HEIGHT = 2400;
 const ALIGNED_PX = 1;
@@ -193,7 +194,7 @@ export async function picture(evidence: Evidence): Promise<Buffer> {
   }
   const head = o.score === null ? `layout-consistency: n/a (${o.reason})` : `layout-consistency ${round2(o.score)}: ${o.summary}`;
   body += `<rect x="0" y="0" width="${a.width}" height="26" fill="#000" fill-opacity="0.75"/>`;
-  body += `<text x="8" y="18" font-family="DejaVu Sans, sans-serif" font-size="14" fill="#fff">${escapeXml(head)} (green = element, red = misaligned)</text>`;
+  body += `<text x="8" y="18" font-family="DejaVu Sans, sans-serif" font-size="14" fill="#fff">${escapeHtml(head)} (green = element, red = misaligned)</text>`;
   return overlay(a.png, a.width, a.height, body);
 }
 

@@ -13,7 +13,7 @@ import type { Frame, KeyInput, Page } from 'puppeteer-core';
 import { readCatalogue } from '../../arena/catalogue.js';
 import { startArena, type ArenaServer } from '../../arena/server.js';
 import { launchBrowser, type LaunchedBrowser } from '../../gather/chrome.js';
-import { mulberry32 } from '../../weights/bootstrap.js';
+import { mulberry32 } from '../../lib/random.js';
 import { parsePairs } from '../../weights/pairs.js';
 import { setup, type Env } from '../cdn/fixtures.js';
 import { tempDir } from '../helpers.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PairChooser, pairKey, type ChooserOptions } from '../../arena/select.js';
-import { mulberry32 } from '../../weights/bootstrap.js';
+import { mulberry32 } from '../../lib/random.js';
 
 const pagesOf = (reqs: string[], models: string[]) => reqs.flatMap((requirement) => models.map((model) => ({ requirement, model })));
 const only = (f: keyof NonNullable<ChooserOptions['factors']>): ChooserOptions['factors'] => ({ adds: false, closeness: false, attention: false, [f]: true });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readCatalogue } from '../../arena/catalogue.js';
 import { startArena, type ArenaServer } from '../../arena/server.js';
-import { mulberry32 } from '../../weights/bootstrap.js';
+import { mulberry32 } from '../../lib/random.js';
 import { goodPage, writeResults } from './fixtures.js';
 import { raw } from './http.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mulberry32 } from '../../weights/bootstrap.js';
+import { mulberry32 } from '../../lib/random.js';
 import { fitBradleyTerry, rankModels, sigmoid, type BtComparison, type NamedVote } from '../../weights/bradley-terry.js';
 
 /** `n` votes between random pairs of models whose true strengths are `truth`, ties when the draw is within `tie`. */

@@ -4,7 +4,7 @@ import { populationFromRows } from '../../weights/aggregate.js';
 import { leaderboard } from '../../weights/leaderboard.js';
 import { leaderboardCsv, leaderboardTable } from '../../report/leaderboard-format.js';
 import { presetWeights } from '../../weights/personas.js';
-import { reportData } from '../../report/leaderboard-html.js';
+import { reportData, reportStandings } from '../../report/leaderboard-html.js';
 import { parseCsv } from '../../weights/csv.js';
 import { repeatRow, row } from './synthetic.js';
 
@@ -53,7 +53,7 @@ describe('leaderboard: share of executable artifacts per model (render-validity)
     assert.ok(col > 0);
     assert.equal(csv.find((l) => l[1] === 'A')![col], '0.75');
     assert.equal(csv.find((l) => l[1] === 'C')![col], '');
-    const data = reportData(populationFromRows(rows()), doc, weights, { iterations: 0 });
+    const data = reportData(reportStandings(populationFromRows(rows()), weights, { iterations: 0 }));
     assert.equal(data.models.find((m) => m.model === 'A')!.executable, '75% (3/4)');
     assert.equal(data.models.find((m) => m.model === 'C')!.executable, undefined);
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { populationFromRows, type Population } from '../../weights/aggregate.js';
-import { mulberry32 } from '../../weights/bootstrap.js';
+import { mulberry32 } from '../../lib/random.js';
 import {
   comparisons,
   fitNonNegativeLogistic,

@@ -4,7 +4,7 @@ import { populationFromRows } from '../../weights/aggregate.js';
 import { leaderboard } from '../../weights/leaderboard.js';
 import { leaderboardCsv, leaderboardTable } from '../../report/leaderboard-format.js';
 import { presetWeights } from '../../weights/personas.js';
-import { reportData } from '../../report/leaderboard-html.js';
+import { reportData, reportStandings } from '../../report/leaderboard-html.js';
 import { parseCsv } from '../../weights/csv.js';
 import { row } from './synthetic.js';
 
@@ -46,7 +46,7 @@ describe('honest leaderboard output', () => {
     assert.equal(c[head.indexOf('ci_low')], '');
     assert.equal(c[head.indexOf('ci_high')], '');
     assert.equal(c[head.indexOf('ci_note')], 'n/a: one requirement');
-    const data = reportData(populationFromRows(rows()), doc, presetWeights('all'), { iterations: 50 });
+    const data = reportData(reportStandings(populationFromRows(rows()), presetWeights('all'), { iterations: 50 }));
     for (const p of data.personas) {
       assert.deepEqual(p.bootstrap.C, { ci: null, ciReason: 'one requirement', rankHolds: null });
       assert.ok(Array.isArray(p.bootstrap.A!.ci));

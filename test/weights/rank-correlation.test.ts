@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mulberry32 } from '../../weights/bootstrap.js';
+import { mulberry32 } from '../../lib/random.js';
 import { kendallTauB, spearman } from '../../weights/rank-correlation.js';
 
 const close = (a: number | null, b: number, eps = 1e-12) => assert.ok(a !== null && Math.abs(a - b) < eps, `${a} ≠ ${b}`);

@@ -2,7 +2,7 @@
 import { findMetric as catalogEntry } from '../../metrics/registry.js';
 import type { ResultRow } from '../../store/results-file.js';
 import type { MetricResult } from '../../runner/score.js';
-import { mulberry32 } from '../../weights/bootstrap.js';
+import { mulberry32 } from '../../lib/random.js';
 
 export function row(model: string, requirement: string, scores: Record<string, number | null>, labels?: Record<string, string>): ResultRow {
   const metrics = Object.entries(scores).map(([id, score]) => {

@@ -36,7 +36,7 @@ export interface ProbeOptions {
 /** The probe's budget is used up: the phase in progress stops and the run finishes. */
 export class OutOfBudget extends Error {}
 
-/** What one move of the page clock did (page/clock.ts `advance`). */
+/** What one move of the page clock did (page/main/clock.ts `advance`). */
 export interface Advanced {
   fired: number;
   storm: boolean;
