@@ -12,6 +12,7 @@
  * killed; the next artifact (or the next gatherer) starts a new one.
  */
 import type { BrowserContext } from 'puppeteer-core';
+import pTimeout from 'p-timeout';
 import type { Evidence } from '../core/evidence.js';
 import type { GatherScope } from '../core/gatherer.js';
 import type { BrowserEvidence } from '../core/browser-evidence.js';
@@ -116,16 +117,11 @@ export class BrowserKit implements GatherScope {
 
   /** Close a context; one that does not close in CLOSE_TIMEOUT_MS gets Chrome killed. */
   async closeContext(context: { close(): Promise<void> }): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const ok = await Promise.race([
-      context.close().then(
-        () => true,
-        () => true,
-      ),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), CLOSE_TIMEOUT_MS))),
-    ]);
-    clearTimeout(timer);
-    if (!ok) await this.chrome.kill();
+    const closing = context.close().then(
+      () => true,
+      () => true,
+    );
+    if (!(await pTimeout(closing, { milliseconds: CLOSE_TIMEOUT_MS, fallback: () => false }))) await this.chrome.kill();
   }
 
   /** After a browser step threw: kill a Chrome that died (the next step starts a new one); whether it had died. */
