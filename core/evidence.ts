@@ -9,6 +9,7 @@ import type { Requirement } from './requirements.js';
 import type { RequirementTestsEvidence } from './requirement-tests.js';
 import type { NetworkModeId, NetworkRecord } from './network.js';
 import type { FidelityEvidence, ReferenceInput } from './fidelity.js';
+import type { RuntimeEvidence } from './runtime-evidence.js';
 
 /** A gathered part: the value, or why it could not be gathered. */
 export type Gathered<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -119,6 +120,8 @@ export interface Evidence {
   reference?: ReferenceInput;
   /** Both pages rendered at every fidelity viewport (present when a reference was given and a fidelity metric ran). */
   fidelity?: Gathered<FidelityEvidence>;
+  /** The page watched while it runs and is used, on real time (present when a runtime performance metric ran). */
+  runtime?: Gathered<RuntimeEvidence>;
 }
 
 /** Evidence with only the static parts, for rule metrics that read source and DOM. */

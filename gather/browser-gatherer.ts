@@ -35,7 +35,9 @@
  * Lighthouse run that died with a Chrome the visit had to kill is made again, after the visit, on a new one.
  */
 import type { BrowserContext } from 'puppeteer-core';
-import type { Evidence } from '../core/evidence.js';
+import type { Evidence, Gathered } from '../core/evidence.js';
+import type { RuntimeEvidence } from '../core/runtime-evidence.js';
+import { watchRuntimeIn } from './runtime/index.js';
 import { gathered, missing } from '../core/evidence.js';
 import { errorMessage } from '../core/errors.js';
 import type { Gatherer, GatherRequest, GathererFactory, GathererOptions } from '../core/gatherer.js';
@@ -106,7 +108,7 @@ export const DEFAULT_LIGHTHOUSE_RUNS = 1;
 
 export class BrowserGatherer implements Gatherer {
   readonly name = 'browser';
-  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'requirement-tests', 'reference'] as const;
+  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'requirement-tests', 'reference', 'runtime'] as const;
   readonly sandbox: SandboxThread;
   readonly chrome: ChromeProcess;
   readonly network: NetworkSettings;
@@ -199,6 +201,9 @@ export class BrowserGatherer implements Gatherer {
             early ? undefined : request.background,
           );
           visitOver();
+          // The runtime watch (issue 44), on real time, before the probe and before Lighthouse is released: nothing
+          // else of this page's runs then, and Chrome keeps one trace at a time.
+          if (request.needs.has('runtime')) evidence.runtime = await this.watchRuntime(site, deadline - reserve);
           // The interaction probe, in a context of its own, while the visit's metrics are scored (the probe waits
           // on Chrome; Node is mostly idle), before Lighthouse is released.
           const probing = needsInteraction && placement === 'before-lighthouse' ? this.probe(evidence, site, deadline - reserve) : undefined;
@@ -227,7 +232,9 @@ export class BrowserGatherer implements Gatherer {
           decide(early?.measure ? pageState(evidence.browser) : 'skip');
         }
       }
-      // Without the visit, the probe runs here: before Lighthouse, which has not started.
+      // Without the visit, the watch and the probe run here: before Lighthouse, which has not started.
+      if (request.needs.has('runtime') && !evidence.runtime)
+        evidence.runtime = await this.watchRuntime(site, deadline - (needsLighthouse ? Math.min(LIGHTHOUSE_RESERVE_MS, request.budgetMs * 0.45) : 0));
       if (needsInteraction && !evidence.interaction && placement === 'before-lighthouse') {
         await this.probe(evidence, site, deadline - (needsLighthouse ? Math.min(LIGHTHOUSE_RESERVE_MS, request.budgetMs * 0.45) : 0));
       }
@@ -351,6 +358,26 @@ export class BrowserGatherer implements Gatherer {
     }
     for (const x of faults.faults) if (!b.faults.includes(x)) b.faults.push(x);
     if (Object.keys(faults.unavailable).length) b.unavailable = { ...b.unavailable, ...faults.unavailable };
+  }
+
+  /**
+   * The runtime watch (runtime/index.ts) in a fresh context (phase `runtime`), within `deadline`; never throws.
+   * Needs: Chrome, the site's `runtime` endpoint and its entry URL, a deadline. Costs about 2 s of real time.
+   */
+  private async watchRuntime(site: SiteHandle, deadline: number): Promise<Gathered<RuntimeEvidence>> {
+    if (deadline - performance.now() < 4000) return missing('the page was not watched while it runs: no time left in the artifact budget');
+    let context: BrowserContext | undefined;
+    try {
+      await gate.step('runtime watch');
+      context = await sandboxContext(await this.chrome.browser(), await site.endpoint('runtime'), this.requestsOf(site, 'runtime'));
+      return gathered(await watchRuntimeIn(context, site.entryUrl, { deadline }));
+    } catch (err) {
+      const dead = !this.chrome.alive;
+      if (dead) await this.chrome.kill();
+      return missing(`the runtime watch failed: ${errorMessage(err)}`);
+    } finally {
+      if (context) await this.closeContext(context);
+    }
   }
 
   /**
@@ -504,6 +531,7 @@ export class BrowserGatherer implements Gatherer {
     evidence.lighthouse ??= missing(reason);
     evidence.interaction ??= missing(reason);
     evidence.requirementTests ??= missing(reason);
+    evidence.runtime ??= missing(reason);
     if (evidence.reference) evidence.fidelity ??= missing(reason);
   }
 
