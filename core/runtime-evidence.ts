@@ -49,6 +49,11 @@ export interface MemorySample {
 }
 
 export interface RuntimeEvidence {
+  /**
+   * Whether the window's trace was read: without it there are no frames and no handler CPU times (a trace that did
+   * not start or was not handed over in time; `faults` says which), and an empty `frames` means nothing.
+   */
+  traced: boolean;
   /** The watch window's real length (ms): the frames and memory figures' window, inputs excluded. */
   windowMs: number;
   /**

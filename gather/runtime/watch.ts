@@ -40,6 +40,11 @@ export const INPUT_EVENTS = ['keydown', 'keyup', 'keypress', 'pointerdown', 'poi
 /** Real ms between two inputs, and after the last before the entries are read. */
 export const INPUT_GAP_MS = 100;
 export const INPUT_TAIL_MS = 150;
+/**
+ * How long Chrome may take to start a trace: the first of a browser's took 0.25 s on a quiet machine and over 2 s
+ * at load 40 (2026-11-27).
+ */
+export const TRACE_START_MS = 6000;
 /** How long Chrome may take to hand over the trace after it ends. */
 export const TRACE_COLLECT_MS = 5000;
 /** One protocol call's limit (a busy page answers between two tasks). */
@@ -145,8 +150,10 @@ class Watch {
     this.cdp.on('Tracing.dataCollected', onData);
     const complete = new Promise<void>((r) => this.cdp.once('Tracing.tracingComplete', () => r()));
     const m0 = await this.metrics('counters before the window');
-    const started = await this.call('trace start', () =>
-      this.cdp.send('Tracing.start', { traceConfig: { includedCategories: [...TRACE_CATEGORIES], excludedCategories: ['*'] }, transferMode: 'ReportEvents' }),
+    const started = await this.call(
+      'trace start',
+      () => this.cdp.send('Tracing.start', { traceConfig: { includedCategories: [...TRACE_CATEGORIES], excludedCategories: ['*'] }, transferMode: 'ReportEvents' }),
+      TRACE_START_MS,
     );
     const w0 = performance.now();
     this.windowStart = w0;
@@ -283,7 +290,7 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
   const w = new Watch(page, cdp, opts);
   const dismiss = (d: { dismiss(): Promise<void> }) => void d.dismiss().catch(() => undefined);
   page.on('dialog', dismiss);
-  const ev: RuntimeEvidence = { windowMs: 0, frames: [], presented: 0, dropped: 0, interactions: [], memory: w.memory, faults: w.faults, timings: w.timings };
+  const ev: RuntimeEvidence = { traced: false, windowMs: 0, frames: [], presented: 0, dropped: 0, interactions: [], memory: w.memory, faults: w.faults, timings: w.timings };
   try {
     let t = performance.now();
     await w.call('counters', () => cdp.send('Performance.enable', { timeDomain: 'threadTicks' }));
@@ -312,7 +319,8 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
     w.mark('inputs', t);
     t = performance.now();
     const trace = await win.reading();
-    if (trace) {
+    if (trace && !trace.fault) {
+      ev.traced = true;
       ev.interactions.forEach((x, i) => {
         const h = handlerOf(sent, trace.handlers, i);
         if (h !== undefined) x.handlerCpuMs = h;

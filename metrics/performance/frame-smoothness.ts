@@ -15,7 +15,7 @@
  *   frames a quiet machine presents; the score must not move with the machine's load or the scorer's
  *   concurrency (issue "Numbers that hold still"). Chrome's dropped share, a wall-time figure, is reported beside
  *   it, not scored.
- * - Unscorable when the page drew fewer than MIN_FRAMES frames in the window: nothing animates (a still page is
+ * - Unscorable when the window's trace could not be read (the frames were not measured), and when the page drew fewer than MIN_FRAMES frames in the window: nothing animates (a still page is
  *   not a smooth animation, and is not penalised either).
  *
  * Cannot see: raster and GPU work (off the main thread: a canvas with huge fills or a heavy WebGL scene may drop
@@ -41,6 +41,7 @@ const frameSmoothness: MetricDefinition = {
   suite: 'extended',
   score(evidence) {
     const r = present(evidence.runtime, 'runtime evidence');
+    if (!r.traced) return unscorable(`the frames were not measured (${r.faults.join('; ') || 'no trace'})`, { faults: r.faults });
     const frames = r.frames;
     const chrome = r.presented + r.dropped > 0 ? round1((100 * r.dropped) / (r.presented + r.dropped)) : null;
     if (frames.length < MIN_FRAMES)

@@ -14,7 +14,7 @@
  * - The handlers' CPU time, not Event Timing's wall-time latency: the page's own cost, which the machine's load
  *   and the scorer's concurrency do not stretch; the INP figure (what web-vitals would report) is in the details.
  * - Unscorable when the page listens to no key, pointer, mouse, click or touch event (nothing to answer: a still
- *   page is not penalised), or when no input could be sent.
+ *   page is not penalised), when no input could be sent, or when the trace could not be read.
  * - The inputs are the same for every page: a game bound to other keys, or a button away from the centre, is
  *   measured on what these inputs reach. Handlers the inputs do not reach cost nothing here.
  *
@@ -45,6 +45,7 @@ const responsiveness: MetricDefinition = {
     if (r.inputListeners && r.inputListeners.length === 0)
       return unscorable('the page listens to no key, pointer or click input: nothing to answer', { faults: r.faults });
     if (!r.interactions.length) return unscorable('no input could be sent to the page', { faults: r.faults });
+    if (!r.traced) return unscorable(`the handlers' cost was not measured (${r.faults.join('; ') || 'no trace'})`, { faults: r.faults });
     const rows = r.interactions.map((x) => ({ input: x.input, handlerCpuMs: x.handlerCpuMs ?? 0, inpMs: x.latencyMs }));
     const worst = rows.reduce((a, b) => (b.handlerCpuMs > a.handlerCpuMs ? b : a));
     const inps = rows.map((x) => x.inpMs ?? 0);

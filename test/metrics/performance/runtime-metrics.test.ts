@@ -24,6 +24,12 @@ testMetric(frameSmoothness, [
     },
   },
   { name: 'every frame at 30 ms: 30 fps scores 50', html, evidence: runtime({ frames: frames(30, [30]) }), score: 50 },
+  {
+    name: 'frames not measured (the trace failed) are not "nothing animates"',
+    html,
+    evidence: runtime({ traced: false, faults: ['trace start: timed out'] }),
+    unscorable: /not measured \(trace start: timed out\)/,
+  },
   { name: 'a still page is unscorable, not 100', html, evidence: runtime({ frames: [] }), unscorable: /nothing animates/ },
   { name: 'a few frames (start-up) are not an animation', html, evidence: runtime({ frames: frames(5, [2]) }), unscorable: /5 frames/ },
   { name: 'no runtime evidence: the gatherer’s reason', html, evidence: { runtime: missing('Chrome died') }, unscorable: /Chrome died/ },
@@ -59,6 +65,12 @@ testMetric(responsiveness, [
     html,
     evidence: runtime({ inputListeners: [], interactions: [key('key Space', 0.1)] }),
     unscorable: /listens to no key/,
+  },
+  {
+    name: 'handlers not measured (no trace): unscorable',
+    html,
+    evidence: runtime({ traced: false, inputListeners: ['keydown'], interactions: [key('key Space', undefined)] }),
+    unscorable: /not measured/,
   },
   { name: 'no input sent: unscorable', html, evidence: runtime({ inputListeners: ['keydown'], interactions: [] }), unscorable: /no input/ },
 ]);

@@ -19,6 +19,7 @@ export function memory(heapMb: [number, number, number], nodes: [number, number,
 export function runtime(over: Partial<RuntimeEvidence> = {}): { runtime: ReturnType<typeof gathered<RuntimeEvidence>> } {
   return {
     runtime: gathered({
+      traced: true,
       windowMs: 1000,
       frames: [],
       presented: 0,
