@@ -30,6 +30,11 @@ export interface RuntimeInteraction {
   /** Time spent in the page's handlers (ms, wall), when reported. */
   processingMs?: number;
   /**
+   * Real ms from sending the input to Chrome's answer that the page handled it; absent when the page had not
+   * handled it by the end of the watch (its main thread never took it: a page that does not answer).
+   */
+  answeredMs?: number;
+  /**
    * CPU time of the page's handlers of this input's events (ms, thread time, from the trace): their own cost,
    * which a loaded machine does not stretch. Absent when no event of it reached the page's main thread.
    */
@@ -75,6 +80,8 @@ export interface RuntimeEvidence {
    * elements): none means the inputs had nothing to answer them. Absent when it could not be read.
    */
   inputListeners?: string[];
+  /** Real ms the watch waited, from the first input sent, for the page to handle them all. */
+  inputWaitMs?: number;
   /** Memory at the start and end of the window, then after the inputs. */
   memory: MemorySample[];
   /** Main-thread CPU share (0–1) over the window: Chrome's TaskDuration in thread ticks over wall time. */

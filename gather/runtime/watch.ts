@@ -47,6 +47,11 @@ export const INPUT_TAIL_MS = 150;
 export const TRACE_START_MS = 6000;
 /** How long Chrome may take to hand over the trace after it ends. */
 export const TRACE_COLLECT_MS = 5000;
+/**
+ * The watch's own cap after load (real ms): a page whose main thread never rests answers every call late, and
+ * the watch then stops where it is, its trace ended and read whatever is left.
+ */
+export const WATCH_MAX_MS = 4500;
 /** One protocol call's limit (a busy page answers between two tasks). */
 export const CALL_MS = 2000;
 /** The viewport the click aims at the centre of. */
@@ -75,12 +80,21 @@ class Watch {
     readonly opts: WatchOptions,
   ) {}
 
+  /** What is left of the watch's time: its own cap (WATCH_MAX_MS from its start) or the caller's deadline. */
   left(): number {
-    return this.opts.deadline - performance.now();
+    return Math.min(this.opts.deadline, this.t0 + WATCH_MAX_MS) - performance.now();
   }
 
   /** `fn` within CALL_MS and the deadline; undefined (and a fault) when it fails. */
-  async call<T>(what: string, fn: () => Promise<T>, ms = CALL_MS): Promise<T | undefined> {
+  async call<T>(what: string, fn: () => Promise<T>, ms = CALL_MS, mustRun = false): Promise<T | undefined> {
+    if (mustRun) {
+      try {
+        return await withTimeout(fn(), ms, what);
+      } catch (err) {
+        this.faults.push(`${what}: ${errorMessage(err)}`.slice(0, 300));
+        return undefined;
+      }
+    }
     if (this.opts.signal?.aborted) {
       this.faults.push(`${what}: stopped`);
       return undefined;
@@ -133,6 +147,8 @@ class Watch {
   }
 
   windowStart = performance.now();
+  /** Real ms from the first input sent to the end of the wait for their answers. */
+  waitedMs = 0;
 
   mark(name: string, since: number): void {
     this.timings[name] = Math.round(performance.now() - since);
@@ -157,15 +173,17 @@ class Watch {
     );
     const w0 = performance.now();
     this.windowStart = w0;
-    await sleep(Math.max(0, Math.min(WINDOW_MS, this.left() - 500)));
+    // The window has priority over the watch's own cap: only the caller's deadline shortens it.
+    await sleep(Math.max(0, Math.min(WINDOW_MS, this.opts.deadline - performance.now() - 1000)));
     const m1 = await this.metrics('counters after the window');
     const wall = performance.now() - w0;
     // The trace goes on over the inputs (their handlers' CPU time): `stop` ends it and reads it.
     const reading = async () => {
       try {
         if (started === undefined) return undefined;
-        if ((await this.call('trace end', () => this.cdp.send('Tracing.end'), Math.max(CALL_MS, 1000))) === undefined) return undefined;
-        await this.call('trace collection', () => complete, TRACE_COLLECT_MS);
+        // A trace left running would make the next one (Lighthouse's) fail: it is ended whatever time is left.
+        if ((await this.call('trace end', () => this.cdp.send('Tracing.end'), CALL_MS, true)) === undefined) return undefined;
+        await this.call('trace collection', () => complete, TRACE_COLLECT_MS, true);
         const t = readTrace(events);
         if (t.fault) this.faults.push(t.fault);
         return t;
@@ -198,34 +216,48 @@ class Watch {
     });
   }
 
-  /** The inputs, one after another, with the time (epoch ms) each was sent. */
-  async inputs(): Promise<Array<{ input: string; sent: number }>> {
-    const sent: Array<{ input: string; sent: number }> = [];
+  /**
+   * The inputs at fixed moments, INPUT_GAP_MS apart, with the time (epoch ms) each was sent. Chrome answers an
+   * input once the page has handled it: the next one is sent on time all the same (a busy page queues them, as it
+   * would a player's), and the answers are awaited at the end, within what is left.
+   */
+  async inputs(): Promise<Array<{ input: string; sent: number; answeredMs?: number }>> {
+    const sent: Array<{ input: string; sent: number; answeredMs?: number }> = [];
+    const answers: Array<Promise<unknown>> = [];
+    const first = performance.now();
+    const send = (what: string, steps: Array<() => Promise<unknown>>) => {
+      const row: { input: string; sent: number; answeredMs?: number } = { input: what, sent: Date.now() };
+      const t = performance.now();
+      const p = steps.reduce<Promise<unknown>>((a, step) => a.then(step), Promise.resolve());
+      p.then(
+        () => (row.answeredMs = Math.round(performance.now() - t)),
+        (err: unknown) => this.faults.push(`${what}: ${errorMessage(err)}`.slice(0, 300)),
+      );
+      answers.push(p.catch(() => undefined));
+      sent.push(row);
+    };
     for (const i of INPUTS) {
-      if (this.left() < INPUT_GAP_MS + 500) break;
-      const at = Date.now();
+      if (this.left() < INPUT_GAP_MS + 300 || this.opts.signal?.aborted) break;
       if ('click' in i) {
         const x = WATCH_VIEWPORT.width / 2;
         const y = WATCH_VIEWPORT.height / 2;
-        const ok = await this.call('click', async () => {
-          await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
-          await this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', clickCount: 1 });
-          await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', clickCount: 1 });
-          return true;
-        });
-        if (ok) sent.push({ input: `click ${x},${y}`, sent: at });
+        send(`click ${x},${y}`, [
+          () => this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y }),
+          () => this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', clickCount: 1 }),
+          () => this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', clickCount: 1 }),
+        ]);
       } else {
         const key = { key: i.key, code: i.code, windowsVirtualKeyCode: i.keyCode, ...(i.key === ' ' ? { text: ' ' } : {}) };
-        const ok = await this.call(`key ${i.code}`, async () => {
-          await this.cdp.send('Input.dispatchKeyEvent', { type: i.key === ' ' ? 'keyDown' : 'rawKeyDown', ...key });
-          await this.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key });
-          return true;
-        });
-        if (ok) sent.push({ input: `key ${i.code}`, sent: at });
+        send(`key ${i.code}`, [
+          () => this.cdp.send('Input.dispatchKeyEvent', { type: i.key === ' ' ? 'keyDown' : 'rawKeyDown', ...key }),
+          () => this.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key }),
+        ]);
       }
       await sleep(INPUT_GAP_MS);
     }
     await sleep(Math.max(0, Math.min(INPUT_TAIL_MS, this.left() - 300)));
+    await this.call('inputs handled', () => Promise.all(answers), Math.max(1, this.left() - 200));
+    this.waitedMs = Math.round(performance.now() - first);
     return sent;
   }
 }
@@ -251,8 +283,8 @@ export function readObserved(raw: unknown): Observed | undefined {
  * last input sent before they started (epoch ms, with 5 ms of slack for the two clocks' rounding). An input with
  * no reported event was answered within 16 ms (Event Timing reports nothing shorter).
  */
-export function matchInteractions(sent: ReadonlyArray<{ input: string; sent: number }>, observed: Observed): RuntimeInteraction[] {
-  const out: RuntimeInteraction[] = sent.map((s) => ({ input: s.input, latencyMs: null }));
+export function matchInteractions(sent: ReadonlyArray<{ input: string; sent: number; answeredMs?: number }>, observed: Observed): RuntimeInteraction[] {
+  const out: RuntimeInteraction[] = sent.map((s) => ({ input: s.input, latencyMs: null, ...(s.answeredMs !== undefined ? { answeredMs: s.answeredMs } : {}) }));
   const byId = new Map<number, Observed['events']>();
   for (const e of observed.events) byId.set(e[5], [...(byId.get(e[5]) ?? []), e]);
   for (const group of byId.values()) {
@@ -290,6 +322,8 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
   const w = new Watch(page, cdp, opts);
   const dismiss = (d: { dismiss(): Promise<void> }) => void d.dismiss().catch(() => undefined);
   page.on('dialog', dismiss);
+  let win: Awaited<ReturnType<Watch['window']>> | undefined;
+  let read = false;
   const ev: RuntimeEvidence = { traced: false, windowMs: 0, frames: [], presented: 0, dropped: 0, interactions: [], memory: w.memory, faults: w.faults, timings: w.timings };
   try {
     let t = performance.now();
@@ -300,7 +334,7 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
     await w.sample('memory at the start');
     w.mark('settle', t);
     t = performance.now();
-    const win = await w.window();
+    win = await w.window();
     ev.windowMs = Math.round(win.wall);
     if (win.busyCpu !== undefined) ev.busyCpu = win.busyCpu;
     await w.sample('memory at the end of the window');
@@ -311,13 +345,13 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
     await w.evaluate(markInputs, 'inputs mark');
     const sent = await w.inputs();
     const observed = readObserved(await w.evaluate(readObservers, 'event timing'));
-    if (observed) {
-      ev.interactions = matchInteractions(sent, observed);
-      ev.longFrames = observed.longFrames.length;
-    }
+    ev.interactions = matchInteractions(sent, observed ?? { timeOrigin: 0, events: [], longFrames: [] });
+    if (observed) ev.longFrames = observed.longFrames.length;
+    ev.inputWaitMs = w.waitedMs;
     await w.sample('memory after the inputs');
     w.mark('inputs', t);
     t = performance.now();
+    read = true;
     const trace = await win.reading();
     if (trace && !trace.fault) {
       ev.traced = true;
@@ -332,6 +366,7 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
     }
     w.mark('trace', t);
   } finally {
+    if (win && !read) await win.reading().catch(() => undefined);
     page.off('dialog', dismiss);
   }
   return ev;

@@ -25,7 +25,8 @@
  */
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
 import { present } from '../../core/evidence.js';
-import { FRAME_BUDGET_MS, quantile, round1 } from '../lib/runtime.js';
+import { FRAME_BUDGET_MS, frameStripSvg, quantile, round1 } from '../lib/runtime.js';
+import { renderSvg } from '../lib/image-tools.js';
 
 /** Fewer frames than this in the window: the page does not animate. */
 export const MIN_FRAMES = 10;
@@ -74,6 +75,12 @@ const frameSmoothness: MetricDefinition = {
         ...(r.faults.length ? { faults: r.faults } : {}),
       },
     );
+  },
+  async illustrate(evidence, outcome) {
+    if (outcome.score === null || !evidence.runtime?.ok) return [];
+    const frames = evidence.runtime.value.frames.slice(0, 240);
+    const png = await renderSvg(960, 180, frameStripSvg(frames, 960, 180));
+    return [{ name: 'strip', png, caption: 'frame-time strip: each bar one animation frame, its main-thread CPU time; red bars miss a 60 Hz refresh' }];
   },
 };
 

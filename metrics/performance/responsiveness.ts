@@ -13,6 +13,8 @@
  * Interpretations:
  * - The handlers' CPU time, not Event Timing's wall-time latency: the page's own cost, which the machine's load
  *   and the scorer's concurrency do not stretch; the INP figure (what web-vitals would report) is in the details.
+ * - An input the page had not taken by the end of the watch (Chrome never got its answer: a main thread that never
+ *   rests) scores 0, named: a player's key press there is lost or answered seconds later.
  * - Unscorable when the page listens to no key, pointer, mouse, click or touch event (nothing to answer: a still
  *   page is not penalised), when no input could be sent, or when the trace could not be read.
  * - The inputs are the same for every page: a game bound to other keys, or a button away from the centre, is
@@ -46,6 +48,14 @@ const responsiveness: MetricDefinition = {
       return unscorable('the page listens to no key, pointer or click input: nothing to answer', { faults: r.faults });
     if (!r.interactions.length) return unscorable('no input could be sent to the page', { faults: r.faults });
     if (!r.traced) return unscorable(`the handlers' cost was not measured (${r.faults.join('; ') || 'no trace'})`, { faults: r.faults });
+    const unanswered = r.interactions.filter((x) => x.answeredMs === undefined);
+    if (unanswered.length)
+      return scored(0, `the page did not take ${unanswered[0]!.input} within ${r.inputWaitMs ?? '?'} ms: its main thread never rested`, {
+        unanswered: unanswered.map((x) => x.input),
+        inputWaitMs: r.inputWaitMs ?? null,
+        interactions: r.interactions,
+        ...(r.faults.length ? { faults: r.faults } : {}),
+      });
     const rows = r.interactions.map((x) => ({ input: x.input, handlerCpuMs: x.handlerCpuMs ?? 0, inpMs: x.latencyMs }));
     const worst = rows.reduce((a, b) => (b.handlerCpuMs > a.handlerCpuMs ? b : a));
     const inps = rows.map((x) => x.inpMs ?? 0);

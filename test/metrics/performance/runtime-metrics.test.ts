@@ -3,7 +3,8 @@ import { missing } from '../../../core/evidence.js';
 import frameSmoothness from '../../../metrics/performance/frame-smoothness.js';
 import responsiveness from '../../../metrics/performance/responsiveness.js';
 import memoryStability from '../../../metrics/performance/memory-stability.js';
-import { testMetric } from '../../metric-tester.js';
+import { describe, it } from 'node:test';
+import { buildEvidence, outcomeOf, testMetric } from '../../metric-tester.js';
 import { frames, key, memory, runtime } from './runtime-synthetic.js';
 
 const html = '<canvas></canvas>';
@@ -72,6 +73,13 @@ testMetric(responsiveness, [
     evidence: runtime({ traced: false, inputListeners: ['keydown'], interactions: [key('key Space', undefined)] }),
     unscorable: /not measured/,
   },
+  {
+    name: 'an input the page never took scores 0, named',
+    html,
+    evidence: runtime({ inputListeners: ['keydown'], inputWaitMs: 1800, interactions: [key('key ArrowRight', 1), { input: 'key ArrowUp', latencyMs: null }] }),
+    score: 0,
+    details: (d) => assert.deepEqual(d.unanswered, ['key ArrowUp']),
+  },
   { name: 'no input sent: unscorable', html, evidence: runtime({ inputListeners: ['keydown'], interactions: [] }), unscorable: /no input/ },
 ]);
 
@@ -94,3 +102,14 @@ testMetric(memoryStability, [
   { name: 'heap shrinking is steady', html, evidence: runtime({ memory: memory([3, 2, 1]) }), score: 100 },
   { name: 'one sample is not enough', html, evidence: runtime({ memory: memory([1, 1, 1]).slice(0, 1) }), unscorable: /twice/ },
 ]);
+
+describe('frame-smoothness picture', () => {
+  it('draws the frame-time strip as a PNG', async () => {
+    const ev = buildEvidence({ html, evidence: runtime({ frames: frames(60, [2, 2, 42]) }) });
+    const outcome = await outcomeOf(frameSmoothness, ev);
+    const pics = await frameSmoothness.illustrate!(ev, outcome);
+    assert.equal(pics.length, 1);
+    assert.equal(pics[0]!.png.subarray(1, 4).toString(), 'PNG');
+    assert.match(pics[0]!.caption, /frame-time strip/);
+  });
+});

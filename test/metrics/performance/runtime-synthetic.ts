@@ -8,7 +8,7 @@ export function frames(n: number, costs: number[]): RuntimeEvidence['frames'] {
 }
 
 export function key(input: string, handlerCpuMs: number | undefined, latencyMs: number | null = null): RuntimeInteraction {
-  return { input, latencyMs, ...(handlerCpuMs !== undefined ? { handlerCpuMs } : {}) };
+  return { input, latencyMs, answeredMs: 30, ...(handlerCpuMs !== undefined ? { handlerCpuMs } : {}) };
 }
 
 /** Memory samples at 0, 1000 and 1700 ms with the heap (MB) and node counts given. */
