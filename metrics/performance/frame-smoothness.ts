@@ -15,8 +15,10 @@
  *   frames a quiet machine presents; the score must not move with the machine's load or the scorer's
  *   concurrency (issue "Numbers that hold still"). Chrome's dropped share, a wall-time figure, is reported beside
  *   it, not scored.
- * - Unscorable when the window's trace could not be read (the frames were not measured), and when the page drew fewer than MIN_FRAMES frames in the window: nothing animates (a still page is
- *   not a smooth animation, and is not penalised either).
+ * - Unscorable when the window's trace could not be read (the frames were not measured), and when the page drew
+ *   fewer than MIN_FRAMES frames in the window that cost less than half of it: nothing animates (a still page is
+ *   not a smooth animation, and is not penalised either). A few frames that fill the window (a fractal
+ *   recomputed every frame: 5 frames of 180 ms) are a very slow animation, and are scored.
  *
  * Cannot see: raster and GPU work (off the main thread: a canvas with huge fills or a heavy WebGL scene may drop
  * frames on the GPU while its main thread is cheap); animations that run on the compositor alone (CSS transforms,
@@ -28,8 +30,9 @@ import { present } from '../../core/evidence.js';
 import { FRAME_BUDGET_MS, frameStripSvg, quantile, round1 } from '../lib/runtime.js';
 import { renderSvg } from '../lib/image-tools.js';
 
-/** Fewer frames than this in the window: the page does not animate. */
+/** Fewer frames than this in the window, costing less than BUSY_SHARE of it: the page does not animate. */
 export const MIN_FRAMES = 10;
+export const BUSY_SHARE = 0.5;
 
 const frameSmoothness: MetricDefinition = {
   number: 33,
@@ -45,7 +48,8 @@ const frameSmoothness: MetricDefinition = {
     if (!r.traced) return unscorable(`the frames were not measured (${r.faults.join('; ') || 'no trace'})`, { faults: r.faults });
     const frames = r.frames;
     const chrome = r.presented + r.dropped > 0 ? round1((100 * r.dropped) / (r.presented + r.dropped)) : null;
-    if (frames.length < MIN_FRAMES)
+    const frameCpu = frames.reduce((a, f) => a + f.cpuMs, 0);
+    if (frames.length < MIN_FRAMES && (frames.length < 2 || frameCpu < BUSY_SHARE * r.windowMs))
       return unscorable(
         `nothing animates: the page drew ${frames.length} frame${frames.length === 1 ? '' : 's'} in ${r.windowMs} ms of running (fewer than ${MIN_FRAMES})`,
         { frames: frames.length, windowMs: r.windowMs, faults: r.faults },

@@ -32,6 +32,12 @@ testMetric(frameSmoothness, [
     unscorable: /not measured \(trace start: timed out\)/,
   },
   { name: 'a still page is unscorable, not 100', html, evidence: runtime({ frames: [] }), unscorable: /nothing animates/ },
+  {
+    name: 'a few frames that fill the window are a very slow animation, not a still page',
+    html,
+    evidence: runtime({ frames: frames(5, [180]) }),
+    near: [9.1, 0.1],
+  },
   { name: 'a few frames (start-up) are not an animation', html, evidence: runtime({ frames: frames(5, [2]) }), unscorable: /5 frames/ },
   { name: 'no runtime evidence: the gatherer’s reason', html, evidence: { runtime: missing('Chrome died') }, unscorable: /Chrome died/ },
 ]);
