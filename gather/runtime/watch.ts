@@ -48,10 +48,16 @@ export const TRACE_START_MS = 6000;
 /** How long Chrome may take to hand over the trace after it ends. */
 export const TRACE_COLLECT_MS = 5000;
 /**
- * The watch's own cap after load (real ms): a page whose main thread never rests answers every call late, and
- * the watch then stops where it is, its trace ended and read whatever is left.
+ * The watch's own caps (real ms): a page whose main thread never rests answers every call late, and each phase
+ * then stops where it is. The settle phase (observers, first memory reading) gets SETTLE_CAP_MS, the window its
+ * WINDOW_MS whatever happened before, and what follows it POST_WINDOW_CAP_MS; the trace is ended and read in any
+ * case. At most about 6 s after load in all.
  */
-export const WATCH_MAX_MS = 4500;
+export const SETTLE_CAP_MS = 1500;
+export const POST_WINDOW_CAP_MS = 2500;
+/** The listener count's and a memory reading's limits: on a busy page they must leave time for the inputs. */
+export const LISTENERS_MS = 800;
+export const SAMPLE_MS = 1000;
 /** One protocol call's limit (a busy page answers between two tasks). */
 export const CALL_MS = 2000;
 /** The viewport the click aims at the centre of. */
@@ -80,9 +86,17 @@ class Watch {
     readonly opts: WatchOptions,
   ) {}
 
-  /** What is left of the watch's time: its own cap (WATCH_MAX_MS from its start) or the caller's deadline. */
+  /** What is left of the watch's time: its phase's own cap or the caller's deadline. */
   left(): number {
-    return Math.min(this.opts.deadline, this.t0 + WATCH_MAX_MS) - performance.now();
+    return Math.min(this.opts.deadline, this.capAt) - performance.now();
+  }
+
+  /** Until when the current phase may run: the settle first, then what follows the window (`phase`). */
+  capAt = performance.now() + SETTLE_CAP_MS;
+
+  /** The window is over: what follows it (memory, inputs, their answers) has POST_WINDOW_CAP_MS. */
+  phase(): void {
+    this.capAt = performance.now() + POST_WINDOW_CAP_MS;
   }
 
   /** `fn` within CALL_MS and the deadline; undefined (and a fault) when it fails. */
@@ -140,7 +154,7 @@ class Watch {
   /** A full garbage collection, then the heap and DOM counters. */
   async sample(what: string): Promise<void> {
     const at = Math.round(performance.now() - this.windowStart);
-    await this.call(`${what}: garbage collection`, () => this.cdp.send('HeapProfiler.collectGarbage'));
+    await this.call(`${what}: garbage collection`, () => this.cdp.send('HeapProfiler.collectGarbage'), SAMPLE_MS);
     const m = await this.metrics(`${what}: counters`);
     if (m?.JSHeapUsedSize === undefined || m.Nodes === undefined) return;
     this.memory.push({ at, heapBytes: Math.round(m.JSHeapUsedSize), nodes: Math.round(m.Nodes), listeners: Math.round(m.JSEventListeners ?? 0) });
@@ -170,6 +184,7 @@ class Watch {
       'trace start',
       () => this.cdp.send('Tracing.start', { traceConfig: { includedCategories: [...TRACE_CATEGORIES], excludedCategories: ['*'] }, transferMode: 'ReportEvents' }),
       TRACE_START_MS,
+      true, // the window has priority over the settle's cap
     );
     const w0 = performance.now();
     this.windowStart = w0;
@@ -199,7 +214,9 @@ class Watch {
 
   /** The input event types the page listens to (window, document and every element, frames' excepted). */
   async listeners(): Promise<string[] | undefined> {
-    return this.call('listeners', async () => {
+    return this.call(
+      'listeners',
+      async () => {
       const types = new Set<string>();
       for (const expression of ['window', 'document']) {
         // The main world's objects: listeners are kept per world. `window` and `document` are unforgeable: reading
@@ -213,7 +230,9 @@ class Watch {
         await this.cdp.send('Runtime.releaseObject', { objectId: r.result.objectId }).catch(() => undefined);
       }
       return [...types].sort();
-    });
+      },
+      LISTENERS_MS,
+    );
   }
 
   /**
@@ -337,6 +356,7 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
     win = await w.window();
     ev.windowMs = Math.round(win.wall);
     if (win.busyCpu !== undefined) ev.busyCpu = win.busyCpu;
+    w.phase();
     await w.sample('memory at the end of the window');
     w.mark('window', t);
     t = performance.now();

@@ -18,7 +18,9 @@
  * - Unscorable when the window's trace could not be read (the frames were not measured), and when the page drew
  *   fewer than MIN_FRAMES frames in the window that cost less than half of it: nothing animates (a still page is
  *   not a smooth animation, and is not penalised either). A few frames that fill the window (a fractal
- *   recomputed every frame: 5 frames of 180 ms) are a very slow animation, and are scored.
+ *   recomputed every frame: 5 frames of 180 ms) are a very slow animation, and are scored; a few cheap frames
+ *   spread over the window are paced by raster or GPU work (a WebGL scene, rendered in software here): unscorable
+ *   with that reason, not "nothing animates".
  *
  * Cannot see: raster and GPU work (off the main thread: a canvas with huge fills or a heavy WebGL scene may drop
  * frames on the GPU while its main thread is cheap); animations that run on the compositor alone (CSS transforms,
@@ -51,7 +53,9 @@ const frameSmoothness: MetricDefinition = {
     const frameCpu = frames.reduce((a, f) => a + f.cpuMs, 0);
     if (frames.length < MIN_FRAMES && (frames.length < 2 || frameCpu < BUSY_SHARE * r.windowMs))
       return unscorable(
-        `nothing animates: the page drew ${frames.length} frame${frames.length === 1 ? '' : 's'} in ${r.windowMs} ms of running (fewer than ${MIN_FRAMES})`,
+        frames.length >= 3 && frames[frames.length - 1]!.at >= r.windowMs / 2
+          ? `the page animates at about ${round1((1000 * frames.length) / Math.max(1, r.windowMs))} fps with an idle main thread: its frames wait on raster or GPU work, which is not measured`
+          : `nothing animates: the page drew ${frames.length} frame${frames.length === 1 ? '' : 's'} in ${r.windowMs} ms of running (fewer than ${MIN_FRAMES})`,
         { frames: frames.length, windowMs: r.windowMs, faults: r.faults },
       );
     const costs = frames.map((f) => f.cpuMs);

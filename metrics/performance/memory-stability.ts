@@ -13,7 +13,8 @@
  * - After a full garbage collection: what the page keeps, not what it churns.
  * - A small allowance (20 MB and 300 nodes a minute) before any loss: two seconds cannot tell a slow leak from a
  *   page still starting up; what it catches is fast growth, the kind that fills a tab within minutes.
- * - Unscorable when fewer than two samples could be taken.
+ * - Unscorable unless all three samples were taken: one stretch alone cannot tell a leak from a one-off
+ *   allocation (a page busy on every frame, whose calls time out, is read twice at most).
  *
  * Cannot see: leaks slower than the allowance, memory outside V8's heap and the DOM (canvas backing stores, WebGL
  * buffers, images, audio), workers' heaps, and growth that starts later or only with use the inputs do not make.
@@ -39,7 +40,7 @@ const memoryStability: MetricDefinition = {
   score(evidence) {
     const r = present(evidence.runtime, 'runtime evidence');
     const m = r.memory;
-    if (m.length < 2) return unscorable('the page’s memory could not be read twice', { faults: r.faults });
+    if (m.length < 3) return unscorable(`the page’s memory was read ${m.length} time${m.length === 1 ? '' : 's'}, not the three a rate needs`, { samples: m, faults: r.faults });
     // Per stretch between two samples: growth per minute; the rate is the smallest over the stretches.
     const rates = m.slice(1).map((b, i) => {
       const a = m[i]!;

@@ -38,6 +38,12 @@ testMetric(frameSmoothness, [
     evidence: runtime({ frames: frames(5, [180]) }),
     near: [9.1, 0.1],
   },
+  {
+    name: 'a few cheap frames across the window: paced off the main thread, unscorable with why',
+    html,
+    evidence: runtime({ frames: [0, 300, 600, 900, 1200].map((at) => ({ at, cpuMs: 3, wallMs: 5 })), windowMs: 1400 }),
+    unscorable: /raster or GPU/,
+  },
   { name: 'a few frames (start-up) are not an animation', html, evidence: runtime({ frames: frames(5, [2]) }), unscorable: /5 frames/ },
   { name: 'no runtime evidence: the gatherer’s reason', html, evidence: { runtime: missing('Chrome died') }, unscorable: /Chrome died/ },
 ]);
@@ -106,7 +112,7 @@ testMetric(memoryStability, [
     near: [0, 0.01],
   },
   { name: 'heap shrinking is steady', html, evidence: runtime({ memory: memory([3, 2, 1]) }), score: 100 },
-  { name: 'one sample is not enough', html, evidence: runtime({ memory: memory([1, 1, 1]).slice(0, 1) }), unscorable: /twice/ },
+  { name: 'two samples are not enough (one stretch)', html, evidence: runtime({ memory: memory([1, 2, 3]).slice(0, 2) }), unscorable: /read 2 times/ },
 ]);
 
 describe('frame-smoothness picture', () => {
