@@ -51,10 +51,10 @@ export const TRACE_COLLECT_MS = 5000;
  * The watch's own caps (real ms): a page whose main thread never rests answers every call late, and each phase
  * then stops where it is. The settle phase (observers, first memory reading) gets SETTLE_CAP_MS, the window its
  * WINDOW_MS whatever happened before, and what follows it POST_WINDOW_CAP_MS; the trace is ended and read in any
- * case. At most about 6 s after load in all.
+ * case. At most about 7 s after load in all.
  */
 export const SETTLE_CAP_MS = 1500;
-export const POST_WINDOW_CAP_MS = 2500;
+export const POST_WINDOW_CAP_MS = 3500;
 /** The listener count's and a memory reading's limits: on a busy page they must leave time for the inputs. */
 export const LISTENERS_MS = 800;
 export const SAMPLE_MS = 1000;

@@ -45,7 +45,9 @@ describe('runtime performance on fixtures/runtime/', () => {
     const none = (await page('smooth'))['responsiveness']!;
     assert.ok(quick.score !== null && quick.score >= 90, why(quick));
     assert.ok(slow.score !== null && slow.score <= 60, why(slow));
-    assert.match(slow.summary ?? '', /slowest input \((key|click)/);
+    // Named either way: as the slowest (handler CPU time), or, on a machine so loaded that the page had not taken
+    // it by the end of the watch, as the input it never took (score 0).
+    assert.match(slow.summary ?? '', /slowest input \((key|click)|did not take (key|click)/);
     assert.equal(none.score, null, why(none));
     assert.match(none.reason ?? '', /listens to no key/);
   });
