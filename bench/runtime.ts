@@ -100,8 +100,12 @@ async function main(): Promise<void> {
     }
     console.log('metric             retest noise (c1 vs c1)   c1 vs c2   (mean |Δ| over pages)');
     for (const id of IDS) {
-      const noise = meanAbs(c1.flatMap((runs) => runs.slice(1).map((r) => [runs[0]!.scores[id] ?? null, r.scores[id] ?? null] as [number | null, number | null])));
-      const diff = meanAbs(c1.flatMap((runs, i) => runs.map((r, k) => [r.scores[id] ?? null, c2[i]![k]!.scores[id] ?? null] as [number | null, number | null])));
+      const noise = meanAbs(
+        c1.flatMap((runs) => runs.slice(1).map((r) => [runs[0]!.scores[id] ?? null, r.scores[id] ?? null] as [number | null, number | null])),
+      );
+      const diff = meanAbs(
+        c1.flatMap((runs, i) => runs.map((r, k) => [r.scores[id] ?? null, c2[i]![k]!.scores[id] ?? null] as [number | null, number | null])),
+      );
       console.log(`${id.padEnd(18)} ${fmt(noise, 2).padStart(10)}                ${fmt(diff, 2).padStart(8)}`);
     }
     const w2 = c2.flat().map((r) => r.watch ?? r.wall);

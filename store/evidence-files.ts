@@ -195,7 +195,12 @@ export function loadEvidence(dir: string): SavedEvidence {
   const rt = doc.requirementTests as Gathered<Record<string, unknown>> | undefined;
   if (rt) out.requirementTests = rt.ok ? gathered(readFiles(dir, decode(rt.value)) as RequirementTestsEvidence) : missing(rt.reason);
   const rn = doc.runtime as Gathered<Record<string, unknown>> | undefined;
-  if (rn) out.runtime = rn.ok ? (Array.isArray(rn.value?.frames) ? gathered(rn.value as unknown as RuntimeEvidence) : missing('the saved runtime evidence is malformed')) : missing(rn.reason);
+  if (rn)
+    out.runtime = rn.ok
+      ? Array.isArray(rn.value?.frames)
+        ? gathered(rn.value as unknown as RuntimeEvidence)
+        : missing('the saved runtime evidence is malformed')
+      : missing(rn.reason);
   if (doc.remote) out.remote = decode(doc.remote) as Evidence['remote'];
   return out;
 }

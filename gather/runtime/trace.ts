@@ -89,8 +89,7 @@ export function readTrace(events: readonly TraceEvent[], from?: number, to?: num
   const { pid, tid } = where;
   // The window ends at the inputs mark when there is one: frames and tasks after it belong to the inputs.
   if (to === undefined)
-    for (const e of events)
-      if (e.name === 'TimeStamp' && e.pid === pid && e.tid === tid && obj(obj(e.args)?.data)?.message === INPUTS_MARK) to = num(e.ts);
+    for (const e of events) if (e.name === 'TimeStamp' && e.pid === pid && e.tid === tid && obj(obj(e.args)?.data)?.message === INPUTS_MARK) to = num(e.ts);
   const dispatches: Array<{ ts: number; end: number; type: string; cpu: number }> = [];
   const tasks: Array<{ ts: number; end: number; cpu: number }> = [];
   const begins = new Map<string, number>();

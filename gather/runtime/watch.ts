@@ -182,7 +182,8 @@ class Watch {
     const m0 = await this.metrics('counters before the window');
     const started = await this.call(
       'trace start',
-      () => this.cdp.send('Tracing.start', { traceConfig: { includedCategories: [...TRACE_CATEGORIES], excludedCategories: ['*'] }, transferMode: 'ReportEvents' }),
+      () =>
+        this.cdp.send('Tracing.start', { traceConfig: { includedCategories: [...TRACE_CATEGORIES], excludedCategories: ['*'] }, transferMode: 'ReportEvents' }),
       TRACE_START_MS,
       true, // the window has priority over the settle's cap
     );
@@ -217,19 +218,21 @@ class Watch {
     return this.call(
       'listeners',
       async () => {
-      const types = new Set<string>();
-      for (const expression of ['window', 'document']) {
-        // The main world's objects: listeners are kept per world. `window` and `document` are unforgeable: reading
-        // them runs none of the page's code.
-        const r = (await this.cdp.send('Runtime.evaluate', { expression, objectGroup: 'webgrade-runtime' })) as {
-          result: { objectId?: string };
-        };
-        if (!r.result.objectId) continue;
-        const l = (await this.cdp.send('DOMDebugger.getEventListeners', { objectId: r.result.objectId, depth: -1 })) as { listeners: Array<{ type?: unknown }> };
-        for (const x of l.listeners) if (typeof x.type === 'string' && (INPUT_EVENTS as readonly string[]).includes(x.type)) types.add(x.type);
-        await this.cdp.send('Runtime.releaseObject', { objectId: r.result.objectId }).catch(() => undefined);
-      }
-      return [...types].sort();
+        const types = new Set<string>();
+        for (const expression of ['window', 'document']) {
+          // The main world's objects: listeners are kept per world. `window` and `document` are unforgeable: reading
+          // them runs none of the page's code.
+          const r = (await this.cdp.send('Runtime.evaluate', { expression, objectGroup: 'webgrade-runtime' })) as {
+            result: { objectId?: string };
+          };
+          if (!r.result.objectId) continue;
+          const l = (await this.cdp.send('DOMDebugger.getEventListeners', { objectId: r.result.objectId, depth: -1 })) as {
+            listeners: Array<{ type?: unknown }>;
+          };
+          for (const x of l.listeners) if (typeof x.type === 'string' && (INPUT_EVENTS as readonly string[]).includes(x.type)) types.add(x.type);
+          await this.cdp.send('Runtime.releaseObject', { objectId: r.result.objectId }).catch(() => undefined);
+        }
+        return [...types].sort();
       },
       LISTENERS_MS,
     );
@@ -343,7 +346,17 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
   page.on('dialog', dismiss);
   let win: Awaited<ReturnType<Watch['window']>> | undefined;
   let read = false;
-  const ev: RuntimeEvidence = { traced: false, windowMs: 0, frames: [], presented: 0, dropped: 0, interactions: [], memory: w.memory, faults: w.faults, timings: w.timings };
+  const ev: RuntimeEvidence = {
+    traced: false,
+    windowMs: 0,
+    frames: [],
+    presented: 0,
+    dropped: 0,
+    interactions: [],
+    memory: w.memory,
+    faults: w.faults,
+    timings: w.timings,
+  };
   try {
     let t = performance.now();
     await w.call('counters', () => cdp.send('Performance.enable', { timeDomain: 'threadTicks' }));

@@ -78,7 +78,12 @@ const frameSmoothness: MetricDefinition = {
         overBudget: over,
         estimatedFps: fps,
         chromeDroppedPct: chrome,
-        medianWallMs: round1(quantile(frames.map((f) => f.wallMs), 0.5)),
+        medianWallMs: round1(
+          quantile(
+            frames.map((f) => f.wallMs),
+            0.5,
+          ),
+        ),
         strip: frames.slice(0, 240).map((f) => [f.at, f.cpuMs, f.wallMs]),
         ...(r.faults.length ? { faults: r.faults } : {}),
       },

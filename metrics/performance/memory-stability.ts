@@ -40,7 +40,11 @@ const memoryStability: MetricDefinition = {
   score(evidence) {
     const r = present(evidence.runtime, 'runtime evidence');
     const m = r.memory;
-    if (m.length < 3) return unscorable(`the page’s memory was read ${m.length} time${m.length === 1 ? '' : 's'}, not the three a rate needs`, { samples: m, faults: r.faults });
+    if (m.length < 3)
+      return unscorable(`the page’s memory was read ${m.length} time${m.length === 1 ? '' : 's'}, not the three a rate needs`, {
+        samples: m,
+        faults: r.faults,
+      });
     // Per stretch between two samples: growth per minute; the rate is the smallest over the stretches.
     const rates = m.slice(1).map((b, i) => {
       const a = m[i]!;

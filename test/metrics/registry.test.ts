@@ -127,7 +127,11 @@ describe('metric registry', () => {
 
   const pending = existsSync(specPath)
     ? tableAfter(readFileSync(specPath, 'utf8'), '## Suites')
-        .filter((r) => !/ids yours/.test(r[0]!) || !METRICS.some((m) => m.suite === 'extended' && m.perspective === r[1] && !specIds(readFileSync(specPath, 'utf8')).includes(m.id)))
+        .filter(
+          (r) =>
+            !/ids yours/.test(r[0]!) ||
+            !METRICS.some((m) => m.suite === 'extended' && m.perspective === r[1] && !specIds(readFileSync(specPath, 'utf8')).includes(m.id)),
+        )
         .map((r) => unquote(r[0]!))
         .filter((id) => !METRICS.some((m) => m.id === id))
     : [];

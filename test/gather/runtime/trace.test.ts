@@ -8,7 +8,21 @@ const TID = 9;
 /** A trace of `costs` frames one after another (at least 16.7 ms apart), one task each (wall = cpu × 2), then the inputs mark and `after`. */
 function trace(costs: number[], after: TraceEvent[] = []): TraceEvent[] {
   const ev: TraceEvent[] = [
-    { name: 'TracingStartedInBrowser', ph: 'I', pid: 1, tid: 1, ts: 0, args: { data: { frames: [{ processId: PID, frame: 'F', url: 'http://x/' }, { processId: 99, parent: 'F' }] } } },
+    {
+      name: 'TracingStartedInBrowser',
+      ph: 'I',
+      pid: 1,
+      tid: 1,
+      ts: 0,
+      args: {
+        data: {
+          frames: [
+            { processId: PID, frame: 'F', url: 'http://x/' },
+            { processId: 99, parent: 'F' },
+          ],
+        },
+      },
+    },
     { name: 'thread_name', ph: 'M', pid: PID, tid: TID, ts: 0, args: { name: 'CrRendererMain' } },
     { name: 'thread_name', ph: 'M', pid: 99, tid: 3, ts: 0, args: { name: 'CrRendererMain' } },
   ];
@@ -18,7 +32,14 @@ function trace(costs: number[], after: TraceEvent[] = []): TraceEvent[] {
     ev.push({ name: 'RunTask', ph: 'X', pid: PID, tid: TID, ts: t + 10, dur: c * 2000, tdur: c * 1000 });
     ev.push({ name: 'RunTask', ph: 'X', pid: PID, tid: TID, ts: t + 20, dur: 5, tdur: 5 }); // nested: not counted twice
     ev.push({ name: 'AnimationFrame', ph: 'e', id: i, pid: PID, tid: TID, ts: t + c * 2000 + 100 });
-    ev.push({ name: 'PipelineReporter', ph: 'b', pid: PID, tid: 2, ts: t, args: { frame_reporter: { state: c > 16 ? 'STATE_DROPPED' : 'STATE_PRESENTED_ALL', affects_smoothness: true } } });
+    ev.push({
+      name: 'PipelineReporter',
+      ph: 'b',
+      pid: PID,
+      tid: 2,
+      ts: t,
+      args: { frame_reporter: { state: c > 16 ? 'STATE_DROPPED' : 'STATE_PRESENTED_ALL', affects_smoothness: true } },
+    });
     // Another renderer's work is not the page's.
     ev.push({ name: 'RunTask', ph: 'X', pid: 99, tid: 3, ts: t, dur: 50_000, tdur: 50_000 });
     t += Math.max(16_700, c * 2000 + 200);
@@ -83,7 +104,11 @@ describe('runtime trace reading', () => {
 
 describe('runtime observers’ answer', () => {
   it('keeps only well-formed entries', () => {
-    const o = readObserved({ timeOrigin: 1000, events: [['keydown', 10, 216, 12, 212, 5], ['keyup', 'x', 1, 1, 1, 5], ['click', 1, Infinity, 1, 1, 6], 'junk'], longFrames: [3, -1, 'a'] });
+    const o = readObserved({
+      timeOrigin: 1000,
+      events: [['keydown', 10, 216, 12, 212, 5], ['keyup', 'x', 1, 1, 1, 5], ['click', 1, Infinity, 1, 1, 6], 'junk'],
+      longFrames: [3, -1, 'a'],
+    });
     assert.deepEqual(o?.events, [['keydown', 10, 216, 12, 212, 5]]);
     assert.deepEqual(o?.longFrames, [3]);
     assert.equal(readObserved({ events: [] }), undefined);
