@@ -51,9 +51,9 @@ export const TRACE_COLLECT_MS = 5000;
  * The watch's own caps (real ms): a page whose main thread never rests answers every call late, and each phase
  * then stops where it is. The settle phase (observers, first memory reading) gets SETTLE_CAP_MS, the window its
  * WINDOW_MS whatever happened before, and what follows it POST_WINDOW_CAP_MS; the trace is ended and read in any
- * case. At most about 7 s after load in all.
+ * case. At most about 8 s after load in all.
  */
-export const SETTLE_CAP_MS = 1500;
+export const SETTLE_CAP_MS = 2500;
 export const POST_WINDOW_CAP_MS = 3500;
 /** The listener count's and a memory reading's limits: on a busy page they must leave time for the inputs. */
 export const LISTENERS_MS = 800;
@@ -191,6 +191,7 @@ class Watch {
     this.windowStart = w0;
     // The window has priority over the watch's own cap: only the caller's deadline shortens it.
     await sleep(Math.max(0, Math.min(WINDOW_MS, this.opts.deadline - performance.now() - 1000)));
+    this.phase();
     const m1 = await this.metrics('counters after the window');
     const wall = performance.now() - w0;
     // The trace goes on over the inputs (their handlers' CPU time): `stop` ends it and reads it.
@@ -369,7 +370,6 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
     win = await w.window();
     ev.windowMs = Math.round(win.wall);
     if (win.busyCpu !== undefined) ev.busyCpu = win.busyCpu;
-    w.phase();
     await w.sample('memory at the end of the window');
     w.mark('window', t);
     t = performance.now();
