@@ -10,6 +10,7 @@ import type { Requirement } from './requirements.js';
 import type { RequirementTestsEvidence } from './requirement-tests.js';
 import type { NetworkModeId, NetworkRecord } from './network.js';
 import type { FidelityEvidence, ReferenceInput } from './fidelity.js';
+import type { RuntimeEvidence } from './runtime-evidence.js';
 
 /** A gathered part: the value, or why it could not be gathered. */
 export type Gathered<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -122,6 +123,8 @@ export interface Evidence {
   fidelity?: Gathered<FidelityEvidence>;
   /** A project's install, build and output (core/project.ts); absent for pages and static folders. */
   project?: ProjectEvidence;
+  /** The page watched while it runs and is used, on real time (present when a runtime performance metric ran). */
+  runtime?: Gathered<RuntimeEvidence>;
 }
 
 /** Evidence with only the static parts, for rule metrics that read source and DOM. */

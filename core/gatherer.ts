@@ -13,7 +13,7 @@ import type { Evidence } from './evidence.js';
 import type { EvidenceNeed, MetricDefinition } from './metric.js';
 
 /** The evidence parts a gatherer can fill (Evidence's gathered keys). */
-export type EvidencePart = 'browser' | 'lighthouse' | 'interaction' | 'requirementTests' | 'remote' | 'judges' | 'network' | 'fidelity';
+export type EvidencePart = 'browser' | 'lighthouse' | 'interaction' | 'requirementTests' | 'remote' | 'judges' | 'network' | 'fidelity' | 'runtime';
 
 /** A gatherer's parts of the evidence, as it returns them. */
 export type GatheredParts = Partial<Pick<Evidence, EvidencePart>>;

@@ -64,7 +64,9 @@ export type MetricKind = 'rule' | 'judge';
  * - `requirement`: the user's requirement text; `checklist`: its checklist items;
  * - `judge`: an LLM judge answer gathered before scoring;
  * - `network`: remote URL checks (only with `--check-network`);
- * - `reference`: the candidate and the reference rendered at the fidelity viewports (only with a reference).
+ * - `reference`: the candidate and the reference rendered at the fidelity viewports (only with a reference);
+ * - `runtime`: the page watched while it runs and is used, on real time (`Evidence.runtime`; gather/runtime/):
+ *   frame costs, dropped frames, input latency, memory over a fixed window.
  */
 export type EvidenceNeed =
   | 'source'
@@ -79,7 +81,8 @@ export type EvidenceNeed =
   | 'checklist'
   | 'judge'
   | 'network'
-  | 'reference';
+  | 'reference'
+  | 'runtime';
 
 /** Free-form but JSON-serialisable explanation of a score: the elements, lines or rules behind it. */
 export type MetricDetails = Record<string, unknown>;

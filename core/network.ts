@@ -35,9 +35,10 @@ export function describeNetwork(s: NetworkSettings): string {
 
 /**
  * Which part of gathering made a request: each runs in a browser context of its own. `fidelity` is the candidate
- * rendered at the fidelity viewports, `reference` the page it should reproduce (its own site and log).
+ * rendered at the fidelity viewports, `reference` the page it should reproduce (its own site and log), `runtime` the
+ * page watched while it runs and is used (gather/runtime/).
  */
-export type SandboxPhase = 'visit' | 'mobile' | 'lighthouse' | 'interaction' | 'reference' | 'fidelity';
+export type SandboxPhase = 'visit' | 'mobile' | 'lighthouse' | 'interaction' | 'reference' | 'fidelity' | 'runtime';
 
 /**
  * What the sandbox did with a request: served from the artifact, from the CDN cache, from a replay archive,

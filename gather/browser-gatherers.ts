@@ -1,7 +1,7 @@
 /**
  * The browser gatherers, built around one browser kit (browser-kit.ts: one Chrome kept alive across artifacts,
  * the sandbox thread, the Lighthouse thread), in the order the registry lists them: the visit (`browser`,
- * `screenshot`), the interaction probe, Lighthouse, the phone check, the requirement tests, fidelity. The
+ * `screenshot`), the runtime watch, the interaction probe, Lighthouse, the phone check, the requirement tests, fidelity. The
  * runner (runner/gathering.ts) orders them from their `meta` (gatherers/*.ts), runs only those a selected
  * metric needs, and gives each its share of the artifact's budget.
  */
@@ -15,6 +15,7 @@ import { LighthouseGatherer } from './gatherers/lighthouse.js';
 import { PhoneGatherer } from './gatherers/phone.js';
 import { RequirementTestsGatherer } from './gatherers/requirement-tests.js';
 import { FidelityGatherer } from './gatherers/fidelity.js';
+import { RuntimeGatherer } from './gatherers/runtime.js';
 
 export { DEFAULT_LIGHTHOUSE_RUNS, LIGHTHOUSE_RESERVE_MS } from './gatherers/lighthouse.js';
 export { DEFAULT_INTERACTION_PLACEMENT, type InteractionPlacement } from './gatherers/probe.js';
@@ -33,6 +34,7 @@ export function browserGatherers(options: Partial<GathererOptions> & BrowserGath
   const lighthouse = new LighthouseGatherer(kit, options.lighthouseRuns ? { lighthouseRuns: options.lighthouseRuns } : {});
   return [
     new VisitGatherer(kit),
+    new RuntimeGatherer(kit),
     new ProbeGatherer(kit, options),
     lighthouse,
     new PhoneGatherer(kit, lighthouse),

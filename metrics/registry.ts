@@ -37,6 +37,9 @@ import navigationReachability from './interaction/navigation-reachability.js';
 import visualFidelity from './fidelity/visual-fidelity.js';
 import componentFidelity from './fidelity/component-fidelity.js';
 import requirementTests from './interaction/requirement-tests.js';
+import frameSmoothness from './performance/frame-smoothness.js';
+import responsiveness from './performance/responsiveness.js';
+import memoryStability from './performance/memory-stability.js';
 
 /** Every metric, in SPEC order (by `number`). */
 export const METRICS: readonly MetricDefinition[] = [
@@ -72,6 +75,9 @@ export const METRICS: readonly MetricDefinition[] = [
   visualFidelity,
   componentFidelity,
   requirementTests,
+  frameSmoothness,
+  responsiveness,
+  memoryStability,
 ];
 
 /** The study's metrics (suite `study`): exactly SPEC's 24. */

@@ -15,7 +15,7 @@
  *   measurement (each with the visit's faults in the details);
  * - `lighthouse`, `interaction`, `reference` (the fidelity renders): their evidence, with a reference given;
  * - `requirement`: the user's requirement; `checklist`: a requirement with checklist items of the metric's kind;
- * - `judge`: the judge's answer for this metric; `network`: the remote checks.
+ * - `judge`: the judge's answer for this metric; `network`: the remote checks; `runtime`: the runtime watch.
  */
 import { ArtifactParseError } from '../core/artifact/model.js';
 import { errorMessage } from '../core/errors.js';
@@ -79,6 +79,7 @@ const CHECKS: Record<EvidenceNeed, Check> = {
   judge: (e, m) => part(e.judges?.[m.id], 'the judge did not run (no judge gatherer)'),
   network: (e) => part(e.remote, 'remote URLs were not checked'),
   'requirement-tests': (e) => part(e.requirementTests, 'the requirement tests were not run'),
+  runtime: (e) => part(e.runtime, 'the page was not watched while it runs (runtime evidence not gathered)'),
 };
 
 /** The first required evidence of `metric` that is missing, or undefined when it can be scored. */

@@ -26,6 +26,7 @@ const BENCHMARKS = [
   ['heavy-pages', []],
   ['interaction', []],
   ['first-view', []],
+  ['runtime', []],
   ['requirement-tests', []],
   ['fidelity', []],
   ['fidelity-checks', []],

@@ -15,6 +15,7 @@
  *   `interaction-crop-<control index>.png`, referenced as `{ "$file": "<name>" }`.
  * - `requirementTests` in evidence.json: the requirement tests' results; each test's after-screenshot is
  *   `requirement-test-<n>.png` (n from 1, in test order), referenced the same way.
+ * - `runtime` in evidence.json: the runtime watch's figures (core/runtime-evidence.ts), plain numbers as gathered.
  *
  * Loading checks the format marker and restores Buffers; it does not re-check that the artifact is the same as
  * when the evidence was saved, but reports the saved file list so a caller can compare.
@@ -23,6 +24,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserEvidence, InteractionEvidence, Screenshot } from '../core/browser-evidence.js';
 import type { RequirementTestsEvidence } from '../core/requirement-tests.js';
+import type { RuntimeEvidence } from '../core/runtime-evidence.js';
 import { InputError, errorMessage } from '../core/errors.js';
 import { gathered, missing, type Evidence, type Gathered, type LighthouseEvidence } from '../core/evidence.js';
 import type { GatherContext, Gatherer, GatheredParts } from '../core/gatherer.js';
@@ -118,6 +120,7 @@ export function saveEvidence(dir: string, evidence: Evidence): void {
       doc.requirementTests = { ok: true, value: encode({ ...v, results }) };
     } else doc.requirementTests = evidence.requirementTests;
   }
+  if (evidence.runtime) doc.runtime = evidence.runtime;
   if (evidence.remote) doc.remote = encode(evidence.remote);
   writeFileSync(join(dir, EVIDENCE_FILE), JSON.stringify(doc, null, 1) + '\n');
 }
@@ -128,6 +131,7 @@ export interface SavedEvidence {
   lighthouse?: Gathered<LighthouseEvidence>;
   interaction?: Gathered<InteractionEvidence>;
   requirementTests?: Evidence['requirementTests'];
+  runtime?: Evidence['runtime'];
   remote?: Evidence['remote'];
 }
 
@@ -190,16 +194,23 @@ export function loadEvidence(dir: string): SavedEvidence {
   }
   const rt = doc.requirementTests as Gathered<Record<string, unknown>> | undefined;
   if (rt) out.requirementTests = rt.ok ? gathered(readFiles(dir, decode(rt.value)) as RequirementTestsEvidence) : missing(rt.reason);
+  const rn = doc.runtime as Gathered<Record<string, unknown>> | undefined;
+  if (rn)
+    out.runtime = rn.ok
+      ? Array.isArray(rn.value?.frames)
+        ? gathered(rn.value as unknown as RuntimeEvidence)
+        : missing('the saved runtime evidence is malformed')
+      : missing(rn.reason);
   if (doc.remote) out.remote = decode(doc.remote) as Evidence['remote'];
   return out;
 }
 
-/** A gatherer that fills 'browser', 'screenshot', 'mobile', 'lighthouse', 'interaction' and 'requirement-tests' from saved evidence (no browser). */
+/** A gatherer that fills 'browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'requirement-tests' and 'runtime' from saved evidence (no browser). */
 export class SavedEvidenceGatherer implements Gatherer {
   readonly meta = {
     id: 'saved-evidence',
-    provides: ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'requirement-tests'],
-    fills: ['browser', 'lighthouse', 'interaction', 'requirementTests'],
+    provides: ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'requirement-tests', 'runtime'],
+    fills: ['browser', 'lighthouse', 'interaction', 'requirementTests', 'runtime'],
   } as const;
   private saved?: SavedEvidence;
 
@@ -219,6 +230,7 @@ export class SavedEvidenceGatherer implements Gatherer {
       lighthouse: s.lighthouse ?? absent('the Lighthouse report'),
       interaction: s.interaction ?? absent('the interaction probe'),
       requirementTests: s.requirementTests ?? absent('the requirement tests'),
+      runtime: s.runtime ?? absent('the runtime watch'),
     };
     if (s.remote && !ctx.evidence.remote) out.remote = s.remote;
     return out;

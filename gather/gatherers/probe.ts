@@ -43,7 +43,7 @@ export class ProbeGatherer implements Gatherer {
     private readonly kit: BrowserKit,
     private readonly options: ProbeGathererOptions = {},
   ) {
-    const after = (options.interactionPlacement ?? DEFAULT_INTERACTION_PLACEMENT) === 'after-lighthouse' ? ['lighthouse', 'phone'] : [];
+    const after = (options.interactionPlacement ?? DEFAULT_INTERACTION_PLACEMENT) === 'after-lighthouse' ? ['lighthouse', 'phone'] : ['runtime'];
     this.meta = { id: 'probe', provides: ['interaction'], fills: ['interaction'], amends: ['browser'], reads: ['browser'], after, scope: kit } as const;
   }
 

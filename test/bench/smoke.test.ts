@@ -101,6 +101,11 @@ const SMOKES: Smoke[] = [
     figures: [/^\[1\/1\] canvas-black\.html: render-validity 0/m, /^corpus: 1 pages; the visit's screenshot read on \d+; probe and visit agree on \d+ of \d+/m],
   },
   {
+    name: 'runtime',
+    args: ['--pages', 'smooth.html', '--repeats', '1', '--no-concurrency'],
+    figures: [/^runtime\/smooth\.html: watch [\d.]+ s, page [\d.]+ s; frame-smoothness/m, /^added cost per page: watch median [\d.]+ s/m],
+  },
+  {
     name: 'requirement-tests',
     args: ['--repeats', '1'],
     figures: [

@@ -51,12 +51,14 @@ describe('the gatherers runner', () => {
   it('runs a new gatherer where its declarations put it: its own module and one registry line, no other change', async () => {
     // A toy gatherer appended to the product's registry that reads the visit's evidence: the runner places it
     // after the visit, among the product's gatherers, and the judges (declared `last`) stay last.
-    const runtime = toy({ id: 'runtime', provides: ['requirement'], reads: ['browser'] });
-    const product = [...productGatherers({ checkNetwork: false, budgetMs: 60_000 }), runtime];
+    const watch = toy({ id: 'toy-watch', provides: ['requirement'], reads: ['browser'] });
+    const product = [...productGatherers({ checkNetwork: false, budgetMs: 60_000 }), watch];
     const order = planGathering(product, needs('browser', 'lighthouse', 'interaction', 'mobile', 'requirement', 'judge'), evidence()).map((g) => g.meta.id);
-    assert.deepEqual(order, ['visit', 'probe', 'lighthouse', 'phone', 'runtime', 'judge']);
-    const first = planGathering([runtime, ...product.slice(0, -1)], needs('browser', 'requirement'), evidence()).map((g) => g.meta.id);
-    assert.deepEqual(first, ['visit', 'runtime'], 'listed first, it still waits for what it reads');
+    assert.deepEqual(order, ['visit', 'probe', 'lighthouse', 'phone', 'toy-watch', 'judge']);
+    const first = planGathering([watch, ...product.slice(0, -1)], needs('browser', 'requirement'), evidence()).map((g) => g.meta.id);
+    assert.deepEqual(first, ['visit', 'toy-watch'], 'listed first, it still waits for what it reads');
+    const withWatch = planGathering(product, needs('browser', 'lighthouse', 'interaction', 'runtime'), evidence()).map((g) => g.meta.id);
+    assert.deepEqual(withWatch, ['visit', 'runtime', 'probe', 'lighthouse'], 'the runtime watch: after the visit, before the probe and Lighthouse');
     await closeGatherers(product);
   });
 
