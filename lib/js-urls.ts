@@ -1,5 +1,5 @@
 /**
- * URLs referenced from JavaScript, found on the acorn tree of every JS block (runner/js-parse.ts), plus the
+ * URLs referenced from JavaScript, found on the acorn tree of every JS block (lib/js-parse.ts), plus the
  * full reference list of an artifact (HTML/CSS references from lib/artifact/extract.ts and these).
  *
  * What counts as a reference (a string literal, or a template literal without `${}`):

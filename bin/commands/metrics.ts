@@ -15,7 +15,7 @@ import { findMetric, METRIC_IDS, METRICS, metricModulePath, suiteMetrics } from 
 import { InputError } from '../../core/errors.js';
 import { action, parseSuite, printJson, SUITE_HELP, say, warn } from '../cli-support.js';
 
-/** README's metric table of a suite: `study` lists the 24; `extended` lists only what it adds. */
+/** The metric table of a suite (docs/scoring.md): `study` lists the 24; `extended` lists only what it adds. */
 export function metricsMarkdown(which: SuiteId | 'added'): string {
   const list = which === 'added' ? METRICS.filter((m) => m.suite !== 'study') : suiteMetrics(which);
   const lines = ['| # | id | perspective | kind | what it asks | module |', '|---|---|---|---|---|---|'];
@@ -38,7 +38,7 @@ export function metricsCommand(): Command {
   return new Command('metrics')
     .description('list the metrics of a suite: number, id, perspective, kind, evidence needed, and the question each answers')
     .option('--suite <suite>', SUITE_HELP, parseSuite)
-    .option('--markdown', 'a Markdown table (as in README)')
+    .option('--markdown', 'a Markdown table (as in docs/scoring.md)')
     .option('--json', 'the declarations as JSON')
     .option('--explain <id>', "one metric's page: evidence, how it is scored, examples from its tests, mutation operators")
     .action(

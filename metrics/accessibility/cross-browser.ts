@@ -2,7 +2,7 @@
  * `cross-browser` (SPEC #18): the share of the web platform features a page uses that every target browser
  * supports, per `@mdn/browser-compat-data` (BCD). `100 × compatible / all`.
  *
- * - Features: see runner/used-features.ts (CSS properties, keyword values, functions, at-rules and pseudo
+ * - Features: see metrics/accessibility/used-features.ts (CSS properties, keyword values, functions, at-rules and pseudo
  *   selectors of the artifact's CSS; elements and attributes of the rendered DOM, or of the static DOM when the
  *   browser session is missing; JS interfaces, global functions and members of well-known globals in the
  *   artifact's scripts). Each distinct BCD path counts once.

@@ -2,7 +2,7 @@
  * resource-validity (SPEC #15): every resource the artifact references must be reachable.
  * References: `artifact.resources` (HTML: img/srcset/source/video/poster/audio/track/script/iframe/embed/object/
  * input[type=image]/link rel=stylesheet|icon|manifest|preload; CSS: url() incl. @font-face, @import) plus the URLs
- * found in JS (runner/js-urls.ts: fetch, XHR open, src assignments, setAttribute('src'), import, workers,
+ * found in JS (lib/js-urls.ts: fetch, XHR open, src assignments, setAttribute('src'), import, workers,
  * new Audio, asset-path string literals, src="" inside markup strings, data: literals).
  * Score `(1 − log2(1 + invalid/(total+1))) × 100` (logPenalty) over the verified references.
  *

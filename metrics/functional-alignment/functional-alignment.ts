@@ -13,7 +13,7 @@
  *   functionality-correctness's question); with `--alignment strict`, partial, stubbed, placeholder or
  *   mock-data implementations count as not met. `details.stance` and the summary name the stance.
  * - With `--judge-repeats N`, the score is the mean of the N per-repeat scores; `details.repeats` and
- *   `details.spread` report them (judges/metric-support.ts).
+ *   `details.spread` report them (metrics/lib/judge-support.ts).
  * - Each item's details carry the judge's reason, its code excerpt, and `excerptFound` (whether that excerpt
  *   really occurs in the artifact); excerptFound is reported, not scored.
  */

@@ -15,7 +15,7 @@
  * - When the browser gave a desktop screenshot, the judge sees it with the code; otherwise it judges from source
  *   alone, and the summary and `details.sourceOnly` say so.
  * - With `--judge-repeats N`, the score is the mean of the N per-repeat scores; `details.repeats` and
- *   `details.spread` report them (judges/metric-support.ts).
+ *   `details.spread` report them (metrics/lib/judge-support.ts).
  * - Each item's details carry the judge's reason, its code excerpt, and `excerptFound` (whether that excerpt
  *   really occurs in the artifact); excerptFound is reported, not scored.
  */
