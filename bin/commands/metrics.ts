@@ -15,13 +15,18 @@ import { findMetric, METRIC_IDS, METRICS, metricModulePath, suiteMetrics } from 
 import { InputError } from '../../core/errors.js';
 import { action, parseSuite, printJson, SUITE_HELP, say, warn } from '../cli-support.js';
 
-/** The metric table of a suite (docs/scoring.md): `study` lists the 24; `extended` lists only what it adds. */
+/**
+ * The metric table of a suite, as docs/scoring.md holds it (links relative to docs/: each id to its page, each
+ * module to its source): `study` lists the 24; `added` only what the extended suite adds.
+ */
 export function metricsMarkdown(which: SuiteId | 'added'): string {
   const list = which === 'added' ? METRICS.filter((m) => m.suite !== 'study') : suiteMetrics(which);
   const lines = ['| # | id | perspective | kind | what it asks | module |', '|---|---|---|---|---|---|'];
   for (const m of list) {
     const mod = metricModulePath(m);
-    lines.push(`| ${m.number} | \`${m.id}\` | ${m.perspective} | ${m.kind} | ${m.question} | [${mod.replace(/^metrics\//, '')}](${mod}) |`);
+    lines.push(
+      `| ${m.number} | [\`${m.id}\`](metrics/${m.id}.md) | ${m.perspective} | ${m.kind} | ${m.question} | [${mod.replace(/^metrics\//, '')}](../${mod}) |`,
+    );
   }
   return lines.join('\n');
 }
