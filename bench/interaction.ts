@@ -21,10 +21,12 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadArtifact } from '../lib/artifact/load.js';
 import type { Evidence } from '../core/evidence.js';
-import { BrowserGatherer } from '../gather/browser-gatherer.js';
+import { browserGatherers } from '../gather/browser-gatherers.js';
+import { closeGatherers, productGatherers } from '../runner/gatherers.js';
+import { gatherEvidence } from '../runner/gathering.js';
 import { INTERACTION_DEFAULTS } from '../gather/interaction/probe.js';
 import { METRICS } from '../metrics/registry.js';
-import { runMetric, Scorer } from '../runner/score.js';
+import { DEFAULT_BUDGET_MS, runMetric, Scorer } from '../runner/score.js';
 import { tallyLiveness } from '../metrics/interaction/control-liveness.js';
 import { corpusDir, inputDir } from './common.js';
 
@@ -55,7 +57,7 @@ const f2 = (x: number) => x.toFixed(2);
 const INTERACTION_METRICS = METRICS.filter((m) => m.perspective === 'interaction');
 
 async function probeAll(pages: string[]): Promise<void> {
-  const g = new BrowserGatherer({ network: { mode: 'cdn' } });
+  const g = browserGatherers({ network: { mode: 'cdn' } });
   const times: number[] = [];
   const phases: Record<string, number[]> = {};
   const rows: string[] = [];
@@ -75,7 +77,7 @@ async function probeAll(pages: string[]): Promise<void> {
         .replace(/\.html?$/, '');
       const evidence: Evidence = { artifact: loadArtifact(page), options: { checkNetwork: false } };
       const t = performance.now();
-      await g.gather(evidence, { needs: new Set(['interaction']), metrics: [], budgetMs: 60_000 });
+      await gatherEvidence(g, evidence, { needs: new Set(['interaction']), metrics: [], budgetMs: 60_000 });
       const ms = performance.now() - t;
       load.push(loadavg()[0]!);
       const it = evidence.interaction;
@@ -118,7 +120,7 @@ async function probeAll(pages: string[]): Promise<void> {
       }
     }
   } finally {
-    await g.close();
+    await closeGatherers(g);
   }
   if (out) writeFileSync(join(out, 'inert.tsv'), ['page\tcontrol\tkind\tselector\ttext\taction\tnote\tcrop', ...rows].join('\n') + '\n');
   console.log(`probe alone, ${times.length} pages (load average ${f2(median(load))} median during the run)`);
@@ -145,18 +147,13 @@ async function probeAll(pages: string[]): Promise<void> {
 async function placement(pages: string[]): Promise<void> {
   const ids = METRICS.filter((m) => m.kind === 'rule').map((m) => m.id);
   const without = ids.filter((id) => !INTERACTION_METRICS.some((m) => m.id === id) && id !== 'dead-code');
+  // The placement is a probe-gatherer option: each scorer gets gatherers made with it.
+  const withPlacement = (p: 'before-lighthouse' | 'after-lighthouse') => productGatherers({ checkNetwork: false, budgetMs: DEFAULT_BUDGET_MS, interactionPlacement: p });
   const scorers = {
     none: new Scorer({ suite: 'extended', only: without }),
-    before: new Scorer({ suite: 'extended', only: ids }),
-    after: new Scorer({ suite: 'extended', only: ids }),
+    before: new Scorer({ suite: 'extended', only: ids, gatherers: withPlacement('before-lighthouse') }),
+    after: new Scorer({ suite: 'extended', only: ids, gatherers: withPlacement('after-lighthouse') }),
   };
-  // The placement is a browser-gatherer option: set it on the scorers' gatherers.
-  const set = (s: Scorer, p: 'before-lighthouse' | 'after-lighthouse') => {
-    for (const g of (s as unknown as { gatherers: Array<{ options?: { interactionPlacement?: string } }> }).gatherers)
-      if (g instanceof BrowserGatherer) (g.options as { interactionPlacement?: string }).interactionPlacement = p;
-  };
-  set(scorers.before, 'before-lighthouse');
-  set(scorers.after, 'after-lighthouse');
   const secs: Record<string, number[]> = { none: [], before: [], after: [] };
   const held: number[] = [];
   try {

@@ -11,7 +11,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_NETWORK_MODE, NETWORK_MODES, type NetworkModeId, type NetworkSettings } from '../core/network.js';
-import { DEFAULT_LIGHTHOUSE_RUNS } from '../gather/browser-gatherer.js';
+import { DEFAULT_LIGHTHOUSE_RUNS } from '../gather/browser-gatherers.js';
 import { AGENT_TASK, CHECKLIST_TASK } from '../judges/settings.js';
 
 /** `--suite study|extended` (SPEC "Suites"). */

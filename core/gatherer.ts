@@ -1,49 +1,106 @@
 /**
- * The gatherer contract (Lighthouse's model: gather once, score many). Each gatherer provides some evidence
- * needs; the scorer (runner/score.ts) runs only the gatherers whose needs the selected metrics have, once per
- * artifact, and keeps them alive across artifacts (a batch reuses one browser). The list of the product's
- * gatherers is orchestration: runner/gatherers.ts.
+ * The gatherer contract (Lighthouse's model: gather once, score many; its gatherers' `meta.dependencies` and its
+ * audits' `requiredArtifacts` are the anchors). A gatherer collects one kind of evidence and says so in its
+ * `meta`: the evidence needs it provides, the evidence parts it fills, what it reads or must come after, how
+ * much of the artifact's time it must be left, whether it measures time. The runner (runner/gathering.ts)
+ * derives everything else from those declarations, once for all gatherers: which gatherers run for the selected
+ * metrics, their order, each one's deadline, the shared per-artifact resources' lives (`scope`), what a failure
+ * becomes (the parts it fills are `missing` with the reason), and when metrics are scored while gathering goes
+ * on (beside every gatherer but an `exclusive` one). A gatherer never calls back into scoring, and returns its
+ * parts as plain data. The list of the product's gatherers is orchestration: runner/gatherers.ts.
  */
 import type { Evidence } from './evidence.js';
 import type { EvidenceNeed, MetricDefinition } from './metric.js';
 
-export interface GatherRequest {
-  /** Every need of the selected metrics. */
-  needs: ReadonlySet<EvidenceNeed>;
-  /** The selected metrics (a judge gatherer asks only for the judges selected). */
-  metrics: readonly MetricDefinition[];
-  /** Milliseconds this artifact may still spend. */
-  budgetMs: number;
+/** The evidence parts a gatherer can fill (Evidence's gathered keys). */
+export type EvidencePart = 'browser' | 'lighthouse' | 'interaction' | 'requirementTests' | 'remote' | 'judges' | 'network' | 'fidelity';
+
+/** A gatherer's parts of the evidence, as it returns them. */
+export type GatheredParts = Partial<Pick<Evidence, EvidencePart>>;
+
+/**
+ * Something several gatherers share for one artifact (the browser gatherers' loopback site, their step gate):
+ * opened by the first of them that asks, ended by the runner once, after the last gatherer of the artifact that
+ * names it, and closed when the scorer closes.
+ */
+export interface GatherScope {
+  readonly id: string;
+  /** Runs one gatherer's work for `evidence` inside the scope (the browser's step gate). */
+  within<T>(evidence: Evidence, work: () => Promise<T>): Promise<T>;
+  /** The artifact's gatherers that use the scope are over: release what it opened, record what it saw. Never throws. */
+  end(evidence: Evidence): Promise<void>;
+  /** Release processes and files. */
+  close(): Promise<void>;
+}
+
+export interface GathererMeta {
+  /** Its name: in timings, failures' reasons and other gatherers' `after`. */
+  readonly id: string;
+  /** The evidence needs it satisfies: it runs when a selected metric has one of them (see `active`). */
+  readonly provides: readonly EvidenceNeed[];
+  /** The evidence parts it fills (those become `missing` with the reason when it throws). */
+  readonly fills: readonly EvidencePart[];
   /**
-   * Scoring work that can run while this gatherer is still busy. Each call scores, now, the selected metrics
-   * whose evidence is complete: gathered by earlier gatherers, or among `done`, the needs of this gatherer that
-   * it declares finished (it must not change that evidence afterwards). A gatherer calls it at moments when
-   * extra CPU work cannot distort what it measures, and awaits it before a timing-sensitive phase. Calls run
-   * one after another; the promise settles when everything asked for so far is scored. Whatever is left is
-   * scored after `gather`.
+   * Parts another gatherer fills that it completes in place (the phone check's measurement inside `browser`): it
+   * runs after their fillers.
    */
-  background?: (done?: readonly EvidenceNeed[]) => Promise<void>;
+  readonly amends?: readonly EvidencePart[];
+  /** Evidence needs it reads: the active gatherers providing them run before it. */
+  readonly reads?: readonly EvidenceNeed[];
+  /** Gatherers it runs after, when they run, though it reads nothing of theirs (so that it competes with none). */
+  readonly after?: readonly string[];
+  /** It collects what it began in `prepare` and `ready`: it runs after every other gatherer. */
+  readonly last?: boolean;
+  /** It measures time: nothing else of ours (no scoring) runs meanwhile; scoring started before it is awaited first. */
+  readonly exclusive?: boolean;
+  /**
+   * What the gatherers before it must leave it and those after it of the artifact's budget: `ms`, or `share` of
+   * the budget when that is less (a short budget is shared, not taken). A gatherer's deadline is the artifact's
+   * deadline less the largest reserve of the active gatherers after it.
+   */
+  readonly reserve?: { readonly ms: number; readonly share: number };
+  /** The shared per-artifact resource it uses. */
+  readonly scope?: GatherScope;
+}
+
+/** What the runner gives a gatherer for one artifact. */
+export interface GatherContext {
+  /** The evidence so far: read only what `reads` names; write only what `amends` names. */
+  readonly evidence: Evidence;
+  /** Every need of the selected metrics. */
+  readonly needs: ReadonlySet<EvidenceNeed>;
+  /** The selected metrics (a judge gatherer asks only for the judges selected). */
+  readonly metrics: readonly MetricDefinition[];
+  /** The ids of the gatherers that run for this artifact. */
+  readonly active: ReadonlySet<string>;
+  /** performance.now() by which this gatherer must be over (its share of the artifact's budget). */
+  readonly deadline: number;
+  /** The artifact's whole budget in ms (for shares of it). */
+  readonly budgetMs: number;
 }
 
 export interface Gatherer {
-  name: string;
-  provides: readonly EvidenceNeed[];
-  /** Fill its part of the evidence. Must not throw for page faults: record a `missing(reason)` instead. */
-  gather(evidence: Evidence, request: GatherRequest): Promise<void>;
+  readonly meta: GathererMeta;
   /**
-   * Optional: begin work that needs only the loaded artifact, before any gatherer runs (the judges that read only
-   * the source); `gather` finishes it. Must not throw.
+   * Optional: whether it runs for these needs and this artifact (default: a selected metric needs one of
+   * `provides`). Decided once, before any gatherer runs.
    */
-  start?(evidence: Evidence, request: Pick<GatherRequest, 'metrics'>): void;
+  active?(needs: ReadonlySet<EvidenceNeed>, evidence: Evidence): boolean;
   /**
-   * Optional: told once per need when another gatherer's part of the evidence is complete, possibly before that
-   * gatherer returns (the visit's screenshot is ready before Lighthouse measures): the screenshot judges start
-   * then. Must not throw, and must not wait.
+   * Optional: work that begins before any gatherer runs, once the artifact is loaded (Lighthouse's thread, the
+   * judges that read only the source); `gather` finishes it. Must not throw.
+   */
+  prepare?(ctx: GatherContext): void;
+  /** Its parts of the evidence. A part it cannot gather for the page's fault is `missing(reason)`, not a throw. */
+  gather(ctx: GatherContext): Promise<GatheredParts>;
+  /**
+   * Optional: told once per need when the gatherers providing it are over (the screenshot judges start as soon
+   * as the visit's screenshot is there). Must not throw, and must not wait.
    */
   ready?(evidence: Evidence, done: readonly EvidenceNeed[]): void;
-  /** Record `reason` as the cause of every part this gatherer fills (called if `gather` threw anyway). */
-  fail(evidence: Evidence, reason: string): void;
-  /** Release processes and files (browsers, servers). Called once when the scorer closes. */
+  /** Optional: mark its parts failed where they are not one `fills` slot (the judges' answer per metric). */
+  fail?(evidence: Evidence, reason: string): void;
+  /** Release processes and files. Called once when the scorer closes. */
   close(): Promise<void>;
 }
 
@@ -54,7 +111,8 @@ export interface GathererOptions {
 }
 
 /**
- * Makes a gatherer for the scorer's options. A gatherer with settings of its own (the judges' endpoint, say)
- * declares them by extending GathererOptions; the orchestration passes the union of them all.
+ * Makes the gatherers of one kind for the scorer's options (several when they share a scope: the browser's).
+ * A gatherer with settings of its own (the judges' endpoint, say) declares them by extending GathererOptions;
+ * the orchestration passes the union of them all.
  */
-export type GathererFactory<O extends GathererOptions = GathererOptions> = (options: O) => Gatherer;
+export type GathererFactory<O extends GathererOptions = GathererOptions> = (options: O) => Gatherer[];

@@ -3,7 +3,7 @@
  * one Lighthouse per process (Lighthouse cannot run twice at once in one Node process; TOOLCHAIN.md).
  *
  * Protocol (IPC messages):
- *   parent → worker  {type: 'init', suite?, network?, lighthouseRuns?, alignment?, viewports?, only?, budgetMs, checkNetwork, deferJudges?}   then any number of
+ *   parent → worker  {type: 'init', suite?, network?, lighthouseRuns?, alignment?, viewports?, only?, budgetMs, checkNetwork, deferJudges?, judge?}   then any number of
  *                    {type: 'job', jobId, path, requirement?, reference?, shotPath?}
  *   worker → parent  {type: 'ready'} after init;
  *                    {type: 'shot', jobId, shot} as soon as the visit's screenshot is ready (with `shotPath`);
@@ -22,6 +22,7 @@ import { onChromeLaunch } from '../gather/chrome-process.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
+import type { JudgeSettings } from '../judges/settings.js';
 import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
 import { keepEvidence, type EvidenceKey, type EvidenceTarget } from '../store/evidence-keep.js';
 import type { Evidence } from '../core/evidence.js';
@@ -44,6 +45,8 @@ export interface InitMessage {
   evidence?: EvidenceTarget;
   /** Leave the judges to the parent (see the module comment). */
   deferJudges?: boolean;
+  /** The judge settings from the parent's flags and config (the requirement tests' agent uses them here). */
+  judge?: JudgeSettings;
 }
 export interface JobMessage {
   type: 'job';
@@ -115,6 +118,7 @@ process.on('message', (msg: ToWorker) => {
       if (msg.alignment) opts.alignment = msg.alignment;
       if (msg.viewports) opts.viewports = msg.viewports;
       if (msg.deferJudges) opts.deferJudges = true;
+      if (msg.judge) opts.judge = msg.judge;
       scorer = new Scorer(opts);
       keep = msg.evidence;
       send({ type: 'ready' });

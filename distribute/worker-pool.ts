@@ -413,6 +413,7 @@ class Pool implements WorkerPool {
     if (opts.viewports) init.viewports = opts.viewports;
     if (opts.evidence) init.evidence = opts.evidence;
     if (this.stage) init.deferJudges = true;
+    if (opts.judge) init.judge = opts.judge;
     child.send(init);
   }
 

@@ -10,7 +10,7 @@
  *   measurement.
  * - The same gatherer can hold the run at its start (`before`): Lighthouse calls every gatherer's
  *   `startInstrumentation` after its own set-up (configuration, the CPU benchmark, emulation) and before it
- *   starts tracing and loads the page, so a caller that still has work to do (browser-gatherer.ts: the desktop
+ *   starts tracing and loads the page, so a caller that still has work to do (gatherers/lighthouse.ts: the desktop
  *   visit and the metrics that need only it) lets Lighthouse prepare meanwhile and start measuring only when
  *   that work is over. Lighthouse awaits the phases of its gatherers one after another, so nothing is measured
  *   while the gatherer waits.

@@ -30,8 +30,8 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import PQueue from 'p-queue';
-import { gathered, type Evidence, type RemoteCheck } from '../core/evidence.js';
-import type { Gatherer, GathererOptions, GatherRequest } from '../core/gatherer.js';
+import { gathered, type RemoteCheck } from '../core/evidence.js';
+import type { GatherContext, Gatherer, GatheredParts, GathererOptions } from '../core/gatherer.js';
 import { errorMessage } from '../core/errors.js';
 import { remoteUrls } from '../lib/js-urls.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
@@ -210,33 +210,26 @@ export async function checkCdnUrls(urls: readonly string[], cache: CdnCache, bud
  */
 export function remoteCheckGathererFactory(
   options: GathererOptions & { network?: NetworkSettings; cdn?: CdnOptions; destinations?: DestinationPolicy },
-): Gatherer {
+): Gatherer[] {
   const mode = options.network?.mode ?? DEFAULT_NETWORK_MODE;
   let cache: CdnCache | undefined;
-  return {
-    name: 'remote-check',
-    provides: ['network'],
-    async gather(evidence: Evidence, req: GatherRequest): Promise<void> {
-      if (!req.needs.has('network')) return;
+  return [{
+    meta: { id: 'remote-check', provides: ['network'], fills: ['remote'] },
+    async gather(ctx: GatherContext): Promise<GatheredParts> {
+      const { evidence } = ctx;
       const urls = remoteUrls(evidence.artifact);
       const cdnUrls = mode === 'cdn' ? urls.filter((u) => isCdnUrl(u)) : [];
       const others = options.checkNetwork ? urls.filter((u) => !cdnUrls.includes(u)) : [];
-      if (cdnUrls.length === 0 && others.length === 0) {
-        if (options.checkNetwork) evidence.remote = gathered({});
-        return;
-      }
-      const start = Date.now();
+      if (cdnUrls.length === 0 && others.length === 0) return options.checkNetwork ? { remote: gathered({}) } : {};
+      const left = () => Math.max(0, ctx.deadline - performance.now());
       cache ??= new CdnCache(options.cdn ?? (options.network?.cdnCache ? { dir: options.network.cdnCache } : {}));
-      const viaCdn = cdnUrls.length ? await checkCdnUrls(cdnUrls, cache, req.budgetMs) : {};
-      const viaNet = others.length ? await checkUrls(others, { budgetMs: Math.max(0, req.budgetMs - (Date.now() - start)), policy: options.destinations }) : {};
+      const viaCdn = cdnUrls.length ? await checkCdnUrls(cdnUrls, cache, left()) : {};
+      const viaNet = others.length ? await checkUrls(others, { budgetMs: left(), policy: options.destinations }) : {};
       for (const c of Object.values(viaNet)) c.via = 'network';
-      evidence.remote = gathered({ ...viaCdn, ...viaNet });
-    },
-    fail(evidence: Evidence, reason: string): void {
-      if (options.checkNetwork || mode === 'cdn') evidence.remote = { ok: false, reason };
+      return { remote: gathered({ ...viaCdn, ...viaNet }) };
     },
     async close(): Promise<void> {
       /* nothing held between artifacts */
     },
-  };
+  }];
 }

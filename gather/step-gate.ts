@@ -80,10 +80,12 @@ export class StepGate {
 
   /**
    * Run `fn` as the steps of the page that the Lighthouse thread `thread()` measures (read at each step: the
-   * thread starts on demand and is replaced after a failure; undefined while there is none).
+   * thread starts on demand and is replaced after a failure; undefined while there is none). Several calls with
+   * one `page` (one artifact's gatherers, one after another) share its bound on the time held.
    */
-  scope<T>(thread: () => number | undefined, fn: () => Promise<T>): Promise<T> {
-    return this.pages.run({ thread, heldMs: 0 }, fn);
+  scope<T>(thread: () => number | undefined, fn: () => Promise<T>, page: { heldMs: number } = { heldMs: 0 }): Promise<T> {
+    const scope: PageScope = { thread, get heldMs() { return page.heldMs; }, set heldMs(v: number) { page.heldMs = v; } };
+    return this.pages.run(scope, fn);
   }
 
   /** Whether a step of the current page must wait now: another page holds a fresh measurement lock. */

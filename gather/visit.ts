@@ -10,11 +10,10 @@
  *    sandbox proxy (sandbox/sandbox.ts), which answers and logs every request of every phase: the artifact's
  *    files, CDN files in `cdn` mode, nothing else; a main-frame navigation away is answered 204 (the page stays).
  *    `file://` is refused by Chrome itself for an http page (a console error, which counts). The caller reads the
- *    sandbox's log into the evidence afterwards (browser-gatherer.ts).
+ *    sandbox's log into the evidence afterwards (browser-kit.ts).
  * 2. Load: navigate and wait for `load` (at most LOAD_TIMEOUT_MS, or 40% of the budget if less). A page that
  *    never loads gets the fault "load timeout" and we go on with what is there.
- * 3. Settle: SETTLE_MS, or as long as the caller's `idle` work takes if longer (Node is idle then), with the
- *    main thread's busy share measured over it (collectors/busy-after-load.ts).
+ * 3. Settle: SETTLE_MS, with the main thread's busy share measured over it (collectors/busy-after-load.ts).
  * 4. Probe: the page must answer once within RESPONSIVE_PROBE_MS; a page that never goes idle then has its clock
  *    paused (`pauseClock`), any other page has it run on by PAGE_CLOCK_ADVANCE_MS at once and then paused
  *    (`advanceClock`), so that what its timers show soon after start-up is in the evidence on every run.
@@ -66,14 +65,12 @@ export interface VisitOptions {
   /**
    * Where the iPhone 12 Pro measurement is taken: `'visit'` (default) loads the page a second time, in the
    * context `mobileContext` gives (fresh storage, the sandbox's `mobile` phase); `'lighthouse'` leaves it to the
-   * artifact's Lighthouse run, which loads the page under the same emulation anyway (browser-gatherer.ts fills
-   * `mobile` from it).
+   * artifact's Lighthouse run, which loads the page under the same emulation anyway (the phone gatherer,
+   * gatherers/phone.ts, fills `mobile` from it).
    */
   mobile?: 'visit' | 'lighthouse';
   /** A fresh context for the mobile visit (default: the visit's own context). The caller closes it. */
   mobileContext?: () => Promise<BrowserContext>;
-  /** Work to run while the page settles after load (Node is idle then); see browser-gatherer.ts. */
-  idle?: () => Promise<void>;
 }
 
 /**
@@ -196,17 +193,11 @@ class VisitRun {
     }
   }
 
-  /**
-   * The settle is idle time for Node: the caller's `idle` work (scoring the static metrics) runs during it; if
-   * that work takes longer, the page simply settles longer. A page that never loads gets no settle, but the idle
-   * work runs now all the same: after the visit the budget may be gone (a reload loop spends it on in-page steps
-   * that fail one after another). Returns the main thread's busy share over the settle.
-   */
+  /** The settle after load (none for a page that never loads). Returns the main thread's busy share over it. */
   private async settle(loaded: boolean): Promise<number | undefined> {
     const t = performance.now();
     let busy: number | undefined;
-    if (loaded) busy = await busyAfterLoad(this.page, () => Promise.all([sleep(Math.min(SETTLE_MS, this.left())), this.opts.idle?.()]));
-    else await this.opts.idle?.();
+    if (loaded) busy = await busyAfterLoad(this.page, () => sleep(Math.min(SETTLE_MS, this.left())));
     this.responsive = !this.closed;
     this.mark('settle', t);
     return busy;
@@ -308,7 +299,7 @@ class VisitRun {
   private async phone(ev: BrowserEvidence): Promise<void> {
     const { faults, opts } = this;
     const responsive = this.responsive && !this.closed;
-    // Measured in the Lighthouse run (browser-gatherer.ts), which runs whenever the page answered the probe and gave
+    // Measured in the Lighthouse run (gatherers/lighthouse.ts), which runs whenever the page answered the probe and gave
     // its DOM: a later step that timed out on a page busy starting up (a Pyodide page beside other work) is that
     // step's loss, not the phone check's.
     if (opts.mobile === 'lighthouse' && !this.closed && !faults.unavailable.domHtml) return;

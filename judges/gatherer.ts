@@ -15,7 +15,7 @@
  *   model asked, the models the provider says it served, their system fingerprints, the provider's host and the
  *   prompt version.
  * - Two steps (`begin`): the judges that read only the source (functionality and the functional and content
- *   alignment) start as soon as the artifact is loaded (`start`, before the browser runs); those that read the
+ *   alignment) start as soon as the artifact is loaded (`prepare`, before the browser runs); those that read the
  *   screenshot (visual experience, visual alignment) start when it is given. The deadline counts from `begin`.
  * - A shared runtime (`runtime`: one client, so one call queue, one cache, one cost ledger) lets a batch's
  *   judge stage (distribute/judge-stage.ts) put the judges of every artifact through one queue.
@@ -33,7 +33,7 @@ import { NO_REQUIREMENT_REASON, noChecklistReason, type JudgePayload } from '../
 import type { EvidenceNeed, JudgeSpec } from '../core/metric.js';
 import { gathered, missing, type Evidence, type Gathered, type JudgeAnswer, type JudgePin } from '../core/evidence.js';
 import type { MetricDefinition } from '../core/metric.js';
-import type { Gatherer, GatherRequest, GathererOptions } from '../core/gatherer.js';
+import type { GatherContext, Gatherer, GatheredParts, GathererOptions } from '../core/gatherer.js';
 import { errorMessage } from '../core/errors.js';
 
 /** The desktop screenshot a visual judge sees, or why there is none. */
@@ -88,8 +88,7 @@ export interface JudgeGathererOptions {
 }
 
 export class JudgeGatherer implements Gatherer {
-  readonly name = 'judge';
-  readonly provides = ['judge'] as const;
+  readonly meta = { id: 'judge', provides: ['judge'], fills: ['judges'], reads: ['screenshot'], last: true } as const;
   private settings: JudgeSettings | undefined;
   private settingsError: string | undefined;
   private runtime: JudgeRuntime | undefined;
@@ -145,8 +144,8 @@ export class JudgeGatherer implements Gatherer {
   }
 
   /** Start the source-only judges of this artifact now (before the browser runs); `gather` finishes them. */
-  start(evidence: Evidence, request: Pick<GatherRequest, 'metrics'>): void {
-    if (!this.runs.has(evidence)) this.runs.set(evidence, this.begin(evidence, request.metrics));
+  prepare(ctx: GatherContext): void {
+    if (!this.runs.has(ctx.evidence)) this.runs.set(ctx.evidence, this.begin(ctx.evidence, ctx.metrics));
   }
 
   /** The visit's screenshot is ready (before Lighthouse measures): the screenshot judges start now, not after the browser's work. */
@@ -154,11 +153,13 @@ export class JudgeGatherer implements Gatherer {
     if (done.includes('screenshot')) this.runs.get(evidence)?.withScreenshot(desktopScreenshot(evidence));
   }
 
-  async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
-    const run = this.runs.get(evidence) ?? this.begin(evidence, request.metrics);
+  async gather(ctx: GatherContext): Promise<GatheredParts> {
+    const { evidence } = ctx;
+    const run = this.runs.get(evidence) ?? this.begin(evidence, ctx.metrics);
     this.runs.delete(evidence);
     run.withScreenshot(desktopScreenshot(evidence));
     await run.done;
+    return { judges: evidence.judges ?? {} };
   }
 
   /** Begin judging one artifact: the source-only judges start at once, the screenshot ones at `withScreenshot`. */
@@ -244,6 +245,6 @@ export class JudgeGatherer implements Gatherer {
   }
 }
 
-export function judgeGathererFactory(options: GathererOptions & JudgeGathererOptions): Gatherer {
-  return new JudgeGatherer(options);
+export function judgeGathererFactory(options: GathererOptions & JudgeGathererOptions): Gatherer[] {
+  return [new JudgeGatherer(options)];
 }

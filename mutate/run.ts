@@ -36,7 +36,7 @@ import { DEFAULT_SUITE, allNeeds, type EvidenceNeed, type MetricDefinition, type
 import type { NetworkSettings } from '../core/network.js';
 import type { ScoreDocument } from '../core/results.js';
 import { findMetric, suiteMetrics } from '../metrics/registry.js';
-import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions } from '../runner/gatherers.js';
+import { closeGatherers, productGatherers, type Gatherer, type ScorerGathererOptions } from '../runner/gatherers.js';
 import { DEFAULT_BUDGET_MS, Scorer } from '../runner/score.js';
 import type { MutationOperator } from './operator.js';
 import { Mutation, PageModel } from './page.js';
@@ -224,7 +224,7 @@ export class MutationRunner {
     const gopts: ScorerGathererOptions = { checkNetwork: opts.checkNetwork ?? false, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS };
     if (opts.network) gopts.network = opts.network;
     if (opts.lighthouseRuns) gopts.lighthouseRuns = opts.lighthouseRuns;
-    this.gatherers = opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(gopts));
+    this.gatherers = opts.gatherers ?? productGatherers(gopts);
   }
 
   /** Targets of an operator that this build and suite can score, and why the others cannot. */
@@ -354,7 +354,7 @@ export class MutationRunner {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled(this.gatherers.map((g) => g.close()));
+    await closeGatherers(this.gatherers);
   }
 }
 

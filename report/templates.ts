@@ -62,6 +62,12 @@ const MODEL = `<% layout('@layout') %>
 
 const REQUIREMENT = `<% layout('@layout') %>
 <h1>Requirement <%= it.r.id %></h1>
+<% if (it.text) { %><blockquote class="req"><%= it.text %></blockquote><% } else { %><p class="sub">The requirement's text is shown when the report is given the requirements file (report --requirements).</p><% } %>
+<% if (it.rates.length) { %><h2>Requirement tests across models</h2>
+<div class="wrap"><table><thead><tr><th scope="col">test</th><th scope="col" class="n">pass rate</th><th scope="col" class="n">passed</th><th scope="col" class="n">failed</th><th scope="col" class="n">not run</th><th scope="col">per model</th></tr></thead><tbody>
+<% it.rates.forEach(function(t){ %><tr><td><%= t.id %><% if (t.title) { %>: <%= t.title %><% } %></td><td class="n"><%= t.rate === null ? '–' : Math.round(t.rate * 100) + ' %' %></td><td class="n"><%= t.passed %></td><td class="n"><%= t.failed %></td><td class="n"><%= t.notRun %></td><td><% t.models.forEach(function(m, i){ %><%= i ? ', ' : '' %><span class="<%= m.passed === true ? 'pos' : m.passed === false ? 'neg' : '' %>" title="<%= m.reason || '' %>"><%= m.model %> <%= m.passed === true ? '✓' : m.passed === false ? '✗' : '–' %></span><% }) %></td></tr><% }) %>
+</tbody></table></div><% } %>
+<h2>Artifacts</h2>
 <p class="sub">Every model's artifact, best page overall first. Key scores: the mean score (0–100) of each perspective's metrics.</p>
 <div class="cards"><% it.r.artifacts.forEach(function(a){ %><div class="card"><h2><a href="<%= it.root + a.href %>"><%= a.model %></a></h2><%~ include('@thumb', it.h.thumb(a)) %>
 <% if (a.row.status === 'ok') { %><p>Page overall <span class="<%= it.h.cls(a.overall) %>"><%= it.h.pct(a.overall) %></span></p>
@@ -82,6 +88,8 @@ const ARTIFACT = `<% layout('@layout') %>
 <h2>Scores</h2>
 <div class="wrap"><table><thead><tr><th scope="col">metric</th><th scope="col" class="n">score</th><th scope="col">reason</th></tr></thead><tbody>
 <% it.v.row.metrics.forEach(function(m){ %><tr><td><a href="#m-<%= m.id %>"><%= m.title %></a> <span class="sub">(<%= m.id %>)</span></td><td class="n"><%= m.score === null ? 'unscorable' : it.h.score(m.score) %></td><td><%= m.score === null ? (m.reason || '') : (m.summary || '') %></td></tr><% }) %></tbody></table></div>
+<% if (it.tests.length) { %><h2>Requirement tests</h2>
+<div class="pics"><% it.tests.forEach(function(t){ %><figure><% if (t.picture) { %><img src="<%= it.root + t.picture.src %>" width="<%= t.picture.width %>" height="<%= t.picture.height %>" alt="<%= t.picture.caption %>"><% } %><figcaption><strong class="<%= t.passed === true ? 'pos' : t.passed === false ? 'neg' : '' %>"><%= t.id %>: <%= t.passed === true ? 'passed' : t.passed === false ? 'failed' : 'not run' %></strong><% if (t.title) { %> (<%= t.title %>)<% } %><% if (t.reason) { %>: <%= t.reason %><% } %><% if (!t.picture && t.passed !== null) { %> (no after-screenshot kept)<% } %></figcaption></figure><% }) %></div><% } %>
 <% if (it.img.pictures.length) { %><h2>Pictures</h2>
 <div class="pics"><% it.img.pictures.forEach(function(p){ %><figure><img src="<%= it.root + p.src %>" width="<%= p.width %>" height="<%= p.height %>" alt="<%= p.caption %>"><figcaption><%= p.caption %></figcaption></figure><% }) %></div><% } %>
 <h2>Details of every metric</h2>

@@ -22,6 +22,7 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, rea
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Eta } from 'eta';
+import { testRates, testsOf } from './requirement-tests-view.js';
 import { InputError, errorMessage } from '../core/errors.js';
 import { insideTree } from '../lib/artifact/load.js';
 import { dict } from '../lib/dict.js';
@@ -219,7 +220,15 @@ function write(out: string, rel: string, html: string): void {
 }
 
 /** Write the report folder; returns the number of pages written. */
-export function writeReport(m: ReportModel, opts: { out: string; resultsDir: string; compare?: CompareInput }): number {
+export function writeReport(
+  m: ReportModel,
+  opts: {
+    out: string;
+    resultsDir: string;
+    compare?: CompareInput;
+    /** Requirement texts by id (`report --requirements`). */ requirements?: ReadonlyMap<string, string>;
+  },
+): number {
   const out = resolve(opts.out);
   try {
     mkdirSync(join(out, 'assets'), { recursive: true });
@@ -263,7 +272,10 @@ export function writeReport(m: ReportModel, opts: { out: string; resultsDir: str
   for (const v of m.models) page(v.href, '@model', { title: `Model ${v.model}`, v }, [{ href: 'index.html', label: 'Leaderboard' }]);
   for (const r of m.requirements) {
     const sorted = [...r.artifacts].sort((a, b) => (b.overall ?? -Infinity) - (a.overall ?? -Infinity) || a.model.localeCompare(b.model));
-    page(r.href, '@requirement', { title: `Requirement ${r.id}`, r: { ...r, artifacts: sorted } }, [{ href: 'index.html', label: 'Leaderboard' }]);
+    const text = opts.requirements?.get(r.id);
+    page(r.href, '@requirement', { title: `Requirement ${r.id}`, r: { ...r, artifacts: sorted }, text, rates: testRates(sorted) }, [
+      { href: 'index.html', label: 'Leaderboard' },
+    ]);
   }
   for (const v of m.artifacts) {
     const base = baseRows.get(artifactKey(v.model, v.requirement));
@@ -287,6 +299,7 @@ export function writeReport(m: ReportModel, opts: { out: string; resultsDir: str
         title: `${v.model} · ${v.requirement}`,
         v,
         img: images(v),
+        tests: testsOf(v.row, images(v).pictures),
         cmp: cmpView,
         persona: m.persona,
         network: networkLine(v.row),

@@ -4,8 +4,8 @@
  * never takes the run down.
  *
  * The static metrics (needs only `source`/`dom`) are scored in the scorer's static worker thread
- * (static-thread.ts), under the artifact's deadline, at the moments they were always scored (offered to the
- * gatherers as background work, or after gathering); the rest on this thread. The artifact this thread loads
+ * (static-thread.ts), under the artifact's deadline, while the gatherers run (runner/gathering.ts says when);
+ * the rest on this thread. The artifact this thread loads
  * only reads the files: the page is parsed in the static thread, whose blocks and references this thread
  * adopts (so a page that cannot be parsed in time is never parsed here either).
  */
@@ -15,7 +15,8 @@ import type { Artifact } from '../core/artifact/model.js';
 import { resolve } from 'node:path';
 import { InputError, errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
-import { GATHERER_FACTORIES, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
+import { closeGatherers, productGatherers, type Gatherer, type ScorerGathererOptions as GathererOptions } from './gatherers.js';
+import { gatherEvidence } from './gathering.js';
 import type { Requirement } from '../core/requirements.js';
 import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
@@ -62,7 +63,7 @@ export interface ScorerOptions {
   network?: NetworkSettings;
   /** Options of the CDN cache (cdn/: its folder, another registry); default: from `network` and npm's config. */
   cdn?: CdnOptions;
-  /** Lighthouse runs per artifact; the performance score is their median (gather/browser-gatherer.ts). */
+  /** Lighthouse runs per artifact; the performance score is their median (gather/gatherers/lighthouse.ts). */
   lighthouseRuns?: number;
   /** Alignment judges' stance when `judge` is absent (settings from the environment, e.g. batch workers). */
   alignment?: AlignmentStance;
@@ -151,7 +152,7 @@ export class Scorer {
     if (opts.alignment) this.options.alignment = opts.alignment;
     if (opts.viewports) this.options.viewports = opts.viewports;
     if (opts.fidelityCache !== undefined) this.options.fidelityCache = opts.fidelityCache;
-    this.gatherers = (opts.gatherers ?? GATHERER_FACTORIES.map((f) => f(this.options))).filter((g) => !(opts.deferJudges && g.name === 'judge'));
+    this.gatherers = (opts.gatherers ?? productGatherers(this.options)).filter((g) => !(opts.deferJudges && g.meta.id === 'judge'));
     if (opts.staticThread !== false && this.metrics.some(isStaticMetric)) {
       this.staticThread = new StaticThread();
       this.staticThread.start();
@@ -192,14 +193,11 @@ export class Scorer {
   }
 
   /**
-   * Run the gatherers the selected metrics need, in order. While a gatherer is busy (waiting on the browser,
-   * say), the metrics whose evidence is complete may be scored: each gatherer is offered that work as
-   * `request.background`, decides when it is safe and may declare some of its own needs finished (the browser
-   * gatherer scores the static metrics during Lighthouse's CPU benchmark, or while the page settles when
-   * Lighthouse is not run, and the ones that need only the visit before Lighthouse measures); whatever a
-   * gatherer does not run is scored right after it.
-   * Results land in `results`, keyed by metric id. Each need is announced once, as soon as it is complete, to the
-   * other gatherers' `ready` and to `hooks.ready`.
+   * Run the gatherers the selected metrics need (the runner, gathering.ts, orders them from their declarations
+   * and gives each its deadline). While they run, the metrics whose evidence is complete are scored: the static
+   * ones from the start, the others as soon as the gatherers providing their needs are over, never while a
+   * gatherer that measures time runs. Results land in `results`, keyed by metric id. Each need is announced once,
+   * when complete, to the other gatherers' `ready` and to `hooks.ready`.
    */
   async gather(
     evidence: Evidence,
@@ -209,48 +207,18 @@ export class Scorer {
     hooks: ScoreHooks = {},
   ): Promise<void> {
     this.run(evidence, start, timings);
-    const needs = this.needs;
-    const active = this.gatherers.filter((g) => g.provides.some((n) => needs.has(n)));
-    const pending = new Set<EvidenceNeed>(active.flatMap((g) => g.provides));
-    const announced = new Set<EvidenceNeed>();
-    const announce = (from: Gatherer, done: readonly EvidenceNeed[]) => {
-      const fresh = done.filter((n) => from.provides.includes(n) && !announced.has(n));
-      if (fresh.length === 0) return;
-      for (const n of fresh) announced.add(n);
-      for (const g of active) if (g !== from) g.ready?.(evidence, fresh);
-      hooks.ready?.(evidence, fresh);
-    };
-    let overlapMs = 0;
-    // Work that needs only the loaded artifact (the source-only judges) starts before the browser.
-    for (const g of active) g.start?.(evidence, { metrics: this.metrics });
-    for (const g of active) {
-      const t = performance.now();
-      const budgetMs = Math.max(0, this.options.budgetMs - (t - start));
-      let background: Promise<void> | undefined;
-      const runReady = (done: readonly EvidenceNeed[] = []) => {
-        announce(g, done);
-        const complete = (n: EvidenceNeed) => !pending.has(n) || (done.includes(n) && g.provides.includes(n));
-        const ready = this.metrics.filter((m) => !results.has(m.id) && allNeeds(m).every(complete));
-        background = (background ?? Promise.resolve()).then(async () => {
-          if (ready.length === 0) return;
-          const tb = performance.now();
-          await this.scoreInto(ready, evidence, results);
-          overlapMs += performance.now() - tb;
-        });
-        return background;
-      };
-      try {
-        await g.gather(evidence, { needs, metrics: this.metrics, budgetMs, background: runReady });
-      } catch (err) {
-        // A gatherer records its own failures; if one escapes anyway, the metrics that need it become unscorable.
-        g.fail(evidence, `${g.name} failed: ${errorMessage(err)}`);
-      }
-      if (background) await background;
-      timings[g.name] = round2(performance.now() - t);
-      for (const n of g.provides) pending.delete(n);
-      announce(g, g.provides);
-    }
-    if (overlapMs) timings.scoreWhileGathering = round2(overlapMs);
+    const report = await gatherEvidence(this.gatherers, evidence, {
+      needs: this.needs,
+      metrics: this.metrics,
+      budgetMs: Math.max(0, this.options.budgetMs - (performance.now() - start)),
+      score: async (complete) => {
+        const ready = this.metrics.filter((m) => !results.has(m.id) && allNeeds(m).every((n) => complete.has(n)));
+        if (ready.length) await this.scoreInto(ready, evidence, results);
+      },
+      ...(hooks.ready ? { onReady: hooks.ready } : {}),
+    });
+    for (const [id, ms] of Object.entries(report.timings)) timings[`gather.${id}`] = ms;
+    if (report.scoredWhileGatheringMs) timings.scoreWhileGathering = round2(report.scoredWhileGatheringMs);
   }
 
   /**
@@ -348,6 +316,6 @@ export class Scorer {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.gatherers.map((g) => g.close()), this.staticThread?.terminate()]);
+    await Promise.allSettled([closeGatherers(this.gatherers), this.staticThread?.terminate()]);
   }
 }

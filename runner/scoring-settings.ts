@@ -13,7 +13,7 @@ import { DEFAULT_SUITE, type SuiteId } from '../core/metric.js';
 import { DEFAULT_NETWORK_MODE, type NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
 import type { ViewportSpec } from '../core/fidelity.js';
-import { DEFAULT_LIGHTHOUSE_RUNS } from '../gather/browser-gatherer.js';
+import { DEFAULT_LIGHTHOUSE_RUNS } from '../gather/browser-gatherers.js';
 import { selectMetrics } from './score.js';
 import { browserVersion } from '../gather/chrome.js';
 

@@ -25,7 +25,7 @@ import type { BrowserEvidence, InteractionEvidence, Screenshot } from '../core/b
 import type { RequirementTestsEvidence } from '../core/requirement-tests.js';
 import { InputError, errorMessage } from '../core/errors.js';
 import { gathered, missing, type Evidence, type Gathered, type LighthouseEvidence } from '../core/evidence.js';
-import type { Gatherer } from '../core/gatherer.js';
+import type { GatherContext, Gatherer, GatheredParts } from '../core/gatherer.js';
 
 export const EVIDENCE_FILE = 'evidence.json';
 export const LHR_FILE = 'lighthouse-report.json';
@@ -196,8 +196,11 @@ export function loadEvidence(dir: string): SavedEvidence {
 
 /** A gatherer that fills 'browser', 'screenshot', 'mobile', 'lighthouse', 'interaction' and 'requirement-tests' from saved evidence (no browser). */
 export class SavedEvidenceGatherer implements Gatherer {
-  readonly name = 'saved-evidence';
-  readonly provides = ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'requirement-tests'] as const;
+  readonly meta = {
+    id: 'saved-evidence',
+    provides: ['browser', 'screenshot', 'mobile', 'lighthouse', 'interaction', 'requirement-tests'],
+    fills: ['browser', 'lighthouse', 'interaction', 'requirementTests'],
+  } as const;
   private saved?: SavedEvidence;
 
   constructor(readonly dir: string) {}
@@ -208,21 +211,17 @@ export class SavedEvidenceGatherer implements Gatherer {
     return this.saved;
   }
 
-  async gather(evidence: Evidence): Promise<void> {
+  async gather(ctx: GatherContext): Promise<GatheredParts> {
     const s = this.load();
     const absent = (what: string) => missing(`${what} is not in the saved evidence at ${this.dir}`);
-    evidence.browser = s.browser ?? absent('the browser session');
-    evidence.lighthouse = s.lighthouse ?? absent('the Lighthouse report');
-    evidence.interaction = s.interaction ?? absent('the interaction probe');
-    evidence.requirementTests = s.requirementTests ?? absent('the requirement tests');
-    if (s.remote && !evidence.remote) evidence.remote = s.remote;
-  }
-
-  fail(evidence: Evidence, reason: string): void {
-    evidence.browser ??= missing(reason);
-    evidence.lighthouse ??= missing(reason);
-    evidence.interaction ??= missing(reason);
-    evidence.requirementTests ??= missing(reason);
+    const out: GatheredParts = {
+      browser: s.browser ?? absent('the browser session'),
+      lighthouse: s.lighthouse ?? absent('the Lighthouse report'),
+      interaction: s.interaction ?? absent('the interaction probe'),
+      requirementTests: s.requirementTests ?? absent('the requirement tests'),
+    };
+    if (s.remote && !ctx.evidence.remote) out.remote = s.remote;
+    return out;
   }
 
   async close(): Promise<void> {}

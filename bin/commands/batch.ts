@@ -239,6 +239,10 @@ export function batchCommand(): Command {
           .map((m) => m.id);
         if (judgeIds.length) opts.judge = judgeSettingsFromFlags(flags, judgeTasks(), process.env, { concurrency: DEFAULT_STAGE_JUDGE_CONCURRENCY });
         else if (flags.judgeBudget !== undefined) throw new InputError('--judge-budget: no judge metric is selected');
+        // The requirement tests' agent (natural-language tests) runs in the workers, with the judge flags `score`
+        // would give it (not only the environment's: `--judge-base-url` reached score's agent and not batch's).
+        if (!opts.judge && selectMetrics(flags.only, flags.suite).some((m) => m.id === 'requirement-tests'))
+          opts.judge = judgeSettingsFromFlags(flags, judgeTasks());
         if (flags.judgeBudget !== undefined) {
           checkBudgetPrices(opts.judge!, judgeIds, flags.judgeBudget);
           opts.judgeBudgetUsd = flags.judgeBudget;

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../store/results-file.js';
 import { buildReport } from '../../report/data.js';
+import { loadRequirements } from '../../core/requirements.js';
 import { writeReport, type CompareInput } from '../../report/write.js';
 import { PERSONA_IDS, DEFAULT_PERSONA } from '../../weights/personas.js';
 import { action, parseNonNegativeInt, warn } from '../cli-support.js';
@@ -14,6 +15,7 @@ interface ReportFlags {
   title?: string;
   compare?: string;
   bootstrap?: number;
+  requirements?: string;
 }
 
 export function reportCommand(): Command {
@@ -26,6 +28,7 @@ export function reportCommand(): Command {
     .option('--persona <id>', `the persona shown first and used for page overalls (${PERSONA_IDS.join(', ')}; default ${DEFAULT_PERSONA})`)
     .option('--title <text>', 'title of the report')
     .option('--compare <base.jsonl>', 'add the comparison with an earlier run: a compare page, and each artifact beside its base')
+    .option('--requirements <reqs.jsonl>', "show each requirement's text on its page (and its tests' pass rates across models, which the results carry)")
     .option('--bootstrap <n>', 'bootstrap resamples of the leaderboard intervals (default 1000; 0 = none)', parseNonNegativeInt)
     .action(
       action(async (results: string, flags: ReportFlags) => {
@@ -42,7 +45,13 @@ export function reportCommand(): Command {
         let compare: CompareInput | undefined;
         if (flags.compare)
           compare = { comparison: compareFiles(flags.compare, results), baseRows: readResults(flags.compare).rows, baseDir: dirname(resolve(flags.compare)) };
-        const pages = writeReport(model, { out: flags.out, resultsDir: dirname(resolve(results)), ...(compare ? { compare } : {}) });
+        const requirements = flags.requirements ? new Map(loadRequirements(flags.requirements).map((r) => [r.id, r.requirement])) : undefined;
+        const pages = writeReport(model, {
+          out: flags.out,
+          resultsDir: dirname(resolve(results)),
+          ...(compare ? { compare } : {}),
+          ...(requirements ? { requirements } : {}),
+        });
         warn(`wrote ${pages} pages to ${flags.out} (open ${resolve(flags.out, 'index.html')})\n`);
       }),
     );

@@ -2,6 +2,8 @@
  * `webgrade tests generate reqs.jsonl` (a judge writes natural-language tests for each requirement, from its text
  * and checklist) and `webgrade tests import webgen.jsonl [--into reqs.jsonl]` (WebGen-Bench's test cases as
  * requirement tests). Both write requirements JSONL to `--out` or standard output, and a summary to stderr.
+ * `webgrade tests check reqs.jsonl` prints every problem of a file's tests, one line each with its line number,
+ * and exits 2 when there is one (core/requirement-tests-file.ts).
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
@@ -9,8 +11,9 @@ import { addJudgeOptions, judgeSettingsFromFlags } from '../../judges/cli-option
 import { generateTests } from '../../judges/tests-generate.js';
 import type { JudgeFlags } from '../../judges/settings.js';
 import { readInputText } from '../../core/errors.js';
+import { checkRequirementsText } from '../../core/requirement-tests-file.js';
 import { mergeInto, readWebGenBench } from '../../lib/webgen-bench.js';
-import { EXIT_FAILURE, action, judgeTasks, warn } from '../cli-support.js';
+import { EXIT_FAILURE, EXIT_USAGE, action, judgeTasks, warn } from '../cli-support.js';
 
 function write(out: string | undefined, text: string): void {
   if (!out) {
@@ -69,9 +72,26 @@ function importCommand(): Command {
     );
 }
 
+function checkCommand(): Command {
+  return new Command('check')
+    .description('validate the requirement tests of a requirements file (schema, unknown keys, regular expressions, locators, names) before running them')
+    .argument('<requirements>', 'requirements JSONL file')
+    .action(
+      action((path: string) => {
+        const r = checkRequirementsText(readInputText(path), path);
+        for (const p of r.problems) process.stdout.write(`${p}\n`);
+        warn(
+          `tests check: ${r.requirements} requirements, ${r.tests} tests, ${r.problems.length === 0 ? 'no problems' : `${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}`}\n`,
+        );
+        if (r.problems.length) process.exitCode = EXIT_USAGE;
+      }),
+    );
+}
+
 export function testsCommand(): Command {
   return new Command('tests')
-    .description("requirement tests: generate natural-language tests with a judge, or import WebGen-Bench's")
+    .description("requirement tests: check a file, generate natural-language tests with a judge, or import WebGen-Bench's")
+    .addCommand(checkCommand())
     .addCommand(generateCommand())
     .addCommand(importCommand());
 }

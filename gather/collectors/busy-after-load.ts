@@ -10,7 +10,7 @@ import { TimeoutError, withTimeout } from '../time.js';
  * A page whose main thread was busy at least this share of the settle never goes idle: it animates or computes
  * on every frame (issue 31). Measured on 2026-11-25 (bench/heavy-pages.ts, machine loaded): corpus pages 0–24 %
  * after load (start-up work), one corpus animation (arena-animated) and the heavy fixtures (fixtures/heavy/)
- * 86–100 %; half is far from both. Such a page is measured on its own clock rather than on quiet (browser-gatherer.ts).
+ * 86–100 %; half is far from both. Such a page is measured on its own clock rather than on quiet (gatherers/lighthouse.ts).
  */
 export const NEVER_IDLE_BUSY = 0.5;
 

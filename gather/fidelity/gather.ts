@@ -1,6 +1,6 @@
 /**
  * Gathering the fidelity evidence (core/fidelity.ts) of one candidate against its reference; called by the
- * browser gatherer's fidelity hook (browser-gatherer.ts) with its Chrome, its sandbox and the candidate's
+ * fidelity gatherer (gatherers/fidelity.ts) with the browser kit's Chrome, its sandbox and the candidate's
  * sandbox site, after the visit and Lighthouse (nothing of this competes with a measurement).
  *
  * - The candidate is rendered at every viewport (render.ts) in a fresh context behind the sandbox, phase

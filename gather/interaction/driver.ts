@@ -74,6 +74,8 @@ export class ProbeDriver {
   private readonly contexts = new Map<number, 'top' | 'readers'>();
   /** Where the main-world agent answers, and the secret it answers to (new for every page). */
   private readonly keys = agentKeys();
+  /** The size of the page's view now (a requirement test's `resize` changes it; the next restore sets it back). */
+  viewport: { width: number; height: number } = { ...VIEWPORT };
   /** The canvases' context kinds the agent last reported (document order), passed to the readers. */
   kinds: string[] = [];
   private closed = false;
@@ -104,6 +106,7 @@ export class ProbeDriver {
   async open(): Promise<void> {
     this.closed = false;
     this.inflight.clear();
+    this.viewport = { ...VIEWPORT };
     this.page = await this.context.newPage();
     this.context.on('targetcreated', this.onTarget);
     const cdp = (this.cdp = await this.page.createCDPSession());
@@ -475,22 +478,28 @@ export class ProbeDriver {
   async screenshot(capPx: number, timeoutMs: number): Promise<{ png: Buffer; viewport: Buffer; width: number; height: number; truncated: boolean }> {
     const raw = await this.call<unknown>('pageHeight', [], timeoutMs);
     const h = typeof raw === 'number' ? raw : 0;
-    const height = Math.min(Math.max(h, VIEWPORT.height), capPx);
-    const viewport = await this.capture(VIEWPORT.height, false, timeoutMs);
-    const png = height > VIEWPORT.height ? await this.capture(height, true, timeoutMs) : viewport;
-    return { png, viewport, width: VIEWPORT.width, height, truncated: h > capPx };
+    const height = Math.min(Math.max(h, this.viewport.height), capPx);
+    const viewport = await this.capture(this.viewport.height, false, timeoutMs);
+    const png = height > this.viewport.height ? await this.capture(height, true, timeoutMs) : viewport;
+    return { png, viewport, width: this.viewport.width, height, truncated: h > capPx };
   }
 
   /** The viewport as it shows now, PNG (no resize of the page's view: `screenshot`). */
   viewportShot(timeoutMs: number): Promise<Buffer> {
-    return this.capture(VIEWPORT.height, false, timeoutMs);
+    return this.capture(this.viewport.height, false, timeoutMs);
+  }
+
+  /** Resize the page's view (the window a person resizes): the page gets its resize event; screenshots follow. */
+  async resize(width: number, height: number, timeoutMs: number): Promise<void> {
+    await withTimeout(this.cdp.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }), timeoutMs, 'resize');
+    this.viewport = { width, height };
   }
 
   private async capture(clipHeight: number, beyond: boolean, timeoutMs: number): Promise<Buffer> {
     const { data } = (await withTimeout(
       this.cdp.send('Page.captureScreenshot', {
         format: 'png',
-        clip: { x: 0, y: 0, width: VIEWPORT.width, height: clipHeight, scale: 1 },
+        clip: { x: 0, y: 0, width: this.viewport.width, height: clipHeight, scale: 1 },
         captureBeyondViewport: beyond,
         optimizeForSpeed: true,
       }),

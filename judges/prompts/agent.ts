@@ -118,7 +118,11 @@ export function validateAgentAnswer(v: Record<string, unknown>): Validation<Agen
       const list = Array.isArray(v.expect) ? v.expect : [];
       const t = list.length ? parseTest({ id: 'agent', steps: [], expect: list }, 0) : { id: 'agent', steps: [], expect: [] };
       if (isNaturalTest(t)) throw new Error('not expectations');
-      if (t.expect.some((e) => 'changed' in e || 'noErrors' in e)) return { ok: false, error: '"changed" and "noErrors" cannot be verdict expectations' };
+      // A verdict's expectations are checked on the start state too (agent.ts): only those that read the page as it
+      // is (not a comparison over time, a name read by a step, or errors) can be.
+      const STATIC = ['visible', 'hidden', 'count', 'value', 'url', 'storage', 'box', 'style', 'pixels', 'ocr'];
+      if (t.expect.some((e) => !STATIC.some((k) => k in e) || ('number' in e && !('ocr' in e && typeof e.ocr === 'string'))))
+        return { ok: false, error: `verdict expectations are of the kinds ${STATIC.join(', ')}` };
       return {
         ok: true,
         value: { kind: 'verdict', passed: v.passed, evidence: typeof v.evidence === 'string' ? v.evidence.slice(0, 500) : '', expect: t.expect },

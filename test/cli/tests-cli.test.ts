@@ -121,3 +121,54 @@ describe('webgrade tests', () => {
     assert.equal(r.stderr.trim(), `webgrade: ${bad}:2: ui_instruct[0] needs "task" and "expected_result" strings`);
   });
 });
+
+describe('natural-language tests in batch', () => {
+  it('batch --judge-base-url … --only requirement-tests runs them as score does (the workers get the judge flags)', async () => {
+    const answers = [
+      { action: 'step', step: { type: { label: 'New item' }, text: 'milk' }, why: 'add it' },
+      { action: 'step', step: { click: 'Add' }, why: 'submit' },
+      { action: 'verdict', passed: true, evidence: 'milk is listed', expect: [{ visible: 'milk' }] },
+    ];
+    const server = await startChatServer((_req, i) => ({ content: JSON.stringify(answers[Math.min(i, answers.length - 1)]) }));
+    servers.push(server);
+    const work = tempDir();
+    const runs = join(work, 'runs', 'm');
+    const { cpSync } = await import('node:fs');
+    cpSync(fixture('requirement-tests', 'runs', 'working', 'shopping-list'), join(runs, 'shopping-list'), { recursive: true });
+    const reqs = join(work, 'reqs.jsonl');
+    writeFileSync(
+      reqs,
+      JSON.stringify({ id: 'shopping-list', requirement: 'A shopping list.', tests: [{ id: 'nl', task: 'Add milk.', expected: 'milk is listed.' }] }) + '\n',
+    );
+    const out = join(work, 'results.jsonl');
+    const r = await runCli(
+      [
+        'batch',
+        join(work, 'runs'),
+        '--out',
+        out,
+        '--requirements',
+        reqs,
+        '--suite',
+        'extended',
+        '--only',
+        'requirement-tests',
+        '--network',
+        'offline',
+        '--judge-base-url',
+        server.url,
+        '--judge-model',
+        'agent-test',
+      ],
+      {
+        env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: 'k', WEBGRADE_JUDGE_MODEL: '', WEBGRADE_CACHE_DIR: join(work, 'cache'), WEBGRADE_JUDGE_CONFIG: '' },
+        timeoutMs: 180_000,
+      },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const row = JSON.parse(readFileSync(out, 'utf8').trim()) as { metrics: Array<{ id: string; score: number | null; reason?: string }> };
+    const m = row.metrics.find((x) => x.id === 'requirement-tests')!;
+    assert.equal(m.score, 100, JSON.stringify(m));
+    assert.equal(server.requests.length, 3);
+  });
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { failedRequestUrl } from '../../gather/browser-gatherer.js';
+import { failedRequestUrl } from '../../gather/browser-kit.js';
 
 describe('the URL a console line about a failed request names', () => {
   const whl = 'https://cdn.jsdelivr.net/pyodide/v0.26.2/full/numpy-1.26.4-cp312-cp312-pyodide_2024_0_wasm32.whl';

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { InteractionEvidence } from '../../core/browser-evidence.js';
 import { Scorer, type ScoreDocument } from '../../runner/score.js';
-import { BrowserGatherer } from '../../gather/browser-gatherer.js';
+import { browserGatherers } from '../../gather/browser-gatherers.js';
+import { closeGatherers } from '../../runner/gatherers.js';
+import { gatherEvidence } from '../../runner/gathering.js';
 import { loadArtifact } from '../../lib/artifact/load.js';
 import type { Evidence } from '../../core/evidence.js';
 import { tallyLiveness } from '../../metrics/interaction/control-liveness.js';
@@ -209,10 +211,10 @@ describe('the probe and the sandbox', () => {
 
   it('the budget ending during an action: that control is left out, not called hung, and the probe with its context stays within its budget', async () => {
     // A per-action timeout longer than the budget: the second button (which loops forever) is always cut by the budget.
-    const g = new BrowserGatherer({ network: { mode: 'offline' }, interaction: { budgetMs: 8000, actionTimeoutMs: 10_000 } });
+    const g = browserGatherers({ network: { mode: 'offline' }, interaction: { budgetMs: 8000, actionTimeoutMs: 10_000 } });
     try {
       const evidence: Evidence = { artifact: loadArtifact(page('hang-on-click.html')), options: { checkNetwork: false } };
-      await g.gather(evidence, { needs: new Set(['interaction']), metrics: [], budgetMs: 60_000 });
+      await gatherEvidence(g, evidence, { needs: new Set(['interaction']), metrics: [], budgetMs: 60_000 });
       const v = probeOf(evidence);
       assert.ok(v.timings.withContext! <= 8000, `took ${v.timings.withContext} ms with its context: ${JSON.stringify(v.timings)}`);
       assert.deepEqual(
@@ -224,7 +226,7 @@ describe('the probe and the sandbox', () => {
       const t = tallyLiveness(v);
       assert.deepEqual([t.live.length, t.hung.length, t.left.length], [1, 0, 1]);
     } finally {
-      await g.close();
+      await closeGatherers(g);
     }
   });
 

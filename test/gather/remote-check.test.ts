@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadArtifact } from '../../lib/artifact/load.js';
 import { staticEvidence } from '../../core/evidence.js';
 import { isPublicAddress, PRIVATE_DESTINATION, type DestinationPolicy, type Resolver } from '../../gather/destination.js';
+import { gatherEvidence } from '../../runner/gathering.js';
 import { checkUrl, checkUrls, remoteCheckGathererFactory } from '../../gather/remote-check.js';
 import resourceValidity from '../../metrics/content/resource-validity.js';
 import { writeSingleFile } from '../helpers.js';
@@ -101,11 +102,11 @@ describe('remote check', () => {
     const page = writeSingleFile(`<img src="${base}/ok.png" alt=""><script>fetch("${base}/missing.js")</script>`);
     const off = staticEvidence(loadArtifact(page));
     const request = { needs: new Set(['network'] as const), metrics: [], budgetMs: 5000 };
-    await remoteCheckGathererFactory({ checkNetwork: false, budgetMs: 5000 }).gather(off, request);
+    await gatherEvidence(remoteCheckGathererFactory({ checkNetwork: false, budgetMs: 5000 }), off, request);
     assert.equal(off.remote, undefined);
 
     const on = staticEvidence(loadArtifact(page), { checkNetwork: true });
-    await remoteCheckGathererFactory({ checkNetwork: true, budgetMs: 5000, destinations: allowTest }).gather(on, request);
+    await gatherEvidence(remoteCheckGathererFactory({ checkNetwork: true, budgetMs: 5000, destinations: allowTest }), on, request);
     assert.ok(on.remote?.ok);
     const value = on.remote.value;
     assert.equal(value[`${base}/ok.png`]!.ok, true);
@@ -211,7 +212,7 @@ describe('remote check: only public destinations', () => {
     forbiddenHits = 0;
     const page = writeSingleFile(`<img src="${forbiddenBase}/a.png" alt=""><img src="b.png" alt="">`);
     const evidence = staticEvidence(loadArtifact(page), { checkNetwork: true });
-    await remoteCheckGathererFactory({ checkNetwork: true, budgetMs: 5000 }).gather(evidence, {
+    await gatherEvidence(remoteCheckGathererFactory({ checkNetwork: true, budgetMs: 5000 }), evidence, {
       needs: new Set(['network'] as const),
       metrics: [],
       budgetMs: 5000,

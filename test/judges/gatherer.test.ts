@@ -1,4 +1,5 @@
 /** The judge gatherer feeding the five judge metrics, against a real local chat-completions server. */
+import { gatherEvidence } from '../../runner/gathering.js';
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { JudgeGatherer } from '../../judges/gatherer.js';
@@ -51,7 +52,7 @@ async function run(
   const judge = opts.settings === 'none' ? resolveJudgeSettings({}, {}) : testSettings(server.url, opts.settings);
   const gatherer = new JudgeGatherer({ checkNetwork: false, budgetMs: 60_000, judge });
   const evidence = buildEvidence({ html: opts.html ?? PAGE, evidence: { requirement: REQ, ...opts.evidence } });
-  await gatherer.gather(evidence, { needs: new Set(['judge']), metrics, budgetMs: 60_000 });
+  await gatherEvidence([gatherer], evidence, { needs: new Set(['judge']), metrics, budgetMs: 60_000 });
   await gatherer.close();
   const outcomes = await Promise.all(metrics.map((m) => outcomeOf(m, evidence)));
   return { outcomes, server, evidence };

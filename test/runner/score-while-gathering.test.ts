@@ -1,59 +1,30 @@
 /**
- * The scorer offers each gatherer the metrics whose evidence is complete as `request.background`, to run while
- * the gatherer is busy; the gatherer may declare some of its own needs finished. These tests use a gatherer
- * written here (no browser) that fills synthetic browser evidence, and check that overlapping changes nothing
- * in the results: the same scores in the same order, metrics that need the gatherer's own evidence are never
- * scored before it declares that evidence finished (and those it declares are scored at that moment), and a
- * gatherer that ignores the offer (or throws) still gets every metric scored.
+ * The scorer scores the metrics whose evidence is complete while the gatherers run (runner/gathering.ts says
+ * when). These tests use gatherers written here (no browser) that return synthetic evidence, and check that
+ * overlapping changes nothing in the results: the same scores in the same order as scoring after gathering,
+ * metrics that need a gatherer's evidence are never scored before it is over, and a gatherer that throws fails
+ * only its own metrics.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Evidence } from '../../core/evidence.js';
-import type { Gatherer, GatherRequest } from '../../runner/gatherers.js';
-import { missing } from '../../core/evidence.js';
+import type { GatherContext, GatheredParts, Gatherer } from '../../core/gatherer.js';
 import { Scorer, type ScoreDocument } from '../../runner/score.js';
 import { browserEvidence, htmlOfLines, lighthouseEvidence } from '../metrics/synthetic-browser.js';
 import { writeSingleFile } from '../helpers.js';
 
-type Mode = 'background-first' | 'ignore' | 'throw-after-background' | 'declare-browser-done';
-
 const MOBILE = { device: 'iPhone 12 Pro', viewportWidth: 390, scrollWidth: 420, clientWidth: 390, overflowPx: 30, offenders: [] };
 
-/**
- * Fills `browser` with one console.error, after (optionally) starting the scorer's background work. In
- * 'declare-browser-done' it fills `browser`, declares it finished, and only then adds a second console error
- * and the phone measurement (`mobile`, still pending): a metric scored at the declared moment sees one error,
- * one scored later sees two.
- */
-class FakeBrowserGatherer implements Gatherer {
-  readonly name = 'fake-browser';
-  readonly provides = ['browser', 'mobile'] as const;
-  offered = false;
-
-  constructor(readonly mode: Mode) {}
-
-  async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
-    this.offered = typeof request.background === 'function';
-    if (this.mode === 'declare-browser-done') {
-      const b = browserEvidence({ console: [{ level: 'error', text: 'boom' }] });
-      evidence.browser = b;
-      await request.background?.(['browser']);
-      if (!b.ok) throw new Error('synthetic evidence is always gathered');
-      b.value.console.push({ level: 'error', text: 'second boom' });
-      b.value.mobile = MOBILE;
-      return;
-    }
-    if (this.mode === 'background-first' || this.mode === 'throw-after-background') await request.background?.();
-    if (this.mode === 'throw-after-background') throw new Error('gatherer blew up');
-    // Filled only after the background work ran: a metric that needs `browser` and was scored early would see
-    // no evidence at all.
-    evidence.browser = browserEvidence({ console: [{ level: 'error', text: 'boom' }], mobile: MOBILE });
+/** Fills `browser` with one console.error and the phone measurement after a short wait (or throws). */
+class FakeVisit implements Gatherer {
+  readonly meta = { id: 'fake-visit', provides: ['browser', 'mobile'], fills: ['browser'] } as const;
+  /** What was scored when it returned (the scorer's results are not visible here: the ids the test saw). */
+  constructor(readonly mode: 'fill' | 'throw') {}
+  async gather(): Promise<GatheredParts> {
+    await new Promise((r) => setTimeout(r, 50));
+    if (this.mode === 'throw') throw new Error('gatherer blew up');
+    return { browser: browserEvidence({ console: [{ level: 'error', text: 'boom' }], mobile: MOBILE }) };
   }
-
-  fail(evidence: Evidence, reason: string): void {
-    evidence.browser = missing(reason);
-  }
-
   async close(): Promise<void> {}
 }
 
@@ -65,11 +36,26 @@ const page = writeSingleFile(
   ),
 );
 
-async function scoreWith(mode: Mode): Promise<{ doc: ScoreDocument; gatherer: FakeBrowserGatherer }> {
-  const gatherer = new FakeBrowserGatherer(mode);
-  const scorer = new Scorer({ only: ONLY, gatherers: [gatherer] });
+async function scoreWith(gatherers: Gatherer[], only = ONLY): Promise<ScoreDocument> {
+  const scorer = new Scorer({ only, gatherers });
   try {
-    return { doc: await scorer.score(page), gatherer };
+    return await scorer.score(page);
+  } finally {
+    await scorer.close();
+  }
+}
+
+/** Scores after gathering, with nothing overlapped: the same evidence scored by scoreEvidence. */
+async function scoreAfter(gatherers: Gatherer[], only = ONLY): Promise<ScoreDocument> {
+  const scorer = new Scorer({ only, gatherers });
+  try {
+    const { evidence } = await scorer.scoreWithEvidence(page);
+    const fresh = new Scorer({ only, gatherers: [] });
+    try {
+      return await fresh.scoreEvidence(evidence);
+    } finally {
+      await fresh.close();
+    }
   } finally {
     await scorer.close();
   }
@@ -79,126 +65,82 @@ const summary = (doc: ScoreDocument) => doc.metrics.map((m) => ({ id: m.id, scor
 
 describe('scoring while gathering', () => {
   it('gives the same scores, in the same order, as scoring after gathering', async () => {
-    const overlapped = await scoreWith('background-first');
-    const sequential = await scoreWith('ignore');
-    assert.deepEqual(summary(overlapped.doc), summary(sequential.doc));
+    const overlapped = await scoreWith([new FakeVisit('fill')]);
+    const after = await scoreAfter([new FakeVisit('fill')]);
+    assert.deepEqual(summary(overlapped), summary(after));
     assert.deepEqual(
-      overlapped.doc.metrics.map((m) => m.id),
-      sequential.doc.metrics.map((m) => m.id),
+      overlapped.metrics.map((m) => m.id),
+      ONLY.map((id) => id),
     );
   });
 
-  it('reports the overlapped time only when the gatherer ran the background work', async () => {
-    const overlapped = await scoreWith('background-first');
-    assert.ok(overlapped.gatherer.offered, 'background work was not offered');
-    assert.ok((overlapped.doc.timings.scoreWhileGathering ?? 0) > 0, JSON.stringify(overlapped.doc.timings));
-    const sequential = await scoreWith('ignore');
-    assert.equal(sequential.doc.timings.scoreWhileGathering, undefined);
+  it('scores the static metrics while a gatherer runs, and says how long that took', async () => {
+    const doc = await scoreWith([new FakeVisit('fill')]);
+    assert.ok((doc.timings.scoreWhileGathering ?? 0) > 0, JSON.stringify(doc.timings));
+    assert.ok(doc.timings['gather.fake-visit']! >= 40, JSON.stringify(doc.timings));
   });
 
-  it('never scores a metric early whose evidence the running gatherer has yet to fill', async () => {
-    const { doc } = await scoreWith('background-first');
+  it('never scores a metric early whose evidence a running gatherer has yet to fill', async () => {
+    const doc = await scoreWith([new FakeVisit('fill')]);
     const ce = doc.metrics.find((m) => m.id === 'console-errors');
     assert.equal(ce?.details.errors, 1, JSON.stringify(ce));
-    assert.ok(ce.score !== null && ce.score < 100, JSON.stringify(ce));
+    assert.equal(doc.metrics.find((m) => m.id === 'mobile-compat')?.score, 70);
   });
 
-  it('a gatherer that ignores the offer still gets every metric scored', async () => {
-    const { doc } = await scoreWith('ignore');
-    assert.deepEqual(doc.metrics.map((m) => m.id).sort(), [...ONLY].sort());
-    for (const m of doc.metrics) assert.ok(typeof m.score === 'number', `${m.id}: ${JSON.stringify(m)}`);
-  });
-
-  it('a gatherer that throws after starting the background work keeps the early scores and fails only its own metrics', async () => {
-    const { doc } = await scoreWith('throw-after-background');
+  it('a gatherer that throws fails only the metrics that need its evidence, with its error as the reason', async () => {
+    const doc = await scoreWith([new FakeVisit('throw')]);
     const own = ['console-errors', 'mobile-compat'];
     for (const id of own) {
       const m = doc.metrics.find((x) => x.id === id);
       assert.equal(m?.score, null, id);
-      assert.match(String(m?.reason), /gatherer blew up/);
+      assert.match(String(m?.reason), /fake-visit failed: gatherer blew up/);
     }
     for (const m of doc.metrics.filter((x) => !own.includes(x.id))) assert.ok(typeof m.score === 'number', `${m.id}: ${JSON.stringify(m)}`);
   });
 
-  it('scores the metrics of needs the gatherer declares finished at that moment, and no others', async () => {
-    const { doc } = await scoreWith('declare-browser-done');
-    const ce = doc.metrics.find((m) => m.id === 'console-errors');
-    assert.equal(ce?.details.errors, 1, `console-errors was not scored when browser was declared finished: ${JSON.stringify(ce)}`);
-    // mobile-compat also needs `mobile`, which was still pending: scored after gathering, with the measurement.
-    const mc = doc.metrics.find((m) => m.id === 'mobile-compat');
-    assert.equal(mc?.score, 70, JSON.stringify(mc));
-    assert.deepEqual(
-      doc.metrics.map((m) => m.id),
-      (await scoreWith('ignore')).doc.metrics.map((m) => m.id),
-    );
+  it('a metric waits for every gatherer that provides one of its needs', async () => {
+    // Two providers of `mobile`: mobile-compat is scored after the later one, with its measurement.
+    class Phone implements Gatherer {
+      readonly meta = { id: 'phone', provides: ['mobile'], fills: [], amends: ['browser'] } as const;
+      async gather(ctx: GatherContext): Promise<GatheredParts> {
+        await new Promise((r) => setTimeout(r, 30));
+        const b = ctx.evidence.browser;
+        if (b?.ok) b.value.mobile = { ...MOBILE, overflowPx: 0, scrollWidth: 390 };
+        return {};
+      }
+      async close(): Promise<void> {}
+    }
+    const doc = await scoreWith([new Phone(), new FakeVisit('fill')]);
+    assert.equal(doc.metrics.find((m) => m.id === 'mobile-compat')?.score, 100);
   });
 
-  it("a need declared finished by one gatherer is not taken as another gatherer's", async () => {
-    // The scorer only honours `done` needs the declaring gatherer provides: declaring 'lighthouse' from a
-    // gatherer that does not provide it must not release metrics waiting for it.
-    const early: string[] = [];
-    class Declarer implements Gatherer {
-      readonly name = 'declarer';
-      readonly provides = ['browser'] as const;
-      async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
-        evidence.browser = browserEvidence({});
-        await request.background?.(['browser', 'lighthouse']);
-        early.push(...Object.keys(evidence).filter((k) => k === 'lighthouse'));
+  it('announces each need to the other gatherers and to the caller once, when its gatherers are over', async () => {
+    const seen: string[] = [];
+    class Shooter implements Gatherer {
+      readonly meta = { id: 'shooter', provides: ['browser', 'screenshot'], fills: ['browser'] } as const;
+      async gather(): Promise<GatheredParts> {
+        seen.push('shooter gathering');
+        return { browser: browserEvidence({}) };
       }
-      fail(): void {}
       async close(): Promise<void> {}
     }
-    class LighthouseLate implements Gatherer {
-      readonly name = 'late-lighthouse';
-      readonly provides = ['lighthouse'] as const;
-      async gather(evidence: Evidence): Promise<void> {
-        evidence.lighthouse = lighthouseEvidence({ performance: 0.5 });
+    class Listener implements Gatherer {
+      readonly meta = { id: 'listener', provides: ['lighthouse'], fills: ['lighthouse'], reads: ['browser'] } as const;
+      ready(_e: Evidence, done: readonly string[]): void {
+        seen.push(`listener: ${done.join(' ')}`);
       }
-      fail(): void {}
+      async gather(): Promise<GatheredParts> {
+        return { lighthouse: lighthouseEvidence({ performance: 0.5 }) };
+      }
       async close(): Promise<void> {}
     }
-    const scorer = new Scorer({ only: ['performance', 'console-errors'], gatherers: [new Declarer(), new LighthouseLate()] });
+    const scorer = new Scorer({ only: ['performance', 'console-errors'], gatherers: [new Listener(), new Shooter()] });
     try {
-      const doc = await scorer.score(page);
+      const { doc } = await scorer.scoreWithEvidence(page, {}, { ready: (_e, done) => seen.push(`caller: ${done.join(' ')}`) });
       assert.equal(doc.metrics.find((m) => m.id === 'performance')?.score, 50);
     } finally {
       await scorer.close();
     }
-  });
-
-  it('announces a need to the other gatherers and to the caller when it is declared finished, once, before its gatherer returns', async () => {
-    const seen: string[] = [];
-    class Shooter implements Gatherer {
-      readonly name = 'shooter';
-      readonly provides = ['browser', 'screenshot'] as const;
-      async gather(evidence: Evidence, request: GatherRequest): Promise<void> {
-        evidence.browser = browserEvidence({});
-        await request.background?.(['browser', 'screenshot']);
-        seen.push('shooter still gathering');
-        await request.background?.(['screenshot']);
-      }
-      fail(): void {}
-      async close(): Promise<void> {}
-    }
-    class Listener implements Gatherer {
-      readonly name = 'listener';
-      readonly provides = ['lighthouse'] as const;
-      ready(_e: Evidence, done: readonly string[]): void {
-        seen.push(`listener: ${done.join(' ')}`);
-      }
-      async gather(evidence: Evidence): Promise<void> {
-        evidence.lighthouse = lighthouseEvidence({ performance: 0.5 });
-      }
-      fail(): void {}
-      async close(): Promise<void> {}
-    }
-    const scorer = new Scorer({ only: ['performance', 'console-errors'], gatherers: [new Shooter(), new Listener()] });
-    try {
-      await scorer.scoreWithEvidence(page, {}, { ready: (_e, done) => seen.push(`caller: ${done.join(' ')}`) });
-    } finally {
-      await scorer.close();
-    }
-    // The shooter's needs, as soon as declared; the listener's own need only to the caller, when it returns.
-    assert.deepEqual(seen, ['listener: browser screenshot', 'caller: browser screenshot', 'shooter still gathering', 'caller: lighthouse']);
+    assert.deepEqual(seen, ['shooter gathering', 'listener: browser screenshot', 'caller: browser screenshot', 'caller: lighthouse']);
   });
 });

@@ -118,8 +118,11 @@ export class ProbeRun {
     await this.d.open();
   }
 
+  /** performance.now() by which the current piece of work must be over (a requirement test's time limit), if sooner. */
+  limit?: number;
+
   left(): number {
-    return this.deadline - performance.now();
+    return Math.min(this.deadline, this.limit ?? Infinity) - performance.now();
   }
 
   bound(ms: number): number {

@@ -6,9 +6,19 @@
  *
  * A scripted test: the steps in order (steps.ts); the first step that fails ends the test (failed, naming the
  * locator and the nearest texts); then OBSERVE page-clock ms pass and the network goes quiet, and every
- * expectation is checked (all of them, so that the details say which hold). `changed` compares a fingerprint
- * taken right after the restore with one taken at the end; `noErrors` counts the uncaught exceptions and
- * rejections recorded from the restore to the end (console messages are not errors here).
+ * expectation is checked (all of them, so that the details say which hold: expect.ts).
+ *
+ * What a page's tests cost (issue: six tests on a heavy page took most of its budget):
+ * - Observing tests share one restore: a test whose steps only wait or read (no input, reload or resize; not
+ *   `fresh`) changes nothing a person did, so the observing tests of a page run first, in file order, one after
+ *   another from one restored start state, each starting where the one before left the page (its page clock
+ *   later, its `changed` samples taken at its own start; `sharedWith` names the test whose restore it shares).
+ *   Every other test starts from a restore of its own. Results are reported in file order.
+ * - On a heavy page (the first restore's settle costs more than the probe's frame-cost target) animation frames
+ *   come further apart for the rest of the tests, as in the probe (ProbeRun.adaptFrames).
+ * - Each test has a time limit (`timeLimit`, real ms, default TEST_TIME_LIMIT_MS): past it the test is not run to
+ *   the end (null, with the reason, never a failure: a slow machine is not the page's fault), and the next test
+ *   restores.
  *
  * A page that stops answering during a test (a step over the probe's per-action time, 4 s) fails that test, and
  * the runner stops its script and opens a new page for the next one; after MAX_HANGS such tests the rest are not
@@ -20,20 +30,22 @@ import type { BrowserContext } from 'puppeteer-core';
 import type { Artifact } from '../../../core/artifact/model.js';
 import { errorMessage } from '../../../core/errors.js';
 import {
-  describeExpectation,
-  describeStep,
   isNaturalTest,
   type Expectation,
   type RequirementTest,
   type RequirementTestResult,
   type RequirementTestsEvidence,
   type ScriptedTest,
-  type TestBox,
+  type TestStep,
 } from '../../../core/requirement-tests.js';
 import { withTimeout } from '../../time.js';
+import { VIEWPORT } from '../driver.js';
 import { EVAL_MS, MAX_HANGS, SCREENSHOT_CAP_PX } from '../probe/limits.js';
 import { OutOfBudget, ProbeRun } from '../probe/run.js';
-import { runStep } from './steps.js';
+import { checkExpectations as checkAll, takeSamples, type TestState } from './expect.js';
+import { runSteps as runAll } from './steps.js';
+
+export type { TestState } from './expect.js';
 
 /** What the runner needs besides the page: the agent for natural-language tests (agent.ts), when configured. */
 export interface TestRunOptions {
@@ -47,78 +59,61 @@ export interface TestRunOptions {
 
 /** Page-clock milliseconds observed after the last step, before the expectations are checked. */
 export const OBSERVE_MS = 1000;
+/** Real milliseconds a scripted test may take by default (its `timeLimit` overrides it). */
+export const TEST_TIME_LIMIT_MS = 8000;
 
-type ChangedTarget = Extract<Expectation, { changed: unknown }>['changed'];
+/** A step that only lets time pass or reads (an observing test's steps: the page is as no person touched it). */
+function observing(s: TestStep): boolean {
+  if ('repeat' in s) return s.steps.every(observing);
+  if ('try' in s) return s.try.every(observing);
+  return 'wait' in s || 'waitUntil' in s || 'read' in s;
+}
 
-/** A test in progress: what its expectations compare with. */
-export interface TestState {
-  t0: number;
-  /** Fingerprints after the restore, per `changed` expectation index. */
-  before: Map<number, string>;
-  /** With `baseline`: whether each expectation already held on the restored start state, before any step. */
-  atStart?: boolean[];
-  steps: RequirementTestResult['steps'];
-  boxes: TestBox[];
+/** A test that can share the restore of the observing tests before it (module comment). */
+export function isObserving(t: RequirementTest): boolean {
+  return !isNaturalTest(t) && !t.fresh && t.steps.every(observing);
+}
+
+/** A new test's state; `errors` is the window's live list (start-up included when the window began before the load). */
+let serial = 0;
+function newState(run: ProbeRun, t0: number): TestState {
+  return { t0, key: `t${++serial}`, before: new Map(), values: new Map(), errors: run.d.win.errors, steps: [], boxes: [] };
 }
 
 /**
- * Restore the start state and take what `changed` compares with; with `baseline`, also check each expectation on
- * that start state (an agent's verdict counts only the expectations that did not already hold there: agent.ts).
+ * Restore the start state (the window of errors opened before the load, so that start-up errors count) and take
+ * what `changed` compares with; with `baseline`, also check each expectation on that start state (an agent's
+ * verdict counts only the expectations that did not already hold there: agent.ts). With `shared`, no restore: the
+ * test starts where the page is.
  */
-export async function startTest(run: ProbeRun, expect: readonly Expectation[], opts: { baseline?: boolean } = {}): Promise<TestState> {
+export async function startTest(run: ProbeRun, expect: readonly Expectation[], opts: { baseline?: boolean; shared?: boolean } = {}): Promise<TestState> {
   const t0 = performance.now();
-  await run.restore();
-  run.d.startWindow();
-  const before = new Map<number, string>();
-  for (const [k, e] of expect.entries()) if ('changed' in e) before.set(k, await run.call<string>('tests.fingerprint', [e.changed as ChangedTarget, `c${k}`]));
-  const st: TestState = { t0, before, steps: [], boxes: [] };
-  if (opts.baseline) st.atStart = (await checkExpectations(run, st, expect)).map((e) => e.ok);
+  if (!opts.shared) {
+    if (run.d.viewport.width !== VIEWPORT.width || run.d.viewport.height !== VIEWPORT.height)
+      await run.d.resize(VIEWPORT.width, VIEWPORT.height, run.bound(3000));
+    run.d.startWindow();
+    await run.restore();
+  }
+  const st = newState(run, t0);
+  await takeSamples(run, st, expect, undefined);
+  if (opts.baseline) st.atStart = (await checkAll(run, st, expect)).map((e) => e.ok);
   return st;
 }
 
 /** Run steps in order until one fails; returns the failing step's note, or undefined when all ran. */
-export async function runSteps(run: ProbeRun, st: TestState, steps: ScriptedTest['steps']): Promise<string | undefined> {
-  for (const [k, step] of steps.entries()) {
-    const docs = run.d.win.documents.length;
-    const o = await runStep(run, step);
-    st.steps.push({ step: describeStep(step), ok: o.ok, ...(o.note ? { note: o.note } : {}) });
-    if (o.box) st.boxes.push(o.box);
-    if (!o.ok) return `step ${k + 1} (${describeStep(step)}): ${o.note}`;
-    // A step that loaded another document: wait for it and settle its clock before the next step.
-    if (run.d.win.documents.length > docs) await run.afterNavigation(run.d.win);
-  }
-  return undefined;
+export function runSteps(run: ProbeRun, st: TestState, steps: ScriptedTest['steps'], expect: readonly Expectation[] = []): Promise<string | undefined> {
+  return runAll(run, st, steps, expect);
 }
 
 /** Check every expectation on the page as it is now. */
-export async function checkExpectations(run: ProbeRun, st: TestState, expect: readonly Expectation[]): Promise<RequirementTestResult['expectations']> {
-  const out: RequirementTestResult['expectations'] = [];
-  for (const [k, e] of expect.entries()) {
-    let r: { ok: boolean; found: string };
-    if ('noErrors' in e) {
-      const errs = run.d.win.errors.filter((x) => x.kind !== 'console');
-      r = {
-        ok: errs.length === 0,
-        found: errs.length
-          ? errs
-              .slice(0, 3)
-              .map((x) => x.message.slice(0, 120))
-              .join('; ')
-          : 'none',
-      };
-    } else if ('changed' in e) {
-      const now = await run.call<string>('tests.fingerprint', [e.changed as ChangedTarget, `c${k}`]);
-      const was = st.before.get(k);
-      r = { ok: now !== was, found: now === was ? 'unchanged' : now === 'absent' ? 'gone' : was === 'absent' ? 'appeared' : 'changed' };
-    } else r = await run.call<{ ok: boolean; found: string }>('tests.expect', [e]);
-    out.push({ expect: describeExpectation(e), ok: r.ok, found: r.found });
-  }
-  return out;
+export function checkExpectations(run: ProbeRun, st: TestState, expect: readonly Expectation[]): Promise<RequirementTestResult['expectations']> {
+  return checkAll(run, st, expect);
 }
 
 /** Let the page finish what the last step started (OBSERVE on the page clock, then a quiet network). */
-export async function observe(run: ProbeRun): Promise<void> {
-  await run.agent('advance', [OBSERVE_MS]);
+export async function observe(run: ProbeRun, st?: TestState): Promise<void> {
+  await run.advance(OBSERVE_MS, false);
+  if (st) st.shot = undefined;
   await run.quiet();
 }
 
@@ -133,10 +128,10 @@ export async function afterShot(run: ProbeRun): Promise<RequirementTestResult['s
   }
 }
 
-async function scripted(run: ProbeRun, test: ScriptedTest): Promise<RequirementTestResult> {
-  const st = await startTest(run, test.expect);
-  const failed = await runSteps(run, st, test.steps);
-  const expectations = failed ? [] : (await observe(run), await checkExpectations(run, st, test.expect));
+async function scripted(run: ProbeRun, test: ScriptedTest, shared?: string): Promise<RequirementTestResult> {
+  const st = await startTest(run, test.expect, { shared: shared !== undefined });
+  const failed = await runSteps(run, st, test.steps, test.expect);
+  const expectations = failed ? [] : (await observe(run, st), await checkExpectations(run, st, test.expect));
   const bad = expectations.find((e) => !e.ok);
   const shot = await afterShot(run);
   return {
@@ -149,6 +144,7 @@ async function scripted(run: ProbeRun, test: ScriptedTest): Promise<RequirementT
     expectations,
     boxes: st.boxes,
     ...(shot ? { screenshot: shot } : {}),
+    ...(shared !== undefined ? { sharedWith: shared } : {}),
     ms: Math.round(performance.now() - st.t0),
   };
 }
@@ -164,12 +160,18 @@ const notRun = (test: RequirementTest, reason: string): RequirementTestResult =>
 });
 
 /** Run one test; a page that stops answering fails it, and a new page is opened for the next. */
-async function one(run: ProbeRun, test: RequirementTest, opts: TestRunOptions): Promise<RequirementTestResult> {
+async function one(run: ProbeRun, test: RequirementTest, opts: TestRunOptions, shared?: string): Promise<RequirementTestResult> {
   if (isNaturalTest(test)) {
     if (!opts.agent) return notRun(test, `natural-language test not run: ${opts.noAgent ?? 'no judge configured'}`);
     return opts.agent(run, test);
   }
-  return scripted(run, test);
+  return scripted(run, test, shared);
+}
+
+/** The order tests run in: observing tests first (they share a restore), then the others; each with its file index. */
+export function runOrder(tests: readonly RequirementTest[]): number[] {
+  const idx = tests.map((_, i) => i);
+  return [...idx.filter((i) => isObserving(tests[i]!)), ...idx.filter((i) => !isObserving(tests[i]!))];
 }
 
 /** Run `tests` on the artifact served at `entryUrl`, in `context` (sandbox phase `interaction`). */
@@ -188,25 +190,47 @@ export async function runRequirementTests(
     settings: { budgetMs: Math.max(1, opts.deadline - t0) },
   });
   const ev: RequirementTestsEvidence = { results: [], faults: [], timings: {} };
+  const results = new Map<number, RequirementTestResult>();
   await run.openPage();
   let hangs = 0;
+  let adapted = false;
+  /** The observing test whose restore the next observing test may share (none after any other test). */
+  let sharing: string | undefined;
   try {
-    for (const test of tests) {
+    for (const i of runOrder(tests)) {
+      const test = tests[i]!;
       if (run.left() <= 0 || hangs >= MAX_HANGS) {
-        ev.results.push(
-          notRun(test, hangs >= MAX_HANGS ? `not run: the page stopped responding in ${hangs} tests` : "not run: the tests' time budget ran out"),
-        );
+        results.set(i, notRun(test, hangs >= MAX_HANGS ? `not run: the page stopped responding in ${hangs} tests` : "not run: the tests' time budget ran out"));
         continue;
       }
       const t = performance.now();
+      const limitMs = isNaturalTest(test) ? undefined : (test.timeLimit ?? TEST_TIME_LIMIT_MS);
+      const shared = isObserving(test) ? sharing : undefined;
+      run.limit = limitMs !== undefined ? t + limitMs : undefined;
       try {
-        ev.results.push(await one(run, test, opts));
+        const r = await one(run, test, opts, shared);
+        results.set(i, r);
+        sharing = isObserving(test) && r.passed !== null ? (shared ?? test.id) : undefined;
+        // A heavy page: frames further apart from now on (this document and every later load), as the probe does.
+        // (Not on a page paced by real time, a worker's: its settle costs real time by design, not by weight.)
+        const paced = !adapted && ((await run.agent<{ workers?: unknown }>('advance', [0]).catch(() => null))?.workers ?? 0) !== 0;
+        if (!adapted && !paced && run.adaptFrames()) {
+          adapted = true;
+          await run.agent('setFrameMs', [run.frameMs]).catch(() => undefined);
+          ev.faults.push(`heavy page: animation frames every ${run.frameMs} page-clock ms in the tests`);
+        }
       } catch (err) {
-        if (err instanceof OutOfBudget) {
-          ev.results.push(notRun(test, "not run to the end: the tests' time budget ran out"));
+        sharing = undefined;
+        // A call cut short because the test's time ran out is its time limit, not a hung page.
+        const overLimit = run.limit !== undefined && performance.now() >= run.limit - 50 && performance.now() < run.deadline;
+        if (err instanceof OutOfBudget || overLimit) {
+          results.set(
+            i,
+            notRun(test, overLimit ? `not run to the end: over its time limit of ${limitMs! / 1000} s` : "not run to the end: the tests' time budget ran out"),
+          );
           continue;
         }
-        ev.results.push({
+        results.set(i, {
           ...notRun(test, `the page stopped responding during the test (${errorMessage(err)})`),
           passed: false,
           ms: Math.round(performance.now() - t),
@@ -216,11 +240,14 @@ export async function runRequirementTests(
         await withTimeout(run.d.cdp.send('Runtime.terminateExecution'), 300, 'terminate').catch(() => undefined);
         await run.d.close().catch(() => undefined);
         await run.openPage();
+      } finally {
+        run.limit = undefined;
       }
     }
   } finally {
     await run.d.close().catch((err) => ev.faults.push(errorMessage(err)));
   }
+  ev.results = tests.map((_, i) => results.get(i)!);
   ev.timings.total = Math.round(performance.now() - t0);
   return ev;
 }

@@ -8,7 +8,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadArtifact } from '../../../lib/artifact/load.js';
 import type { Evidence } from '../../../core/evidence.js';
-import { BrowserGatherer } from '../../../gather/browser-gatherer.js';
+import { browserGatherers } from '../../../gather/browser-gatherers.js';
+import { closeGatherers } from '../../../runner/gatherers.js';
+import { gatherEvidence } from '../../../runner/gathering.js';
 import { fixture } from '../../helpers.js';
 
 export const RECORDED = [
@@ -32,14 +34,14 @@ export const RECORDED = [
 async function main(): Promise<void> {
   const out = fixture('interaction', 'recorded');
   mkdirSync(out, { recursive: true });
-  const g = new BrowserGatherer({ network: { mode: 'offline' } });
+  const g = browserGatherers({ network: { mode: 'offline' } });
   try {
     const names = process.argv.slice(2);
     for (const name of names.length ? names : RECORDED) {
       if (!RECORDED.includes(name)) throw new Error(`${name} is not a recorded fixture (${RECORDED.join(', ')})`);
       const path = fixture('interaction', name === 'site' ? 'site' : `${name}.html`);
       const evidence: Evidence = { artifact: loadArtifact(path), options: { checkNetwork: false } };
-      await g.gather(evidence, { needs: new Set(['interaction']), metrics: [], budgetMs: 60_000 });
+      await gatherEvidence(g, evidence, { needs: new Set(['interaction']), metrics: [], budgetMs: 60_000 });
       if (!evidence.interaction?.ok) throw new Error(`${name}: ${evidence.interaction?.reason}`);
       const { screenshot: _s, timings: _t, network, ...rest } = evidence.interaction.value;
       const value = {
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${name}: ${value.actions.length} actions\n`);
     }
   } finally {
-    await g.close();
+    await closeGatherers(g);
   }
 }
 

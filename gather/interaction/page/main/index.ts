@@ -104,9 +104,12 @@ let marks = record<number>();
 
 /** The agent's operations, by name (each answers plain data, encoded to one string by `answer`). */
 const ops: Record<string, (a: unknown[]) => unknown> = record();
-/** Move the clock; with a second argument `true`, then start noting events and reads (an action comes next). */
+/**
+ * Move the clock; with a second argument `true`, then start noting events and reads (an action comes next); with a
+ * third `true`, paced by real time even without a worker (a requirement test's real-time wait).
+ */
 ops.advance = async (a) => {
-  const m = (await settled(advance(a[0] as number, workersStarted() > 0))) as Moved & { kinds?: string[]; workers?: number };
+  const m = (await settled(advance(a[0] as number, workersStarted() > 0 || a[2] === true))) as Moved & { kinds?: string[]; workers?: number };
   m.workers = workersStarted();
   m.kinds = canvasKinds();
   if (a[1] === true) track();

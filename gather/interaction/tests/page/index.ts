@@ -40,7 +40,8 @@ function find(loc: PageLocator, scroll = true) {
   held.push(el);
   const x = Math.min(Math.max(r.left + r.width / 2, 1), innerWidth - 2);
   const y = Math.min(Math.max(r.top + r.height / 2, 1), innerHeight - 2);
-  return { found: true as const, i: held.length - 1, point: { x, y }, box: docBox(el), tag: el.tagName.toLowerCase() };
+  const rect = { x: r.left, y: r.top, width: r.width, height: r.height };
+  return { found: true as const, i: held.length - 1, point: { x, y }, rect, box: docBox(el), tag: el.tagName.toLowerCase() };
 }
 
 function clear(i: number): void {
@@ -76,10 +77,48 @@ function checked(i: number): boolean | null {
 /** The element each `changed` expectation found at the start (by key), while it stays in the document. */
 const watched = new Map<string, Element>();
 
+/** Computed properties an element's `changed` compares (what moves, shows, hides or recolours it). */
+const STYLE_PROPS = [
+  'transform',
+  'opacity',
+  'visibility',
+  'display',
+  'color',
+  'background-color',
+  'fill',
+  'stroke',
+  'width',
+  'height',
+  'filter',
+  'clip-path',
+  'translate',
+  'rotate',
+  'scale',
+];
+
+/** An SVG element's attributes and its descendants' (an SVG animation changes attributes, not text), cut. */
+function svgAttributes(el: Element): string {
+  if (!(el instanceof SVGElement)) return '';
+  let out = '';
+  for (const node of [el, ...Array.from(el.querySelectorAll('*')).slice(0, 400)]) {
+    for (const a of Array.from(node.attributes)) {
+      // A SMIL animation changes the animated value, not the attribute: both are read.
+      const anim = (node as unknown as Record<string, { animVal?: { value?: unknown } } | undefined>)[a.name];
+      out += `${a.name}=${a.value}${anim && typeof anim === 'object' && anim.animVal && typeof anim.animVal.value === 'number' ? `/${anim.animVal.value}` : ''};`;
+    }
+    const ctm = node instanceof SVGGraphicsElement ? node.getCTM() : null;
+    if (ctm) out += `ctm=${[ctm.a, ctm.b, ctm.c, ctm.d, ctm.e, ctm.f].map((v) => v.toFixed(2)).join(',')};`;
+    if (out.length > 20_000) break;
+  }
+  return out;
+}
+
 /**
- * A short fingerprint of `what`, compared before and after a test (`changed`). With `key`, the element found
- * first is kept and fingerprinted again as long as it is in the document (a button whose text changes is no
- * longer found by that text); after a reload the locator finds it anew.
+ * A short fingerprint of `what`, compared before and after a test (`changed`, `unchanged`). An element's covers
+ * its text, value, class, child count, canvas pixels, its box (position and size in the viewport), the computed
+ * properties in STYLE_PROPS and, for SVG, its and its descendants' attributes. With `key`, the element found first
+ * is kept and fingerprinted again as long as it is in the document (a button whose text changes is no longer found
+ * by that text); after a reload the locator finds it anew.
  */
 function fingerprint(what: PageLocator | 'canvas' | 'page', key?: string): string {
   if (what === 'page') return fnv(`${location.href}|${document.querySelectorAll('*').length}|${pageText(true)}`);
@@ -94,12 +133,98 @@ function fingerprint(what: PageLocator | 'canvas' | 'page', key?: string): strin
   if (!el) return 'absent';
   if (key !== undefined && !kept) watched.set(key, el);
   const r = el.getBoundingClientRect();
+  const cs = getComputedStyle(el);
+  const style = STYLE_PROPS.map((p) => cs.getPropertyValue(p)).join('|');
   return fnv(
-    `${(el as HTMLElement).innerText}|${valueOf(el)}|${el.className}|${Math.round(r.width)}x${Math.round(r.height)}|${el.querySelectorAll('*').length}|${el.tagName === 'CANVAS' ? canvasPixels(el as HTMLCanvasElement).hash : ''}`,
+    `${(el as HTMLElement).innerText}|${valueOf(el)}|${el.getAttribute('class') ?? ''}|${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.width)}x${Math.round(r.height)}|${el.querySelectorAll('*').length}|${el.tagName === 'CANVAS' ? canvasPixels(el as HTMLCanvasElement).hash : ''}|${style}|${svgAttributes(el)}`,
   );
 }
 
+/** The viewport's size in CSS pixels. */
+const viewport = () => ({ width: document.documentElement.clientWidth || innerWidth, height: document.documentElement.clientHeight || innerHeight });
+
+/**
+ * Where an element is in the viewport (CSS pixels, not scrolled into view: reading does not move the page), or
+ * null when the locator finds nothing; `canvas` gives the visible canvases.
+ */
+function rects(what: PageLocator | 'canvas'): Array<{ x: number; y: number; width: number; height: number }> | null {
+  const els = what === 'canvas' ? Array.from(document.querySelectorAll('canvas')).filter((c) => visible(c)) : [locate(what)].filter((x): x is Element => !!x);
+  if (!els.length) return null;
+  return els.map((el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left, y: r.top, width: r.width, height: r.height };
+  });
+}
+
+/** The rendered text of an element (a number is read from it), or null when the locator finds nothing. */
+function textOf(what: PageLocator): string | null {
+  const el = locate(what);
+  if (!el) return null;
+  const f = field(el);
+  return /^(INPUT|TEXTAREA|SELECT)$/.test(f.tagName) ? valueOf(f) : ((f as HTMLElement).innerText ?? f.textContent ?? '');
+}
+
+const THIRDS = ['top-left', 'top', 'top-right', 'left', 'center', 'right', 'bottom-left', 'bottom', 'bottom-right'];
+
+/** `box`: where the element is against the viewport (inside it, the share of it covered, which third its centre is in). */
+function boxExpect(loc: PageLocator, e: { inside?: boolean; covers?: number; at?: string }): { ok: boolean; found: string } {
+  const el = locate(loc);
+  if (!el)
+    return {
+      ok: false,
+      found: `nothing found; nearest: ${nearestFor(loc, 3)
+        .map((t) => JSON.stringify(t))
+        .join(', ')}`,
+    };
+  const r = el.getBoundingClientRect();
+  const v = viewport();
+  const w = Math.max(0, Math.min(r.right, v.width) - Math.max(r.left, 0));
+  const h = Math.max(0, Math.min(r.bottom, v.height) - Math.max(r.top, 0));
+  const share = (w * h) / Math.max(1, v.width * v.height);
+  const inside = r.left >= -1 && r.top >= -1 && r.right <= v.width + 1 && r.bottom <= v.height + 1;
+  const cx = Math.min(2, Math.max(0, Math.floor((3 * (r.left + r.width / 2)) / v.width)));
+  const cy = Math.min(2, Math.max(0, Math.floor((3 * (r.top + r.height / 2)) / v.height)));
+  const place = THIRDS[cy * 3 + cx]!;
+  const ok = (e.inside === undefined || e.inside === inside) && (e.covers === undefined || share >= e.covers) && (e.at === undefined || e.at === place);
+  return {
+    ok,
+    found: `${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}×${Math.round(r.height)} in a ${v.width}×${v.height} viewport: ${inside ? 'inside' : 'not inside'}, covering ${share.toFixed(3)}, centre at the ${place}`,
+  };
+}
+
+/** `style`: a computed property of the element. */
+function styleExpect(loc: PageLocator, e: { property: string; is?: string; matches?: string }): { ok: boolean; found: string } {
+  const el = locate(loc);
+  if (!el)
+    return {
+      ok: false,
+      found: `nothing found; nearest: ${nearestFor(loc, 3)
+        .map((t) => JSON.stringify(t))
+        .join(', ')}`,
+    };
+  const v = getComputedStyle(el).getPropertyValue(e.property).trim();
+  const ok = e.is !== undefined ? v === e.is.trim() || normColour(v) === normColour(e.is) : new RegExp(e.matches!, 'i').test(v);
+  return { ok, found: JSON.stringify(v.slice(0, 160)) };
+}
+
+/** A colour as a canvas reads it back (so that "red", "#f00" and "rgb(255, 0, 0)" compare equal); other values as given. */
+let colourCtx: CanvasRenderingContext2D | null | undefined;
+function normColour(v: string): string {
+  colourCtx ??= document.createElement('canvas').getContext('2d');
+  if (!colourCtx) return v.trim();
+  colourCtx.fillStyle = '#010203';
+  colourCtx.fillStyle = v.trim();
+  const c = String(colourCtx.fillStyle);
+  return c === '#010203' && !/^#010203$/i.test(v.trim()) ? v.trim() : c;
+}
+
 type PageExpectation = {
+  box?: PageLocator;
+  inside?: boolean;
+  covers?: number;
+  at?: string;
+  style?: PageLocator;
+  property?: string;
   visible?: string;
   hidden?: string;
   count?: PageLocator;
@@ -114,6 +239,13 @@ type PageExpectation = {
 
 /** Check one expectation that the page alone can answer; `found` says what was there. */
 function expect(e: PageExpectation): { ok: boolean; found: string } {
+  if (e.box !== undefined) return boxExpect(e.box, e);
+  if (e.style !== undefined)
+    return styleExpect(e.style, {
+      property: e.property!,
+      ...(e.is !== undefined ? { is: e.is } : {}),
+      ...(e.matches !== undefined ? { matches: e.matches } : {}),
+    });
   if (e.visible !== undefined || e.hidden !== undefined) {
     const want = (e.visible ?? e.hidden)!;
     const shown = matcher(want)(pageText()) > 0;
@@ -172,6 +304,9 @@ export const testsApi = {
   choose,
   checked,
   fingerprint,
+  rects,
+  textOf,
+  viewport,
   expect,
   text,
   focused: () => !!document.activeElement && document.activeElement !== document.body,
