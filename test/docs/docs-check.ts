@@ -110,7 +110,7 @@ export function brokenLink(link: Link): string | null {
 
 /** Absolute paths of one machine (its work folders, temporary files, home folders) in a page. */
 export function machinePaths(text: string): string[] {
-  return [...text.matchAll(/(?<![\w.~-])\/(?:work|tmp|home|root|Users)\/[^\s)`'"]*/g)].map((m) => m[0]);
+  return [...text.matchAll(/(?<![\w.~-])\/(?:work|tmp|home|root|Users)\/(?:[^\s)`'"]*[^\s)`'",.;:])?/g)].map((m) => m[0]);
 }
 
 export interface ConsoleExample {
