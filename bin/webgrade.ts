@@ -20,6 +20,7 @@ import { weightsCommand } from './commands/weights.js';
 import { reportCommand } from './commands/report.js';
 import { compareCommand } from './commands/compare.js';
 import { testsCommand } from './commands/tests.js';
+import { arenaCommand } from './commands/arena.js';
 import { METRICS, STUDY_METRICS } from '../metrics/registry.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -49,6 +50,7 @@ program.addCommand(weightsCommand());
 program.addCommand(reportCommand());
 program.addCommand(compareCommand());
 program.addCommand(testsCommand());
+program.addCommand(arenaCommand());
 
 // Every command and nested subcommand (survey weights, norms build, ...) reports usage errors with exit 2.
 const override = (cmd: Command): void => {

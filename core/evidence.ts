@@ -3,6 +3,7 @@
  * this object. Each gathered part is either present or carries the reason it is missing, so that a metric can
  * say "unscorable: <reason>" instead of guessing.
  */
+import type { ProjectEvidence } from './project.js';
 import type { Artifact } from './artifact/model.js';
 import type { BrowserEvidence, InteractionEvidence } from './browser-evidence.js';
 import type { Requirement } from './requirements.js';
@@ -119,6 +120,8 @@ export interface Evidence {
   reference?: ReferenceInput;
   /** Both pages rendered at every fidelity viewport (present when a reference was given and a fidelity metric ran). */
   fidelity?: Gathered<FidelityEvidence>;
+  /** A project's install, build and output (core/project.ts); absent for pages and static folders. */
+  project?: ProjectEvidence;
 }
 
 /** Evidence with only the static parts, for rule metrics that read source and DOM. */

@@ -3,6 +3,7 @@
  * --json` prints, SPEC "Machine-readable output") and the results row of a batch (a ScoreDocument plus who and
  * what it scored). runner/ writes them; weights/ reads them.
  */
+import type { ProjectEvidence } from './project.js';
 import type { MetricDetails, MetricKind, PerspectiveId, SuiteId } from './metric.js';
 import type { NetworkRecord } from './network.js';
 import type { ReferenceInput, ReferenceRecord } from './fidelity.js';
@@ -52,6 +53,8 @@ export interface ScoreDocument {
   evidence?: RowEvidence;
   /** What the judges of this artifact cost (absent when no judge metric ran; runner/judge-cost.ts). */
   judgeCost?: JudgeCost;
+  /** A project's install, build and output (core/project.ts); absent for pages and static folders. */
+  project?: ProjectEvidence;
 }
 
 /** Tokens and money of one artifact's judge calls (cached answers cost nothing). */

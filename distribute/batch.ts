@@ -2,7 +2,8 @@
  * `webgrade batch`: score every artifact of a runs folder with N long-lived worker processes, appending one
  * results row per artifact as it finishes (results-file.ts), resuming where an earlier run stopped.
  *
- * Layout (SPEC "runs"): `runs/<model>/<requirement-id>.html` or `runs/<model>/<requirement-id>/index.html`.
+ * Layout (SPEC "runs"): `runs/<model>/<requirement-id>.html` or `runs/<model>/<requirement-id>/index.html`, or
+ * `runs/<model>/<requirement-id>/` holding a project (a `package.json` with a build script; docs/projects.md).
  * Hidden entries and other files are ignored; a sub-folder without index.html is reported and skipped.
  *
  * Interpretations:
@@ -37,6 +38,7 @@ import type { ReferenceInput, ViewportSpec } from '../core/fidelity.js';
 import { checkReferencesDir, findReference, resolveReference } from '../runner/reference.js';
 import { startWorkerPool, type BatchJob, type PipelineStats, type PoolOptions } from './worker-pool.js';
 import { servedNotAskedWarnings } from './judge-pins.js';
+import { isProjectFolder } from '../project/manifest.js';
 
 /** The jobs of `repeats` scorings per artifact (see the module comment); the jobs themselves when n = 1. */
 export function withRepeats(jobs: readonly BatchJob[], n: number): BatchJob[] {
@@ -102,7 +104,8 @@ function classifyEntry(dir: string, name: string): Entry {
         return { kind: 'broken', requirement: name, path: p, reason: `its index.html is ${brokenReason(join(p, 'index.html'), err)}` };
       }
     }
-    return index ? { kind: 'folder', requirement: name, path: p } : { kind: 'skip', why: `${name}/ (no index.html)` };
+    // A project (a package.json with a build script: project/manifest.ts) needs no index.html of its own.
+    return index || isProjectFolder(p) ? { kind: 'folder', requirement: name, path: p } : { kind: 'skip', why: `${name}/ (no index.html)` };
   }
   return null;
 }

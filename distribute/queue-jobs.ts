@@ -2,6 +2,8 @@
  * Queue jobs: one per artifact and repeat, named by a hash of what it scores (see distribute/queue.ts), added in bulk,
  * and turned back into an artifact on disk by a worker.
  */
+import { isProjectFolder } from '../project/manifest.js';
+import { listProjectFiles } from '../project/source-view.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +39,9 @@ export interface JobData {
 export function artifactFiles(path: string): Array<[string, Buffer]> {
   // The artifact's files by the same rule as loading it (lib/artifact/load.ts): links that leave the folder, devices
   // and FIFOs are never read, so a job carries nothing a page could not be served.
-  return listArtifact(path).files.map((f) => [f.rel, readArtifactFile({ absPath: f.real })] as [string, Buffer]);
+  // A project travels as its files without node_modules and .git (the worker installs and builds it).
+  const listed = isProjectFolder(path) ? listProjectFiles(path) : listArtifact(path).files;
+  return listed.map((f) => [f.rel, readArtifactFile({ absPath: f.real })] as [string, Buffer]);
 }
 
 export function contentHash(files: ReadonlyArray<[string, Buffer]>): string {

@@ -19,6 +19,8 @@
  *   goes straight to the judge stage.
  * Rows carry the scoring settings (runner/scoring-settings.ts).
  */
+import { isProjectFolder } from '../project/manifest.js';
+import { PROJECT_EXTRA_MS } from '../project/build.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -247,18 +249,21 @@ class Pool implements WorkerPool {
     const job = this.pending.shift();
     if (!job) return;
     const jobId = ++this.jobSeq;
-    const timer = setTimeout(() => {
-      if (w.job?.jobId !== jobId) return;
-      const ms = Date.now() - w.job.started;
-      this.stage?.cancel(w.job.judges, 'the browser work failed');
-      w.job = null;
-      this.record(
-        job,
-        this.failRow(job, `time budget exceeded: no result after ${Math.round(ms / 1000)} s (budget ${Math.round(this.opts.budgetMs / 1000)} s)`, ms),
-      );
-      this.retire(w);
-      this.spawnWorker();
-    }, this.hardLimitMs);
+    const timer = setTimeout(
+      () => {
+        if (w.job?.jobId !== jobId) return;
+        const ms = Date.now() - w.job.started;
+        this.stage?.cancel(w.job.judges, 'the browser work failed');
+        w.job = null;
+        this.record(
+          job,
+          this.failRow(job, `time budget exceeded: no result after ${Math.round(ms / 1000)} s (budget ${Math.round(this.opts.budgetMs / 1000)} s)`, ms),
+        );
+        this.retire(w);
+        this.spawnWorker();
+      },
+      this.hardLimitMs + (isProjectFolder(job.path) ? PROJECT_EXTRA_MS : 0),
+    ); // a project's install and build have their own caps
     const judges = this.stage?.begin(job.path, job.req) ?? null;
     w.job = { jobId, job, started: Date.now(), timer, judges };
     const msg: ToWorker = { type: 'job', jobId, path: job.path };

@@ -19,7 +19,8 @@ import type { Artifact, ArtifactFile } from '../core/artifact/model.js';
 /** What serving needs of an artifact (small enough to send to the sandbox thread). */
 export type ServedArtifact = Pick<Artifact, 'entry' | 'refused'> & { files: ReadonlyArray<Pick<ArtifactFile, 'path' | 'absPath'>> };
 
-export function servedArtifact(a: Artifact): ServedArtifact {
+export function servedArtifact(artifact: Artifact): ServedArtifact {
+  const a = artifact.served ?? artifact; // a built project serves its output folder, not its sources
   return { entry: a.entry, refused: a.refused, files: a.files.map((f) => ({ path: f.path, absPath: f.absPath })) };
 }
 

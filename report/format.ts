@@ -1,4 +1,5 @@
 /** Human-readable rendering of score documents for the terminal. */
+import type { ProjectEvidence } from '../core/project.js';
 import Table from 'cli-table3';
 import type { MetricResult, ScoreDocument } from '../core/results.js';
 
@@ -31,7 +32,24 @@ export function scoreTable(doc: ScoreDocument): string {
     const libs = n.libraries.length ? `; CDN libraries served: ${n.libraries.join(', ')}` : '';
     lines.push(`network ${n.mode}${libs}; ${n.blocked} request${n.blocked === 1 ? '' : 's'} blocked, ${n.withheld} withheld`);
   }
+  if (doc.project) lines.push(projectLine(doc.project));
   return lines.join('\n');
+}
+
+const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} kB`);
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** One line on a project's install, build and output (core/project.ts). */
+export function projectLine(p: ProjectEvidence): string {
+  const parts: string[] = [];
+  if (p.install)
+    parts.push(
+      `install ${secs(p.install.ms)}${p.install.packages !== undefined ? `, ${p.install.packages} packages` : ''}, ${p.install.downloads} downloaded${p.install.lockfile ? ` (${p.install.lockfile})` : ''}`,
+    );
+  if (p.build) parts.push(`build ${secs(p.build.ms)}, ${p.build.warnings.length} warning${p.build.warnings.length === 1 ? '' : 's'}`);
+  if (p.output) parts.push(`output ${p.output.folder}/ ${kb(p.output.bytes)} (JS ${kb(p.output.jsBytes)}, CSS ${kb(p.output.cssBytes)})`);
+  const head = p.status === 'built' ? 'project built' : `project ${p.status}: ${p.reason ?? ''}`;
+  return `${head}${parts.length ? `; ${parts.join('; ')}` : ''}`;
 }
 
 /** Full details of one metric, as indented JSON under a header. */

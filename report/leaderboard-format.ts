@@ -2,6 +2,8 @@
 import Table from 'cli-table3';
 import { PERSPECTIVE_SHORT, type LeaderboardDoc, type LeaderboardModel } from '../weights/leaderboard.js';
 import { describeChange, guardSummary } from '../weights/noise.js';
+import type { PeopleBeside } from '../weights/people.js';
+import { estimateText } from '../weights/judgements.js';
 
 /** SD units → "1.23" (percent of one SD, the study's Table 4 convention); the unit is named in headers. */
 export function pctOfSd(x: number | null | undefined, digits = 2): string {
@@ -63,6 +65,7 @@ export function leaderboardTable(doc: LeaderboardDoc): string {
       "executable: share of the model's artifacts whose first view rendered (render-validity 100; UI2App's executability), of those with a render-validity score; not weighted",
     );
   out.push(guardSummary(doc.noiseGuard));
+  if (doc.people) out.push('', ...peopleSection(doc.people));
 
   const models = doc.models.map((m) => m.model);
   out.push('');
@@ -144,7 +147,8 @@ export const CSV_AVERAGE_ROW = '(average over models)';
  * One row per model: rank, overall, CI, rank holds, the perspectives, artifacts, failed, `executable` (the share
  * of artifacts that rendered, 0–1, empty without render-validity results), then per metric `z:<id>`, `raw:<id>`,
  * `unscorable:<id>`, then the label breakdowns (Table 5) as `label:<label>=<value>` (the model's overall on the
- * artifacts with that label value); values in SD units (not %). When there are breakdowns, one last row named
+ * artifacts with that label value), then with `--pairs` the people's `people_rank`, `people_strength`,
+ * `people_ci_low`, `people_ci_high` (log-odds) and `people_votes`; values in SD units (not %). When there are breakdowns, one last row named
  * `(average over models)` (CSV_AVERAGE_ROW), with an empty rank and only the `label:` columns filled, holds the
  * study's Table 5 figure: the average over models per label value. Comment-free: the weights used are in the
  * `weights` column; then `ci_note` ("n/a: one requirement" when ci_low/ci_high are empty for that reason) and
@@ -169,6 +173,7 @@ export function leaderboardCsv(doc: LeaderboardDoc): string {
     ...ids.map((id) => `raw:${id}`),
     ...ids.map((id) => `unscorable:${id}`),
     ...bcols.map((c) => c.name),
+    ...(doc.people ? ['people_rank', 'people_strength', 'people_ci_low', 'people_ci_high', 'people_votes'] : []),
     'weights',
     'ci_note',
     'noise_guard',
@@ -195,6 +200,7 @@ export function leaderboardCsv(doc: LeaderboardDoc): string {
         ...ids.map((id) => pm[id]!.raw),
         ...ids.map((id) => pm[id]!.unscorable),
         ...bcols.map((c) => cell(c.label, c.value).models.find((x) => x.model === m.model)?.overall),
+        ...peopleCells(doc.people, m.model),
         doc.weights.description,
         m.ci === null ? `n/a: ${m.ciReason ?? 'no interval'}` : '',
         guard,
@@ -204,10 +210,62 @@ export function leaderboardCsv(doc: LeaderboardDoc): string {
     );
   }
   if (bcols.length) {
-    const before = head.length - bcols.length - 3;
+    const before = head.length - bcols.length - 3 - (doc.people ? 5 : 0);
     const row: Array<string | number | null | undefined> = new Array(before).fill(undefined);
     row[1] = CSV_AVERAGE_ROW;
-    lines.push([...row, ...bcols.map((c) => cell(c.label, c.value).average), doc.weights.description, '', guard].map(csvCell).join(','));
+    lines.push(
+      [...row, ...bcols.map((c) => cell(c.label, c.value).average), ...(doc.people ? new Array(5).fill(undefined) : []), doc.weights.description, '', guard]
+        .map(csvCell)
+        .join(','),
+    );
   }
   return lines.join('\n') + '\n';
+}
+
+/** "0.42 [0.10, 0.77]" of a strength (log-odds) or ρ; "n/a" without a value. */
+function withCi(value: number | null, ci: [number, number] | null, digits = 2): string {
+  if (value === null) return 'n/a';
+  return ci ? `${value.toFixed(digits)} [${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : value.toFixed(digits);
+}
+
+/** The people's Bradley–Terry ranking beside webgrade's, and their agreement (`leaderboard --pairs`). */
+export function peopleSection(p: PeopleBeside): string[] {
+  const out: string[] = [];
+  const boot = p.bootstrap
+    ? `; 95% CI: ${p.bootstrap.iterations} bootstrap resamples of the ${p.bootstrap.unit === 'requirement' ? 'requirements' : 'votes'} (seed ${p.bootstrap.seed})`
+    : '';
+  out.push(
+    `People's ranking beside webgrade's: Bradley–Terry on ${p.matched} votes of ${p.file} (${p.ties} ties${p.bothBad ? `, ${p.bothBad} of them both-bad` : ''}; ${p.raters} rater${p.raters === 1 ? '' : 's'}; ${p.requirements} requirements)${boot}`,
+  );
+  const t = table(['people', 'model', 'strength (log-odds) [95% CI]', 'rank interval', 'votes (won–lost–tied)', 'webgrade', 'overall']);
+  for (const m of p.models) {
+    t.push([
+      String(m.rank),
+      m.model,
+      withCi(m.strength, m.ci),
+      m.rankCi ? `${Math.round(m.rankCi[0])}–${Math.round(m.rankCi[1])}` : '',
+      `${m.votes} (${m.wins}–${m.losses}–${m.ties})`,
+      String(m.webgradeRank),
+      pctOfSd(m.webgradeOverall),
+    ]);
+  }
+  out.push(t.toString());
+  out.push(`strength: log-odds of beating the average model of the set (0), with a weak prior (λ ${p.l2}); webgrade's overall in % of one SD`);
+  const o = p.agreement.modelOrder;
+  out.push(
+    `Agreement, model order: Spearman ρ ${withCi(o.spearman, o.ci)} between the people's strengths and webgrade's overalls over ${o.models} models${o.ci ? " (interval: the people's bootstrap)" : ''}`,
+  );
+  const g = p.agreement.pages;
+  out.push(
+    `Agreement, pages: webgrade's overall picks the people's winner in ${estimateText(g)} of ${g.n} decisive votes of ${g.groups} requirements (chance 0.50; a tie in the overall counts ½; interval over requirements)`,
+  );
+  if (p.unmatched) out.push(`${p.unmatched} votes name a page these results do not have: left out`);
+  return out;
+}
+
+/** The people's columns of one model's CSV row (none without --pairs). */
+function peopleCells(p: PeopleBeside | undefined, model: string): Array<number | undefined> {
+  if (!p) return [];
+  const m = p.models.find((x) => x.model === model);
+  return [m?.rank, m?.strength, m?.ci?.[0], m?.ci?.[1], m?.votes];
 }

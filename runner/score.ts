@@ -38,11 +38,16 @@ import {
   type SuiteId,
 } from '../core/metric.js';
 import { round2 } from '../metrics/lib/formula.js';
-import { isStaticMetric, runMetric } from './run-metric.js';
+import { isStaticMetric, metricBase, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
 import { MEASURE_TIMINGS } from '../gather/lighthouse-mobile.js';
 import { browserVersion } from '../gather/chrome.js';
 import { judgeCostOf } from './judge-cost.js';
+import { Projects } from '../project/build.js';
+import { isProjectFolder } from '../project/manifest.js';
+import { openProject, type OpenedProject } from '../project/open.js';
+import { needsPage, unbuiltOutcome } from '../project/page-metrics.js';
+import { ProjectSourceArtifact } from '../project/source-view.js';
 
 export { isStaticMetric, runMetric };
 
@@ -78,6 +83,8 @@ export interface ScorerOptions {
    * them in its judge stage (distribute/judge-stage.ts) and replaces those results.
    */
   deferJudges?: boolean;
+  /** The shared install store of projects (project/store.ts; default `$WEBGRADE_PROJECT_STORE` or the user's cache). */
+  projectStore?: string;
 }
 
 /** Per artifact being scored: its deadline (performance.now()) and timings. */
@@ -140,6 +147,9 @@ export class Scorer {
   /** The static worker thread, when static metrics are selected (and not turned off). */
   private readonly staticThread?: StaticThread;
   private readonly runs = new WeakMap<Evidence, ArtifactRun>();
+  /** Installs and builds projects (project/), made for the first one. */
+  private projects?: Projects;
+  private readonly projectStore: string | undefined;
 
   constructor(opts: ScorerOptions = {}) {
     this.suite = opts.suite ?? DEFAULT_SUITE;
@@ -152,6 +162,7 @@ export class Scorer {
     if (opts.alignment) this.options.alignment = opts.alignment;
     if (opts.viewports) this.options.viewports = opts.viewports;
     if (opts.fidelityCache !== undefined) this.options.fidelityCache = opts.fidelityCache;
+    this.projectStore = opts.projectStore;
     this.gatherers = (opts.gatherers ?? productGatherers(this.options)).filter((g) => !(opts.deferJudges && g.meta.id === 'judge'));
     if (opts.staticThread !== false && this.metrics.some(isStaticMetric)) {
       this.staticThread = new StaticThread();
@@ -180,16 +191,44 @@ export class Scorer {
   /** Like `score`, and also returns the gathered evidence (for `--save-evidence`). */
   async scoreWithEvidence(input: string | Artifact, extra: ScoreExtra = {}, hooks: ScoreHooks = {}): Promise<{ doc: ScoreDocument; evidence: Evidence }> {
     const timings: Record<string, number> = {};
-    const start = performance.now();
-    const artifact = typeof input === 'string' ? loadArtifact(input) : input;
-    timings.load = round2(performance.now() - start);
-    const evidence: Evidence = { artifact, options: { checkNetwork: this.options.checkNetwork, network: this.options.network?.mode ?? DEFAULT_NETWORK_MODE } };
-    if (extra.requirement) evidence.requirement = extra.requirement;
-    if (extra.reference) evidence.reference = extra.reference;
-    this.run(evidence, start, timings);
+    // A project is installed and built first, on its own time (project/build.ts); the budget starts after.
+    let project: OpenedProject | undefined;
+    if (typeof input === 'string' && isProjectFolder(input)) {
+      const t = performance.now();
+      project = await openProject((this.projects ??= new Projects(this.projectStore ? { storeDir: this.projectStore } : {})), input);
+      timings.project = round2(performance.now() - t);
+    }
+    try {
+      const start = performance.now();
+      const artifact = project?.artifact ?? (typeof input === 'string' ? loadArtifact(input) : input);
+      timings.load = round2(performance.now() - start);
+      const evidence: Evidence = {
+        artifact,
+        options: { checkNetwork: this.options.checkNetwork, network: this.options.network?.mode ?? DEFAULT_NETWORK_MODE },
+      };
+      if (extra.requirement) evidence.requirement = extra.requirement;
+      if (extra.reference) evidence.reference = extra.reference;
+      if (project) evidence.project = project.evidence;
+      this.run(evidence, start, timings);
+      const results = this.unbuiltResults(evidence);
+      await this.gather(evidence, timings, start, results, hooks);
+      return { doc: await this.scoreEvidence(evidence, timings, results), evidence };
+    } finally {
+      project?.close();
+    }
+  }
+
+  /** A project that was not built: its page metrics' results, before anything is gathered (project/page-metrics.ts). */
+  private unbuiltResults(evidence: Evidence): Map<string, MetricResult> {
     const results = new Map<string, MetricResult>();
-    await this.gather(evidence, timings, start, results, hooks);
-    return { doc: await this.scoreEvidence(evidence, timings, results), evidence };
+    const project = evidence.project;
+    if (!project || project.status === 'built') return results;
+    const details = { project: { status: project.status, ...(project.phase ? { phase: project.phase } : {}), reason: project.reason } };
+    for (const m of this.metrics.filter(needsPage)) {
+      const o = unbuiltOutcome(project);
+      results.set(m.id, { ...metricBase(m), ...(o.score === null ? { score: null, reason: o.reason } : { score: 0, summary: o.summary }), details, ms: 0 });
+    }
+    return results;
   }
 
   /**
@@ -207,12 +246,15 @@ export class Scorer {
     hooks: ScoreHooks = {},
   ): Promise<void> {
     this.run(evidence, start, timings);
+    // What is still to be scored (a project that was not built has its page metrics already: unbuiltResults).
+    const metrics = this.metrics.filter((m) => !results.has(m.id));
+    const needs = new Set(metrics.flatMap(allNeeds));
     const report = await gatherEvidence(this.gatherers, evidence, {
-      needs: this.needs,
-      metrics: this.metrics,
+      needs,
+      metrics,
       budgetMs: Math.max(0, this.options.budgetMs - (performance.now() - start)),
       score: async (complete) => {
-        const ready = this.metrics.filter((m) => !results.has(m.id) && allNeeds(m).every((n) => complete.has(n)));
+        const ready = metrics.filter((m) => !results.has(m.id) && allNeeds(m).every((n) => complete.has(n)));
         if (ready.length) await this.scoreInto(ready, evidence, results);
       },
       ...(hooks.ready ? { onReady: hooks.ready } : {}),
@@ -248,6 +290,7 @@ export class Scorer {
     const path = artifact.kind === 'file' ? resolve(artifact.input) : artifact.root;
     const out = await this.staticThread.run({
       path,
+      ...(evidence.project ? { project: artifact instanceof ProjectSourceArtifact ? { ...(artifact.output ? { output: artifact.output } : {}) } : {} } : {}),
       metrics: statics,
       checkNetwork: this.options.checkNetwork,
       deadline: run.deadline,
@@ -291,6 +334,7 @@ export class Scorer {
     const cost = evidence.judges ? judgeCostOf(metrics) : undefined;
     if (cost) doc.judgeCost = cost;
     if (evidence.network) doc.network = evidence.network;
+    if (evidence.project) doc.project = evidence.project;
     const browser = evidence.browser || evidence.lighthouse || evidence.interaction ? browserVersion() : null;
     if (browser) doc.browser = browser;
     if (evidence.fidelity?.ok) doc.reference = evidence.fidelity.value.reference;
@@ -316,6 +360,6 @@ export class Scorer {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([closeGatherers(this.gatherers), this.staticThread?.terminate()]);
+    await Promise.allSettled([closeGatherers(this.gatherers), this.staticThread?.terminate(), this.projects?.close()]);
   }
 }

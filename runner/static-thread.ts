@@ -36,6 +36,7 @@ export interface ToStaticWorker {
   type: 'job';
   id: number;
   path: string;
+  project?: { output?: string };
   metrics: string[];
   checkNetwork: boolean;
   /** Build the static DOM before scoring (some metric needs it; its phase is then named). */
@@ -52,6 +53,8 @@ export type FromStaticWorker =
 export interface StaticJob {
   /** Absolute path of the artifact (file or folder). */
   path: string;
+  /** The path is a project: its sources are read (project/source-view.ts), with the output folder it names left out. */
+  project?: { output?: string };
   metrics: readonly MetricDefinition[];
   checkNetwork: boolean;
   /** performance.now() by which the job must be over. */
@@ -189,6 +192,7 @@ export class StaticThread {
         type: 'job',
         id,
         path: job.path,
+        ...(job.project ? { project: job.project } : {}),
         metrics: ids,
         checkNetwork: job.checkNetwork,
         buildDom: job.metrics.some((m) => allNeeds(m).includes('dom')),

@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { loadArtifact } from '../lib/artifact/load.js';
+import { loadProjectSource } from '../project/source-view.js';
 import { artifactDomError, artifactParseResults } from '../lib/artifact/loaded.js';
 import { ArtifactParseError } from '../core/artifact/model.js';
 import { errorMessage, InputError } from '../core/errors.js';
@@ -23,7 +24,7 @@ async function score(job: ToStaticWorker): Promise<void> {
   const { id } = job;
   try {
     send({ type: 'phase', id, phase: 'loading the artifact' });
-    const artifact = loadArtifact(job.path);
+    const artifact = job.project ? loadProjectSource(job.path, job.project.output) : loadArtifact(job.path);
     send({ type: 'phase', id, phase: 'parsing the page' });
     try {
       void artifact.sources;

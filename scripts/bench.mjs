@@ -30,11 +30,13 @@ const BENCHMARKS = [
   ['fidelity', []],
   ['fidelity-checks', []],
   ['fidelity-ocr', []],
+  ['projects', []],
   ['batch', []],
   ['judge-pipeline', []],
   ['stability', ['--out', stabilityOut]],
   ['noise-guard', [join(stabilityOut, 'a-c1.jsonl'), join(stabilityOut, 'b-c1.jsonl')]],
   ['network-modes', []],
+  ['arena-pairs', []],
   ['queue', []],
   ['mutate', []],
 ];

@@ -28,6 +28,7 @@ import {
   type Population,
 } from './aggregate.js';
 import { bootstrap, ONE_REQUIREMENT, type BootstrapResult } from './bootstrap.js';
+import type { PeopleBeside } from './people.js';
 import { guardNorms, NOISE_GUARD_DEFAULT, retestSources, sdFloors, type NoiseGuardReport, type NoiseGuardSettings } from './noise.js';
 import { describeWeights, type ResolvedWeights } from './personas.js';
 import type { MetricNorm } from './zscore.js';
@@ -133,6 +134,8 @@ export interface LeaderboardDoc {
   bootstrap?: Omit<BootstrapResult, 'models' | 'pAhead'> & { pAhead: BootstrapResult['pAhead'] };
   /** What the noise guard did (noise.ts). */
   noiseGuard: NoiseGuardReport;
+  /** The people's Bradley–Terry ranking beside this one (`--pairs`; people.ts). */
+  people?: PeopleBeside;
   notes: string[];
 }
 

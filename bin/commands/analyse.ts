@@ -17,7 +17,7 @@ import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
 import { DEFAULT_PERSONA, PERSONA_IDS, resolveWeights } from '../../weights/personas.js';
 import { loadRatings } from '../../weights/ratings.js';
-import { loadPairs } from '../../weights/pairs.js';
+import { loadPairs, pairsFileNotes } from '../../weights/pairs.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
 import { action, choiceParser, parseNonNegativeInt, parsePositiveInt, parseSuite, SUITE_HELP, say, warn } from '../cli-support.js';
 import { rowsSuite } from './leaderboard.js';
@@ -52,7 +52,7 @@ export function analyseCommand(): Command {
     )
     .option(
       '--pairs <file>',
-      'pairwise preferences, CSV or JSONL: "requirement", "model_a", "model_b", "winner" (a, b or tie), optional "rater"; pairwise accuracy of every metric and the overall',
+      'pairwise preferences, CSV or JSONL (what `webgrade arena` writes): "requirement", "model_a", "model_b", "winner" (a, b, tie or both-bad), optional "rater"; pairwise accuracy of every metric and the overall',
     )
     .option('--suite <suite>', `${SUITE_HELP}; default: the suite the results were scored with`, parseSuite)
     .option('--persona <id>', `weights of the overall (${PERSONA_IDS.join(', ')}; default ${DEFAULT_PERSONA}), or a persona of --weights`)
@@ -101,6 +101,7 @@ export function analyseCommand(): Command {
         if (pairs && doc.pairs!.matched === 0) {
           throw new InputError(`${flags.pairs}: no judgement matches two pages of ${results} (match by "requirement" with "model_a" and "model_b")`);
         }
+        if (pairs) doc.notes.push(...pairsFileNotes(pairs));
         if (read.tornTail) doc.notes.push('the results file ends with a torn line (a batch still running or killed): ignored');
         const skipped = skippedLinesNote(read);
         if (skipped) doc.notes.push(skipped);

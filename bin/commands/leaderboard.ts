@@ -18,6 +18,9 @@ import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import type { ResultRow } from '../../store/results-file.js';
 import { mixedServedWarnings } from '../../distribute/judge-pins.js';
 import { printable } from '../../lib/text.js';
+import { loadPairs, pairsFileNotes } from '../../weights/pairs.js';
+import { peopleBeside } from '../../weights/people.js';
+import { guardedPopulationNorms } from '../../weights/leaderboard.js';
 
 /** The suite the rows were scored with: theirs when they all agree (rows without one: study), else study. */
 export function rowsSuite(rows: readonly ResultRow[]): SuiteId {
@@ -41,6 +44,7 @@ interface LeaderboardFlags {
   title?: string;
   norms?: string;
   noiseGuard?: boolean;
+  pairs?: string;
 }
 
 const parseFormat = choiceParser(FORMATS);
@@ -61,6 +65,10 @@ export function leaderboardCommand(): Command {
     .option('--title <text>', 'title of the HTML report')
     .option('--norms <norms.json>', 'norms whose test–retest sds the noise guard uses for metrics without repeats in the results (default: the shipped norms)')
     .option('--no-noise-guard', `the study's exact arithmetic: σ is never raised to k × the test–retest sd (k = ${DEFAULT_NOISE_GUARD_K})`)
+    .option(
+      '--pairs <file>',
+      "people's pairwise votes (what `webgrade arena` writes, or any pairs file): their Bradley–Terry ranking beside this one, and the agreement",
+    )
     .action(
       action(async (results: string, flags: LeaderboardFlags) => {
         const format: Format = flags.json ? 'json' : (flags.format ?? 'table');
@@ -97,6 +105,15 @@ export function leaderboardCommand(): Command {
         };
         if (flags.by) lopts.by = flags.by;
         const doc = leaderboardFromPopulation(pop, weights, lopts);
+        if (flags.pairs) {
+          const pairs = loadPairs(flags.pairs);
+          const { norms: z } = guardedPopulationNorms(pop, lopts);
+          doc.people = peopleBeside(pop, doc.models, z, weights, pairs, { iterations, seed });
+          if (doc.people.matched === 0)
+            throw new InputError(`${flags.pairs}: no vote matches two pages of ${results} (match by "requirement" with "model_a" and "model_b")`);
+          doc.notes.push(...pairsFileNotes(pairs));
+          if (format === 'html') warn("note: the HTML leaderboard does not show the people's ranking yet: use the table, --json or --format csv\n");
+        }
         if (read.tornTail) doc.notes.push('the results file ends with a torn line (a batch still running or killed): ignored');
         const skipped = skippedLinesNote(read);
         if (skipped) doc.notes.push(skipped);

@@ -124,7 +124,7 @@ export function surveyCommand(): Command {
   return survey;
 }
 
-function parseHostList(value: string): string[] {
+export function parseHostList(value: string): string[] {
   const hosts = value
     .split(',')
     .map((h) => h.trim())
@@ -135,7 +135,7 @@ function parseHostList(value: string): string[] {
   return hosts;
 }
 
-function parsePositiveIntOrZero(value: string): number {
+export function parsePositiveIntOrZero(value: string): number {
   if (value === '0') return 0;
   return parsePositiveInt(value);
 }

@@ -28,7 +28,7 @@ import { fitTable } from '../../report/fit-format.js';
 import { judgementsFromPairs, judgementsFromRatings, type Judgements } from '../../weights/judgements.js';
 import { DEFAULT_NOISE_GUARD_K } from '../../weights/noise.js';
 import { loadDefaultNorms, loadNorms } from '../../weights/norms.js';
-import { loadPairs, matchPairs } from '../../weights/pairs.js';
+import { loadPairs, matchPairs, pairsFileNotes } from '../../weights/pairs.js';
 import { DEFAULT_PERSONA, PERSONA_IDS, presetWeights, resolveWeights, weightedPerspectives } from '../../weights/personas.js';
 import { loadRatings, matchRatings } from '../../weights/ratings.js';
 import { loadWeightsFile } from '../../weights/weights-file.js';
@@ -66,7 +66,7 @@ function parseL2(v: string): number {
 }
 
 /** The judgements of --ratings or --pairs matched to the results' pages, and what was read. */
-function readJudgements(flags: FitFlags, pop: Population, results: string): { judgements: Judgements; data: DataSummary } {
+function readJudgements(flags: FitFlags, pop: Population, results: string): { judgements: Judgements; data: DataSummary; notes: string[] } {
   const pages = pop.samples.map((s) => ({ model: s.model, requirement: s.requirement, ...(s.artifact ? { artifact: s.artifact } : {}) }));
   if (flags.ratings) {
     const rf = loadRatings(flags.ratings);
@@ -83,6 +83,7 @@ function readJudgements(flags: FitFlags, pop: Population, results: string): { ju
         ambiguous: match.ambiguous.length,
         unrated: rf.unrated,
       },
+      notes: [],
     };
   }
   const pf = loadPairs(flags.pairs!);
@@ -92,6 +93,7 @@ function readJudgements(flags: FitFlags, pop: Population, results: string): { ju
   return {
     judgements: judgementsFromPairs(match.pairs, pop.samples),
     data: { file: flags.pairs!, rows: pf.pairs.length, matched: match.pairs.length, unmatched: match.unmatched.length, raters: pf.raters },
+    notes: pairsFileNotes(pf),
   };
 }
 
@@ -102,7 +104,10 @@ export function weightsCommand(): Command {
     .description("learn non-negative metric weights from ratings or pairwise preferences; write a weights file with the fit's held-out agreement")
     .argument('<results.jsonl>', 'results file written by `webgrade batch` (the pages the judgements are about)')
     .option('--ratings <file>', 'human ratings, CSV or JSONL: "rating" plus "artifact" or "model" and "requirement" (several ratings of a page are averaged)')
-    .option('--pairs <file>', 'pairwise preferences, CSV or JSONL: "requirement", "model_a", "model_b", "winner" (a, b or tie), optional "rater"')
+    .option(
+      '--pairs <file>',
+      'pairwise preferences, CSV or JSONL (what `webgrade arena` writes): "requirement", "model_a", "model_b", "winner" (a, b, tie or both-bad), optional "rater"',
+    )
     .option('--out <weights.json>', 'where to write the fitted weights (the `--weights` format of leaderboard, score, analyse); required')
     .option('--suite <suite>', `${SUITE_HELP}; default: the suite the results were scored with`, parseSuite)
     .option('--persona <id>', `survey weights to compare with besides persona all (${PERSONA_IDS.join(', ')}), or a persona of --weights`)
@@ -145,7 +150,7 @@ export function weightsCommand(): Command {
         const base = presetWeights(DEFAULT_PERSONA, { suite, reference });
         const survey = chosen.persona === base.persona && chosen.source === base.source ? [base] : [base, chosen];
         const pop = populationFromRows(rows, new Set(suiteMetrics(suite).map((m) => m.id)));
-        const { judgements, data } = readJudgements(flags, pop, results);
+        const { judgements, data, notes: dataNotes } = readJudgements(flags, pop, results);
         const file = data.file;
         if (judgements.groups.length < 2)
           throw new InputError(`${file}: judgements on ${judgements.groups.length} requirement only: cross-validation by requirement needs at least 2`);
@@ -165,6 +170,7 @@ export function weightsCommand(): Command {
           throw new InputError(
             `${file}: no two judged pages of one requirement differ (every rating tied, or every judgement a tie left out): nothing to learn from`,
           );
+        doc.notes.push(...dataNotes);
         if (data.unmatched) doc.notes.push(`${data.unmatched} ${flags.ratings ? 'ratings' : 'judgements'} match no page of the results: left out`);
         if (data.ambiguous) doc.notes.push(`${data.ambiguous} ratings match more than one page by their path's end: left out`);
         if (flags.noiseGuard === false) doc.notes.push('fitted without the noise guard: rank with `leaderboard --no-noise-guard` for the same z');

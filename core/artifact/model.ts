@@ -96,6 +96,11 @@ export interface Artifact {
   dom: JSDOM;
   /** Entries under the root left out of the artifact by the rule of `load.ts`, with why. */
   refused: Array<{ path: string; reason: string }>;
+  /**
+   * What the browser is given when it differs from the files the metrics read: a built project's output folder
+   * (project/), while `files` are its sources. Absent for pages and static folders, which are served as they are.
+   */
+  served?: { root: string; entry: string; files: ArtifactFile[]; refused: Array<{ path: string; reason: string }> };
 }
 
 /**

@@ -43,6 +43,8 @@ interface ParsedArtifact {
 export class LoadedArtifact implements Artifact {
   readonly html: string;
   readonly physicalLines: number;
+  /** What the browser is given when it is not these files (a built project's output: project/open.ts). */
+  served?: Artifact['served'];
   private parsed?: ParsedArtifact;
   private parseError?: string;
   private builtDom?: JSDOM;

@@ -133,6 +133,16 @@ const SMOKES: Smoke[] = [
     figures: [/^OCR \(tesseract\.js, eng best_int\) on 1 Design2Code references .* per image median [\d.]+ s/m],
   },
   {
+    // Installs from the real npm registry into an empty store, and builds in bubblewrap (cannot run without it).
+    name: 'projects',
+    args: ['--copies', '1', '--npm', '1'],
+    figures: [
+      /^pnpm store, filled by the first project: \d+ tarballs/m,
+      /^pnpm, 1 warm projects: install median [\d.]+ s.*; downloads 0;/m,
+      /^npm cache: cold install [\d.]+ s/m,
+    ],
+  },
+  {
     name: 'batch',
     args: ['--pages', '1', '--dir', pagesDir],
     figures: [
@@ -210,6 +220,17 @@ const SMOKES: Smoke[] = [
       /^judge calls in flight, every 5 s: [\d ]+ \(most at once: \d+\)$/m,
       /^batch again from the judge cache: .*; 0 judge calls; judge scores identical: true$/m,
       new RegExp(String.raw`^ratio with judges / mean of both without: (${num}) \(goal ≥ 0\.9\)$`, 'm'),
+    ],
+  },
+  {
+    // Simulated votes; the figures of docs/arena.md come from 16 populations of 8 models × 80 requirements.
+    name: 'arena-pairs',
+    args: ['--models', '3', '--requirements', '6', '--steps', '10,20', '--seeds', '1', '--strategies', 'random,arena'],
+    figures: [
+      /^arena-pairs: 3 models × 6 requirements \(18 pairs\)/m,
+      new RegExp(String.raw`^random \| 20 \| (${num}) \| (${num}) \| (${num}) \| \d+%$`, 'm'),
+      new RegExp(String.raw`^arena \| 20 \| (${num}) \| (${num}) \| (${num}) \| \d+%$`, 'm'),
+      /^votes until the mean misplaced weight is ≤ 0\.2: random .*, arena /m,
     ],
   },
 ];

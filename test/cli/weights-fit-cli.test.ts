@@ -124,7 +124,7 @@ describe('webgrade weights fit (CLI)', () => {
       [['weights', 'fit', s.results, '--ratings', s.ratings, '--pairs', s.pairs, '--out', out], /give --ratings <file> or --pairs <file> \(one of them\)/],
       [['weights', 'fit', s.results, '--ratings', s.ratings], /give --out <weights\.json>/],
       [['weights', 'fit', join(s.dir, 'missing.jsonl'), '--ratings', s.ratings, '--out', out], /missing\.jsonl: no such file/],
-      [['weights', 'fit', s.results, '--pairs', badPairs, '--out', out], /line 2: winner "left" is not a, b or tie/],
+      [['weights', 'fit', s.results, '--pairs', badPairs, '--out', out], /line 2: winner "left" is not a, b, tie or both-bad/],
       [['weights', 'fit', s.results, '--pairs', strangers, '--out', out], /no judgement matches two pages/],
       [['weights', 'fit', s.results, '--ratings', oneReq, '--out', out], /judgements on 1 requirement only/],
       [['weights', 'fit', s.results, '--ratings', tied, '--out', out], /no two judged pages of one requirement differ/],

@@ -2,7 +2,9 @@
  * The import layering of README "Layout", the pipeline's rooms: imports run one way, bin/ (CLI) → report/ (every
  * printed and HTML format) → runner/ (orchestration) → survey/, weights/ (aggregation) → metrics/ → core/ (the
  * contract), with gather/ (artifact serving, browser session, Lighthouse, probe, sandbox) under runner/ and over
- * cdn/ and judges/, and no file imports itself back through a chain (no cycles).
+ * cdn/ and judges/, project/ (a project's install, sandboxed build and source view) under runner/ and over cdn/,
+ * arena/ (people's pairwise votes: a server over a results file) beside report/ and mutate/,
+ * and no file imports itself back through a chain (no cycles).
  * Read with TypeScript's own pre-processor over the sources, so `import type` counts too. Inside
  * metrics/, a metric module (one that registry.ts lists) is imported by no other metric file: shared code lives
  * in the library room metrics/lib/, which imports no metric module.
@@ -21,15 +23,17 @@ const ALLOWED: Record<string, readonly string[]> = {
   cdn: ['core', 'lib'],
   judges: ['core', 'lib'],
   gather: ['core', 'lib', 'cdn', 'judges'],
+  project: ['core', 'lib', 'cdn'],
   metrics: ['core', 'lib'],
   weights: ['core', 'lib', 'metrics'],
   survey: ['core', 'lib', 'metrics', 'weights'],
   store: ['core', 'lib', 'metrics', 'weights'],
-  runner: ['core', 'lib', 'cdn', 'gather', 'metrics', 'judges', 'weights', 'store'],
-  distribute: ['core', 'lib', 'cdn', 'gather', 'metrics', 'judges', 'weights', 'store', 'runner'],
+  runner: ['core', 'lib', 'cdn', 'gather', 'metrics', 'judges', 'weights', 'store', 'project'],
+  distribute: ['core', 'lib', 'cdn', 'gather', 'metrics', 'judges', 'weights', 'store', 'runner', 'project'],
   report: ['core', 'lib', 'metrics', 'weights', 'store'],
   mutate: ['core', 'lib', 'gather', 'metrics', 'store', 'runner'],
-  bin: ['core', 'lib', 'cdn', 'gather', 'metrics', 'judges', 'weights', 'survey', 'store', 'runner', 'distribute', 'report', 'mutate'],
+  arena: ['core', 'lib', 'cdn', 'gather', 'weights', 'survey', 'store'],
+  bin: ['core', 'lib', 'cdn', 'gather', 'metrics', 'judges', 'weights', 'survey', 'store', 'runner', 'distribute', 'report', 'mutate', 'project', 'arena'],
 };
 
 function sources(): string[] {
@@ -73,7 +77,7 @@ describe('import layering', () => {
   const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
   it('finds the sources of every layer', () => {
-    for (const l of ['core', 'lib', 'cdn', 'judges', 'gather', 'metrics', 'weights', 'survey', 'store', 'runner', 'distribute', 'report', 'bin'])
+    for (const l of ['core', 'lib', 'cdn', 'judges', 'gather', 'project', 'metrics', 'weights', 'survey', 'store', 'runner', 'distribute', 'report', 'arena', 'bin'])
       assert.ok(
         files.some((f) => layer(f) === l),
         l,

@@ -13,7 +13,7 @@ import {
   type FitResult,
 } from '../../weights/fit.js';
 import { groupAgreement, judgementsFromPairs, judgementsFromRatings, type Judgements } from '../../weights/judgements.js';
-import { matchPairs, parsePairs } from '../../weights/pairs.js';
+import { matchPairs, pairsFileNotes, parsePairs } from '../../weights/pairs.js';
 import { fileWeights, presetWeights, weightedPerspectives } from '../../weights/personas.js';
 import { matchRatings, parseRatings } from '../../weights/ratings.js';
 import { provenanceLine, validateWeightsFile } from '../../weights/weights-file.js';
@@ -312,7 +312,7 @@ describe('fitted weights files', () => {
 describe('pairs files', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['requirement,model_a,winner\nr,a,a', 'csv', /line 1: no "model_b" column/],
-    ['requirement,model_a,model_b,winner\nr,a,b,x', 'csv', /line 2: winner "x" is not a, b or tie/],
+    ['requirement,model_a,model_b,winner\nr,a,b,x', 'csv', /line 2: winner "x" is not a, b, tie or both-bad/],
     ['requirement,model_a,model_b,winner\nr,a,a,a', 'csv', /line 2: model_a and model_b are both "a"/],
     ['{"requirement":"r","model_a":"a","model_b":"b"}', 'jsonl', /line 1: no "winner"/],
     ['{"requirement":"r","model_a":"a","model_b":"b","winner":"A"}\nnot json', 'jsonl', /line 2: not valid JSON/],
@@ -331,6 +331,36 @@ describe('pairs files', () => {
       ['a', 'tie'],
     );
     assert.equal(f.raters, 2);
+  });
+  it("reads an arena's votes as they are: both-bad counts as a tie, time and position are read past", () => {
+    const f = parsePairs(
+      [
+        '{"requirement":"r","model_a":"a","model_b":"b","winner":"both-bad","rater":"x","time":"2026-11-27T10:00:00.000Z","position":"right","id":"v1"}',
+        '{"requirement":"r","model_a":"b","model_b":"a","winner":"a","rater":"x","time":"2026-11-27T10:00:05.000Z","position":"left","id":"v2"}',
+      ].join('\n') + '\n',
+      'votes.jsonl',
+      'jsonl',
+    );
+    assert.deepEqual(
+      f.pairs.map((p) => [p.winner, p.bothBad ?? false]),
+      [
+        ['tie', true],
+        ['a', false],
+      ],
+    );
+    assert.equal(f.bothBad, 1);
+    assert.equal(f.tornTail, false);
+    assert.deepEqual(pairsFileNotes(f), ['1 both-bad vote counts as a tie']);
+  });
+  it('leaves out a torn last line of a votes file (a crash mid-write), and only that', () => {
+    const whole = '{"requirement":"r","model_a":"a","model_b":"b","winner":"a"}\n';
+    const f = parsePairs(whole + '{"requirement":"r","model_a":"a","mo', 'votes.jsonl', 'jsonl');
+    assert.equal(f.pairs.length, 1);
+    assert.equal(f.tornTail, true);
+    assert.match(pairsFileNotes(f)[0]!, /votes\.jsonl ends with a torn line .*left out/);
+    // A complete last line without its newline is a judgement; a broken line before the last is bad input.
+    assert.equal(parsePairs(whole + whole.trim(), 'v', 'jsonl').pairs.length, 2);
+    assert.throws(() => parsePairs('{"requirement":"r","mo\n' + whole, 'v', 'jsonl'), /line 1: not valid JSON/);
   });
 });
 

@@ -7,6 +7,7 @@ import { errorMessage } from '../../../core/errors.js';
 import { lastEntryFrom, type LintFinding, type Skipped } from './findings.js';
 import { isModuleBlock, pageGlobals } from './page-globals.js';
 import { ESLINT_RULES, LIBRARY_GLOBALS } from './rules.js';
+import { FRAMEWORK_FILE, lintComponents } from './framework-eslint.js';
 
 type GlobalsMap = Record<string, boolean | 'readonly' | 'writable' | 'off'>;
 interface EslintKit {
@@ -116,7 +117,9 @@ function handlerBatch(blocks: SourceBlock[]): JsUnit {
 export const MAX_ESLINT_RUNS = 500;
 
 export async function lintJs(artifact: Artifact, out: LintFinding[], unverified: LintFinding[], skipped: Skipped[]): Promise<void> {
-  const blocks = artifact.sources.filter((b) => b.language === 'js');
+  // A project's component files are linted whole by their frameworks' parsers (framework-eslint.ts).
+  await lintComponents(artifact, out, skipped);
+  const blocks = artifact.sources.filter((b) => b.language === 'js' && !FRAMEWORK_FILE.test(b.file));
   if (blocks.length === 0) return;
   const { linter, browser } = await loadEslint();
   const { shared, libraries, injectsScripts } = pageGlobals(artifact);

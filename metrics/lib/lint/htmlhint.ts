@@ -48,7 +48,7 @@ export function blankRawText(html: string): string {
 export async function lintHtml(artifact: Artifact, out: LintFinding[], skipped: Skipped[]): Promise<void> {
   const hint = await loadHtmlHint();
   for (const f of artifact.files) {
-    if (f.kind !== 'html' || f.text === undefined) continue;
+    if (f.kind !== 'html' || f.text === undefined || /\.(vue|svelte)$/i.test(f.path)) continue; // components: framework-eslint.ts
     let messages: HtmlHintMessage[];
     try {
       messages = hint.verify(blankRawText(f.text), HTMLHINT_RULES);
