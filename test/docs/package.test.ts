@@ -31,7 +31,15 @@ describe('the npm package', { timeout: 20 * 60_000 }, () => {
     const files = info!.files.map((f) => f.path);
     const unwanted = files.filter((f) => /^(test|fixtures|bench|scripts)\/|^dist\/(test|bench)\/|\.ts$|\.map$|tsbuildinfo/.test(f));
     assert.deepEqual(unwanted, []);
-    for (const f of ['package.json', 'README.md', 'dist/bin/webgrade.js', 'weights/default-norms.json', 'cdn/data/cdnjs.json', 'docs/metrics/lint.md'])
+    for (const f of [
+      'package.json',
+      'README.md',
+      'dist/bin/webgrade.js',
+      'weights/default-norms.json',
+      'cdn/data/cdnjs.json',
+      'core/requirement-tests.schema.json',
+      'docs/metrics/lint.md',
+    ])
       assert.ok(files.includes(f), `${f} is in the package`);
   });
 
