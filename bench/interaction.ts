@@ -148,7 +148,8 @@ async function placement(pages: string[]): Promise<void> {
   const ids = METRICS.filter((m) => m.kind === 'rule').map((m) => m.id);
   const without = ids.filter((id) => !INTERACTION_METRICS.some((m) => m.id === id) && id !== 'dead-code');
   // The placement is a probe-gatherer option: each scorer gets gatherers made with it.
-  const withPlacement = (p: 'before-lighthouse' | 'after-lighthouse') => productGatherers({ checkNetwork: false, budgetMs: DEFAULT_BUDGET_MS, interactionPlacement: p });
+  const withPlacement = (p: 'before-lighthouse' | 'after-lighthouse') =>
+    productGatherers({ checkNetwork: false, budgetMs: DEFAULT_BUDGET_MS, interactionPlacement: p });
   const scorers = {
     none: new Scorer({ suite: 'extended', only: without }),
     before: new Scorer({ suite: 'extended', only: ids, gatherers: withPlacement('before-lighthouse') }),

@@ -213,23 +213,25 @@ export function remoteCheckGathererFactory(
 ): Gatherer[] {
   const mode = options.network?.mode ?? DEFAULT_NETWORK_MODE;
   let cache: CdnCache | undefined;
-  return [{
-    meta: { id: 'remote-check', provides: ['network'], fills: ['remote'] },
-    async gather(ctx: GatherContext): Promise<GatheredParts> {
-      const { evidence } = ctx;
-      const urls = remoteUrls(evidence.artifact);
-      const cdnUrls = mode === 'cdn' ? urls.filter((u) => isCdnUrl(u)) : [];
-      const others = options.checkNetwork ? urls.filter((u) => !cdnUrls.includes(u)) : [];
-      if (cdnUrls.length === 0 && others.length === 0) return options.checkNetwork ? { remote: gathered({}) } : {};
-      const left = () => Math.max(0, ctx.deadline - performance.now());
-      cache ??= new CdnCache(options.cdn ?? (options.network?.cdnCache ? { dir: options.network.cdnCache } : {}));
-      const viaCdn = cdnUrls.length ? await checkCdnUrls(cdnUrls, cache, left()) : {};
-      const viaNet = others.length ? await checkUrls(others, { budgetMs: left(), policy: options.destinations }) : {};
-      for (const c of Object.values(viaNet)) c.via = 'network';
-      return { remote: gathered({ ...viaCdn, ...viaNet }) };
+  return [
+    {
+      meta: { id: 'remote-check', provides: ['network'], fills: ['remote'] },
+      async gather(ctx: GatherContext): Promise<GatheredParts> {
+        const { evidence } = ctx;
+        const urls = remoteUrls(evidence.artifact);
+        const cdnUrls = mode === 'cdn' ? urls.filter((u) => isCdnUrl(u)) : [];
+        const others = options.checkNetwork ? urls.filter((u) => !cdnUrls.includes(u)) : [];
+        if (cdnUrls.length === 0 && others.length === 0) return options.checkNetwork ? { remote: gathered({}) } : {};
+        const left = () => Math.max(0, ctx.deadline - performance.now());
+        cache ??= new CdnCache(options.cdn ?? (options.network?.cdnCache ? { dir: options.network.cdnCache } : {}));
+        const viaCdn = cdnUrls.length ? await checkCdnUrls(cdnUrls, cache, left()) : {};
+        const viaNet = others.length ? await checkUrls(others, { budgetMs: left(), policy: options.destinations }) : {};
+        for (const c of Object.values(viaNet)) c.via = 'network';
+        return { remote: gathered({ ...viaCdn, ...viaNet }) };
+      },
+      async close(): Promise<void> {
+        /* nothing held between artifacts */
+      },
     },
-    async close(): Promise<void> {
-      /* nothing held between artifacts */
-    },
-  }];
+  ];
 }

@@ -84,7 +84,15 @@ export class StepGate {
    * one `page` (one artifact's gatherers, one after another) share its bound on the time held.
    */
   scope<T>(thread: () => number | undefined, fn: () => Promise<T>, page: { heldMs: number } = { heldMs: 0 }): Promise<T> {
-    const scope: PageScope = { thread, get heldMs() { return page.heldMs; }, set heldMs(v: number) { page.heldMs = v; } };
+    const scope: PageScope = {
+      thread,
+      get heldMs() {
+        return page.heldMs;
+      },
+      set heldMs(v: number) {
+        page.heldMs = v;
+      },
+    };
     return this.pages.run(scope, fn);
   }
 

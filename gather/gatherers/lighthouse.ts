@@ -120,7 +120,12 @@ export class LighthouseGatherer implements Gatherer {
   }
 
   /** One Lighthouse run on the kit's Chrome within `deadline`, in the Lighthouse thread; never throws. */
-  private async run(evidence: Evidence, deadline: number, mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> }, page?: PageState): Promise<LighthouseOutcome> {
+  private async run(
+    evidence: Evidence,
+    deadline: number,
+    mobile?: { screenshot: boolean; before?: Promise<HoldVerdict> },
+    page?: PageState,
+  ): Promise<LighthouseOutcome> {
     const timeoutMs = deadline - performance.now();
     if (timeoutMs < 3000) return notRun('Lighthouse not run: no time left in the artifact budget');
     const kit = this.kit;

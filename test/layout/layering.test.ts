@@ -77,7 +77,23 @@ describe('import layering', () => {
   const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
   it('finds the sources of every layer', () => {
-    for (const l of ['core', 'lib', 'cdn', 'judges', 'gather', 'project', 'metrics', 'weights', 'survey', 'store', 'runner', 'distribute', 'report', 'arena', 'bin'])
+    for (const l of [
+      'core',
+      'lib',
+      'cdn',
+      'judges',
+      'gather',
+      'project',
+      'metrics',
+      'weights',
+      'survey',
+      'store',
+      'runner',
+      'distribute',
+      'report',
+      'arena',
+      'bin',
+    ])
       assert.ok(
         files.some((f) => layer(f) === l),
         l,

@@ -60,7 +60,7 @@ describe('the gatherers runner', () => {
     await closeGatherers(product);
   });
 
-  it("runs only the gatherers a selected metric needs (or whose own `active` says so)", () => {
+  it('runs only the gatherers a selected metric needs (or whose own `active` says so)', () => {
     const a = toy({ id: 'a', provides: ['browser'] });
     const b = toy({ id: 'b', provides: ['lighthouse'] });
     const c: Gatherer = { ...toy({ id: 'c', provides: ['reference'] }), active: (_n, e) => !!e.reference };
@@ -91,7 +91,10 @@ describe('the gatherers runner', () => {
     const log: string[] = [];
     const e = evidence();
     const failed: string[] = [];
-    const bad: Gatherer = { ...toy({ id: 'bad', provides: ['lighthouse'], fills: ['lighthouse'] }, log, { throws: 'it broke' }), fail: (_e, r) => failed.push(r) };
+    const bad: Gatherer = {
+      ...toy({ id: 'bad', provides: ['lighthouse'], fills: ['lighthouse'] }, log, { throws: 'it broke' }),
+      fail: (_e, r) => failed.push(r),
+    };
     const good = toy({ id: 'good', provides: ['browser'], fills: ['browser'] }, log, { parts: { browser: browserEvidence({}) } });
     await gatherEvidence([bad, good], e, { needs: needs('browser', 'lighthouse'), metrics: [], budgetMs: 10_000 });
     assert.deepEqual(e.lighthouse, { ok: false, reason: 'bad failed: it broke' });
@@ -104,7 +107,10 @@ describe('the gatherers runner', () => {
     const log: string[] = [];
     const e = evidence();
     const visit = toy({ id: 'visit', provides: ['browser'], fills: ['browser'] }, log, { ms: 30, parts: { browser: browserEvidence({}) } });
-    const lh = toy({ id: 'lh', provides: ['lighthouse'], fills: ['lighthouse'], exclusive: true }, log, { ms: 30, parts: { lighthouse: lighthouseEvidence({ performance: 1 }) } });
+    const lh = toy({ id: 'lh', provides: ['lighthouse'], fills: ['lighthouse'], exclusive: true }, log, {
+      ms: 30,
+      parts: { lighthouse: lighthouseEvidence({ performance: 1 }) },
+    });
     const report = await gatherEvidence([visit, lh], e, {
       needs: needs('source', 'browser', 'lighthouse'),
       metrics: [],
