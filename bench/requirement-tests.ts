@@ -216,7 +216,7 @@ async function six(): Promise<void> {
   } catch {
     console.log(`six: the corpus is not at ${corpus}; heavy fixtures only`);
   }
-  const heavy = fileURLToPath(new URL('../../fixtures/heavy/', import.meta.url));
+  const heavy = fileURLToPath(new URL('../../fixtures/heavy', import.meta.url));
   for (const [name, own] of Object.entries(HEAVY_OWN))
     pages.push({ path: join(heavy, `${name}.html`), name: `heavy/${name}`, tests: [GENERIC_SIX[0]!, ...own, ...GENERIC_SIX.slice(3)] });
   const load0 = loadavg()[0]!;

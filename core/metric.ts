@@ -60,7 +60,7 @@ export type MetricKind = 'rule' | 'judge';
  *   one by one from a restored start state, the in-app navigation followed, and the JS coverage over all of it;
  *   gathered only when a selected metric needs it (it loads the page once per action);
  * - `requirement-tests`: the requirement's tests run in the browser from the probe's restored start state
- *   (`Evidence.requirementTests`; gather/interaction/tests/);
+ *   (`Evidence.requirementTests`; gather/interaction/requirement-tests/);
  * - `requirement`: the user's requirement text; `checklist`: its checklist items;
  * - `judge`: an LLM judge answer gathered before scoring;
  * - `network`: remote URL checks (only with `--check-network`);

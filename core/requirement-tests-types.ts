@@ -140,7 +140,7 @@ export interface RequirementTestResult {
   steps: Array<{ step: string; ok: boolean; note?: string; skipped?: boolean }>;
   /**
    * Each expectation checked, with what was found; `heldAtStart` (an agent's verdict only): it already held on the
-   * restored start state, so it does not count as evidence of a pass (gather/interaction/tests/agent.ts).
+   * restored start state, so it does not count as evidence of a pass (gather/interaction/requirement-tests/agent.ts).
    */
   expectations: Array<{ expect: string; ok: boolean; found?: string; heldAtStart?: boolean }>;
   /** The recorded script of an agent run (for natural-language tests), as a scripted test. */

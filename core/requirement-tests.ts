@@ -1,6 +1,6 @@
 /**
  * Requirement tests (SPEC "Requirement tests"): the `tests` of a requirement line, their validation, and the
- * shape of their results in the evidence (gather/interaction/tests/ runs them; the metric `requirement-tests`
+ * shape of their results in the evidence (gather/interaction/requirement-tests/ runs them; the metric `requirement-tests`
  * reads the results). The shapes are in requirement-tests-types.ts, the validation (with every interpretation of
  * the format) in requirement-tests-check.ts; this module adds the words a person reads in results and reports.
  */

@@ -85,7 +85,7 @@ export interface JudgeSettings {
   maxSourceChars: number;
   /** Stance of the alignment judges (`--alignment`): the study's (default) or our strict one. */
   alignment: AlignmentStance;
-  /** Caps of the agent that runs natural-language requirement tests (gather/interaction/tests/agent.ts). */
+  /** Caps of the agent that runs natural-language requirement tests (gather/interaction/requirement-tests/agent.ts). */
   agent: AgentCaps;
 }
 

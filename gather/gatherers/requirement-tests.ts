@@ -1,13 +1,13 @@
 /**
  * The requirement tests' gatherer: provides `requirement-tests`, the requirement's tests run in the browser
- * (interaction/tests/), in contexts of their own (sandbox phase `interaction`), after Lighthouse's measurement
+ * (interaction/requirement-tests/), in contexts of their own (sandbox phase `interaction`), after Lighthouse's measurement
  * and the probe so that nothing of theirs competes with either. Natural-language tests ask the agent configured
  * in the judge settings (resolved from the environment when absent).
  */
 import type { GatherContext, Gatherer, GatheredParts } from '../../core/gatherer.js';
 import type { JudgeSettings } from '../../judges/settings.js';
-import { gatherRequirementTests } from '../interaction/tests/gather.js';
-import { closeOcr } from '../interaction/tests/ocr.js';
+import { gatherRequirementTests } from '../interaction/requirement-tests/gather.js';
+import { closeOcr } from '../interaction/requirement-tests/ocr.js';
 import type { BrowserKit } from '../browser-kit.js';
 
 export class RequirementTestsGatherer implements Gatherer {

@@ -5,7 +5,7 @@
  * of the scripted vocabulary, or its verdict with the evidence and the expectations that show it.
  *
  * A "passed" verdict counts only with an expectation that holds now and did not on the start state (the runner
- * checks both: gather/interaction/tests/agent.ts); the answer format says so, and a pass without one fails
+ * checks both: gather/interaction/requirement-tests/agent.ts); the answer format says so, and a pass without one fails
  * rather than being asked again.
  *
  * Everything the page supplies is untrusted data (../untrusted.ts): its address (fragment included), the steps
@@ -114,7 +114,7 @@ export function validateAgentAnswer(v: Record<string, unknown>): Validation<Agen
     }
     if (v.action === 'verdict') {
       if (typeof v.passed !== 'boolean') return { ok: false, error: '"passed" must be true or false' };
-      // (a "passed" without expectations is valid here, and fails: gather/interaction/tests/agent.ts)
+      // (a "passed" without expectations is valid here, and fails: gather/interaction/requirement-tests/agent.ts)
       const list = Array.isArray(v.expect) ? v.expect : [];
       const t = list.length ? parseTest({ id: 'agent', steps: [], expect: list }, 0) : { id: 'agent', steps: [], expect: [] };
       if (isNaturalTest(t)) throw new Error('not expectations');

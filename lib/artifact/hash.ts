@@ -1,6 +1,6 @@
 /**
  * The identity of an artifact's content, for what is kept per artifact and reused on a rerun (the requirement-test
- * agent's recordings, gather/interaction/tests/agent.ts): sha256 over every file of the artifact, in path order,
+ * agent's recordings, gather/interaction/requirement-tests/agent.ts): sha256 over every file of the artifact, in path order,
  * each as its path, its size and its bytes (the encoding of the queue's content hash, distribute/queue-jobs.ts).
  *
  * Every file counts, whatever it is: images, fonts, wasm, files of any size and files with NUL bytes. A key that

@@ -20,7 +20,7 @@ import { tag, tagging } from './reads.js';
 import { snapshot } from './snapshots.js';
 import { clearSession } from './storage.js';
 import { view } from './view.js';
-import { testsApi } from '../tests/page/index.js';
+import { testsApi } from '../requirement-tests/page/index.js';
 
 export type { ReaderConfig } from './config.js';
 
@@ -56,7 +56,7 @@ const api = {
   readyState: () => document.readyState,
   href: () => location.href,
   pageHeight: () => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
-  /** Requirement tests (../tests/page/). */
+  /** Requirement tests (../requirement-tests/page/). */
   tests: testsApi,
 };
 
