@@ -32,7 +32,7 @@ import { summarisePerspectives } from '../runner/score.js';
 /**
  * Judge calls in flight at once in a batch's judge stage, unless `--judge-concurrency` or the config says.
  * Calls needed in flight = pages/min ÷ 60 × calls per page × latency: a browser at 19 pages/min (one worker on
- * two cores, README) with five judges answering in 30 s needs 47.5; 16 capped a batch at 12.8 pages/min with
+ * two cores, docs/benchmarks.md) with five judges answering in 30 s needs 47.5; 16 capped a batch at 12.8 pages/min with
  * 15 s judges (bench/judge-pipeline.ts, 2026-11-25). A provider that cannot take as many answers 429, which
  * pauses the stage for its `retry-after` (judges/client.ts).
  */

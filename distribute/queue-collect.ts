@@ -82,7 +82,7 @@ export async function queueStatus(redis: Redis, name = DEFAULT_QUEUE, windowMinu
 const QUEUE_CHOSEN: ReadonlyArray<keyof ScoringSettings> = ['suite', 'metrics', 'lighthouseRuns', 'budgetSeconds', 'alignment', 'viewports'];
 
 /**
- * A row a worker returned, checked before collect writes it. Redis is not trusted with results (README "Security:
+ * A row a worker returned, checked before collect writes it. Redis is not trusted with results (docs/many-machines.md "Security:
  * the work queue's trust model"): whoever can write to it can put any return value on a finished job. So a
  * returned row is written only when it is a results row (result-row.ts: the check every reader makes, so the
  * file stays readable for every later collect) and the row of its job: the job's model, requirement, repeat and

@@ -1,5 +1,5 @@
 /**
- * What a queue worker accepts from Redis (README "Security: the work queue's trust model"). Anyone who can write
+ * What a queue worker accepts from Redis (docs/many-machines.md "Security: the work queue's trust model"). Anyone who can write
  * to the queue's Redis may make jobs fail or add scoring work, but must not run code or write files on a worker:
  * so every job payload and the stored settings record are checked here, field by field, against an allow-list
  * of types and bounds before a worker acts on them. Nothing read from Redis chooses a program, a folder or a

@@ -21,7 +21,7 @@
  * - **Collect** writes one results row per (model, requirement, repeat): the completed job's row, or a failed row
  *   with the reason; when a changed artifact left two jobs for one key, the finished one added last wins.
  * - **Trust**: whoever can write to Redis can fail jobs or add work, never run code or write files on a worker
- *   (README "Security"): every job and the settings record are checked (distribute/queue-trust.ts) before use, a job's
+ *   (docs/security.md): every job and the settings record are checked (distribute/queue-trust.ts) before use, a job's
  *   files are written only inside its own fresh folder, `shared` paths only inside the worker's `--shared-root`,
  *   and the program forked, the network mode and the CDN cache folder come from the worker's own command line.
  */
@@ -37,7 +37,7 @@ export const DEFAULT_QUEUE = 'webgrade';
 export const DEFAULT_MAX_JOB_BYTES = 8 * 1024 * 1024;
 /** Tries of a job whose scoring process crashes (and the most times a job may stall before it is failed). */
 export const JOB_ATTEMPTS = 3;
-/** Default stall timeout: see README "Work queue" (the lock is renewed by an idle event loop every half of it). */
+/** Default stall timeout: see docs/many-machines.md (the lock is renewed by an idle event loop every half of it). */
 export const DEFAULT_STALL_SECONDS = 30;
 
 /** What a queue stores once: the pool settings every worker uses, and their id. */

@@ -110,8 +110,8 @@ export function scoringChromeSandboxed(user: ChromeUser | null = chromeUser()): 
 export function chromeSandboxWarning(): string | null {
   const user = chromeUser();
   if (scoringChromeSandboxed(user)) return null;
-  if (user) return `Chrome runs as ${user.name} but with --no-sandbox: this kernel does not allow unprivileged user namespaces (README "Security")`;
-  return 'running as root, so Chrome runs with --no-sandbox (its own sandbox is off); set WEBGRADE_CHROME_USER to a non-root user, or run webgrade as one (README "Security")';
+  if (user) return `Chrome runs as ${user.name} but with --no-sandbox: this kernel does not allow unprivileged user namespaces (docs/security.md)`;
+  return 'running as root, so Chrome runs with --no-sandbox (its own sandbox is off); set WEBGRADE_CHROME_USER to a non-root user, or run webgrade as one (docs/security.md)';
 }
 
 /**

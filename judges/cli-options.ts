@@ -47,7 +47,7 @@ export function addAlignmentOption(cmd: Command): Command {
  */
 export function addJudgeOptions(cmd: Command, opts: { repeats?: boolean; alignment?: boolean; concurrencyDefault?: number } = {}): Command {
   cmd
-    .option('--judge-config <file>', 'JSON file with judge endpoint, models per metric, prices, limits (see README)')
+    .option('--judge-config <file>', 'JSON file with judge endpoint, models per metric, prices, limits (see docs/judges.md)')
     .option('--judge-base-url <url>', 'OpenAI-compatible endpoint of the LLM judge (default: $OPENAI_BASE_URL)')
     .option('--judge-model <name>', 'judge model (default: $WEBGRADE_JUDGE_MODEL)');
   if (opts.repeats !== false) cmd.option('--judge-repeats <n>', 'ask each judge n times and report the spread (default 1)', positiveInt);

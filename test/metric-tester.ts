@@ -74,8 +74,31 @@ export async function evaluateCase(metric: MetricDefinition, c: MetricCase): Pro
   return outcome;
 }
 
-/** Register one `it` per case under `describe(metric.id)`. */
+/** One metric's test table, as `testMetric` received it. */
+export interface MetricTable {
+  metric: MetricDefinition;
+  cases: readonly MetricCase[];
+}
+
+/**
+ * Where `testMetric` records its tables instead of registering tests, when a reader asked for them: the metric
+ * pages (test/docs/metric-pages.ts) take their examples from the tables this way.
+ */
+const TABLE_SINK = Symbol.for('webgrade.metricTables');
+
+/** Record every later `testMetric` table into the returned list instead of registering tests. */
+export function collectMetricTables(): MetricTable[] {
+  const g = globalThis as { [TABLE_SINK]?: MetricTable[] };
+  return (g[TABLE_SINK] ??= []);
+}
+
+/** Register one `it` per case under `describe(metric.id)` (or record the table: `collectMetricTables`). */
 export function testMetric(metric: MetricDefinition, cases: MetricCase[]): void {
+  const sink = (globalThis as { [TABLE_SINK]?: MetricTable[] })[TABLE_SINK];
+  if (sink) {
+    sink.push({ metric, cases });
+    return;
+  }
   describe(`metric ${metric.id}`, () => {
     for (const c of cases) {
       it(c.name, async () => {

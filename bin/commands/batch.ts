@@ -33,7 +33,7 @@ import { inShard, parseShard } from '../../distribute/shard.js';
 import type { EvidenceTarget } from '../../store/evidence-keep.js';
 import { dirname, resolve } from 'node:path';
 
-/** Safe default from bench/batch.ts (see README: parallel Lighthouse runs on 2 cores skew performance). */
+/** Safe default from bench/batch.ts (see docs/benchmarks.md: parallel Lighthouse runs on 2 cores skew performance). */
 export const DEFAULT_CONCURRENCY = 1;
 
 interface BatchFlags extends NetworkFlags, JudgeFlags {

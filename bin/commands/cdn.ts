@@ -50,7 +50,7 @@ export function cdnCommand(): Command {
     new Command('prefetch')
       .description('fill the CDN cache with every CDN URL the pages reference (and what those files reference)')
       .argument('<inputs...>', 'HTML files, folders with index.html, folders of pages, or a runs folder (runs/<model>/<id>.html)')
-      .option('--cdn-cache <dir>', `cache folder (default ${defaultCacheDir()})`)
+      .option('--cdn-cache <dir>', 'cache folder (default: $XDG_CACHE_HOME/webgrade/cdn or ~/.cache/webgrade/cdn)')
       .option('--concurrency <n>', 'answers in flight at once (default 4)', parsePositiveInt)
       .option('--offline', 'no registry access: report what the cache already answers')
       .option('--json', 'print one JSON document instead of the summary')
@@ -121,7 +121,7 @@ export function cdnCommand(): Command {
   cmd.addCommand(
     new Command('info')
       .description('where the CDN cache is, its size, packages and pins')
-      .option('--cdn-cache <dir>', `cache folder (default ${defaultCacheDir()})`)
+      .option('--cdn-cache <dir>', 'cache folder (default: $XDG_CACHE_HOME/webgrade/cdn or ~/.cache/webgrade/cdn)')
       .option('--json', 'print one JSON document')
       .action(
         action(async (flags: { cdnCache?: string; json?: boolean }) => {

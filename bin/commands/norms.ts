@@ -3,7 +3,7 @@
  * z-scores (weights/norms.ts). From a folder, every .html file and every sub-folder with index.html is scored
  * first (with the batch workers; `--results` keeps those rows so that an interrupted build resumes).
  *
- * The shipped norms are rebuilt with one command (see README):
+ * The shipped norms are rebuilt with one command (see docs/noise.md):
  *   node dist/bin/webgrade.js norms build ../shared/corpus/llm-tools/pages --out weights/default-norms.json
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';

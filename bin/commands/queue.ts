@@ -93,7 +93,7 @@ interface AddFlags extends CommonFlags, NetworkFlags {
 
 /**
  * The network mode a queue asks for: only its name is stored, since a folder, a host list or a cache folder read
- * from Redis would let whoever writes there choose what workers reach or write (README "Security"). Each worker
+ * from Redis would let whoever writes there choose what workers reach or write (docs/security.md). Each worker
  * scores with its own `--network`, and says so when the queue asked for another.
  */
 function queueNetworkMode(flags: NetworkFlags): NetworkModeId {
@@ -244,14 +244,14 @@ export function workerCommand(): Command {
       .option('--quiet', 'no line per job')
       .option(
         '--judge-config <file>',
-        'JSON file with the judge endpoint, models, prices, limits (README "LLM judges"; default: $WEBGRADE_JUDGE_CONFIG and the environment)',
+        'JSON file with the judge endpoint, models, prices, limits (docs/judges.md; default: $WEBGRADE_JUDGE_CONFIG and the environment)',
       )
       .option(
         '--judge-concurrency <n>',
         `judge requests in flight at once, for all the worker's jobs (default ${DEFAULT_STAGE_JUDGE_CONCURRENCY})`,
         parsePositiveInt,
       )
-      // What pages reach, and where from, is the worker's own choice: a queue's Redis never sets it (README "Security").
+      // What pages reach, and where from, is the worker's own choice: a queue's Redis never sets it (docs/security.md).
       .option(
         '--network <mode>',
         `what pages may reach: cdn | offline | live | record:<dir> | replay:<dir> (default ${DEFAULT_NETWORK_MODE}); the queue's --network is only compared with it`,

@@ -13,7 +13,7 @@
  * coordinates; colour = the parent's computed `color`; tag = its tag name. Only blocks whose top is within
  * `screens` viewport heights are kept. The text is the parent's own text nodes joined, whitespace collapsed, cut at
  * `keepChars` (the full length is kept too). The size, length and row-merging rules are the metric's
- * (metrics/fidelity/fidelity-tools.ts), so they can be tested on recorded views.
+ * (metrics/fidelity/fidelity-tools.ts `prepareBlocks`), so they can be tested on recorded views.
  *
  * Components (CANVAS's component-wise comparison): every rendered element whose box is at least 4×4 px and starts
  * within `screens` viewport heights, classified as

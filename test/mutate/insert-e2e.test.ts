@@ -46,7 +46,7 @@ describe('inserting operators and shift-block on a page without the features (re
 
   it("shift-block moves a heading's paragraph out of line on the rich fixture: layout-consistency drops", async () => {
     // on the plain page the shifted paragraph was already a near miss of its heading's edge (glyph side bearings),
-    // so 4 px more changed nothing there: shift-block's blind spot, documented in README "Mutation testing"
+    // so 4 px more changed nothing there: shift-block's blind spot, documented in docs/mutation-testing.md
     const report = await runner.run(fixture('mutate', 'rich'));
     const o = report.operators.find((x) => x.id === 'shift-block')!;
     assert.equal(o.applied, true, o.reason);

@@ -1,5 +1,5 @@
 /**
- * Whoever can write to a queue's Redis can put any return value on a finished job (README "Security: the work
+ * Whoever can write to a queue's Redis can put any return value on a finished job (docs/many-machines.md "Security: the work
  * queue's trust model"). `queue collect` writes a returned row only when it is a results row and the row of its
  * job (distribute/queue-collect.ts `checkReturnedRow`), so a forged row is refused with a note and the results file
  * stays readable for every later collect. Real redis-server; the rows are returned by a BullMQ worker in this

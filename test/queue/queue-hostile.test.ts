@@ -1,5 +1,5 @@
 /**
- * Whoever can write to a queue's Redis must not run code or write files on its workers (README "Security"): with
+ * Whoever can write to a queue's Redis must not run code or write files on its workers (docs/security.md): with
  * a real redis-server and real `webgrade worker` processes, hostile jobs are added and the stored settings are
  * overwritten straight in Redis, as anyone with access could, and the tests look at the worker's disk afterwards.
  * The scoring process is test/queue/fixtures/echo-worker.ts (set through the worker's own environment), which

@@ -1,5 +1,5 @@
 /**
- * A results file is hostile data (README "Security"): `report`, `compare` and `leaderboard` read it through one
+ * A results file is hostile data (docs/security.md): `report`, `compare` and `leaderboard` read it through one
  * reader that checks every row (store/result-row.ts), and the report never lets a row choose what it copies or
  * where it writes.
  */

@@ -1,4 +1,4 @@
-/** The probe's defaults and limits (README "Interaction probe" has the measurements behind them). */
+/** The probe's defaults and limits (docs/interaction.md has the measurements behind them). */
 
 /** The in-page settings of a probe run: the main-world agent's clock, its randomness, the readers' snapshot cap. */
 export interface ProbeConfig {
@@ -14,7 +14,7 @@ export interface ProbeConfig {
   maxElements: number;
 }
 
-/** The probe's defaults (README "Interaction probe" has the measurements behind them). */
+/** The probe's defaults (docs/interaction.md has the measurements behind them). */
 export const INTERACTION_DEFAULTS = {
   /** Controls acted on at most (the keyboard counts as one). */
   maxControls: 40,
