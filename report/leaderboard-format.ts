@@ -214,7 +214,14 @@ export function leaderboardCsv(doc: LeaderboardDoc): string {
     const before = head.length - bcols.length - 3 - (doc.people ? 5 : 0);
     const row: Array<string | number | null | undefined> = new Array(before).fill(undefined);
     row[1] = CSV_AVERAGE_ROW;
-    lines.push([...row, ...bcols.map((c) => cell(c.label, c.value).average), ...(doc.people ? new Array(5).fill(undefined) : []), doc.weights.description, '', guard]);
+    lines.push([
+      ...row,
+      ...bcols.map((c) => cell(c.label, c.value).average),
+      ...(doc.people ? new Array(5).fill(undefined) : []),
+      doc.weights.description,
+      '',
+      guard,
+    ]);
   }
   return csvText(lines);
 }
