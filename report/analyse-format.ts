@@ -22,6 +22,9 @@ export function corrText(c: Correlation): string {
   return c.ci ? `${c.value.toFixed(2)} [${c.ci[0].toFixed(2)}, ${c.ci[1].toFixed(2)}]` : c.value.toFixed(2);
 }
 
+/** How many timings the table shows (the slowest by median). */
+const TIMINGS_SHOWN = 15;
+
 export function analysisTable(doc: AnalysisDoc): string {
   const p = doc.population;
   const out: string[] = [];
@@ -89,6 +92,18 @@ export function analysisTable(doc: AnalysisDoc): string {
     out.push(a.toString());
     out.push(
       'accuracy: share of decisive judgements (ties left out) whose winner scores higher, a score tie counting ½ (chance 0.50); judgements with an unscorable page are left out for that metric',
+    );
+  }
+  const times = doc.timings ?? [];
+  if (times.length) {
+    out.push('');
+    const shown = times.slice(0, TIMINGS_SHOWN);
+    out.push(`Where the time goes (ms per row; the ${shown.length} slowest of ${times.length} timings by median; every one with --json)`);
+    const t = table(['timing', 'rows', 'median', 'p90', 'max']);
+    for (const k of shown) t.push([k.key, String(k.rows), k.median.toFixed(0), k.p90.toFixed(0), k.max.toFixed(0)]);
+    out.push(t.toString());
+    out.push(
+      'gather.<id>: a gatherer from its start to its end; visit.<phase>: a phase of the visit; a phase that grew between two runs of the same pages shows here',
     );
   }
   if (doc.notes.length) {

@@ -351,6 +351,12 @@ export class Scorer {
     const bt = evidence.browser?.ok ? evidence.browser.value.timings : undefined;
     if (bt?.total !== undefined) timings.visit = bt.total;
     for (const k of ['lighthouse', ...Object.values(MEASURE_TIMINGS), 'interaction', 'mobile', 'gateHeld']) if (bt?.[k] !== undefined) timings[k] = bt[k]!;
+    // The visit's own phases (gather/visit.ts marks them: setup, load, settle, the clock's pause or run-on, each
+    // collector's step), as `visit.<phase>`: a phase that grows (a browser release that stalls in set-up) shows in
+    // `webgrade analyse`.
+    const copied = new Set(['total', 'lighthouse', ...Object.values(MEASURE_TIMINGS), 'interaction', 'mobile', 'gateHeld']);
+    for (const [k, v] of Object.entries(bt ?? {}))
+      if (!copied.has(k) && k !== 'loads' && !k.startsWith('loads.') && typeof v === 'number') timings[`visit.${k.replace(/\s+/g, '-')}`] = v;
     // How many times the page was loaded, in all and per phase (gather/loads.ts).
     for (const [k, v] of Object.entries(bt ?? {})) if (k === 'loads' || k.startsWith('loads.')) timings[k] = v;
     // The page's main-thread busy share after load, in %: a page that never goes idle shows here.

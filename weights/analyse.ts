@@ -28,6 +28,7 @@
  * drawn twice counts twice); a resample where a correlation is undefined is left out, and with fewer than half
  * of the resamples defined there is no interval.
  */
+import type { TimingKey } from './timings.js';
 import { quantileSorted } from 'simple-statistics';
 import type { PerspectiveId, SuiteId } from '../core/metric.js';
 import { findMetric } from '../metrics/registry.js';
@@ -131,6 +132,8 @@ export interface AnalysisDoc {
     requirements: number;
     bootstrap: { iterations: number; seed: number; unit: 'requirement' } | null;
   };
+  /** Where the time goes: every timing of the rows (weights/timings.ts), slowest median first. */
+  timings?: TimingKey[];
   notes: string[];
 }
 

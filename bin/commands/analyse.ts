@@ -10,6 +10,7 @@ import type { SuiteId } from '../../core/metric.js';
 import { findMetric, suiteMetrics } from '../../metrics/registry.js';
 import { dedupeRows, noUsableRows, readResults, skippedLinesNote } from '../../store/results-file.js';
 import { populationFromRows } from '../../weights/aggregate.js';
+import { timingSummary } from '../../weights/timings.js';
 import { analyse, MIN_GROUP } from '../../weights/analyse.js';
 import { analysisCsv, analysisTable } from '../../report/analyse-format.js';
 import { DEFAULT_ITERATIONS, DEFAULT_SEED } from '../../weights/bootstrap.js';
@@ -95,6 +96,7 @@ export function analyseCommand(): Command {
         if (ratings) opts.ratings = ratings;
         if (pairs) opts.pairs = pairs;
         const doc = analyse(pop, weights, opts);
+        doc.timings = timingSummary(rows);
         if (ratings && doc.ratings!.pages === 0) {
           throw new InputError(`${flags.ratings}: no rating matches a page of ${results} (match by "artifact" path, or by "model" and "requirement")`);
         }

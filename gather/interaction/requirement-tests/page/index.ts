@@ -1,7 +1,7 @@
 /**
  * Requirement tests, in the probe's isolated world: what the test runner (../run.ts) calls through `__wg.tests.<fn>`:
  * locate an element and bring it into view, clear a field, pick an option, read a check box, fingerprint a part
- * of the page (for `changed`), and check an expectation. Synchronous: the page clock (../../page/clock.ts) is
+ * of the page (for `changed`), and check an expectation. Synchronous: the page clock (../../../page/main/clock.ts) is
  * moved by the runner between calls.
  *
  * Interpretations of the expectations: `visible` and `hidden` look at the rendered text of the page
