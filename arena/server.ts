@@ -25,6 +25,7 @@
  * On restart the votes file is read back (arena/votes.ts): every vote counts for the next pairs, and no rater is
  * shown a pair they judged before (by rater name).
  */
+import { readBody } from '../lib/http-body.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -103,21 +104,6 @@ export interface ArenaServer {
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
   res.end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) over = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 class Arena {
@@ -331,7 +317,7 @@ async function post(arena: Arena, req: IncomingMessage, res: ServerResponse, pat
     req.resume();
     return sendJson(res, 415, { error: 'send JSON (content-type: application/json)' });
   }
-  const body = await readBody(req);
+  const body = await readBody(req, MAX_BODY_BYTES);
   if (body === 'too-large') return sendJson(res, 413, { error: `body over ${MAX_BODY_BYTES} bytes` });
   let value: Record<string, unknown>;
   try {

@@ -21,6 +21,7 @@
  * - with --checks: resized views against views loaded fresh at each size (visual-fidelity of one against the
  *   other), and the spread of two runs of the same pairs.
  */
+import { mulberry32 } from '../lib/random.js';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,19 +48,9 @@ export const PUBLISHED: Record<string, { final: number; size: number; text: numb
   finetuned_v0: { final: 0.3449, size: 0.6283, text: 0.902, position: 0.7776, color: 0.6999, clip: 0.8167 },
 };
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
 function ci(xs: readonly number[], seed = 1): [number, number] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const ms: number[] = [];
   for (let i = 0; i < 1000; i++) ms.push(mean(xs.map(() => xs[Math.floor(r() * xs.length)]!)));
   ms.sort((a, b) => a - b);

@@ -17,6 +17,7 @@
  *   lost. If the file does not end with a newline (a torn line from an earlier crash), a newline is written
  *   first so the new response starts on its own line.
  */
+import { readBody } from '../lib/http-body.js';
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -60,21 +61,6 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
   res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) over = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 export interface SurveyServerOptions {
@@ -132,7 +118,7 @@ export async function startSurveyServer(opts: SurveyServerOptions): Promise<Surv
       return send(res, 429, { error: `too many submissions from this address; try again in ${wait} s` }, { 'retry-after': String(wait) });
     }
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return send(res, 415, { error: 'send JSON (content-type: application/json)' });
-    readBody(req)
+    readBody(req, MAX_BODY_BYTES)
       .then(async (body) => {
         if (body === 'too-large') return send(res, 413, { error: `body over ${MAX_BODY_BYTES} bytes` });
         let value: unknown;

@@ -1,0 +1,50 @@
+/**
+ * How busy a page is after its load (BrowserEvidence.busyAfterLoad) must not depend on how loaded the machine is
+ * (issue "Evidence that does not depend on the wall clock"): a page computing in a loop measures ≥ 0.9 busy and a
+ * quiet page ≤ 0.1, alone and with four CPU hogs beside the browser on this machine's cores. The share is Chrome's
+ * task time over the settle (a task preempted by a hog still counts as the page's: it was runnable, not idle), and
+ * a page is taken as blocked only when it has not answered the metrics call within METRICS_TIMEOUT_MS.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { after, describe, it } from 'node:test';
+import { Scorer } from '../../runner/score.js';
+import { fixture, writeArtifact } from '../helpers.js';
+
+const BUSY = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>busy</title></head><body><canvas id="c" width="300" height="150"></canvas>
+<script>const g = document.getElementById('c').getContext('2d'); let x = 0;
+function step() { const end = performance.now() + 40; while (performance.now() < end) x = (x + 1) % 300; setTimeout(step, 0); }
+function frame() { g.clearRect(0, 0, 300, 150); g.fillRect(x, 50, 20, 20); requestAnimationFrame(frame); }
+step(); requestAnimationFrame(frame);</script></body></html>`;
+
+/** Four processes that spin a core each until killed. */
+function hogs(n = 4): ChildProcess[] {
+  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+}
+
+describe('busy share after load under machine load', () => {
+  const scorer = new Scorer({ only: ['console-errors'], budgetMs: 60_000 });
+  after(() => scorer.close());
+  const busyPage = writeArtifact({ 'index.html': BUSY });
+  const quietPage = fixture('browser', 'clean-1000.html');
+
+  const measure = async (path: string): Promise<number | undefined> => {
+    const { evidence } = await scorer.scoreWithEvidence(path);
+    assert.ok(evidence.browser?.ok, JSON.stringify(evidence.browser));
+    return evidence.browser.value.busyAfterLoad;
+  };
+
+  for (const loaded of [false, true]) {
+    it(`a page computing in a loop measures ≥ 0.9 busy and a quiet page ≤ 0.1, ${loaded ? 'with four CPU hogs beside it' : 'alone'}`, async () => {
+      const spinning = loaded ? hogs() : [];
+      try {
+        const busy = await measure(busyPage);
+        const quiet = await measure(quietPage);
+        assert.ok(busy !== undefined && busy >= 0.9, `busy page: ${busy}`);
+        assert.ok(quiet !== undefined && quiet <= 0.1, `quiet page: ${quiet}`);
+      } finally {
+        for (const h of spinning) h.kill('SIGKILL');
+      }
+    });
+  }
+});
