@@ -49,7 +49,7 @@ const dist = resolve(sarg('--dist') ?? fileURLToPath(new URL('..', import.meta.u
 const every = Number(sarg('--every') ?? 40);
 const { Scorer } = (await import(join(dist, 'runner', 'score.js'))) as { Scorer: new (o: object) => ScorerLike };
 const pages: string[] = [];
-const heavy = fileURLToPath(new URL('../../fixtures/heavy', import.meta.url));
+const heavy = fileURLToPath(new URL('../../fixtures/heavy/', import.meta.url));
 for (const f of readdirSync(heavy).sort()) if (f.endsWith('.html')) pages.push(join(heavy, f));
 try {
   const corpus = join(corpusDir, 'llm-tools', 'pages');

@@ -39,7 +39,7 @@ function sarg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
 }
-const fixtures = fileURLToPath(new URL('../../fixtures/requirement-tests', import.meta.url));
+const fixtures = fileURLToPath(new URL('../../fixtures/requirement-tests/', import.meta.url));
 const runs = inputDir(sarg('--runs') ?? join(fixtures, 'runs'), 'runs folder');
 const reqs = loadRequirements(sarg('--requirements') ?? join(fixtures, 'reqs.jsonl'));
 const repeats = Number(sarg('--repeats') ?? 3);
@@ -216,7 +216,7 @@ async function six(): Promise<void> {
   } catch {
     console.log(`six: the corpus is not at ${corpus}; heavy fixtures only`);
   }
-  const heavy = fileURLToPath(new URL('../../fixtures/heavy', import.meta.url));
+  const heavy = fileURLToPath(new URL('../../fixtures/heavy/', import.meta.url));
   for (const [name, own] of Object.entries(HEAVY_OWN))
     pages.push({ path: join(heavy, `${name}.html`), name: `heavy/${name}`, tests: [GENERIC_SIX[0]!, ...own, ...GENERIC_SIX.slice(3)] });
   const load0 = loadavg()[0]!;

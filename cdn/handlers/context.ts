@@ -38,7 +38,7 @@ export interface CdnContext {
 /** Answers one URL of a CDN host. */
 export type Handler = (ctx: CdnContext, url: URL, budget: CdnBudget) => Promise<Body>;
 
-const DATA_DIR = new URL('../../../cdn/data', import.meta.url);
+const DATA_DIR = new URL('../../../cdn/data/', import.meta.url);
 
 /** A shipped data file of cdn/data/. */
 export function loadJson<T>(name: string): T {
