@@ -222,7 +222,7 @@ export function remoteCheckGathererFactory(
         const cdnUrls = mode === 'cdn' ? urls.filter((u) => isCdnUrl(u)) : [];
         const others = options.checkNetwork ? urls.filter((u) => !cdnUrls.includes(u)) : [];
         if (cdnUrls.length === 0 && others.length === 0) return options.checkNetwork ? { remote: gathered({}) } : {};
-        const left = () => Math.max(0, ctx.deadline - performance.now());
+        const left = () => Math.max(0, Math.floor(ctx.deadline - performance.now()));
         cache ??= new CdnCache(options.cdn ?? (options.network?.cdnCache ? { dir: options.network.cdnCache } : {}));
         const viaCdn = cdnUrls.length ? await checkCdnUrls(cdnUrls, cache, left()) : {};
         const viaNet = others.length ? await checkUrls(others, { budgetMs: left(), policy: options.destinations }) : {};
