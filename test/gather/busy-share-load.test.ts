@@ -2,8 +2,7 @@
  * How busy a page is after its load (BrowserEvidence.busyAfterLoad) must not depend on how loaded the machine is
  * (issue "Evidence that does not depend on the wall clock"): a page computing in a loop measures ≥ 0.9 busy and a
  * quiet page ≤ 0.1, alone and with four CPU hogs beside the browser on this machine's cores. The share is Chrome's
- * task time over the settle (a task preempted by a hog still counts as the page's: it was runnable, not idle), and
- * a page is taken as blocked only when it has not answered the metrics call within METRICS_TIMEOUT_MS.
+ * task time over the settle (a task preempted by a hog still counts as the page's: it was runnable, not idle).
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
