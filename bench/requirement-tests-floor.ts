@@ -2,7 +2,7 @@
  * Six tests per page, before and after: the same six tests in SPEC's floor language (steps click, press, wait,
  * reload; expectations noErrors, changed, count), which every build since requirement tests began can run, on the
  * same pages (the heavy fixtures and every `--every`-th corpus page), scored by the build whose `dist/` is given
- * (`--dist /work/base/dist` measures the pre-round build; default this build). Per page the seconds of its six
+ * (`--dist <checkout>/dist` measures another build, e.g. a checkout of the pre-round commit; default this build). Per page the seconds of its six
  * tests (browser context included), median, p90, largest, with the date and the load average, so that one run
  * per build gives the issue's "before vs after" figure for the same work.
  *
