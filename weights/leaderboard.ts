@@ -209,7 +209,13 @@ export function computeStandings(pop: Population, weightSets: Record<string, Rec
 }
 
 export function leaderboardFromPopulation(pop: Population, weights: ResolvedWeights, opts: LeaderboardOptions = {}): LeaderboardDoc {
-  return leaderboardDoc(computeStandings(pop, { [weights.persona]: weights.metrics }, opts), weights);
+  return leaderboardStandings(pop, weights, opts).doc;
+}
+
+/** One persona's standings and its leaderboard document (what else reads the run, the people's ranking, takes the standings' norms). */
+export function leaderboardStandings(pop: Population, weights: ResolvedWeights, opts: LeaderboardOptions = {}): { standings: Standings; doc: LeaderboardDoc } {
+  const standings = computeStandings(pop, { [weights.persona]: weights.metrics }, opts);
+  return { standings, doc: leaderboardDoc(standings, weights) };
 }
 
 /**

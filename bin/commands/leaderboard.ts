@@ -5,7 +5,7 @@ import { InputError, errorMessage } from '../../core/errors.js';
 import { dedupeRows, noUsableRows, readResults, rowsWithValidScores, skippedLinesNote } from '../../store/results-file.js';
 import { populationFromRows } from '../../weights/aggregate.js';
 import { DEFAULT_ITERATIONS, DEFAULT_SEED } from '../../weights/bootstrap.js';
-import { leaderboardFromPopulation } from '../../weights/leaderboard.js';
+import { leaderboardStandings, type leaderboardFromPopulation } from '../../weights/leaderboard.js';
 import { leaderboardCsv, leaderboardTable } from '../../report/leaderboard-format.js';
 import { DEFAULT_PERSONA, PERSONA_IDS, resolveWeights } from '../../weights/personas.js';
 import { renderReportHtml, reportData, reportStandings } from '../../report/leaderboard-html.js';
@@ -20,7 +20,6 @@ import { mixedServedWarnings } from '../../distribute/judge-pins.js';
 import { printable } from '../../lib/text.js';
 import { loadPairs, pairsFileNotes } from '../../weights/pairs.js';
 import { peopleBeside } from '../../weights/people.js';
-import { guardedPopulationNorms } from '../../weights/leaderboard.js';
 
 /** The suite the rows were scored with: theirs when they all agree (rows without one: study), else study. */
 export function rowsSuite(rows: readonly ResultRow[]): SuiteId {
@@ -105,12 +104,12 @@ export function leaderboardCommand(): Command {
         };
         if (flags.by) lopts.by = flags.by;
         // The HTML leaderboard switches persona in the page: its standings bootstrap every persona at once.
+        // The other formats: one persona's standings. Either way the people's ranking reads the standings' norms.
         const html = format === 'html' ? reportStandings(pop, weights, lopts) : null;
-        const doc = html ? html.doc : leaderboardFromPopulation(pop, weights, lopts);
+        const { standings, doc } = html ?? leaderboardStandings(pop, weights, lopts);
         if (flags.pairs) {
           const pairs = loadPairs(flags.pairs);
-          const { norms: z } = guardedPopulationNorms(pop, lopts);
-          doc.people = peopleBeside(pop, doc.models, z, weights, pairs, { iterations, seed });
+          doc.people = peopleBeside(pop, doc.models, standings.norms, weights, pairs, { iterations, seed });
           if (doc.people.matched === 0)
             throw new InputError(`${flags.pairs}: no vote matches two pages of ${results} (match by "requirement" with "model_a" and "model_b")`);
           doc.notes.push(...pairsFileNotes(pairs));
