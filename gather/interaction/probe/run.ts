@@ -3,6 +3,7 @@
  * budget, the controls and baselines found) and the steps every phase uses (calls bounded by the budget, the
  * settle, the restore of the start state, reading a document reached by navigation).
  */
+import type { Moved } from '../page/main/clock.js';
 import type { BrowserContext } from 'puppeteer-core';
 import type { Artifact } from '../../../core/artifact/model.js';
 import type { InteractionControl, InteractionEvidence, InteractionSettings, InteractionView } from '../../../core/browser-evidence.js';
@@ -37,15 +38,7 @@ export interface ProbeOptions {
 export class OutOfBudget extends Error {}
 
 /** What one move of the page clock did (page/main/clock.ts `advance`). */
-export interface Advanced {
-  fired: number;
-  storm: boolean;
-  slow: boolean;
-  realMs: number;
-  moved: number;
-  /** The page clock after the move (virtual ms since the document began). */
-  now: number;
-}
+export type Advanced = Moved;
 
 export class ProbeRun {
   readonly t0 = performance.now();
