@@ -11,12 +11,14 @@ import { ACCESSIBILITY_OPERATORS } from './operators/accessibility.js';
 import { MAINTAINABILITY_OPERATORS } from './operators/maintainability.js';
 import { PERFORMANCE_OPERATORS, VISUAL_OPERATORS } from './operators/visual.js';
 import { INTERACTION_OPERATORS } from './operators/interaction.js';
+import { RUNTIME_OPERATORS } from './operators/runtime.js';
 
 export const OPERATORS: readonly MutationOperator[] = [
   ...CODE_OPERATORS,
   ...VISUAL_OPERATORS,
   ...CONTENT_OPERATORS,
   ...PERFORMANCE_OPERATORS,
+  ...RUNTIME_OPERATORS,
   ...ACCESSIBILITY_OPERATORS,
   ...MAINTAINABILITY_OPERATORS,
   ...INTERACTION_OPERATORS,

@@ -3,13 +3,13 @@
  * score 0 with the build's reason)", UI2App's rule: an app whose build fails scores 0 on what needs it running).
  *
  * A metric needs a page when it requires evidence that only a page gives: the browser run, its screenshot, the
- * phone measurement, Lighthouse, the interaction probe, the requirement tests or the fidelity renders; or when it
+ * phone measurement, Lighthouse, the interaction probe, the runtime watch, the requirement tests or the fidelity renders; or when it
  * reads nothing of the source and only the page beside its judge (`visual-experience`, which rates the first
  * screen). In the study suite: visual-experience, the rule metrics that read the browser (console-errors,
  * icon-consistency, layout-consistency, layout-sparsity, color-harmony, media-quality, placeholder-quality,
  * mobile-compat) and the Lighthouse ones (best-practices, performance, accessibility, code-redundancy); in the
  * extended suite also dead-code, the interaction metrics, the requirement
- * tests and the fidelity metrics. These score 0 when the build `failed` (the project's defect), with the reason,
+ * tests, the fidelity metrics and the runtime performance ones (frame-smoothness, responsiveness, memory-stability). These score 0 when the build `failed` (the project's defect), with the reason,
  * and are unscorable with the reason when it was `refused` (webgrade's limit: core/project.ts).
  *
  * Everything else is scored from the sources as for any artifact: lint, error-handling, comment-rate,
@@ -28,6 +28,7 @@ export const PAGE_NEEDS: ReadonlySet<EvidenceNeed> = new Set([
   'interaction',
   'requirement-tests',
   'reference',
+  'runtime',
 ]);
 
 /** Does `m` need a built page (module comment)? */

@@ -11,7 +11,7 @@
 import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import type { InteractionError } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
-import { TimeoutError, withTimeout } from '../time.js';
+import { TimeoutError, sleep, withTimeout } from '../time.js';
 import { CoverageUnion } from './coverage.js';
 import { agentKeys, agentScript, readerScript, WORLD_NAME, type AgentInit } from './page-script.js';
 import { bounded } from '../isolated-world.js';
@@ -52,6 +52,11 @@ export interface Window {
 const newWindow = (): Window => ({ errors: [], requests: [], dialogs: [], fileChoosers: 0, popups: [], documents: [], sameDocument: 0, refused: [] });
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
+
+/** What the protocol answers for an evaluation sent to a context whose document has gone (`evaluate`). */
+const CONTEXT_GONE = /Cannot find context with specified id|Execution context was destroyed|Cannot find default execution context/i;
+/** How often a new document's context is looked for after one went away. */
+const CONTEXT_POLL_MS = 20;
 
 /** A click handler that dispatches on its event's target: `e.target.closest(...)`, `.matches(...)`, class or tag tests. */
 export const DELEGATION = /\.target\b[\s\S]{0,80}?(\.closest\(|\.matches\(|classList\.contains\(|\.tagName\b|\.nodeName\b)/;
@@ -261,18 +266,49 @@ export class ProbeDriver {
     return this.win;
   }
 
-  /** Evaluate `expression` in a context (default: the page's main world), awaiting a promise; throws the page-side error. */
-  private async evaluate(expression: string, contextId: number | undefined, timeoutMs: number, what: string): Promise<unknown> {
-    const r = (await withTimeout(
-      this.cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true, ...(contextId !== undefined ? { contextId } : {}) }),
-      timeoutMs,
-      what,
-    )) as {
-      result: { value?: unknown };
-      exceptionDetails?: { text: string; exception?: { description?: string } };
-    };
+  /** The current context of a world (undefined for the main world: the page's default context). */
+  private contextOf(world: 'main' | 'readers'): number | undefined {
+    return world === 'main' ? this.mainCtx : this.readerCtx;
+  }
+
+  /**
+   * Evaluate `expression` in a world of the current document (the page's main world or the readers' isolated
+   * world), awaiting a promise; throws the page-side error. An action can make the page load another document (a
+   * form submitted natively, a reload) while the protocol has not yet told us that the old document's contexts
+   * are gone: an evaluation sent to such a context fails with "Cannot find context". It is sent again once, to the
+   * world's context in the new document, as soon as that exists (within the same limit); a page whose document is
+   * gone for good keeps the error.
+   */
+  private async evaluate(expression: string, world: 'main' | 'readers', timeoutMs: number, what: string): Promise<unknown> {
+    const end = performance.now() + timeoutMs;
+    const once = async (contextId: number | undefined) =>
+      (await withTimeout(
+        this.cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true, ...(contextId !== undefined ? { contextId } : {}) }),
+        Math.max(1, end - performance.now()),
+        what,
+      )) as { result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } };
+    const first = this.contextOf(world);
+    let r;
+    try {
+      r = await once(first);
+    } catch (err) {
+      if (!CONTEXT_GONE.test(errorMessage(err))) throw err;
+      const next = await this.newContext(world, first, end);
+      if (next === undefined) throw err;
+      r = await once(next);
+    }
     if (r.exceptionDetails) throw new Error(`${what}: ${(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text).split('\n')[0]}`);
     return r.result.value;
+  }
+
+  /** The world's context once it differs from `gone` (a new document's), or undefined when none came by `end`. */
+  private async newContext(world: 'main' | 'readers', gone: number | undefined, end: number): Promise<number | undefined> {
+    while (!this.closed && performance.now() < end) {
+      const id = this.contextOf(world);
+      if (id !== undefined && id !== gone) return id;
+      await sleep(Math.min(CONTEXT_POLL_MS, Math.max(1, end - performance.now())));
+    }
+    return undefined;
   }
 
   /**
@@ -280,7 +316,7 @@ export class ProbeDriver {
    * world shares), answered within `timeoutMs`.
    */
   async alive(timeoutMs: number, what = 'responsiveness'): Promise<void> {
-    await this.evaluate('1', this.mainCtx, timeoutMs, what);
+    await this.evaluate('1', 'main', timeoutMs, what);
   }
 
   /** The readers are in the current document (a document the probe navigated to, not an error page or a download). */
@@ -292,7 +328,7 @@ export class ProbeDriver {
   async call<T>(fn: string, args: unknown[], timeoutMs: number): Promise<T> {
     if (this.readerCtx === undefined) throw new Error(`${fn}: the probe's readers are not in this document`);
     const expression = `__wg.setKinds(${JSON.stringify(this.kinds)}); __wg.${fn}(${args.map((a) => JSON.stringify(a)).join(',')})`;
-    return bounded(await this.evaluate(expression, this.readerCtx, timeoutMs, fn)) as T;
+    return bounded(await this.evaluate(expression, 'readers', timeoutMs, fn)) as T;
   }
 
   /**
@@ -303,7 +339,7 @@ export class ProbeDriver {
   async agent<T>(op: string, args: unknown[], timeoutMs: number): Promise<T> {
     const { name, secret } = this.keys;
     const expression = `window[${JSON.stringify(name)}](${JSON.stringify(secret)}, ${JSON.stringify(op)}, ${JSON.stringify(JSON.stringify(args))})`;
-    const raw = await this.evaluate(expression, this.mainCtx, timeoutMs, op);
+    const raw = await this.evaluate(expression, 'main', timeoutMs, op);
     if (typeof raw !== 'string' || raw === '') throw new Error(`${op}: the page's clock and recorders are not in this document`);
     let v: unknown;
     try {
