@@ -73,7 +73,10 @@ export function desktopScreenshot(evidence: Evidence): ScreenshotInput {
   if (!b) return { ok: false, reason: 'no screenshot: the browser did not run' };
   if (!b.ok) return { ok: false, reason: `no screenshot: ${b.reason}` };
   const shot = b.value.screenshots.desktop;
-  if (!shot) return { ok: false, reason: 'no screenshot: the browser session took no desktop screenshot' };
+  if (!shot) {
+    const why = b.value.unavailable?.['screenshots'];
+    return { ok: false, reason: `no screenshot: the browser session took no desktop screenshot${why ? ` (${why})` : ''}` };
+  }
   return { ok: true, png: shot.png, width: shot.width, height: shot.height };
 }
 

@@ -1,6 +1,6 @@
 /**
  * How busy the page's main thread is after load (BrowserEvidence.busyAfterLoad): Chrome's task time
- * (`Performance.getMetrics` TaskDuration) over the settle, against the wall time. The runner owns the settle;
+ * (`Performance.getMetrics` TaskDuration) over the settle, against the renderer's own clock. The runner owns the settle;
  * this only reads the task time on both sides of it.
  */
 import type { Page } from 'puppeteer-core';
@@ -47,23 +47,27 @@ export function firstContentfulPaintMs(): number | null {
  */
 export const METRICS_TIMEOUT_MS = 1000;
 
-/** Chrome's task seconds so far; 'busy' when the page did not answer, undefined when the call failed. */
-function taskSeconds(page: Page): Promise<number | 'busy' | undefined> {
+/** Chrome's task seconds so far and the renderer's clock when it counted them (s); 'busy' when the page did not answer, undefined when the call failed. */
+function taskSeconds(page: Page): Promise<{ task: number; at: number } | 'busy' | undefined> {
   return withTimeout(page.metrics(), METRICS_TIMEOUT_MS, 'metrics').then(
-    (m) => m.TaskDuration,
+    (m) => (m.TaskDuration !== undefined && m.Timestamp !== undefined ? { task: m.TaskDuration, at: m.Timestamp } : undefined),
     (err) => (err instanceof TimeoutError ? ('busy' as const) : undefined),
   );
 }
 
-/** The main thread's busy share (0–1, rounded to 3 places) while `settle` runs; undefined when not measured. */
+/**
+ * The main thread's busy share (0–1, rounded to 3 places) while `settle` runs; undefined when not measured.
+ * Both sides of the share are the renderer's: its task time over its own clock between the two readings
+ * (Performance.getMetrics' `Timestamp`), not over ours. On a loaded machine an answer can take hundreds of ms to
+ * reach us; timed on our clock that delay counted as idle time of the page (a page computing in a loop measured
+ * 0.42 on CI, where it measures 0.95 here).
+ */
 export async function busyAfterLoad(page: Page, settle: () => Promise<unknown>): Promise<number | undefined> {
-  const task0 = await taskSeconds(page);
-  const w0 = performance.now();
+  const a = await taskSeconds(page);
   await settle();
-  const task1 = task0 === 'busy' ? 'busy' : await taskSeconds(page);
-  const wall = (performance.now() - w0) / 1000;
+  const b = a === 'busy' ? 'busy' : await taskSeconds(page);
   let busy: number | undefined;
-  if (task0 === 'busy' || task1 === 'busy') busy = 1;
-  else if (task0 !== undefined && task1 !== undefined && wall > 0) busy = Math.min(1, Math.max(0, (task1 - task0) / wall));
+  if (a === 'busy' || b === 'busy') busy = 1;
+  else if (a !== undefined && b !== undefined && b.at > a.at) busy = Math.min(1, Math.max(0, (b.task - a.task) / (b.at - a.at)));
   return busy === undefined ? undefined : Math.round(busy * 1000) / 1000;
 }
