@@ -26,9 +26,14 @@ export function freezeAnimations(): number {
   // A focused field's caret blinks on its own timer: shown in one run's screenshot, not in the next (two corpus
   // pages with an autofocused field gave their screenshot judges a new picture on every run). Hidden for the
   // screenshots, as Playwright's screenshots do by default; nothing collected after this reads styles.
-  const caret = document.createElement('style');
-  caret.textContent = '*, *::before, *::after { caret-color: transparent !important; }';
-  (document.head ?? document.documentElement).appendChild(caret);
+  // Only when a field has the focus: a style added while the page clock is paused needs a new frame, and a page
+  // whose clock and frames stand still (a WebGL scene that never goes idle) then never gives the screenshot one.
+  const focused = document.activeElement;
+  if (focused && focused !== document.body && (focused.matches('input, textarea, select') || (focused as HTMLElement).isContentEditable)) {
+    const caret = document.createElement('style');
+    caret.textContent = '*, *::before, *::after { caret-color: transparent !important; }';
+    (document.head ?? document.documentElement).appendChild(caret);
+  }
   let n = 0;
   for (const a of document.getAnimations()) {
     try {
