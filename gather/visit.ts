@@ -289,7 +289,6 @@ class VisitRun {
   private async collect(ev: BrowserEvidence): Promise<void> {
     for (const c of this.collectors) {
       if (!c.collect || (c.screenshots && !this.opts.screenshots)) continue;
-
       await gate.step(`visit ${c.name}`);
       const value = await this.step(c.field, c.name, () => c.collect!(this.ctx), c.limit);
       c.fill?.(ev, value, this.ctx);
