@@ -48,8 +48,8 @@ function describeOne(s: TestStep): string {
   if ('drag' in s) return `drag ${describeLocator(s.drag)} to ${isOffset(s.to) ? `(${s.to.dx}, ${s.to.dy})` : describeLocator(s.to)}${pointerWords(s)}`;
   if ('swipe' in s) return `swipe ${describeLocator(s.swipe)} by (${s.to.dx}, ${s.to.dy})${s.at ? ` from ${point(s.at)}` : ''}`;
   if ('touch' in s) return `touch ${describeLocator(s.touch)}${pointerWords(s)}`;
-  if ('press' in s) return `press ${s.press}${s.hold ? ` for ${s.hold} ms` : ''}`;
-  if ('keys' in s) return `press ${s.keys.map((k) => (k === ' ' ? 'Space' : k)).join('+')} together${s.hold ? ` for ${s.hold} ms` : ''}`;
+  if ('press' in s) return `press ${keyName(s.press)}${s.hold ? ` for ${s.hold} ms` : ''}`;
+  if ('keys' in s) return `press ${s.keys.map(keyName).join('+')} together${s.hold ? ` for ${s.hold} ms` : ''}`;
   if ('mouse' in s)
     return `mouse ${s.mouse.map((m) => ('down' in m ? `down ${point(m.down)}` : 'move' in m ? `move ${point(m.move)}` : 'up' in m ? 'up' : `wait ${m.wait} ms`)).join(', ')}${s.on ? ` on ${describeLocator(s.on)}` : ''}${pointerWords(s)}`;
   if ('waitUntil' in s) return `wait until ${describeExpectation(s.waitUntil)} (at most ${s.within ?? 5000} ms)`;
@@ -62,6 +62,9 @@ function describeOne(s: TestStep): string {
   const kind = (['click', 'dblclick', 'hover', 'check', 'uncheck'] as const).find((k) => k in s)!;
   return `${kind} ${describeLocator((s as unknown as Record<string, Locator>)[kind]!)}${pointerWords(s as Parameters<typeof pointerWords>[0])}`;
 }
+
+/** A key as a person reads it: " " is Space (printed as is, the step would read "press  "). */
+const keyName = (k: string): string => (k === ' ' ? 'Space' : k);
 
 const ref = (v: number | string): string => (typeof v === 'number' ? String(v) : `the ${v} read`);
 

@@ -61,6 +61,13 @@ describe('requirement tests format', () => {
     assert.equal(describeStep(steps[8]!), 'uncheck text "News" #2');
   });
 
+  it('names the space bar "Space" in a step, alone or with other keys', () => {
+    assert.equal(describeStep({ press: ' ' }), 'press Space');
+    assert.equal(describeStep({ press: ' ', hold: 200 }), 'press Space for 200 ms');
+    assert.equal(describeStep({ keys: ['ArrowRight', ' '] }), 'press ArrowRight+Space together');
+    assert.equal(describeStep({ press: 'Enter' }), 'press Enter');
+  });
+
   it('the requirement line keeps its tests', () => {
     const [r] = parseRequirementsJsonl(line([{ id: 't', steps: [], expect: [{ noErrors: true }] }]), 'reqs.jsonl');
     assert.equal(r!.tests!.length, 1);
