@@ -55,6 +55,9 @@ const lockFs = {
   },
 };
 
+/** How often a waiter tries the lock again (ms). */
+const POLL_MS = 25;
+
 /** Write the holder marker into a lock directory just taken, keeping the mtime proper-lockfile checks. */
 function markHolder(dir: string): void {
   try {
@@ -71,22 +74,20 @@ function markHolder(dir: string): void {
  * that a run never hangs on another process.
  */
 export async function acquireMeasureLock(timeoutMs: number, path = measureLockPath()): Promise<() => Promise<void>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const release = await lockfile.lock(path, { realpath: false, stale: STALE_MS, update: STALE_MS / 4, fs: lockFs });
-      markHolder(lockDirectory(path));
-      let released = false;
-      return async () => {
-        if (released) return;
-        released = true;
-        await release().catch(() => undefined);
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
-      if (Date.now() > deadline)
-        throw new Error(`another webgrade process held the Lighthouse measurement lock for more than ${Math.round(timeoutMs / 1000)} s`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+  // proper-lockfile retries through `retry`: every POLL_MS, until the wait has lasted timeoutMs.
+  const retries = { retries: Math.ceil(timeoutMs / POLL_MS) + 1, factor: 1, minTimeout: POLL_MS, maxTimeout: POLL_MS, maxRetryTime: timeoutMs };
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(path, { realpath: false, stale: STALE_MS, update: STALE_MS / 4, fs: lockFs, retries });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+    throw new Error(`another webgrade process held the Lighthouse measurement lock for more than ${Math.round(timeoutMs / 1000)} s`);
   }
+  markHolder(lockDirectory(path));
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    await release().catch(() => undefined);
+  };
 }
