@@ -15,25 +15,14 @@ import { listArtifact, readArtifactFile } from '../lib/artifact/load.js';
 import type { Requirement } from '../core/requirements.js';
 import { withRepeats, type BatchJob } from './batch.js';
 import { DEFAULT_MAX_JOB_BYTES, DEFAULT_QUEUE, JOB_ATTEMPTS, newQueue, storeQueueSettings, type QueueSettings } from './queue.js';
-import { artifactName, RefusedPayload, type ValidJob } from './queue-trust.js';
+import { artifactName, RefusedPayload, type JobFields, type ValidJob } from './queue-trust.js';
 import { insideTree } from '../lib/paths.js';
 
-export interface JobData {
-  model: string;
-  requirement: string;
-  repeat?: number;
-  /** Content hash of the artifact. */
-  hash: string;
-  settingsId: string;
-  /** The artifact's path where it was added (rows name it, as batch rows do). */
-  artifact: string;
-  /** One file (`<name>.html`) or a folder with index.html. */
-  kind: 'file' | 'dir';
+export interface JobData extends JobFields {
   /** Relative path and base64 bytes of every file; absent with a shared path. */
   files?: Array<[string, string]>;
   /** The artifact is read from `artifact` itself (`--shared`). */
   shared?: boolean;
-  req?: Requirement;
 }
 
 /** Every file of an artifact, relative path → bytes, in path order. */

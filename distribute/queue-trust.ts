@@ -24,19 +24,26 @@ export class RefusedPayload extends Error {
   }
 }
 
-/** A job as the worker acts on it: every field checked (see `validateJobData`). */
-export interface ValidJob {
+/** What a queued job names, the same on the wire (`JobData`, queue-jobs.ts) and once checked (`ValidJob`). */
+export interface JobFields {
   model: string;
   requirement: string;
   repeat?: number;
+  /** Content hash of the artifact. */
   hash: string;
   settingsId: string;
+  /** The artifact's path where it was added (rows name it, as batch rows do). */
   artifact: string;
+  /** One file (`<name>.html`) or a folder with index.html. */
   kind: 'file' | 'dir';
+  req?: Requirement;
+}
+
+/** A job as the worker acts on it: every field checked (see `validateJobData`). */
+export interface ValidJob extends JobFields {
   /** Relative path (normalised, confined) and decoded bytes of every file; absent with `shared`. */
   files?: Array<[string, Buffer]>;
   shared?: true;
-  req?: Requirement;
 }
 
 function onlyKeys(o: Obj, allowed: readonly string[], where: string): void {
