@@ -17,6 +17,8 @@ import { JudgeClient } from '../../../judges/client.js';
 import { AGENT_TASK, modelFor, notConfiguredReason, resolveJudgeSettings, type JudgeSettings } from '../../../judges/settings.js';
 import { runAgentTest, type AgentContext } from './agent.js';
 import { runRequirementTests, type TestRunOptions } from './run.js';
+import { usesOcr, warmOcr } from './ocr.js';
+import { withTimeout } from '../../time.js';
 
 /** Why the tests cannot run on this artifact, or null. */
 export function noTestsReason(evidence: Evidence): string | null {
@@ -69,7 +71,10 @@ export async function gatherRequirementTests(
   }
   let context: BrowserContext | undefined;
   try {
+    // The OCR engine starts beside the context, before the first test's time limit runs.
+    const ocr = usesOcr(tests) ? warmOcr() : undefined;
     context = await newContext();
+    if (ocr) await withTimeout(ocr, Math.max(0, deadline + extra - performance.now() - 3000), 'OCR start').catch(() => undefined);
     evidence.requirementTests = gathered(
       await runRequirementTests(context, evidence.artifact, site.origin, site.entryUrl, tests, {
         deadline: deadline + extra,

@@ -58,6 +58,30 @@ export async function prepare(png: Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
+/**
+ * Start the OCR engine now, so that its start-up (seconds: the WebAssembly engine and the English model) is not
+ * counted against the time limit of the first test that reads text by OCR. Never rejects: a failed start is
+ * started again, and reported, by the first `readText`.
+ */
+export async function warmOcr(): Promise<void> {
+  worker ??= start();
+  await worker.catch(() => {
+    worker = undefined;
+  });
+}
+
+/** Whether tests read anything by OCR: a step or an expectation with an `ocr` field anywhere in them. */
+export function usesOcr(tests: unknown): boolean {
+  const seen = (v: unknown, depth: number): boolean => {
+    if (depth > 32 || v === null || typeof v !== 'object') return false;
+    if (Array.isArray(v)) return v.some((x) => seen(x, depth + 1));
+    const o = v as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(o, 'ocr') && o.ocr) return true;
+    return Object.values(o).some((x) => seen(x, depth + 1));
+  };
+  return seen(tests, 0);
+}
+
 /** The text in a PNG (a crop of the viewport), as Tesseract reads it, with its mean confidence (0–100). */
 export async function readText(png: Buffer): Promise<{ text: string; confidence: number }> {
   worker ??= start();
