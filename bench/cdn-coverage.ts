@@ -18,11 +18,7 @@ import { findPages, prefetchUrls, scanPage, type UrlResult } from '../cdn/prefet
 import { benchArgs, corpusDir, inputDir, usageError } from './common.js';
 
 const USAGE = 'usage: node dist/bench/cdn-coverage.js [DIR] [--cache DIR] [--concurrency N]';
-const { values: args, positionals } = benchArgs(
-  USAGE,
-  { cache: { type: 'string' }, concurrency: { type: 'number', default: 4 } },
-  { positionals: true },
-);
+const { values: args, positionals } = benchArgs(USAGE, { cache: { type: 'string' }, concurrency: { type: 'number', default: 4 } }, { positionals: true });
 if (positionals.length > 1) usageError(USAGE, `one pages folder at most, got ${positionals.length}`);
 const dir = inputDir(positionals[0] ?? join(corpusDir, 'llm-tools', 'pages'));
 const given = args.cache;

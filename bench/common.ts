@@ -38,10 +38,7 @@ export function inputDir(dir: string, what = 'pages folder'): string {
  * has no negation of its own). Without a default a value is `undefined` when the option is absent; a boolean's is.
  */
 export type BenchOption =
-  | { type: 'string'; default?: string }
-  | { type: 'boolean' }
-  | { type: 'number'; default?: number }
-  | { type: 'numbers'; default?: number[] };
+  { type: 'string'; default?: string } | { type: 'boolean' } | { type: 'number'; default?: number } | { type: 'numbers'; default?: number[] };
 
 type BenchValue<O extends BenchOption> = O extends { type: 'number' }
   ? number

@@ -30,17 +30,14 @@ import { DEFAULT_BUDGET_MS, runMetric, Scorer } from '../runner/score.js';
 import { tallyLiveness } from '../metrics/interaction/control-liveness.js';
 import { benchArgs, corpusDir, inputDir } from './common.js';
 
-const { values: args } = benchArgs(
-  'usage: node dist/bench/interaction.js [--every K] [--pages N] [--dir DIR] [--out DIR] [--placement K] [--only name,name]',
-  {
-    every: { type: 'number', default: 1 },
-    pages: { type: 'number', default: Infinity },
-    dir: { type: 'string' },
-    out: { type: 'string' },
-    placement: { type: 'number', default: 0 },
-    only: { type: 'string' },
-  },
-);
+const { values: args } = benchArgs('usage: node dist/bench/interaction.js [--every K] [--pages N] [--dir DIR] [--out DIR] [--placement K] [--only name,name]', {
+  every: { type: 'number', default: 1 },
+  pages: { type: 'number', default: Infinity },
+  dir: { type: 'string' },
+  out: { type: 'string' },
+  placement: { type: 'number', default: 0 },
+  only: { type: 'string' },
+});
 const dir = inputDir(args.dir ?? join(corpusDir, 'llm-tools', 'pages'));
 const out = args.out;
 const only = args.only?.split(',');
