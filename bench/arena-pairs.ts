@@ -25,7 +25,8 @@
  * interval. Means over `--seeds` populations; then, per strategy, the votes at which the mean misplaced weight
  * first reaches each of `--targets` (linear between steps).
  *
- *   node dist/bench/arena-pairs.js [--models 8] [--requirements 80] [--steps 100,200,400,800,1600] [--seeds 16] [--noise 1] [--targets 0.2,0.15,0.12]
+ *   node dist/bench/arena-pairs.js [--models 8] [--requirements 80] [--steps 100,200,400,800,1600] [--seeds 16] [--noise 1]
+ *     [--targets 0.2,0.15,0.12] [--strategies random,arena,arena+closeness]
  */
 import { populationFromRows, populationNorms } from '../weights/aggregate.js';
 import { mulberry32 } from '../lib/random.js';
@@ -38,6 +39,7 @@ import { presetWeights } from '../weights/personas.js';
 import { metricProfiles } from '../arena/catalogue.js';
 import { PairChooser, pairKey, type ChooserOptions } from '../arena/select.js';
 import { row } from '../test/weights/synthetic.js';
+import { benchArgs, usageError } from './common.js';
 import type { ResultRow } from '../store/results-file.js';
 
 const METRICS = ['lint', 'comment-rate', 'copywriting', 'accessibility', 'performance', 'layout-sparsity'];
@@ -55,33 +57,36 @@ const VARIANTS: Record<string, Pick<ChooserOptions, 'factors' | 'explore' | 'dra
 };
 type Strategy = string;
 
-function arg(name: string, dflt: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : dflt;
-}
-function usage(): never {
-  process.stderr.write(
-    'usage: node dist/bench/arena-pairs.js [--models 8] [--requirements 80] [--steps 100,200,400] [--seeds 16] [--noise 1] [--targets 0.2,0.15] [--strategies random,arena]\n',
-  );
-  process.exit(2);
-}
-const num = (name: string, dflt: string, min: number) => {
-  const v = Number(arg(name, dflt));
-  if (!Number.isFinite(v) || v < min) usage();
+const USAGE =
+  'usage: node dist/bench/arena-pairs.js [--models 8] [--requirements 80] [--steps 100,200,400,800,1600] [--seeds 16] [--noise 1] [--targets 0.2,0.15,0.12] [--strategies random,arena,arena+closeness]';
+const { values: args } = benchArgs(USAGE, {
+  models: { type: 'number', default: 8 },
+  requirements: { type: 'number', default: 80 },
+  seeds: { type: 'number', default: 16 },
+  noise: { type: 'number', default: 1 },
+  targets: { type: 'numbers', default: [0.2, 0.15, 0.12] },
+  steps: { type: 'numbers', default: [100, 200, 400, 800, 1600] },
+  strategies: { type: 'string', default: 'random,arena,arena+closeness' },
+});
+const atLeast = (name: string, v: number, min: number) => {
+  if (!Number.isFinite(v) || v < min) usageError(USAGE, `--${name} must be a number ≥ ${min}, got ${v}`);
   return v;
 };
-const MODELS = num('--models', '8', 2);
-const REQS = num('--requirements', '80', 2);
-const SEEDS = num('--seeds', '16', 1);
-const NOISE = num('--noise', '1', 0);
-const TARGETS = arg('--targets', '0.2,0.15,0.12').split(',').map(Number);
-if (TARGETS.some((t) => !Number.isFinite(t) || t <= 0)) usage();
-const STEPS = arg('--steps', '100,200,400,800,1600').split(',').map(Number);
-const STRATEGIES = arg('--strategies', 'random,arena,arena+closeness').split(',');
-if (STRATEGIES.some((s) => !(s in VARIANTS))) usage();
-if (STEPS.some((n) => !Number.isInteger(n) || n < 1) || STEPS.some((n, i) => i > 0 && n <= STEPS[i - 1]!)) usage();
+const MODELS = atLeast('models', args.models, 2);
+const REQS = atLeast('requirements', args.requirements, 2);
+const SEEDS = atLeast('seeds', args.seeds, 1);
+const NOISE = atLeast('noise', args.noise, 0);
+const TARGETS = args.targets;
+if (TARGETS.some((t) => !Number.isFinite(t) || t <= 0)) usageError(USAGE, '--targets must be positive numbers');
+const STEPS = args.steps;
+const STRATEGIES = args.strategies.split(',');
+const unknown = STRATEGIES.filter((s) => !(s in VARIANTS));
+if (unknown.length) usageError(USAGE, `--strategies: unknown ${unknown.join(', ')} (known: ${Object.keys(VARIANTS).join(', ')})`);
+if (STEPS.some((n) => !Number.isInteger(n) || n < 1) || STEPS.some((n, i) => i > 0 && n <= STEPS[i - 1]!))
+  usageError(USAGE, '--steps must be increasing whole numbers ≥ 1');
 const PAIRS = (REQS * MODELS * (MODELS - 1)) / 2;
-if (STEPS[STEPS.length - 1]! > PAIRS * RATERS.length) usage();
+if (STEPS[STEPS.length - 1]! > PAIRS * RATERS.length)
+  usageError(USAGE, `--steps: at most ${PAIRS * RATERS.length} votes (${PAIRS} pairs × ${RATERS.length} raters)`);
 
 interface World {
   rows: ResultRow[];
@@ -198,7 +203,6 @@ function figures(w: World, prefs: readonly Preference[]): Figures {
 
 const started = performance.now();
 const all = new Map(STRATEGIES.map((s) => [s, STEPS.map(() => [] as Figures[])]));
-if (STRATEGIES.length === 0) usage();
 for (let seed = 1; seed <= SEEDS; seed++) {
   const w = world(seed);
   for (const s of STRATEGIES) {

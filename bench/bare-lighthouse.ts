@@ -23,6 +23,7 @@ import { chromeBinary, sandboxContext, scoringChromeFlags } from '../gather/chro
 import { runLighthouse, type PageState } from '../gather/lighthouse.js';
 import { Sandbox } from '../gather/sandbox/sandbox.js';
 import { servedArtifact } from '../gather/server.js';
+import { benchArgs } from './common.js';
 import type { LighthouseEvidence } from '../core/evidence.js';
 
 export interface BareChrome {
@@ -93,7 +94,7 @@ async function main(pages: string[]): Promise<void> {
 
 // Imported by browser-suite and a test; run directly, it measures the pages it is given.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const args = process.argv.slice(2);
+  const { positionals: args } = benchArgs('usage: node dist/bench/bare-lighthouse.js [PAGE ...]', {}, { positionals: true });
   const pages = args.length ? args : [join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'example')];
   main(pages).catch((err) => {
     console.error(err instanceof Error ? err.stack : err);

@@ -14,17 +14,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'bin', 'webgrade.js');
-const argv = process.argv.slice(2);
-const opt = (name: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const count = Number(opt('--pages') ?? 60);
-const dir = inputDir(opt('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
+const { values: args } = benchArgs('usage: node dist/bench/batch.js [--pages 60] [--dir DIR]', {
+  pages: { type: 'number', default: 60 },
+  dir: { type: 'string' },
+});
+const count = args.pages;
+const dir = inputDir(args.dir ?? join(corpusDir, 'llm-tools', 'pages'));
 const LH = ['performance', 'accessibility', 'best-practices'];
 
 interface Row {

@@ -28,20 +28,19 @@ import { SUITES, type SuiteId } from '../core/metric.js';
 import { suiteMetrics } from '../metrics/registry.js';
 import { Scorer } from '../runner/score.js';
 import { bareLighthouse, launchBareChrome } from './bare-lighthouse.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir, usageError } from './common.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-const dirIdx = process.argv.indexOf('--dir');
-const dir = inputDir(dirIdx > 0 ? process.argv[dirIdx + 1]! : join(corpusDir, 'llm-tools', 'pages'));
-const suiteIdx = process.argv.indexOf('--suite');
-const suiteArg = suiteIdx > 0 ? process.argv[suiteIdx + 1]! : 'study';
-if (!(SUITES as readonly string[]).includes(suiteArg)) {
-  console.error(`--suite must be one of ${SUITES.join(', ')}`);
-  process.exit(2);
-}
+const USAGE = 'usage: node dist/bench/browser-suite.js [--pages 30] [--repeats 5] [--repeat-pages 3] [--dir DIR] [--suite study|extended]';
+const { values: args } = benchArgs(USAGE, {
+  pages: { type: 'number', default: 30 },
+  repeats: { type: 'number', default: 5 },
+  'repeat-pages': { type: 'number', default: 3 },
+  dir: { type: 'string' },
+  suite: { type: 'string', default: 'study' },
+});
+const dir = inputDir(args.dir ?? join(corpusDir, 'llm-tools', 'pages'));
+const suiteArg = args.suite;
+if (!(SUITES as readonly string[]).includes(suiteArg)) usageError(USAGE, `--suite must be one of ${SUITES.join(', ')}`);
 const suiteId = suiteArg as SuiteId;
 
 /** RSS and PSS (bytes) of a process and all its descendants, from /proc. */
@@ -87,9 +86,9 @@ const median = (xs: number[]) => {
 const f2 = (x: number) => x.toFixed(2);
 
 async function main(): Promise<void> {
-  const count = arg('--pages', 30);
-  const repeats = arg('--repeats', 5);
-  const repeatPages = arg('--repeat-pages', 3);
+  const count = args.pages;
+  const repeats = args.repeats;
+  const repeatPages = args['repeat-pages'];
   const pages = readdirSync(dir)
     .filter((f) => /\.html?$/i.test(f))
     .sort()

@@ -15,17 +15,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { CdnCache } from '../cdn/index.js';
 import { findPages, prefetchUrls, scanPage, type UrlResult } from '../cdn/prefetch.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir, usageError } from './common.js';
 
-const argv = process.argv.slice(2);
-const opt = (name: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const positional = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1]!.startsWith('--')));
-const dir = inputDir(positional[0] ?? join(corpusDir, 'llm-tools', 'pages'));
-const given = opt('--cache');
-const concurrency = Number(opt('--concurrency') ?? 4);
+const USAGE = 'usage: node dist/bench/cdn-coverage.js [DIR] [--cache DIR] [--concurrency N]';
+const { values: args, positionals } = benchArgs(USAGE, { cache: { type: 'string' }, concurrency: { type: 'number', default: 4 } }, { positionals: true });
+if (positionals.length > 1) usageError(USAGE, `one pages folder at most, got ${positionals.length}`);
+const dir = inputDir(positionals[0] ?? join(corpusDir, 'llm-tools', 'pages'));
+const given = args.cache;
+const concurrency = args.concurrency;
 
 const isBase = (r: UrlResult | undefined) => r?.answer.kind === 'unavailable' && /directory listings are not served/.test(r.answer.reason ?? '');
 

@@ -18,7 +18,7 @@ import { servedArtifact } from '../gather/server.js';
 import { renderViews } from '../gather/fidelity/render.js';
 import { compareBlocks } from '../metrics/fidelity/visual-fidelity.js';
 import { compareComponents } from '../metrics/fidelity/component-fidelity.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir } from './common.js';
 
 export async function renderFreshVsResized(paths: string[]): Promise<string> {
   const sandbox = new SandboxThread({ network: { mode: 'cdn' } });
@@ -65,7 +65,7 @@ export async function renderFreshVsResized(paths: string[]): Promise<string> {
 
 // Imported by fidelity.ts; run directly, it checks the pages it is given.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  let pages = process.argv.slice(2);
+  let pages = benchArgs('usage: node dist/bench/fidelity-checks.js [PAGE ...]', {}, { positionals: true }).positionals;
   if (!pages.length) {
     const refs = inputDir(join(corpusDir, 'design2code', 'references'), 'Design2Code references folder');
     pages = readdirSync(refs)

@@ -10,7 +10,7 @@
  * point at that node_modules:
  *
  *   npm install --prefix /tmp/ocr tesseract.js@7 @tesseract.js-data/eng
- *   node dist/bench/fidelity-ocr.js --modules /tmp/ocr/node_modules [--dir ../shared/corpus/design2code] [--pages N]
+ *   node dist/bench/fidelity-ocr.js --modules /tmp/ocr/node_modules [--dir ../shared/corpus/design2code] [--pages 100]
  *
  * Without --modules it looks in webgrade's own node_modules; when tesseract.js is in neither, it says so and exits
  * with CANNOT_RUN (bench/common.ts), as it does when the Design2Code corpus is absent.
@@ -26,13 +26,16 @@ import { SandboxThread } from '../gather/sandbox/sandbox-thread.js';
 import { servedArtifact } from '../gather/server.js';
 import { renderViews } from '../gather/fidelity/render.js';
 import { prepareBlocks, ratio } from '../metrics/fidelity/fidelity-tools.js';
-import { cannotRun, corpusDir, inputDir } from './common.js';
+import { benchArgs, cannotRun, corpusDir, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const argv = process.argv.slice(2);
-const opt = (n: string) => (argv.includes(n) ? argv[argv.indexOf(n) + 1] : undefined);
-const dir = opt('--dir') ?? join(corpusDir, 'design2code');
-const modules = opt('--modules') ?? join(here, '..', '..', 'node_modules');
+const { values: args } = benchArgs('usage: node dist/bench/fidelity-ocr.js [--modules DIR] [--dir ../shared/corpus/design2code] [--pages 100]', {
+  modules: { type: 'string' },
+  dir: { type: 'string' },
+  pages: { type: 'number', default: 100 },
+});
+const dir = args.dir ?? join(corpusDir, 'design2code');
+const modules = args.modules ?? join(here, '..', '..', 'node_modules');
 
 interface OcrLine {
   text: string;
@@ -66,7 +69,7 @@ async function main(): Promise<void> {
   const refs = readdirSync(inputDir(join(dir, 'references'), 'Design2Code references folder'))
     .filter((f) => f.endsWith('.html'))
     .sort()
-    .slice(0, Number(opt('--pages') ?? 100));
+    .slice(0, args.pages);
   const sandbox = new SandboxThread({ network: { mode: 'cdn' } });
   const chrome = new ChromeProcess({ spki: () => sandbox.certificates() });
   const tStart = performance.now();

@@ -2,7 +2,7 @@
  * Fidelity benchmark and validation (issue: reference fidelity): the Design2Code model outputs scored against their
  * references with `visual-fidelity` and `component-fidelity` on desktop, tablet and phone.
  *
- *   node dist/bench/fidelity.js [--dir ../shared/corpus/design2code] [--methods a,b] [--pages N] [--checks]
+ *   node dist/bench/fidelity.js [--dir ../shared/corpus/design2code] [--methods a,b] [--pages 1000] [--checks]
  *
  * Data: `<dir>/references/<id>.html` (20 human-made pages) and `<dir>/predictions/<method>/<id>.html` (7
  * methods); images were replaced by `rick.jpg` beside them. Each page is copied with rick.jpg into a folder
@@ -28,15 +28,16 @@ import { join } from 'node:path';
 import { Scorer } from '../runner/score.js';
 import type { ScoreDocument } from '../core/results.js';
 import type { ReferenceInput } from '../core/fidelity.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir } from './common.js';
 
-const argv = process.argv.slice(2);
-const opt = (name: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const dir = opt('--dir') ?? join(corpusDir, 'design2code');
-const checks = argv.includes('--checks');
+const { values: args } = benchArgs('usage: node dist/bench/fidelity.js [--dir ../shared/corpus/design2code] [--methods a,b] [--pages 1000] [--checks]', {
+  dir: { type: 'string' },
+  methods: { type: 'string' },
+  pages: { type: 'number', default: 1000 },
+  checks: { type: 'boolean' },
+});
+const dir = args.dir ?? join(corpusDir, 'design2code');
+const checks = args.checks;
 
 /** The study's published averages for the same prediction folders (final, size, text, position, color, clip). */
 export const PUBLISHED: Record<string, { final: number; size: number; text: number; position: number; color: number; clip: number }> = {
@@ -131,8 +132,8 @@ async function main(): Promise<void> {
     .filter((f) => f.endsWith('.html'))
     .map((f) => f.replace(/\.html$/, ''))
     .sort((a, b) => Number(a) - Number(b))
-    .slice(0, Number(opt('--pages') ?? 1000));
-  const methods = (opt('--methods')?.split(',') ?? readdirSync(join(dir, 'predictions')).sort()).filter((m) => existsSync(join(dir, 'predictions', m)));
+    .slice(0, args.pages);
+  const methods = (args.methods?.split(',') ?? readdirSync(join(dir, 'predictions')).sort()).filter((m) => existsSync(join(dir, 'predictions', m)));
   const tmp = mkdtempSync(join(tmpdir(), 'webgrade-fidelity-bench-'));
   const cacheDir = join(tmp, 'cache');
   const refs = new Map<string, ReferenceInput>();

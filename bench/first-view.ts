@@ -12,26 +12,23 @@
 import { readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { quantile } from 'simple-statistics';
 import type { FirstView, InteractionEvidence } from '../core/browser-evidence.js';
 import { Scorer } from '../runner/score.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir } from './common.js';
 
-const { values } = parseArgs({
-  options: {
-    pages: { type: 'string', default: '40' },
-    every: { type: 'string' },
-    dir: { type: 'string' },
-    'no-fixtures': { type: 'boolean', default: false },
-  },
+const { values } = benchArgs('usage: node dist/bench/first-view.js [--pages 40] [--every K] [--dir DIR] [--no-fixtures]', {
+  pages: { type: 'number', default: 40 },
+  every: { type: 'number' },
+  dir: { type: 'string' },
+  'no-fixtures': { type: 'boolean' },
 });
 const dir = inputDir(values.dir ?? join(corpusDir, 'llm-tools', 'pages'));
 const names = readdirSync(dir)
   .filter((f) => f.endsWith('.html') || !f.includes('.'))
   .sort();
-const wanted = Number(values.pages);
-const every = values.every ? Number(values.every) : Math.max(1, Math.floor(names.length / wanted));
+const wanted = values.pages;
+const every = values.every ? values.every : Math.max(1, Math.floor(names.length / wanted));
 const pages = names
   .filter((_, i) => i % every === 0)
   .slice(0, wanted)

@@ -20,18 +20,21 @@ import { suiteMetrics } from '../metrics/registry.js';
 import { Scorer } from '../runner/score.js';
 import { isNeverIdle } from '../gather/collectors/busy-after-load.js';
 import { bareLighthouse, launchBareChrome } from './bare-lighthouse.js';
-import { corpusDir } from './common.js';
+import { benchArgs, corpusDir } from './common.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
+const { values: args } = benchArgs('usage: node dist/bench/heavy-pages.js [--pages a,b] [--light 3] [--no-corpus] [--no-bare] [--dir DIR]', {
+  pages: { type: 'string' },
+  light: { type: 'number', default: 3 },
+  'no-corpus': { type: 'boolean' },
+  'no-bare': { type: 'boolean' },
+  dir: { type: 'string' },
+});
 
 const here = dirname(fileURLToPath(import.meta.url));
 const heavyDir = join(here, '..', '..', 'fixtures', 'heavy');
-const corpus = arg('--dir') ?? join(corpusDir, 'llm-tools', 'pages');
-const lightCount = Number(arg('--light') ?? 3);
-const pick = arg('--pages')?.split(',');
+const corpus = args.dir ?? join(corpusDir, 'llm-tools', 'pages');
+const lightCount = args.light;
+const pick = args.pages?.split(',');
 const only = suiteMetrics('study')
   .filter((m) => m.kind !== 'judge')
   .map((m) => m.id);
@@ -61,7 +64,7 @@ function pages(): Array<{ name: string; path: string; kind: 'heavy' | 'light' }>
       .filter((f) => f.endsWith('.html'))
       .sort();
     const animated = all.filter((f) => /requestAnimationFrame/.test(readFileSync(join(corpus, f), 'utf8')));
-    if (!process.argv.includes('--no-corpus')) for (const f of animated) out.push({ name: `corpus/${f}`, path: join(corpus, f), kind: 'heavy' });
+    if (!args['no-corpus']) for (const f of animated) out.push({ name: `corpus/${f}`, path: join(corpus, f), kind: 'heavy' });
     // Light pages: neither animated nor canvas nor CSS keyframes, the first in name order.
     const light = all.filter((f) => !/@keyframes|requestAnimationFrame|<canvas|setInterval/.test(readFileSync(join(corpus, f), 'utf8')));
     for (const f of light.slice(0, lightCount)) out.push({ name: `corpus/${f}`, path: join(corpus, f), kind: 'light' });
@@ -89,7 +92,7 @@ async function main(): Promise<void> {
   } finally {
     await scorer.close();
   }
-  if (!process.argv.includes('--no-bare')) {
+  if (!args['no-bare']) {
     const chrome = await launchBareChrome();
     try {
       for (const r of rows.filter((x) => x.kind === 'heavy')) {

@@ -17,21 +17,23 @@ import Table from 'cli-table3';
 import { suiteMetrics } from '../metrics/registry.js';
 import { Scorer } from '../runner/score.js';
 import { printable } from '../lib/text.js';
+import { benchArgs } from './common.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
+const { values: args } = benchArgs('usage: node dist/bench/hostile.js [--budget 20] [--only id,id] [--pages a.html,b.html]', {
+  budget: { type: 'number', default: 20 },
+  only: { type: 'string' },
+  pages: { type: 'string' },
+});
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = join(here, '..', '..', 'fixtures');
-const budgetS = Number(arg('--budget') ?? 20);
+const budgetS = args.budget;
 const only =
-  arg('--only')?.split(',') ??
+  args.only?.split(',') ??
   suiteMetrics('study')
     .filter((m) => m.kind !== 'judge')
     .map((m) => m.id);
-const pick = arg('--pages')?.split(',');
+const pick = args.pages?.split(',');
 
 /** Pages made at run time (never committed): name → path. */
 function generated(tmp: string): Array<[string, string]> {

@@ -28,19 +28,19 @@ import { INTERACTION_DEFAULTS } from '../gather/interaction/probe.js';
 import { METRICS } from '../metrics/registry.js';
 import { DEFAULT_BUDGET_MS, runMetric, Scorer } from '../runner/score.js';
 import { tallyLiveness } from '../metrics/interaction/control-liveness.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir } from './common.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-function sarg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
-const dir = inputDir(sarg('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
-const out = sarg('--out');
-const only = sarg('--only')?.split(',');
+const { values: args } = benchArgs('usage: node dist/bench/interaction.js [--every K] [--pages N] [--dir DIR] [--out DIR] [--placement K] [--only name,name]', {
+  every: { type: 'number', default: 1 },
+  pages: { type: 'number', default: Infinity },
+  dir: { type: 'string' },
+  out: { type: 'string' },
+  placement: { type: 'number', default: 0 },
+  only: { type: 'string' },
+});
+const dir = inputDir(args.dir ?? join(corpusDir, 'llm-tools', 'pages'));
+const out = args.out;
+const only = args.only?.split(',');
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -181,17 +181,17 @@ async function placement(pages: string[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const count = arg('--pages', Infinity);
+  const count = args.pages;
   let pages = readdirSync(dir)
     .filter((f) => /\.html?$/.test(f))
     .sort()
     .map((f) => join(dir, f));
   if (only) pages = pages.filter((p) => only.some((o) => p.endsWith(`/${o}.html`) || p.endsWith(`/${o}`)));
-  const every = arg('--every', 1);
+  const every = args.every;
   pages = pages.filter((_, i) => i % every === 0).slice(0, count);
   if (out) mkdirSync(out, { recursive: true });
   await probeAll(pages);
-  const k = arg('--placement', 0);
+  const k = args.placement;
   if (k > 0) await placement(pages.slice(0, k));
 }
 

@@ -25,24 +25,25 @@ import { Redis } from 'ioredis';
 import { suiteMetrics } from '../metrics/registry.js';
 import { startProtocolJudge } from '../test/judges/protocol-judge.js';
 import { redisServerBinary, startRedis } from '../test/queue/redis-server.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir, usageError } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'bin', 'webgrade.js');
-const argv = process.argv.slice(2);
-const opt = (name: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const count = Number(opt('--pages') ?? 8);
-const delayS = Number(opt('--delay') ?? 15);
-const dir = inputDir(opt('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
-const judgeConcurrency = opt('--judge-concurrency');
-const withQueue = argv.includes('--queue');
-if (!(count >= 1) || !(delayS >= 0)) {
-  console.error('--pages must be ≥ 1 and --delay ≥ 0');
-  process.exit(2);
-}
+const USAGE = 'usage: node dist/bench/judge-pipeline.js [--pages 8] [--delay 15] [--dir DIR] [--judge-concurrency N] [--queue]';
+const { values: args } = benchArgs(USAGE, {
+  pages: { type: 'number', default: 8 },
+  delay: { type: 'number', default: 15 },
+  dir: { type: 'string' },
+  'judge-concurrency': { type: 'number' },
+  queue: { type: 'boolean' },
+});
+const count = args.pages;
+const delayS = args.delay;
+const dir = inputDir(args.dir ?? join(corpusDir, 'llm-tools', 'pages'));
+/** Handed to `webgrade batch` and `worker` as given (they check it); absent, theirs is the default. */
+const judgeConcurrency = args['judge-concurrency'] === undefined ? undefined : String(args['judge-concurrency']);
+const withQueue = args.queue;
+if (!(count >= 1) || !(delayS >= 0)) usageError(USAGE, '--pages must be ≥ 1 and --delay ≥ 0');
 
 const work = mkdtempSync(join(tmpdir(), 'webgrade-bench-judges-'));
 const runs = join(work, 'runs');

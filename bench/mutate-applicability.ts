@@ -18,15 +18,15 @@ import { fileURLToPath } from 'node:url';
 import { suiteMetrics } from '../metrics/registry.js';
 import { Mutation, PageModel } from '../mutate/page.js';
 import { OPERATORS, operatorsFor } from '../mutate/registry.js';
+import { benchArgs } from './common.js';
 
-const argv = process.argv.slice(2);
-const arg = (name: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
+const { values: args } = benchArgs('usage: node dist/bench/mutate-applicability.js [--pages 10] [--json]', {
+  pages: { type: 'number', default: 10 },
+  json: { type: 'boolean' },
+});
 const here = dirname(fileURLToPath(import.meta.url));
 const corpus = join(here, '..', '..', '..', 'shared', 'corpus');
-const nPages = Number(arg('--pages') ?? 10);
+const nPages = args.pages;
 const sha = (s: string) => createHash('sha1').update(s).digest('hex');
 
 function sample(dirs: string[], n: number): string[] {
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
       const any = new Set(ops.flatMap((o) => applies.get(o.id) ?? []));
       return { metric: m.id, operators: ops.map((o) => ({ id: o.id, applies: (applies.get(o.id) ?? []).length })), pages: any.size };
     });
-  if (argv.includes('--json')) {
+  if (args.json) {
     process.stdout.write(
       JSON.stringify(
         {

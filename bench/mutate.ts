@@ -26,28 +26,33 @@ import { fileURLToPath } from 'node:url';
 import type { SuiteId } from '../core/metric.js';
 import { reportJson } from '../mutate/report.js';
 import { judgeable, MutationRunner, type MutationReport, type Scope } from '../mutate/run.js';
+import { benchArgs, usageError } from './common.js';
 
-const argv = process.argv.slice(2);
-function arg(name: string): string | undefined {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-}
+const USAGE =
+  'usage: node dist/bench/mutate.js [--pages 10] [--scope targets|all] [--repeats 1] [--suite extended] [--operators a,b] [--out results.jsonl] [--json]\n' +
+  '       node dist/bench/mutate.js --from results.jsonl';
+const { values: args } = benchArgs(USAGE, {
+  pages: { type: 'number', default: 10 },
+  scope: { type: 'string', default: 'targets' },
+  repeats: { type: 'number', default: 1 },
+  suite: { type: 'string', default: 'extended' },
+  operators: { type: 'string' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  from: { type: 'string' },
+});
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const corpus = join(root, '..', 'shared', 'corpus');
-const nPages = Number(arg('--pages') ?? 10);
-const scope = (arg('--scope') ?? 'targets') as Scope;
-const repeats = Number(arg('--repeats') ?? 1);
-const suite = (arg('--suite') ?? 'extended') as SuiteId;
-const operators = arg('--operators')?.split(',');
-const out = arg('--out');
-const json = argv.includes('--json');
-if (!Number.isInteger(nPages) || nPages < 0 || !['targets', 'all'].includes(scope)) {
-  console.error(
-    'usage: node dist/bench/mutate.js [--pages 10] [--scope targets|all] [--repeats 1] [--suite extended] [--operators a,b] [--out results.jsonl] [--json]',
-  );
-  process.exit(2);
-}
+const nPages = args.pages;
+const scope = args.scope as Scope;
+const repeats = args.repeats;
+const suite = args.suite as SuiteId;
+const operators = args.operators?.split(',');
+const out = args.out;
+const json = args.json;
+if (!Number.isInteger(nPages) || nPages < 0) usageError(USAGE, `--pages must be a whole number ≥ 0, got ${nPages}`);
+if (!['targets', 'all'].includes(scope)) usageError(USAGE, `--scope must be targets or all, got ${scope}`);
 
 const sha = (s: string) => createHash('sha1').update(s).digest('hex');
 
@@ -142,7 +147,7 @@ const moves = (m: Map<string, number>) =>
     .join(', ') || '—';
 
 const nameOf = (p: string) => (p.startsWith('/') ? (relative(root, p).startsWith('..') ? relative(corpus, p) : relative(root, p)) : p);
-const from = arg('--from');
+const from = args.from;
 if (from) {
   // summarise the JSON lines of an earlier (possibly interrupted) run instead of running
   for (const line of readFileSync(from, 'utf8').split('\n').filter(Boolean)) {

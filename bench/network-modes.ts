@@ -30,18 +30,25 @@ import type { SuiteId } from '../core/metric.js';
 import type { NetworkEntry } from '../core/network.js';
 import type { ResultRow } from '../core/results.js';
 import { Scorer } from '../runner/score.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir } from './common.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
-const dir = inputDir(arg('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
-const limit = arg('--pages') === undefined ? undefined : Number(arg('--pages'));
-const out = arg('--out');
-const only = arg('--only')?.split(',');
-const suite = (arg('--suite') ?? 'study') as SuiteId;
-const coldLimit = Number(arg('--cold') ?? 5);
+const { values: args } = benchArgs(
+  'usage: node dist/bench/network-modes.js [--pages N] [--cold N] [--dir DIR] [--out DIR] [--only ids] [--suite study|extended]',
+  {
+    pages: { type: 'number' },
+    cold: { type: 'number', default: 5 },
+    dir: { type: 'string' },
+    out: { type: 'string' },
+    only: { type: 'string' },
+    suite: { type: 'string', default: 'study' },
+  },
+);
+const dir = inputDir(args.dir ?? join(corpusDir, 'llm-tools', 'pages'));
+const limit = args.pages;
+const out = args.out;
+const only = args.only?.split(',');
+const suite = args.suite as SuiteId;
+const coldLimit = args.cold;
 
 const names = readdirSync(dir)
   .filter((f) => f.endsWith('.html'))

@@ -29,25 +29,26 @@ import { aggregate, artifactKey, pageOverall, populationFromRows, populationNorm
 import { DEFAULT_NOISE_GUARD_K, guardNorms, retestFromPopulation } from '../weights/noise.js';
 import { resolveWeights } from '../weights/personas.js';
 import { kendallTauB } from '../weights/rank-correlation.js';
+import { benchArgs, usageError } from './common.js';
 
-const argv = process.argv.slice(2);
-const flag = (name: string) => {
-  const i = argv.indexOf(name);
-  if (i < 0) return undefined;
-  const v = argv[i + 1];
-  argv.splice(i, 2);
-  return v;
-};
-const json = argv.includes('--json');
-if (json) argv.splice(argv.indexOf('--json'), 1);
-const persona = flag('--persona') ?? 'all';
-const ks = (flag('--k') ?? '0,1,2,3,5').split(',').map(Number);
-const pseudo = Number(flag('--pseudo-models') ?? 10);
-const files = argv;
-if (files.length === 0 || ks.some((k) => !(k >= 0)) || !(pseudo >= 2)) {
-  console.error('usage: node dist/bench/noise-guard.js <results.jsonl> [more.jsonl ...] [--persona all] [--k 0,1,2,3,5] [--pseudo-models 10] [--json]');
-  process.exit(2);
-}
+const USAGE = 'usage: node dist/bench/noise-guard.js <results.jsonl> [more.jsonl ...] [--persona all] [--k 0,1,2,3,5] [--pseudo-models 10] [--json]';
+const { values: args, positionals: files } = benchArgs(
+  USAGE,
+  {
+    persona: { type: 'string', default: 'all' },
+    k: { type: 'numbers', default: [0, 1, 2, 3, 5] },
+    'pseudo-models': { type: 'number', default: 10 },
+    json: { type: 'boolean' },
+  },
+  { positionals: true },
+);
+const json = args.json;
+const persona = args.persona;
+const ks = args.k;
+const pseudo = args['pseudo-models'];
+if (files.length === 0) usageError(USAGE, 'no results file given');
+if (ks.some((k) => !(k >= 0))) usageError(USAGE, `--k must be numbers ≥ 0, got ${ks.join(',')}`);
+if (!(pseudo >= 2)) usageError(USAGE, `--pseudo-models must be ≥ 2, got ${pseudo}`);
 
 function fnv(s: string): number {
   let h = 0x811c9dc5;

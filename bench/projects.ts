@@ -22,17 +22,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Projects } from '../project/build.js';
 import { sandboxTools } from '../project/sandbox.js';
-import { cannotRun } from './common.js';
+import { benchArgs, cannotRun } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixture = join(here, '..', '..', 'fixtures', 'projects', 'react-app');
-const argv = process.argv.slice(2);
-const opt = (name: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const copies = Number(opt('--copies') ?? 20);
-const npmCopies = Number(opt('--npm') ?? 3);
+const { values: args } = benchArgs('usage: node dist/bench/projects.js [--copies 20] [--npm 3]', {
+  copies: { type: 'number', default: 20 },
+  npm: { type: 'number', default: 3 },
+});
+const copies = args.copies;
+const npmCopies = args.npm;
 
 /** Bytes of the files under `dir`, a file with several links counted once (by inode), as `du` does. */
 function diskBytes(dir: string, seen = new Set<string>()): number {

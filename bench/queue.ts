@@ -22,19 +22,21 @@ import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redisServerBinary, startRedis } from '../test/queue/redis-server.js';
 import { workerName } from '../distribute/queue-worker.js';
-import { cannotRun, corpusDir, inputDir } from './common.js';
+import { benchArgs, cannotRun, corpusDir, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'bin', 'webgrade.js');
-const argv = process.argv.slice(2);
-const opt = (name: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const count = Number(opt('--pages') ?? 10);
-const dir = inputDir(opt('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
-const only = opt('--only') ?? 'comment-rate,lint,console-errors,mobile-compat';
-const stall = opt('--stall-timeout') ?? '30';
+const { values: args } = benchArgs('usage: node dist/bench/queue.js [--pages 10] [--dir DIR] [--only ids] [--stall-timeout 30]', {
+  pages: { type: 'number', default: 10 },
+  dir: { type: 'string' },
+  only: { type: 'string', default: 'comment-rate,lint,console-errors,mobile-compat' },
+  'stall-timeout': { type: 'number', default: 30 },
+});
+const count = args.pages;
+const dir = inputDir(args.dir ?? join(corpusDir, 'llm-tools', 'pages'));
+const only = args.only;
+/** Seconds, handed to `webgrade worker --stall-timeout` (which checks it further). */
+const stall = String(args['stall-timeout']);
 
 const bin = redisServerBinary();
 if ('skip' in bin) cannotRun(bin.skip);

@@ -12,12 +12,12 @@ import { readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusDir } from './common.js';
+import { benchArgs, corpusDir } from './common.js';
 
-function sarg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
+const { values: args } = benchArgs('usage: node dist/bench/requirement-tests-floor.js [--dist DIR] [--every K]', {
+  dist: { type: 'string' },
+  every: { type: 'number', default: 40 },
+});
 
 /** The generic six of bench/requirement-tests.ts said in the floor language (a resize becomes a reload). */
 export const FLOOR_SIX = [
@@ -45,8 +45,8 @@ const q = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))]! : NaN;
 };
 
-const dist = resolve(sarg('--dist') ?? fileURLToPath(new URL('..', import.meta.url)));
-const every = Number(sarg('--every') ?? 40);
+const dist = resolve(args.dist ?? fileURLToPath(new URL('..', import.meta.url)));
+const every = args.every;
 const { Scorer } = (await import(join(dist, 'runner', 'score.js'))) as { Scorer: new (o: object) => ScorerLike };
 const pages: string[] = [];
 const heavy = fileURLToPath(new URL('../../fixtures/heavy/', import.meta.url));

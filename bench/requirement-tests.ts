@@ -18,7 +18,7 @@
  *    a Shift-drag, a Burst click ...). Per page the seconds of its tests (their browser context included), median,
  *    p90 and largest, with the date and the load average before and after (issue goal: p90 ≤ 15 s).
  *
- *   node dist/bench/requirement-tests.js [--runs DIR --requirements FILE] [--repeats N] [--six [--six-only] [--every K]]
+ *   node dist/bench/requirement-tests.js [--runs DIR --requirements FILE] [--repeats 3] [--six [--six-only] [--every 10]]
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,18 +31,25 @@ import type { Evidence } from '../core/evidence.js';
 import type { RequirementTestResult } from '../core/requirement-tests.js';
 import { DEFAULT_JUDGE_SETTINGS } from '../judges/settings.js';
 import { Scorer } from '../runner/score.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir } from './common.js';
 import { loadavg } from 'node:os';
 import type { RequirementTest } from '../core/requirement-tests.js';
 
-function sarg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
+const { values: args } = benchArgs(
+  'usage: node dist/bench/requirement-tests.js [--runs DIR --requirements FILE] [--repeats 3] [--six [--six-only] [--every 10]]',
+  {
+    runs: { type: 'string' },
+    requirements: { type: 'string' },
+    repeats: { type: 'number', default: 3 },
+    six: { type: 'boolean' },
+    'six-only': { type: 'boolean' },
+    every: { type: 'number', default: 10 },
+  },
+);
 const fixtures = fileURLToPath(new URL('../../fixtures/requirement-tests/', import.meta.url));
-const runs = inputDir(sarg('--runs') ?? join(fixtures, 'runs'), 'runs folder');
-const reqs = loadRequirements(sarg('--requirements') ?? join(fixtures, 'reqs.jsonl'));
-const repeats = Number(sarg('--repeats') ?? 3);
+const runs = inputDir(args.runs ?? join(fixtures, 'runs'), 'runs folder');
+const reqs = loadRequirements(args.requirements ?? join(fixtures, 'reqs.jsonl'));
+const repeats = args.repeats;
 
 const q = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -205,7 +212,7 @@ const HEAVY_OWN: Record<string, RequirementTest[]> = {
 };
 
 async function six(): Promise<void> {
-  const every = Number(sarg('--every') ?? 10);
+  const every = args.every;
   const corpus = join(corpusDir, 'llm-tools', 'pages');
   const pages: Array<{ path: string; name: string; tests: RequirementTest[] }> = [];
   try {
@@ -254,8 +261,8 @@ async function six(): Promise<void> {
   console.log(`  slowest: ${slow.map((x) => `${x.name} ${x.s.toFixed(1)} s`).join(', ')}`);
 }
 
-if (!process.argv.includes('--six-only')) {
+if (!args['six-only']) {
   await scripted();
   await agent();
 }
-if (process.argv.includes('--six') || process.argv.includes('--six-only')) await six();
+if (args.six || args['six-only']) await six();

@@ -17,19 +17,20 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
 import { Scorer } from '../runner/score.js';
-import { cannotRun } from './common.js';
+import { benchArgs, cannotRun } from './common.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
+const { values: args } = benchArgs('usage: node dist/bench/runtime.js [--pages a.html,b.html] [--repeats 2] [--no-concurrency]', {
+  pages: { type: 'string' },
+  repeats: { type: 'number', default: 2 },
+  'no-concurrency': { type: 'boolean' },
+});
 
 const IDS = ['frame-smoothness', 'responsiveness', 'memory-stability'] as const;
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = join(here, '..', '..', 'fixtures');
-const repeats = Number(arg('--repeats') ?? 2);
-const pick = arg('--pages')?.split(',');
-const concurrency = !process.argv.includes('--no-concurrency');
+const repeats = args.repeats;
+const pick = args.pages?.split(',');
+const concurrency = !args['no-concurrency'];
 
 function pages(): Array<{ name: string; path: string }> {
   const out: Array<{ name: string; path: string }> = [];

@@ -30,17 +30,25 @@ import type { ResultRow } from '../core/results.js';
 import { populationFromRows } from '../weights/aggregate.js';
 import { leaderboardFromPopulation } from '../weights/leaderboard.js';
 import { presetWeights } from '../weights/personas.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir } from './common.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
-const dir = inputDir(arg('--dir') ?? join(corpusDir, 'llm-tools', 'pages'));
-const n = Number(arg('--pages') ?? 60);
-const models = Number(arg('--models') ?? 6);
-const out = arg('--out') ?? mkdtempSync(join(tmpdir(), 'webgrade-stability-'));
-const lighthouseRuns = arg('--lighthouse-runs') ? Number(arg('--lighthouse-runs')) : undefined;
+const { values: args } = benchArgs(
+  'usage: node dist/bench/stability.js [--pages 60] [--dir DIR] [--out DIR] [--models 6] [--lighthouse-runs N] [--reuse DIR | --reuse-all DIR]',
+  {
+    pages: { type: 'number', default: 60 },
+    dir: { type: 'string' },
+    out: { type: 'string' },
+    models: { type: 'number', default: 6 },
+    'lighthouse-runs': { type: 'number' },
+    reuse: { type: 'string' },
+    'reuse-all': { type: 'string' },
+  },
+);
+const dir = inputDir(args.dir ?? join(corpusDir, 'llm-tools', 'pages'));
+const n = args.pages;
+const models = args.models;
+const out = args.out ?? mkdtempSync(join(tmpdir(), 'webgrade-stability-'));
+const lighthouseRuns = args['lighthouse-runs'];
 mkdirSync(out, { recursive: true });
 
 const all = readdirSync(dir)
@@ -57,8 +65,8 @@ const jobs: BatchJob[] = pages.map((f) => ({ model: modelOf(f), requirement: f.r
  * are its rows' span: from the first row's start (its `finishedAt` less its `ms`) to the last row's `finishedAt`,
  * which leaves out the workers' start-up.
  */
-const reuseAll = arg('--reuse-all');
-const reuse = arg('--reuse') ?? reuseAll;
+const reuseAll = args['reuse-all'];
+const reuse = args.reuse ?? reuseAll;
 
 /** The minutes a results file's rows span (see `--reuse`). */
 function spanMinutes(rows: ResultRow[]): number {

@@ -15,38 +15,23 @@ import { Scorer, type MetricResult } from '../runner/score.js';
 import { METRICS } from '../metrics/registry.js';
 import { allNeeds } from '../core/metric.js';
 import { errorMessage } from '../core/errors.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir } from './common.js';
 
 // `network` is only gathered with --check-network; without it resource-validity reads the source alone.
 const STATIC_NEEDS = new Set(['source', 'dom', 'network']);
 
-interface Args {
-  only?: string[];
-  dir: string;
-  extremes: number;
-  json: boolean;
-}
-
-function parseArgs(argv: string[]): Args {
-  const args: Args = { dir: join(corpusDir, 'llm-tools', 'pages'), extremes: 0, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--only')
-      args.only = value()
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-    else if (a === '--dir') args.dir = value();
-    else if (a === '--extremes') args.extremes = Number(value());
-    else if (a === '--json') args.json = true;
-    else throw new Error(`unknown argument ${a}`);
-  }
-  return args;
+function parsedArgs() {
+  const { values } = benchArgs('usage: node dist/bench/static-metrics.js [--only id,id] [--dir DIR] [--extremes N] [--json]', {
+    only: { type: 'string' },
+    dir: { type: 'string', default: join(corpusDir, 'llm-tools', 'pages') },
+    extremes: { type: 'number', default: 0 },
+    json: { type: 'boolean' },
+  });
+  const only = values.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return { ...values, only };
 }
 
 function median(xs: number[]): number | null {
@@ -76,7 +61,7 @@ interface MetricStats {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parsedArgs();
   const ids = args.only ?? METRICS.filter((m) => allNeeds(m).every((n) => STATIC_NEEDS.has(n))).map((m) => m.id);
   if (ids.length === 0) throw new Error('no static metric is registered');
   const scorer = new Scorer({ only: ids, gatherers: [] });

@@ -18,7 +18,7 @@ import { Scorer } from '../runner/score.js';
 // Through the runner, as scoring does: a metric whose evidence is missing (a screenshot step that timed out on a
 // loaded machine) is unscorable with the gatherer's reason; its own `score` assumes the evidence is there.
 import { runMetric } from '../runner/run-metric.js';
-import { corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir } from './common.js';
 
 const IDS = ['layout-consistency', 'layout-sparsity', 'color-harmony', 'media-quality', 'placeholder-quality'];
 
@@ -32,14 +32,12 @@ function quantile(xs: number[], q: number): number {
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  let dir = join(corpusDir, 'llm-tools', 'pages');
-  let count = 30;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--pages') count = Number(argv[++i]);
-    else if (argv[i] === '--dir') dir = argv[++i]!;
-    else throw new Error(`unknown argument ${argv[i]}`);
-  }
+  const { values: args } = benchArgs('usage: node dist/bench/vision.js [--pages 30] [--dir DIR]', {
+    pages: { type: 'number', default: 30 },
+    dir: { type: 'string', default: join(corpusDir, 'llm-tools', 'pages') },
+  });
+  const dir = args.dir;
+  const count = args.pages;
   const metrics = IDS.map((id) => findMetric(id)).filter((m): m is MetricDefinition => !!m);
   const pages = readdirSync(inputDir(dir))
     .filter((f) => /\.html?$/i.test(f))

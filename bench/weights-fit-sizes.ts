@@ -17,21 +17,22 @@ import { matchPairs } from '../weights/pairs.js';
 import { presetWeights } from '../weights/personas.js';
 import { matchRatings } from '../weights/ratings.js';
 import { judgedPages } from '../test/weights/synthetic.js';
+import { benchArgs, usageError } from './common.js';
 
 const METRICS = ['lint', 'comment-rate', 'copywriting', 'accessibility', 'performance', 'layout-sparsity'];
 
-function arg(name: string, dflt: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : dflt;
-}
-
-const sizes = arg('--requirements', '10,20,40,80,160').split(',').map(Number);
-const iterations = Number(arg('--bootstrap', '100'));
-const seed = Number(arg('--seed', '3'));
-if (sizes.some((n) => !Number.isInteger(n) || n < 2) || !Number.isInteger(iterations) || iterations < 1 || !Number.isInteger(seed) || seed < 1) {
-  process.stderr.write('usage: node dist/bench/weights-fit-sizes.js [--requirements 10,20,40] [--bootstrap 100] [--seed 3]\n');
-  process.exit(2);
-}
+const USAGE = 'usage: node dist/bench/weights-fit-sizes.js [--requirements 10,20,40,80,160] [--bootstrap 100] [--seed 3]';
+const { values: args } = benchArgs(USAGE, {
+  requirements: { type: 'numbers', default: [10, 20, 40, 80, 160] },
+  bootstrap: { type: 'number', default: 100 },
+  seed: { type: 'number', default: 3 },
+});
+const sizes = args.requirements;
+const iterations = args.bootstrap;
+const seed = args.seed;
+if (sizes.some((n) => !Number.isInteger(n) || n < 2)) usageError(USAGE, '--requirements must be whole numbers ≥ 2');
+if (!Number.isInteger(iterations) || iterations < 1) usageError(USAGE, '--bootstrap must be a whole number ≥ 1');
+if (!Number.isInteger(seed) || seed < 1) usageError(USAGE, '--seed must be a whole number ≥ 1');
 
 const show = (e: Estimate) => (e.value === null ? 'n/a' : e.ci ? `${e.value.toFixed(2)} ± ${((e.ci[1] - e.ci[0]) / 2).toFixed(2)}` : e.value.toFixed(2));
 const data = { file: 'simulated', sha256: '', rows: 0, matched: 0, unmatched: 0 };
