@@ -53,10 +53,15 @@ const newWindow = (): Window => ({ errors: [], requests: [], dialogs: [], fileCh
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 
-/** What the protocol answers for an evaluation sent to a context whose document has gone (`evaluate`). */
-const CONTEXT_GONE = /Cannot find context with specified id|Execution context was destroyed|Cannot find default execution context/i;
-/** How often a new document's context is looked for after one went away. */
+/**
+ * What the protocol answers for an evaluation sent to a context whose document had already gone: it never ran
+ * (`evaluate`). Not "Execution context was destroyed": that evaluation ran and its document went away meanwhile
+ * (the page navigated during an action), which the caller must learn.
+ */
+const CONTEXT_GONE = /Cannot find context with specified id/i;
+/** How often a new document's context is looked for after one went away, and for how long at most. */
 const CONTEXT_POLL_MS = 20;
+const CONTEXT_WAIT_MS = 1000;
 
 /** A click handler that dispatches on its event's target: `e.target.closest(...)`, `.matches(...)`, class or tag tests. */
 export const DELEGATION = /\.target\b[\s\S]{0,80}?(\.closest\(|\.matches\(|classList\.contains\(|\.tagName\b|\.nodeName\b)/;
@@ -275,9 +280,9 @@ export class ProbeDriver {
    * Evaluate `expression` in a world of the current document (the page's main world or the readers' isolated
    * world), awaiting a promise; throws the page-side error. An action can make the page load another document (a
    * form submitted natively, a reload) while the protocol has not yet told us that the old document's contexts
-   * are gone: an evaluation sent to such a context fails with "Cannot find context". It is sent again once, to the
-   * world's context in the new document, as soon as that exists (within the same limit); a page whose document is
-   * gone for good keeps the error.
+   * are gone: an evaluation sent to such a context fails with "Cannot find context" without having run. It is sent
+   * again once, to the world's context in the new document, as soon as that exists (within the same limit, and
+   * CONTEXT_WAIT_MS at most); when none comes (a document without our readers) the error stands.
    */
   private async evaluate(expression: string, world: 'main' | 'readers', timeoutMs: number, what: string): Promise<unknown> {
     const end = performance.now() + timeoutMs;
@@ -293,7 +298,7 @@ export class ProbeDriver {
       r = await once(first);
     } catch (err) {
       if (!CONTEXT_GONE.test(errorMessage(err))) throw err;
-      const next = await this.newContext(world, first, end);
+      const next = await this.newContext(world, first, Math.min(end, performance.now() + CONTEXT_WAIT_MS));
       if (next === undefined) throw err;
       r = await once(next);
     }
