@@ -24,7 +24,11 @@ describe('starting the OCR engine before the tests', () => {
 
   it('starts the engine without a picture, and the reading after it uses that engine', async () => {
     await warmOcr();
-    const png = await sharp(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="60"><rect width="300" height="60" fill="#fff"/><text x="10" y="42" font-size="32" font-family="sans-serif">Score 42</text></svg>'))
+    const png = await sharp(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="60"><rect width="300" height="60" fill="#fff"/><text x="10" y="42" font-size="32" font-family="sans-serif">Score 42</text></svg>',
+      ),
+    )
       .png()
       .toBuffer();
     const { text } = await readText(png);
