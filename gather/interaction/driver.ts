@@ -271,7 +271,7 @@ export class ProbeDriver {
     return this.win;
   }
 
-  /** The current context of a world (undefined for the main world: the page's default context). */
+  /** The current context of a world as the protocol last announced it (undefined: none known; for the main world, the page's default context is then used). */
   private contextOf(world: 'main' | 'readers'): number | undefined {
     return world === 'main' ? this.mainCtx : this.readerCtx;
   }

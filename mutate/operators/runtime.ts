@@ -38,7 +38,7 @@ export const slowKeyHandler: MutationOperator = {
     edit.insertAtBodyEnd(
       `<script>(function () { var n = 0; document.addEventListener('keydown', function () { if (n++ < 5) { ${spin('1e8')} } }); })();</script>`,
     );
-    return applied('inserted a keydown listener that blocks the main thread for hundreds of ms');
+    return applied('inserted a keydown listener that blocks the main thread for about 100 ms or more');
   },
 };
 
