@@ -49,6 +49,11 @@ export interface LighthouseEvidence {
    */
   performanceRuns?: Array<number | null>;
   performanceRun?: number;
+  /**
+   * Set when the first run's trace could not be read (gather/lighthouse.ts `traceFault`: Chrome's tracing, not the
+   * page) and this report is from a second run: the first run's fault.
+   */
+  remeasured?: string;
   /** The whole LHR, for saving; metrics should not depend on it. */
   lhr?: unknown;
 }

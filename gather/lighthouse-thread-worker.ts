@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { errorMessage } from '../core/errors.js';
 import { sandboxContext } from './chrome-process.js';
-import { LighthouseTimeout, medianPerformance, runLighthouseWith, type LighthouseRun } from './lighthouse.js';
+import { LighthouseTimeout, medianPerformance, runLighthouseWith, traceFault, type LighthouseRun } from './lighthouse.js';
 import type { FromWorker, ToWorker } from './lighthouse-thread.js';
 import type { HoldVerdict } from './lighthouse-mobile.js';
 import { gate } from './step-gate.js';
@@ -91,6 +91,30 @@ async function once(
 /** An extra performance-only run needs at least this much of the time limit. */
 export const MIN_EXTRA_RUN_MS = 8_000;
 
+/**
+ * A first run whose trace Lighthouse could not read (lighthouse.ts `traceFault`) is made once more, in full and
+ * unheld (the verdict is known), when at least MIN_EXTRA_RUN_MS of the limit is left; the second run's report is
+ * kept when its trace was read (marked `remeasured` with the first one's fault), else the first's. The waits and
+ * measured phases of both are counted.
+ */
+async function remeasureUnreadTrace(
+  msg: Extract<ToWorker, { type: 'run' }>,
+  deadline: number,
+  first: LighthouseRun,
+  verdict: HoldVerdict | undefined,
+): Promise<LighthouseRun> {
+  const fault = traceFault(first.evidence);
+  if (!fault || verdict === 'skip' || deadline - performance.now() <= MIN_EXTRA_RUN_MS) return first;
+  const pageState = { ...msg.page, ...(verdict ?? {}) };
+  const again = await once(msg, deadline - performance.now(), {
+    pageState,
+    ...(msg.mobile ? { mobile: { screenshot: msg.mobile.screenshot } } : {}),
+  }).catch(() => undefined);
+  if (!again || traceFault(again.evidence)) return first;
+  const sum = (k: 'lockWaitMs' | 'measuredMs') => (first[k] ?? 0) + (again[k] ?? 0);
+  return { ...again, evidence: { ...again.evidence, remeasured: fault }, lockWaitMs: sum('lockWaitMs'), measuredMs: sum('measuredMs') };
+}
+
 async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   const { id } = msg;
   const deadline = performance.now() + msg.timeoutMs;
@@ -102,14 +126,14 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       ...(msg.mobile ? { mobile: { screenshot: msg.mobile.screenshot, ...(before ? { before } : {}) } } : {}),
       ...(msg.benchmark ? { onBenchmark: () => send({ type: 'benchmark', id }) } : {}),
     });
-    const runs = [first];
+    const runs = [await remeasureUnreadTrace(msg, deadline, first, verdict)];
     while (runs.length < (msg.runs ?? 1) && deadline - performance.now() > MIN_EXTRA_RUN_MS) {
       // The extra runs observe the page as the first did (its never-idle window, when its verdict said so).
       const pageState = { ...msg.page, ...(verdict && verdict !== 'skip' ? verdict : {}) };
       runs.push(await once(msg, deadline - performance.now(), { performanceOnly: true, pageState }));
     }
     const result: LighthouseRun = {
-      ...first,
+      ...runs[0]!,
       evidence: medianPerformance(runs.map((r) => r.evidence)),
       requests: [...new Set(runs.flatMap((r) => r.requests ?? []))],
     };

@@ -337,6 +337,25 @@ export function medianPerformance(runs: readonly LighthouseEvidence[]): Lighthou
   return out;
 }
 
+/**
+ * Lighthouse's errors that say its trace of the load was incomplete, not that the page did something: the trace
+ * has no metadata for the renderer the page committed in ("Unable to determine tid for renderer process", seen on
+ * a page of one heading on CI under load, 2026-11-27: best-practices and performance unscorable in one run of
+ * two), or no start or navigation event (LighthouseError NO_TRACING_STARTED, NO_NAVSTART, NO_RESOURCE_REQUEST).
+ */
+const TRACE_FAULTS = /^(NO_TRACING_STARTED|NO_NAVSTART|NO_RESOURCE_REQUEST)\b|Unable to determine tid for renderer process/;
+
+/**
+ * Why a run's trace could not be read (its runtime error or the first audit error that says so), or undefined:
+ * such a run measured Chrome's tracing, not the page, and is made again once when time allows
+ * (lighthouse-thread-worker.ts).
+ */
+export function traceFault(e: LighthouseEvidence): string | undefined {
+  if (e.runtimeError && TRACE_FAULTS.test(e.runtimeError)) return e.runtimeError;
+  for (const [id, a] of Object.entries(e.audits)) if (a.errorMessage && TRACE_FAULTS.test(a.errorMessage)) return `${id}: ${a.errorMessage}`;
+  return undefined;
+}
+
 /** Run Lighthouse on `url` over Chrome's debugging `port`; rejects with LighthouseTimeout when over time. */
 export async function runLighthouse(url: string, opts: LighthouseRunOptions): Promise<LighthouseEvidence> {
   return (await runLighthouseWith(url, opts)).evidence;

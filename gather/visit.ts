@@ -197,7 +197,10 @@ class VisitRun {
   private async settle(loaded: boolean): Promise<number | undefined> {
     const t = performance.now();
     let busy: number | undefined;
-    if (loaded) busy = await busyAfterLoad(this.page, () => sleep(Math.min(SETTLE_MS, this.left())));
+    if (loaded) {
+      const wait = () => sleep(Math.min(SETTLE_MS, this.left()));
+      busy = await busyAfterLoad(this.page, wait, wait);
+    }
     this.responsive = !this.closed;
     this.mark('settle', t);
     return busy;

@@ -57,6 +57,8 @@ export function lighthouseCategoryScore(evidence: Evidence, category: string, au
       failingAudits: failing,
       runWarnings: report.runWarnings,
       ...(runs ? { runs, medianRun: report.performanceRun } : {}),
+      // The first run's trace could not be read; this report is a second run's (gather/lighthouse.ts `traceFault`).
+      ...(report.remeasured ? { remeasured: report.remeasured } : {}),
     },
   );
 }

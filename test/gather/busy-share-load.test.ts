@@ -19,6 +19,10 @@ function step() { const end = performance.now() + 40; while (performance.now() <
 function frame() { g.clearRect(0, 0, 300, 150); g.fillRect(x, 50, 20, 20); requestAnimationFrame(frame); }
 step(); requestAnimationFrame(frame);</script></body></html>`;
 
+/** A still page but for one long task (600 ms) 100 ms after its load: it falls inside the settle's first window. */
+const ONE_LONG_TASK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>once</title></head><body><p>Still.</p>
+<script>addEventListener('load', () => setTimeout(() => { const end = performance.now() + 600; while (performance.now() < end); }, 100));</script></body></html>`;
+
 /** Four processes that spin a core each until killed. */
 function hogs(n = 4): ChildProcess[] {
   return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
@@ -35,6 +39,11 @@ describe('busy share after load under machine load', () => {
     assert.ok(evidence.browser?.ok, JSON.stringify(evidence.browser));
     return evidence.browser.value.busyAfterLoad;
   };
+
+  it('a still page with one long task in the settle is not taken as never idle: the confirming window finds it quiet', async () => {
+    const share = await measure(writeArtifact({ 'index.html': ONE_LONG_TASK }));
+    assert.ok(share !== undefined && share < 0.5, `one long task: ${share}`);
+  });
 
   for (const loaded of [false, true]) {
     it(`a page computing in a loop measures ≥ 0.9 busy and a quiet page ≤ 0.1, ${loaded ? 'with four CPU hogs beside it' : 'alone'}`, async () => {

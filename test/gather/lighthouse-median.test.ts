@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LighthouseEvidence } from '../../core/evidence.js';
-import { medianPerformance } from '../../gather/lighthouse.js';
+import { medianPerformance, traceFault } from '../../gather/lighthouse.js';
 
 const run = (perf: number | null, lcp: number, extra: Partial<LighthouseEvidence> = {}): LighthouseEvidence => ({
   lighthouseVersion: '12.8.2',
@@ -38,5 +38,28 @@ describe('the median of several Lighthouse runs', () => {
     const one = run(0.5, 0.5);
     assert.equal(medianPerformance([one]), one);
     assert.equal(medianPerformance([run(null, 0), run(null, 0)]).categories.performance!.score, null);
+  });
+});
+
+describe('a Lighthouse run whose trace Chrome left incomplete', () => {
+  const withError = (errorMessage: string): LighthouseEvidence => {
+    const r = run(null, 0);
+    r.audits.doctype = { score: null, scoreDisplayMode: 'error', title: 'Doctype', errorMessage };
+    return r;
+  };
+
+  it('is recognised by the error Lighthouse gives for it (no renderer thread, no start or navigation event)', () => {
+    assert.equal(traceFault(withError('Unable to determine tid for renderer process')), 'doctype: Unable to determine tid for renderer process');
+    assert.equal(
+      traceFault(run(null, 0, { runtimeError: 'NO_TRACING_STARTED: No TracingStarted event found in trace' })),
+      'NO_TRACING_STARTED: No TracingStarted event found in trace',
+    );
+    assert.equal(traceFault(withError('NO_NAVSTART')), 'doctype: NO_NAVSTART');
+  });
+
+  it('is not confused with what the page did (no paint, no LCP, a failing audit)', () => {
+    assert.equal(traceFault(run(0.9, 1)), undefined);
+    assert.equal(traceFault(run(null, 0, { runtimeError: 'NO_FCP: The page did not paint any content.' })), undefined);
+    assert.equal(traceFault(withError('NO_LCP')), undefined);
   });
 });
