@@ -1,6 +1,6 @@
 /**
  * The three framework fixtures (React, Vue, Svelte under Vite) and the failing build, end to end through the CLI:
- * `batch` over runs/<model>/app/ and `score` of one project. Two metrics keep it short: comment-rate (static: read
+ * `batch` over runs/<model>/app/ and `score` of each project. Two metrics keep it short: comment-rate (static: read
  * from the sources) and console-errors (needs the built page). A built project scores both; the failing build
  * scores console-errors 0 with the build's reason (UI2App's rule) and comment-rate from its sources.
  */
@@ -57,6 +57,18 @@ describe('projects scored end to end', { skip }, () => {
     assert.match(JSON.stringify(page), /build failed/);
     assert.equal(typeof failed.metrics.find((x) => x.id === 'comment-rate')!.score, 'number');
   });
+
+  for (const name of ['react-app', 'vue-app', 'svelte-app'])
+    it(`score: ${name} is built and scored as a JSON document`, { timeout: 600_000 }, async () => {
+      const r = await runCli(['score', fixture('projects', name), '--json', '--only', ONLY], { env, timeoutMs: 600_000 });
+      assert.equal(r.code, 0, r.stderr);
+      const doc = JSON.parse(r.stdout) as Row;
+      assert.equal(doc.project?.status, 'built', doc.project?.reason);
+      for (const id of ['comment-rate', 'console-errors']) {
+        const m = doc.metrics.find((x) => x.id === id)!;
+        assert.equal(typeof m.score, 'number', `${name} ${id}: ${JSON.stringify(m)}`);
+      }
+    });
 
   it('score: the failing build as a JSON document', { timeout: 600_000 }, async () => {
     const r = await runCli(['score', fixture('projects', 'build-fails'), '--json', '--only', ONLY], { env, timeoutMs: 600_000 });
