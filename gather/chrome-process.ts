@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
-import { chromeFlags, chromeUser, findChrome, scoringChromeSandboxed, type ChromeUser } from './chrome.js';
+import { NO_OMNIBOX_WEBUI, chromeFlags, chromeUser, findChrome, scoringChromeSandboxed, type ChromeUser } from './chrome.js';
 import { PROFILE_PREFIX, killTree, markProfile, reapDeadProfiles, reapProfile } from './chrome-reaper.js';
 import { RequestWatch } from './page-requests.js';
 
@@ -116,11 +116,13 @@ export function chromeBinary(): string {
  */
 export function scoringChromeFlags(spki?: string, user: ChromeUser | null = chromeUser()): string[] {
   // No background features: they make requests of their own through the page's context (the autofill server
-  // was seen asking content-autofill.googleapis.com from every page's context).
+  // was seen asking content-autofill.googleapis.com from every page's context). Chrome reads one
+  // --disable-features: this list replaces chromeFlags' and keeps its features.
+  const off = ['Translate', 'OptimizationHints', 'MediaRouter', 'AutofillServerCommunication', 'InterestFeedContentSuggestions', 'PrivacySandboxSettings4'];
   const flags = [
-    ...chromeFlags(scoringChromeSandboxed(user)),
+    ...chromeFlags(scoringChromeSandboxed(user)).filter((f) => !f.startsWith('--disable-features=')),
     ...ISOLATION_FLAGS,
-    '--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,InterestFeedContentSuggestions,PrivacySandboxSettings4',
+    `--disable-features=${[...off, ...NO_OMNIBOX_WEBUI].join(',')}`,
   ];
   if (spki) flags.push(`--ignore-certificate-errors-spki-list=${spki}`);
   return flags;

@@ -115,6 +115,17 @@ export function chromeSandboxWarning(): string | null {
 }
 
 /**
+ * Chromium 156's features that build the address bar's popup as a WebUI page (chrome://omnibox-popup.top-chrome),
+ * which headless Chrome does for every tab it opens, although no window ever shows it: two `browser_ui` targets
+ * per tab, each a page with its own renderer work, which Chromium 150 does not make. Found by listing the targets at
+ * each visit (issue 45, "the Chromium 156 stalls", 2026-11-27): on 156 opening the visit's tab took 0.4–1.9 s
+ * (12 corpus pages, concurrency 1, quiet machine) against 0.2–0.4 s on 150, and light pages scored at 11.3
+ * pages/min against 16.6 (60 pages, concurrency 2). Switched off, 156 opens no such target. Unknown feature names
+ * are ignored by a Chromium that does not have them. Every Chrome webgrade starts has them off (chromeFlags).
+ */
+export const NO_OMNIBOX_WEBUI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'] as const;
+
+/**
  * Headless flags from DEVELOPERS.md, plus --no-sandbox unless `sandboxed` (by default: unless running as root,
  * where Chrome will not start with its sandbox).
  *
@@ -124,6 +135,7 @@ export function chromeSandboxWarning(): string | null {
  * and its renderer lowered in priority. A CI run on Chromium 156 measured a page that computes without pause as
  * 49 % busy (99–100 % here, alone or loaded): a throttled page looks idle and is measured as another page.
  */
+
 export function chromeFlags(sandboxed = process.getuid?.() !== 0): string[] {
   const flags = [
     '--headless=new',
@@ -141,6 +153,7 @@ export function chromeFlags(sandboxed = process.getuid?.() !== 0): string[] {
     '--disable-background-timer-throttling',
     '--disable-backgrounding-occluded-windows',
     '--disable-renderer-backgrounding',
+    `--disable-features=${NO_OMNIBOX_WEBUI.join(',')}`,
   ];
   if (!sandboxed) flags.push('--no-sandbox');
   return flags;
