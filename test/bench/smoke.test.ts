@@ -151,10 +151,11 @@ const SMOKES: Smoke[] = [
     name: 'batch',
     args: ['--pages', '1', '--dir', pagesDir],
     figures: [
-      /^--concurrency 1: [\d.]+ s, [\d.]+ pages\/min \(0 failed\)$/m,
-      /^--concurrency 2: [\d.]+ s, [\d.]+ pages\/min \(0 failed\)$/m,
-      /^performance: /m,
-      /^best-practices: /m,
+      /^browser: \S+ \(.+\)$/m,
+      /^ {2}--concurrency 1: [\d.]+ s, [\d.]+ pages\/min \(0 failed\)$/m,
+      /^ {2}--concurrency 2: [\d.]+ s, [\d.]+ pages\/min \(0 failed\)$/m,
+      /^ {2}performance: /m,
+      /^ {2}best-practices: /m,
     ],
   },
   {
