@@ -135,7 +135,6 @@ export const NO_OMNIBOX_WEBUI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'W
  * and its renderer lowered in priority. A CI run on Chromium 156 measured a page that computes without pause as
  * 49 % busy (99–100 % here, alone or loaded): a throttled page looks idle and is measured as another page.
  */
-
 export function chromeFlags(sandboxed = process.getuid?.() !== 0): string[] {
   const flags = [
     '--headless=new',
