@@ -41,12 +41,13 @@ export function firstContentfulPaintMs(): number | null {
 }
 
 /**
- * The metrics are answered by the page's main thread between two of its tasks: one that has not answered within
- * this is taken as busy all along. An answer that comes late is still a measurement on the renderer's own clock,
- * so the wait is long: a still page on CI (two cores, two test files each with Chrome and Lighthouse) was called
- * never-idle on 2026-11-27, where here, with four and with eight CPU hogs beside the browser, it answers in time
- * and measures ≤ 0.03 (test/gather/busy-share-load.test.ts); with the earlier 1 s the one explanation left was an
- * answer later than that. Only a page that holds its thread for seconds at a time pays the wait, once.
+ * How long a metrics call may take before the page is taken as busy all along. Chrome answers it without waiting for
+ * the page's task to end (measured: answers in the middle of a 600 ms task, with that task's time so far counted),
+ * so a late answer says the machine is slow, not the page, and is still a measurement on the renderer's clock: the
+ * wait is long. A still page on CI (two cores, two test files each with Chrome and Lighthouse) was called never-idle
+ * on 2026-11-27, where here, with four and with eight CPU hogs beside the browser, it measures ≤ 0.03
+ * (test/gather/busy-share-load.test.ts); with the earlier 1 s a late answer was one explanation, one long task
+ * filling the settle the other (see `busyAfterLoad`).
  */
 export const METRICS_TIMEOUT_MS = 5000;
 
@@ -58,7 +59,7 @@ function taskSeconds(page: Page): Promise<{ task: number; at: number } | 'busy' 
   );
 }
 
-/** The busy share of one window (`wait`); 'busy' when the page did not answer, undefined when not measured. */
+/** The busy share of one window (`wait`); 'busy' when a call was not answered in time, undefined when not measured. */
 async function windowShare(page: Page, wait: () => Promise<unknown>): Promise<number | 'busy' | undefined> {
   const a = await taskSeconds(page);
   await wait();

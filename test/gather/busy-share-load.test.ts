@@ -19,9 +19,12 @@ function step() { const end = performance.now() + 40; while (performance.now() <
 function frame() { g.clearRect(0, 0, 300, 150); g.fillRect(x, 50, 20, 20); requestAnimationFrame(frame); }
 step(); requestAnimationFrame(frame);</script></body></html>`;
 
-/** A still page but for one long task (600 ms) 100 ms after its load: it falls inside the settle's first window. */
+/**
+ * A still page but for one long task (400 ms) started at its load: it fills most of the settle's first window (each
+ * window is 300 ms; Chrome counts a task's time so far, answering while the task runs) and ends early in the second.
+ */
 const ONE_LONG_TASK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>once</title></head><body><p>Still.</p>
-<script>addEventListener('load', () => setTimeout(() => { const end = performance.now() + 600; while (performance.now() < end); }, 100));</script></body></html>`;
+<script>addEventListener('load', () => setTimeout(() => { const end = performance.now() + 400; while (performance.now() < end); }, 0));</script></body></html>`;
 
 /** Four processes that spin a core each until killed. */
 function hogs(n = 4): ChildProcess[] {
