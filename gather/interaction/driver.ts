@@ -62,6 +62,8 @@ const CONTEXT_GONE = /Cannot find context with specified id/i;
 /** How often a new document's context is looked for after one went away, and for how long at most. */
 const CONTEXT_POLL_MS = 20;
 const CONTEXT_WAIT_MS = 1000;
+/** How long a resize waits, in real time, for the page to get its resize event (`resize`). */
+const RESIZE_EVENT_MS = 1000;
 
 /** A click handler that dispatches on its event's target: `e.target.closest(...)`, `.matches(...)`, class or tag tests. */
 export const DELEGATION = /\.target\b[\s\S]{0,80}?(\.closest\(|\.matches\(|classList\.contains\(|\.tagName\b|\.nodeName\b)/;
@@ -530,10 +532,36 @@ export class ProbeDriver {
     return this.capture(this.viewport.height, false, timeoutMs);
   }
 
-  /** Resize the page's view (the window a person resizes): the page gets its resize event; screenshots follow. */
+  /**
+   * Resize the page's view (the window a person resizes): the page gets its resize event; screenshots follow.
+   * Chrome dispatches that event with its next rendering update, on real time, however far the page clock is moved
+   * meanwhile: when the size changes, the call returns once the event has reached the page's own listeners (a
+   * listener of the readers' world, registered after the page's, has run), or after RESIZE_EVENT_MS of real time
+   * when it has not come. Without that wait, a test's `resize` then `wait 1000` could read the page before its
+   * resize handler ran (the bouncing logo outside the smaller window, once on a loaded machine, 2026-11-27).
+   */
   async resize(width: number, height: number, timeoutMs: number): Promise<void> {
-    await withTimeout(this.cdp.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }), timeoutMs, 'resize');
+    const end = performance.now() + timeoutMs;
+    const changes = width !== this.viewport.width || height !== this.viewport.height;
+    // Armed before the resize: the listener must be in place when the event comes.
+    const armed =
+      changes && this.readerCtx !== undefined
+        ? await this.evaluate(
+            "globalThis.__wgResized = new Promise((r) => addEventListener('resize', () => r(true), { once: true })); true",
+            'readers',
+            Math.max(1, end - performance.now()),
+            'resize',
+          ).catch(() => false)
+        : false;
+    await withTimeout(
+      this.cdp.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }),
+      Math.max(1, end - performance.now()),
+      'resize',
+    );
     this.viewport = { width, height };
+    if (armed !== true) return;
+    const wait = Math.min(RESIZE_EVENT_MS, end - performance.now());
+    if (wait > 0) await this.evaluate('globalThis.__wgResized', 'readers', wait, 'resize event').catch(() => undefined);
   }
 
   private async capture(clipHeight: number, beyond: boolean, timeoutMs: number): Promise<Buffer> {
