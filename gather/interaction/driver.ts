@@ -533,35 +533,20 @@ export class ProbeDriver {
   }
 
   /**
-   * Resize the page's view (the window a person resizes): the page gets its resize event; screenshots follow.
-   * Chrome dispatches that event with its next rendering update, on real time, however far the page clock is moved
-   * meanwhile: when the size changes, the call returns once the event has reached the page's own listeners (a
-   * listener of the readers' world, registered after the page's, has run), or after RESIZE_EVENT_MS of real time
-   * when it has not come. Without that wait, a test's `resize` then `wait 1000` could read the page before its
-   * resize handler ran (the bouncing logo outside the smaller window, once on a loaded machine, 2026-11-27).
+   * Resize the page's view (the window a person resizes); screenshots follow. Chrome sends the page its resize event
+   * with its next rendering, on real time whatever the page clock does: when the size changes, this returns once a
+   * listener of the readers' world (registered after the page's) has run, or after RESIZE_EVENT_MS real ms (a
+   * `resize`, `wait 1000` test read the bouncing logo before its handler ran, loaded machine, 2026-11-27).
    */
   async resize(width: number, height: number, timeoutMs: number): Promise<void> {
     const end = performance.now() + timeoutMs;
+    const left = () => Math.max(1, end - performance.now());
     const changes = width !== this.viewport.width || height !== this.viewport.height;
-    // Armed before the resize: the listener must be in place when the event comes.
-    const armed =
-      changes && this.readerCtx !== undefined
-        ? await this.evaluate(
-            "globalThis.__wgResized = new Promise((r) => addEventListener('resize', () => r(true), { once: true })); true",
-            'readers',
-            Math.max(1, end - performance.now()),
-            'resize',
-          ).catch(() => false)
-        : false;
-    await withTimeout(
-      this.cdp.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }),
-      Math.max(1, end - performance.now()),
-      'resize',
-    );
+    const arm = "globalThis.__wgResized = new Promise((r) => addEventListener('resize', () => r(true), { once: true })); true";
+    const armed = changes && this.hasReaders && (await this.evaluate(arm, 'readers', left(), 'resize').catch(() => false)) === true;
+    await withTimeout(this.cdp.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }), left(), 'resize');
     this.viewport = { width, height };
-    if (armed !== true) return;
-    const wait = Math.min(RESIZE_EVENT_MS, end - performance.now());
-    if (wait > 0) await this.evaluate('globalThis.__wgResized', 'readers', wait, 'resize event').catch(() => undefined);
+    if (armed) await this.evaluate('globalThis.__wgResized', 'readers', Math.min(RESIZE_EVENT_MS, left()), 'resize event').catch(() => undefined);
   }
 
   private async capture(clipHeight: number, beyond: boolean, timeoutMs: number): Promise<Buffer> {
