@@ -153,12 +153,23 @@ class Watch {
 
   /** A full garbage collection, then the heap and DOM counters. */
   async sample(what: string): Promise<void> {
-    const at = Math.round(performance.now() - this.windowStart);
     await this.call(`${what}: garbage collection`, () => this.cdp.send('HeapProfiler.collectGarbage'), SAMPLE_MS);
     const m = await this.metrics(`${what}: counters`);
     if (m?.JSHeapUsedSize === undefined || m.Nodes === undefined) return;
+    // The time of the reading, on Chrome's clock (its `Timestamp`, taken with the counters): on a loaded machine
+    // the collection and the answer can take a second, and a time taken before them would credit the growth to
+    // the wrong stretch (CI saw a 100 ms leak read as 26 MB/min where it is 60).
+    const now = Math.round(performance.now() - this.windowStart);
+    const first = this.memory[0];
+    const at =
+      first !== undefined && m.Timestamp !== undefined && this.firstTimestamp !== undefined
+        ? Math.round(first.at + (m.Timestamp - this.firstTimestamp) * 1000)
+        : now;
+    if (first === undefined) this.firstTimestamp = m.Timestamp;
     this.memory.push({ at, heapBytes: Math.round(m.JSHeapUsedSize), nodes: Math.round(m.Nodes), listeners: Math.round(m.JSEventListeners ?? 0) });
   }
+  /** Chrome's `Timestamp` (s) at the first memory reading. */
+  private firstTimestamp: number | undefined;
 
   windowStart = performance.now();
   /** Real ms from the first input sent to the end of the wait for their answers. */

@@ -10,6 +10,8 @@
  * scores 52.
  *
  * Interpretations:
+ * - Each reading's time is Chrome's own (`Timestamp`, read with the counters), not the time the request was sent: on
+ *   a loaded machine the collection can take a second, which would credit growth to the wrong stretch.
  * - After a full garbage collection: what the page keeps, not what it churns.
  * - A small allowance (20 MB and 300 nodes a minute) before any loss: two seconds cannot tell a slow leak from a
  *   page still starting up; what it catches is fast growth, the kind that fills a tab within minutes.
