@@ -220,8 +220,11 @@ class Watch {
       }
     };
     const out: { busyCpu?: number; wall: number; reading: () => Promise<TraceReading | undefined> } = { wall, reading };
-    if (m0?.TaskDuration !== undefined && m1?.TaskDuration !== undefined && wall > 0)
-      out.busyCpu = Math.round(Math.min(1, Math.max(0, (m1.TaskDuration - m0.TaskDuration) / (wall / 1000))) * 1000) / 1000;
+    // Over the renderer's own clock (`Timestamp`, wall time in either time domain), so that a late answer on a
+    // loaded machine does not stretch the denominator; our clock when Chrome gives none.
+    const span = m0?.Timestamp !== undefined && m1?.Timestamp !== undefined ? m1.Timestamp - m0.Timestamp : wall / 1000;
+    if (m0?.TaskDuration !== undefined && m1?.TaskDuration !== undefined && span > 0)
+      out.busyCpu = Math.round(Math.min(1, Math.max(0, (m1.TaskDuration - m0.TaskDuration) / span)) * 1000) / 1000;
     return out;
   }
 
