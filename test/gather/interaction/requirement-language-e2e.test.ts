@@ -83,6 +83,23 @@ const CASES: Array<[string, string, string, string[], string, RegExp]> = [
   ['inputs', 'inputs', 'inputs-no-tap', ['swipe', 'tap'], 'tap', /expected "Tapped" visible; found not shown/],
   ['inputs', 'inputs', 'inputs-no-swipe', ['swipe'], 'swipe', /expected "Swiped left" visible; found not shown/],
   ['inputs', 'inputs', 'inputs-no-chord', ['chord'], 'chord', /expected "Run and jump" visible; found not shown/],
+  ['inputs', 'inputs', 'inputs-no-modifiers', ['ctrl-click'], 'ctrl-click', /expected "Ctrl-clicked" visible; found not shown/],
+  [
+    'flower',
+    'flower',
+    'flower-aside',
+    ['centred'],
+    'centred',
+    /expected box of css "\.core" at the center; found 252,330 60×60 in a 1280×800 viewport: inside, covering 0.004, centre at the left/,
+  ],
+  [
+    'svg-sun',
+    'svg-sun',
+    'svg-sun-no-sea',
+    ['sea'],
+    'sea',
+    /expected the main colour of screen \[0, 0.8 \+ 1×0.2 of it\] is #1e5f8c; found main colour #e9c46a \(100 % of 1280×160\)/,
+  ],
 ];
 
 describe('the requirement-test language on its fixtures', () => {
