@@ -26,6 +26,7 @@ const BENCHMARKS = [
   ['heavy-pages', []],
   ['interaction', []],
   ['first-view', []],
+  ['virtual-time', []],
   ['runtime', []],
   ['requirement-tests', []],
   ['fidelity', []],

@@ -101,6 +101,17 @@ const SMOKES: Smoke[] = [
     figures: [/^\[1\/1\] canvas-black\.html: render-validity 0/m, /^corpus: 1 pages; the visit's screenshot read on \d+; probe and visit agree on \d+ of \d+/m],
   },
   {
+    // The clock page only; the begin-frame mode runs where Debian's chromium-headless-shell is installed.
+    name: 'virtual-time',
+    args: ['--no-fixtures', '--runs', '2'],
+    figures: [
+      /^virtual-time benchmark .*, 2 runs per page and mode, 2300 ms of page time$/m,
+      /^visit {8}clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":\d+,"frames":\d+,"ticks":\d+\}/m,
+      /^virtual-time clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":\d+/m,
+      /^begin-frame (skipped \(.*chromium-headless-shell|.*clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":2300)/m,
+    ],
+  },
+  {
     name: 'runtime',
     args: ['--pages', 'smooth.html', '--repeats', '1', '--no-concurrency'],
     figures: [/^runtime\/smooth\.html: watch [\d.]+ s, page [\d.]+ s; frame-smoothness/m, /^added cost per page: watch median [\d.]+ s/m],
@@ -166,6 +177,8 @@ const SMOKES: Smoke[] = [
       /^per-page overall A vs B/m,
       /^pseudo-model order A: /m,
       /^pages per minute: concurrency 1 [\d.]+ and [\d.]+, concurrency 2 [\d.]+/m,
+      /^pictures byte-identical A vs B, of 2 pages with a desktop screenshot in both: desktop screenshot \d \([\d.]+ %\), every picture \d/m,
+      /^performance moved A→B on \d pages \(goal ≤ 2\)/m,
     ],
   },
   {
