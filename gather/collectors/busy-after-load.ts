@@ -65,8 +65,15 @@ async function windowShare(page: Page, wait: () => Promise<unknown>): Promise<nu
   await wait();
   const b = a === 'busy' ? 'busy' : await taskSeconds(page);
   if (a === 'busy' || b === 'busy') return 'busy';
-  if (a !== undefined && b !== undefined && b.at > a.at) return Math.min(1, Math.max(0, (b.task - a.task) / (b.at - a.at)));
-  return undefined;
+  return a !== undefined && b !== undefined ? taskShare(a, b) : undefined;
+}
+
+/**
+ * The renderer's busy share between two readings of Chrome's counters: task seconds over the renderer's own clock
+ * (`TaskDuration` and `Timestamp` of Performance.getMetrics), clamped to 0–1; undefined when no time passed.
+ */
+export function taskShare(a: { task: number; at: number }, b: { task: number; at: number }): number | undefined {
+  return b.at > a.at ? Math.min(1, Math.max(0, (b.task - a.task) / (b.at - a.at))) : undefined;
 }
 
 /**

@@ -21,6 +21,7 @@ import type { MemorySample, RuntimeEvidence, RuntimeFrame, RuntimeInteraction } 
 import { errorMessage } from '../../core/errors.js';
 import { bounded, type Bounds } from '../isolated-world.js';
 import { sleep, withTimeout } from '../time.js';
+import { taskShare } from '../collectors/busy-after-load.js';
 import { installObservers, markInputs, readObservers, type Observed } from './observer.js';
 import { readTrace, TRACE_CATEGORIES, type TraceEvent, type TraceReading } from './trace.js';
 
@@ -220,11 +221,13 @@ class Watch {
       }
     };
     const out: { busyCpu?: number; wall: number; reading: () => Promise<TraceReading | undefined> } = { wall, reading };
-    // Over the renderer's own clock (`Timestamp`, wall time in either time domain), so that a late answer on a
-    // loaded machine does not stretch the denominator; our clock when Chrome gives none.
-    const span = m0?.Timestamp !== undefined && m1?.Timestamp !== undefined ? m1.Timestamp - m0.Timestamp : wall / 1000;
-    if (m0?.TaskDuration !== undefined && m1?.TaskDuration !== undefined && span > 0)
-      out.busyCpu = Math.round(Math.min(1, Math.max(0, (m1.TaskDuration - m0.TaskDuration) / span)) * 1000) / 1000;
+    // Over the renderer's own clock (`Timestamp`, wall time in either time domain), as the visit's busy share, so
+    // that a late answer on a loaded machine does not stretch the denominator.
+    const counters = (m: Record<string, number> | undefined) =>
+      m?.TaskDuration !== undefined && m.Timestamp !== undefined ? { task: m.TaskDuration, at: m.Timestamp } : undefined;
+    const [r0, r1] = [counters(m0), counters(m1)];
+    const share = r0 && r1 ? taskShare(r0, r1) : undefined;
+    if (share !== undefined) out.busyCpu = Math.round(share * 1000) / 1000;
     return out;
   }
 
