@@ -10,7 +10,7 @@ import type { RuntimeEvidence } from '../../core/runtime-evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import { PAGE_SEED, seedRandomness } from '../seeded-random.js';
 import { LOAD_TIMEOUT_MS, withTimeout } from '../time.js';
-import { WATCH_VIEWPORT, watchRuntime, type WatchOptions } from './watch.js';
+import { prepareWatch, WATCH_VIEWPORT, watchRuntime, type Prepared, type WatchOptions } from './watch.js';
 
 export { watchRuntime, WINDOW_MS, SETTLE_MS, INPUTS } from './watch.js';
 export { readTrace, pageThread } from './trace.js';
@@ -28,16 +28,24 @@ export async function watchRuntimeIn(context: BrowserContext, url: string, opts:
   const page = await context.newPage();
   try {
     const cdp = await page.createCDPSession();
-    await Promise.all([page.setViewport({ ...WATCH_VIEWPORT, deviceScaleFactor: 1 }), page.evaluateOnNewDocument(seedRandomness, PAGE_SEED)]);
     let fault: string | undefined;
+    let prepared: Prepared | undefined;
+    await Promise.all([
+      page.setViewport({ ...WATCH_VIEWPORT, deviceScaleFactor: 1 }),
+      page.evaluateOnNewDocument(seedRandomness, PAGE_SEED),
+      prepareWatch(cdp).then(
+        (p) => (prepared = p),
+        (err: unknown) => (fault = `prepare: ${errorMessage(err)}`),
+      ),
+    ]);
     try {
       const left = opts.deadline - performance.now();
       await withTimeout(page.goto(url, { waitUntil: 'load', timeout: 0 }), Math.min(RUNTIME_LOAD_MS, left * 0.4), 'load');
     } catch (err) {
-      fault = `load: ${errorMessage(err)}`;
+      fault = [fault, `load: ${errorMessage(err)}`].filter(Boolean).join('; ');
     }
     const tl = Math.round(performance.now() - t0);
-    const ev = await watchRuntime(page, cdp, opts);
+    const ev = await watchRuntime(page, cdp, prepared ? { ...opts, prepared } : opts);
     if (fault) ev.faults.unshift(fault);
     ev.timings = { load: tl, ...ev.timings, total: Math.round(performance.now() - t0) };
     return ev;

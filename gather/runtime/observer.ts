@@ -47,9 +47,10 @@ export function readObservers(): Promise<Observed> {
       const s = w.__webgradeRuntime;
       resolve({ timeOrigin: performance.timeOrigin, events: s ? s.events.slice() : [], longFrames: s ? s.longFrames.slice() : [] });
     };
-    // Entries are delivered after the paint that ends them: wait for the next frame, or 200 ms at most.
+    // Entries are delivered after the paint that ends them, and that paint's time comes a frame later: wait for
+    // two frames, or 200 ms at most.
     const t = setTimeout(answer, 200);
-    requestAnimationFrame(() => setTimeout(() => (clearTimeout(t), answer()), 0));
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => (clearTimeout(t), answer()), 0)));
   });
 }
 

@@ -3,7 +3,7 @@
  * a click before the player notices a lag.
  *
  * Measures: the runtime watch (gather/runtime/) sends three key presses (ArrowRight, ArrowUp, Space) and a click
- * at the viewport's centre, 100 ms apart, to a page running on real time; for each it has the CPU time of the
+ * at the viewport's centre, 50 ms apart, to a page running on real time; for each it has the CPU time of the
  * page's handlers (thread time of their dispatch, from the trace) and Event Timing's input-to-next-paint
  * (INP's per-interaction figure, wall time). Score from the slowest interaction's handler CPU time h:
  * `logScale(h, 50, 500)`: 100 up to 50 ms (about three frames: felt as instant), 0 from 500 ms (web-vitals'
