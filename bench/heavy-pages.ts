@@ -8,7 +8,11 @@
  * that became unscorable and why; and a bare Lighthouse run of the page with the same settings (bare-lighthouse.ts:
  * the same Chrome flags and sandbox, nothing else), the floor.
  *
- *   node dist/bench/heavy-pages.js [--pages a,b] [--light 3] [--no-corpus] [--no-bare] [--dir DIR]
+ * `--runtime` adds the extended suite's three runtime metrics (frame-smoothness, responsiveness, memory-stability):
+ * the runtime watch (gather/runtime/) then runs on every page, and its time per page is printed (issue 44's goal:
+ * ≤ 2 s median added per page).
+ *
+ *   node dist/bench/heavy-pages.js [--pages a,b] [--light 3] [--no-corpus] [--no-bare] [--runtime] [--dir DIR]
  *
  * Goals: heavy p90 ≤ 20 s and ≤ 3× the light pages' median; no study rule metric unscorable for time.
  */
@@ -22,11 +26,12 @@ import { isNeverIdle } from '../gather/collectors/busy-after-load.js';
 import { bareLighthouse, launchBareChrome } from './bare-lighthouse.js';
 import { benchArgs, corpusDir } from './common.js';
 
-const { values: args } = benchArgs('usage: node dist/bench/heavy-pages.js [--pages a,b] [--light 3] [--no-corpus] [--no-bare] [--dir DIR]', {
+const { values: args } = benchArgs('usage: node dist/bench/heavy-pages.js [--pages a,b] [--light 3] [--no-corpus] [--no-bare] [--runtime] [--dir DIR]', {
   pages: { type: 'string' },
   light: { type: 'number', default: 3 },
   'no-corpus': { type: 'boolean' },
   'no-bare': { type: 'boolean' },
+  runtime: { type: 'boolean' },
   dir: { type: 'string' },
 });
 
@@ -35,9 +40,14 @@ const heavyDir = join(here, '..', '..', 'fixtures', 'heavy');
 const corpus = args.dir ?? join(corpusDir, 'llm-tools', 'pages');
 const lightCount = args.light;
 const pick = args.pages?.split(',');
-const only = suiteMetrics('study')
-  .filter((m) => m.kind !== 'judge')
-  .map((m) => m.id);
+/** The extended suite's metrics of the runtime watch, added with `--runtime`. */
+const RUNTIME_METRICS = ['frame-smoothness', 'responsiveness', 'memory-stability'];
+const only = [
+  ...suiteMetrics('study')
+    .filter((m) => m.kind !== 'judge')
+    .map((m) => m.id),
+  ...(args.runtime ? RUNTIME_METRICS : []),
+];
 
 /** A reason that says a measurement ran out of time, or a step timed out on a busy page (as opposed to what the page lacks). */
 export const FOR_TIME = /time|timed out|did not finish|budget|stopped answering|did not respond/i;
@@ -72,12 +82,12 @@ function pages(): Array<{ name: string; path: string; kind: 'heavy' | 'light' }>
   return out.filter((p) => !pick || p.kind === 'light' || pick.some((x) => p.name.includes(x)));
 }
 
-const PHASES = ['visit', 'lighthouse', 'lighthouseMeasured', 'lighthouseLockWait', 'interaction', 'busyAfterLoadPct'] as const;
+const PHASES = ['visit', 'lighthouse', 'lighthouseMeasured', 'lighthouseLockWait', 'interaction', 'busyAfterLoadPct', 'gather.runtime'] as const;
 
 async function main(): Promise<void> {
   const list = pages();
   const rows: Row[] = [];
-  const scorer = new Scorer({ only });
+  const scorer = new Scorer({ only, ...(args.runtime ? { suite: 'extended' as const } : {}) });
   try {
     for (const p of list) {
       const t = performance.now();
@@ -120,12 +130,25 @@ async function main(): Promise<void> {
 function report(rows: Row[]): void {
   const fmt = (v: number | undefined, d = 1) => (v === undefined ? '-' : v.toFixed(d));
   console.log(
-    `${rows.length} pages (${rows.filter((r) => r.kind === 'heavy').length} heavy), ${only.length} rule metrics of the study suite, default budget, one page at a time`,
+    `${rows.length} pages (${rows.filter((r) => r.kind === 'heavy').length} heavy), ${only.length} rule metrics of the study suite${args.runtime ? ' and the runtime watch' : ''}, default budget, one page at a time`,
   );
   console.log(
-    ['page', 'kind', 'wall s', 'visit s', 'LH s', 'LH measured s', 'lock wait s', 'probe s', 'busy %', 'perf', 'bare LH s', 'bare perf', 'unscorable'].join(
-      '\t',
-    ),
+    [
+      'page',
+      'kind',
+      'wall s',
+      'visit s',
+      'LH s',
+      'LH measured s',
+      'lock wait s',
+      'probe s',
+      'watch s',
+      'busy %',
+      'perf',
+      'bare LH s',
+      'bare perf',
+      'unscorable',
+    ].join('\t'),
   );
   for (const r of rows) {
     const ms = (k: string) => (r.phases[k] === undefined ? undefined : r.phases[k]! / 1000);
@@ -148,6 +171,7 @@ function report(rows: Row[]): void {
         fmt(ms('lighthouseMeasured')),
         fmt(ms('lighthouseLockWait')),
         fmt(ms('interaction')),
+        fmt(ms('gather.runtime'), 2),
         r.phases.busyAfterLoadPct ?? '-',
         r.performance ?? 'n/a',
         ...bare,
@@ -167,6 +191,14 @@ function report(rows: Row[]): void {
   console.log(
     `bare Lighthouse with the same settings (the floor): median ${fmt(bare.length ? median(bare) : NaN)} s, max ${fmt(bare.length ? Math.max(...bare) : NaN)} s`,
   );
+  if (args.runtime) {
+    const watch = (kind: Row['kind']) =>
+      rows.filter((r) => r.kind === kind && r.phases['gather.runtime'] !== undefined).map((r) => r.phases['gather.runtime']! / 1000);
+    const [h, l] = [watch('heavy'), watch('light')];
+    console.log(
+      `runtime watch per page: heavy median ${fmt(h.length ? median(h) : NaN, 2)} s (max ${fmt(h.length ? Math.max(...h) : NaN, 2)}), light median ${fmt(l.length ? median(l) : NaN, 2)} s, all ${fmt(h.length + l.length ? median([...h, ...l]) : NaN, 2)} s (goal ≤ 2 s median)`,
+    );
+  }
   const taken = (kind: Row['kind']) => rows.filter((r) => r.kind === kind && isNeverIdle((r.phases.busyAfterLoadPct ?? 0) / 100)).length;
   console.log(`taken as never idle: ${taken('heavy')} of ${heavy.length} heavy pages, ${taken('light')} of ${light.length} light pages`);
   const forTime = rows.flatMap((r) => r.unscorable.filter((u) => FOR_TIME.test(u.reason)).map((u) => `${r.name} ${u.id}`));
