@@ -51,6 +51,21 @@ describe('runtime performance on fixtures/runtime/', () => {
     assert.equal(none.score, null, why(none));
     assert.match(none.reason ?? '', /listens to no key/);
   });
+  it("responsiveness: Event Timing's latency of the blocking key is measured (its observer is in the page before the page's scripts)", async () => {
+    const slow = (await page('blocking-keys'))['responsiveness']!;
+    const d = slow.details as { slowest?: { inpMs?: number | null } } | undefined;
+    // A handler that blocks 200 ms paints no sooner: Event Timing reports at least that.
+    assert.ok(typeof d?.slowest?.inpMs === 'number' && d.slowest.inpMs >= 180, why(slow));
+  });
+  it('responsiveness: a page that never rests and listens to no input is unscorable, its listeners read in time', async () => {
+    const { doc, evidence } = await scorer.scoreWithEvidence(fixture('heavy', 'fractal.html'));
+    const m = doc.metrics.find((x) => x.id === 'responsiveness')!;
+    assert.equal(m.score, null, why(m));
+    assert.match(m.reason ?? '', /listens to no key/);
+    const rt = evidence.runtime?.ok ? evidence.runtime.value : undefined;
+    assert.deepEqual(rt?.inputListeners, []);
+    assert.ok(!rt?.faults.some((f) => /listeners/.test(f)), JSON.stringify(rt?.faults));
+  });
   it('memory-stability: the page keeping 1 MB a second far below the steady ones', async () => {
     const leak = (await page('leak'))['memory-stability']!;
     assert.ok(leak.score !== null && leak.score <= 75, why(leak));
