@@ -62,8 +62,10 @@ export const TRACE_COLLECT_MS = 5000;
  */
 export const SETTLE_CAP_MS = 2500;
 export const POST_WINDOW_CAP_MS = 3500;
-/** The listener count's and a memory reading's limits: on a busy page they must leave time for the inputs. */
-export const LISTENERS_MS = 800;
+/**
+ * A memory reading's limit before the inputs: on a busy page it must leave them time. The readings after the inputs
+ * (the listeners, the last memory reading) run beside the trace's hand-over and have CALL_MS each.
+ */
 export const SAMPLE_MS = 1000;
 /** One protocol call's limit (a busy page answers between two tasks). */
 export const CALL_MS = 2000;
@@ -201,8 +203,8 @@ class Watch {
   }
 
   /** A full garbage collection, then the heap and DOM counters. */
-  async sample(what: string): Promise<void> {
-    await this.call(`${what}: garbage collection`, () => this.cdp.send('HeapProfiler.collectGarbage'), SAMPLE_MS);
+  async sample(what: string, ms = SAMPLE_MS): Promise<void> {
+    await this.call(`${what}: garbage collection`, () => this.cdp.send('HeapProfiler.collectGarbage'), ms);
     const m = await this.metrics(`${what}: counters`);
     if (m?.JSHeapUsedSize === undefined || m.Nodes === undefined) return;
     // The time of the reading, on Chrome's clock (its `Timestamp`, taken with the counters): on a loaded machine
@@ -303,7 +305,7 @@ class Watch {
         );
         return [...types].sort();
       },
-      LISTENERS_MS,
+      CALL_MS,
     );
   }
 
@@ -457,7 +459,7 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
       win.reading(),
       w.evaluate(readObservers, 'event timing'),
       w.listeners(),
-      w.sample('memory after the inputs'),
+      w.sample('memory after the inputs', CALL_MS),
     ]);
     if (listening) ev.inputListeners = listening;
     const observed = readObserved(observedRaw);
