@@ -101,14 +101,16 @@ const SMOKES: Smoke[] = [
     figures: [/^\[1\/1\] canvas-black\.html: render-validity 0/m, /^corpus: 1 pages; the visit's screenshot read on \d+; probe and visit agree on \d+ of \d+/m],
   },
   {
-    // The clock page only; the begin-frame mode runs where Debian's chromium-headless-shell is installed.
+    // The clock page only; the begin-frame mode runs where Debian's chromium-headless-shell is installed. The lines'
+    // shape is checked, not their figures: whether the clock repeats is what the benchmark measures (under the test
+    // suite's load the begin-frame mode once read 2303 ms for 2300, 2026-11-28).
     name: 'virtual-time',
     args: ['--no-fixtures', '--runs', '2'],
     figures: [
       /^virtual-time benchmark .*, 2 runs per page and mode, 2300 ms of page time$/m,
       /^visit {8}clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":\d+,"frames":\d+,"ticks":\d+\}/m,
       /^virtual-time clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":\d+/m,
-      /^begin-frame (skipped \(.*chromium-headless-shell|.*clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":2300)/m,
+      /^begin-frame (skipped \(.*chromium-headless-shell|.*clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":\d+)/m,
     ],
   },
   {
