@@ -94,7 +94,7 @@ export interface Prepared {
 }
 
 /**
- * Before the page loads (`page` still blank): Chrome's counters on, and the observers installed in an isolated world
+ * Before the page loads (its page still blank), on its protocol session: Chrome's counters on, and the observers installed in an isolated world
  * of every document the top frame loads (`Page.addScriptToEvaluateOnNewDocument` with a world name: they run
  * before the page's own scripts, where those cannot reach them). A page that never rests answers each call only
  * at the end of one of its frames; made before it loads, these calls cost the watch nothing.
@@ -171,7 +171,10 @@ class Watch {
     }
   }
 
-  /** Evaluate a self-contained function in the watch's isolated world (made on first use), bounded. */
+  /**
+   * Evaluate a self-contained function in the watch's isolated world (the one `prepareWatch` had Chrome make at
+   * document start, else one made on first use), bounded.
+   */
   async evaluate<R>(fn: () => R, what: string): Promise<unknown> {
     return this.call(what, async () => {
       this.world ??= this.opts.prepared?.world();
