@@ -229,7 +229,7 @@ async function six(): Promise<void> {
   const load0 = loadavg()[0]!;
   const started = new Date().toISOString();
   const scorer = new Scorer({ suite: 'extended', only: ['requirement-tests'] });
-  const secs: Array<{ name: string; s: number; notRun: number; passed: number }> = [];
+  const secs: Array<{ name: string; s: number; notRun: number; passed: number; tests: string; whyNot: string[] }> = [];
   try {
     // Chrome's start is not a page's cost: one page first, not counted.
     await scorer.scoreWithEvidence(pages[0]!.path, { requirement: { id: 'warm', requirement: 'warm-up', tests: [GENERIC_SIX[0]!] } });
@@ -242,6 +242,8 @@ async function six(): Promise<void> {
         s: (performance.now() - t) / 1000,
         notRun: rs.filter((r) => r.passed === null).length,
         passed: rs.filter((r) => r.passed).length,
+        tests: rs.map((r) => `${r.id} ${r.passed === null ? 'not run' : (r.ms / 1000).toFixed(1)}`).join(', '),
+        whyNot: rs.filter((r) => r.passed === null).map((r) => `${p.name} ${r.id}: ${(r.reason ?? '').slice(0, 80)}`),
       });
     }
   } finally {
@@ -256,7 +258,9 @@ async function six(): Promise<void> {
     `  seconds per page (context, six tests, close): median ${q(all, 0.5).toFixed(2)}, p90 ${q(all, 0.9).toFixed(2)}, max ${Math.max(...all).toFixed(2)}`,
   );
   console.log(`  heavy fixtures: ${heavyS.map((x) => `${x.name.slice(6)} ${x.s.toFixed(1)} s (${x.passed} passed, ${x.notRun} not run)`).join(', ')}`);
+  for (const x of heavyS) console.log(`    ${x.name.slice(6)}: ${x.tests} (seconds per test)`);
   console.log(`  tests not run (time limit or budget): ${secs.reduce((n, x) => n + x.notRun, 0)} of ${secs.length * 6}`);
+  for (const w of secs.flatMap((x) => x.whyNot)) console.log(`    not run: ${w}`);
   const slow = [...secs].sort((a, b) => b.s - a.s).slice(0, 3);
   console.log(`  slowest: ${slow.map((x) => `${x.name} ${x.s.toFixed(1)} s`).join(', ')}`);
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BrowserContext } from 'puppeteer-core';
 import type { Artifact } from '../../core/artifact/model.js';
-import { FRAME_COST_TARGET_MS, MAX_FRAME_MS, PROBE_CONFIG } from '../../gather/interaction/probe/limits.js';
+import { FRAME_COST_TARGET_MS, MAX_FRAME_MS, PACED_MAX_FRAME_MS, PROBE_CONFIG } from '../../gather/interaction/probe/limits.js';
 import { ProbeRun } from '../../gather/interaction/probe/run.js';
 
 const run = (settleCost?: number) => {
@@ -32,5 +32,26 @@ describe('frames on heavy pages', () => {
     const heavy = run(FRAME_COST_TARGET_MS * 40);
     heavy.adaptFrames();
     assert.equal(heavy.frameMs, MAX_FRAME_MS);
+  });
+
+  it('paced (the requirement tests): frames as far apart as one costs when that is beyond the cap, bounded', () => {
+    // 180 real ms a frame at 16 ms frames: 62.5 frames a virtual second.
+    const fractal = run(180 * (1000 / PROBE_CONFIG.frameMs));
+    assert.equal(fractal.adaptFrames(true), true);
+    assert.equal(fractal.frameMs, 192);
+    // A frame cheaper than the cap: the probe's rule, whatever the pacing.
+    const light = run(FRAME_COST_TARGET_MS * 2.5);
+    light.adaptFrames(true);
+    assert.equal(light.frameMs, 48);
+    const mid = run(60 * (1000 / PROBE_CONFIG.frameMs));
+    mid.adaptFrames(true);
+    assert.equal(mid.frameMs, MAX_FRAME_MS);
+    const huge = run(2000 * (1000 / PROBE_CONFIG.frameMs));
+    huge.adaptFrames(true);
+    assert.equal(huge.frameMs, PACED_MAX_FRAME_MS);
+    // Unpaced (the probe) stays at its cap.
+    const same = run(180 * (1000 / PROBE_CONFIG.frameMs));
+    same.adaptFrames();
+    assert.equal(same.frameMs, MAX_FRAME_MS);
   });
 });

@@ -15,6 +15,7 @@ import {
   FRAME_COST_TARGET_MS,
   INTERACTION_DEFAULTS,
   MAX_FRAME_MS,
+  PACED_MAX_FRAME_MS,
   NETWORK_QUIET_CAP_MS,
   PROBE_CONFIG,
   RELOAD_TIMEOUT_MS,
@@ -32,7 +33,15 @@ export interface ProbeOptions {
   /** At most this long for the first load's load event (default FIRST_LOAD_TIMEOUT_MS). */
   firstLoadMs?: number;
   settings?: Partial<Omit<InteractionSettings, 'restore'>>;
+  /**
+   * Called once, MEASURE_MS virtual ms into the first settle, when the page's cost is known (`settleCost`): the
+   * requirement tests adapt their frames there, not after a whole first test at 16 ms frames.
+   */
+  onCostKnown?: (run: ProbeRun) => Promise<void>;
 }
+
+/** Virtual ms of the first settle after which `onCostKnown` is called (four frames at 16 ms). */
+export const MEASURE_MS = 64;
 
 /** The probe's budget is used up: the phase in progress stops and the run finishes. */
 export class OutOfBudget extends Error {}
@@ -207,8 +216,16 @@ export class ProbeRun {
   async settle(): Promise<void> {
     await this.quiet();
     // The first settle measures the page's cost (frames then adapt): a clock behind there is not noted.
-    const r = await this.advance(this.settings.settleMs, this.settleCost !== undefined);
-    this.settleCost ??= (r.realMs * 1000) / Math.max(1, r.moved);
+    if (this.settleCost === undefined && this.opts.onCostKnown) {
+      // The cost from the settle's first frames; the rest of it at the frames the caller chose from that.
+      const m = await this.advance(Math.min(MEASURE_MS, this.settings.settleMs), false);
+      this.settleCost = (m.realMs * 1000) / Math.max(1, m.moved);
+      await this.opts.onCostKnown(this);
+      if (this.settings.settleMs > m.moved) await this.advance(this.settings.settleMs - m.moved, false);
+    } else {
+      const r = await this.advance(this.settings.settleMs, this.settleCost !== undefined);
+      this.settleCost ??= (r.realMs * 1000) / Math.max(1, r.moved);
+    }
     await this.quiet();
   }
 
@@ -217,11 +234,17 @@ export class ProbeRun {
    * frames come further apart (16 ms times the excess, at most MAX_FRAME_MS) in every later load: each
    * restore, baseline and action then costs a fraction, and the budget reaches the controls. True when the
    * interval changed (the document loaded so far ran at 16 ms: a baseline must reload).
+   * With `paced` (the requirement tests), a page whose one frame costs more real time than MAX_FRAME_MS gets
+   * frames as far apart as one of its frames costs (at most PACED_MAX_FRAME_MS): the page clock then runs at
+   * about real speed, the pace at which a person's browser would draw that page, not two or more times slower.
    */
-  adaptFrames(): boolean {
+  adaptFrames(paced = false): boolean {
     if (this.settleCost === undefined || this.settleCost <= FRAME_COST_TARGET_MS) return false;
     const base = PROBE_CONFIG.frameMs;
-    this.frameMs = Math.min(MAX_FRAME_MS, base * Math.ceil(this.settleCost / FRAME_COST_TARGET_MS));
+    // The cost of one frame, as measured at 16 ms frames (timers count in it too: an estimate from above).
+    const perFrame = (this.settleCost * base) / 1000;
+    const cap = paced ? Math.min(PACED_MAX_FRAME_MS, Math.max(MAX_FRAME_MS, base * Math.ceil(perFrame / base))) : MAX_FRAME_MS;
+    this.frameMs = Math.min(cap, base * Math.ceil(this.settleCost / FRAME_COST_TARGET_MS));
     this.settings.frameMs = this.frameMs;
     return true;
   }

@@ -6,7 +6,10 @@
  *
  * A scripted test: the steps in order (steps.ts); the first step that fails ends the test (failed, naming the
  * locator and the nearest texts); then OBSERVE page-clock ms pass and the network goes quiet, and every
- * expectation is checked (all of them, so that the details say which hold: expect.ts).
+ * expectation is checked (all of them, so that the details say which hold: expect.ts). Without the OBSERVE
+ * (`needsObserve`): a test whose last step is a wait (its author chose the time the page gets), and a test
+ * without steps whose expectations compare with nothing earlier (no `changed`/`unchanged`: it asks about the
+ * page as it starts).
  *
  * What a page's tests cost (issue: six tests on a heavy page took most of its budget):
  * - Observing tests share one restore: a test whose steps only wait or read (no input, reload or resize; not
@@ -15,7 +18,9 @@
  *   later, its `changed` samples taken at its own start; `sharedWith` names the test whose restore it shares).
  *   Every other test starts from a restore of its own. Results are reported in file order.
  * - On a heavy page (the first restore's settle costs more than the probe's frame-cost target) animation frames
- *   come further apart for the rest of the tests, as in the probe (ProbeRun.adaptFrames).
+ *   come further apart from MEASURE_MS into that settle on, as in the probe, and on a page whose one frame costs
+ *   more real time than the probe's widest interval, as far apart as a frame costs: the page clock at about real
+ *   speed (ProbeRun.adaptFrames with `paced`).
  * - Each test has a time limit (`timeLimit`, real ms, default TEST_TIME_LIMIT_MS): past it the test is not run to
  *   the end (null, with the reason, never a failure: a slow machine is not the page's fault), and the next test
  *   restores.
@@ -128,10 +133,37 @@ export async function afterShot(run: ProbeRun): Promise<RequirementTestResult['s
   }
 }
 
+/** An expectation that compares with a sample taken earlier: time must pass between the two. */
+function compares(e: Expectation): boolean {
+  return 'changed' in e || 'unchanged' in e || ('anyOf' in e && e.anyOf.some(compares));
+}
+
+/** A step that ends by letting page time pass: a `wait`, a `waitUntil`, or a `repeat`/`try` whose last step does. */
+function givesTime(s: TestStep | undefined): boolean {
+  if (!s) return false;
+  if ('wait' in s) return s.wait > 0;
+  if ('waitUntil' in s) return true;
+  if ('repeat' in s) return givesTime(s.steps[s.steps.length - 1]);
+  if ('try' in s) return givesTime(s.try[s.try.length - 1]);
+  return false;
+}
+
+/**
+ * Whether the page is observed (OBSERVE) after the test's steps: when the last step is an action (its effect
+ * needs time to land), or when a test without steps compares with its start. A test whose last step is a wait
+ * has given the page the time its author chose, and a test of the page as it starts (no steps; what it shows,
+ * its errors, its motion, which samples its own time) needs none: both are checked at once.
+ */
+export function needsObserve(test: ScriptedTest): boolean {
+  if (!test.steps.length) return test.expect.some(compares);
+  return !givesTime(test.steps[test.steps.length - 1]);
+}
+
 async function scripted(run: ProbeRun, test: ScriptedTest, shared?: string): Promise<RequirementTestResult> {
   const st = await startTest(run, test.expect, { shared: shared !== undefined });
   const failed = await runSteps(run, st, test.steps, test.expect);
-  const expectations = failed ? [] : (await observe(run, st), await checkExpectations(run, st, test.expect));
+  if (!failed && needsObserve(test)) await observe(run, st);
+  const expectations = failed ? [] : await checkExpectations(run, st, test.expect);
   const bad = expectations.find((e) => !e.ok);
   const shot = await afterShot(run);
   return {
@@ -184,16 +216,24 @@ export async function runRequirementTests(
   opts: TestRunOptions,
 ): Promise<RequirementTestsEvidence> {
   const t0 = performance.now();
+  const ev: RequirementTestsEvidence = { results: [], faults: [], timings: {} };
   const run = new ProbeRun(context, artifact, origin, entryUrl, {
     deadline: opts.deadline,
     started: t0,
     settings: { budgetMs: Math.max(1, opts.deadline - t0) },
+    // A heavy page: frames further apart from the first settle on (this document and every later load), at the
+    // page's own pace (ProbeRun.adaptFrames). Not on a page paced by real time, a worker's: its settle costs real
+    // time by design, not by weight.
+    onCostKnown: async (r) => {
+      const paced = ((await r.agent<{ workers?: unknown }>('advance', [0]).catch(() => null))?.workers ?? 0) !== 0;
+      if (paced || !r.adaptFrames(true)) return;
+      await r.agent('setFrameMs', [r.frameMs]).catch(() => undefined);
+      ev.faults.push(`heavy page: animation frames every ${r.frameMs} page-clock ms in the tests`);
+    },
   });
-  const ev: RequirementTestsEvidence = { results: [], faults: [], timings: {} };
   const results = new Map<number, RequirementTestResult>();
   await run.openPage();
   let hangs = 0;
-  let adapted = false;
   /** The observing test whose restore the next observing test may share (none after any other test). */
   let sharing: string | undefined;
   try {
@@ -211,14 +251,6 @@ export async function runRequirementTests(
         const r = await one(run, test, opts, shared);
         results.set(i, r);
         sharing = isObserving(test) && r.passed !== null ? (shared ?? test.id) : undefined;
-        // A heavy page: frames further apart from now on (this document and every later load), as the probe does.
-        // (Not on a page paced by real time, a worker's: its settle costs real time by design, not by weight.)
-        const paced = !adapted && ((await run.agent<{ workers?: unknown }>('advance', [0]).catch(() => null))?.workers ?? 0) !== 0;
-        if (!adapted && !paced && run.adaptFrames()) {
-          adapted = true;
-          await run.agent('setFrameMs', [run.frameMs]).catch(() => undefined);
-          ev.faults.push(`heavy page: animation frames every ${run.frameMs} page-clock ms in the tests`);
-        }
       } catch (err) {
         sharing = undefined;
         // A call cut short because the test's time ran out is its time limit, not a hung page.
