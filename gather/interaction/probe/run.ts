@@ -38,6 +38,12 @@ export interface ProbeOptions {
    * requirement tests adapt their frames there, not after a whole first test at 16 ms frames.
    */
   onCostKnown?: (run: ProbeRun) => Promise<void>;
+  /**
+   * Real ms the first move of the clock after a load may wait for the page's own start-up work, which runs off
+   * the page clock (a WebAssembly runtime such as Pyodide compiling, data parsed in a network callback) and holds
+   * the main thread meanwhile; default EVAL_MS, past which the page counts as not answering.
+   */
+  startUpMs?: number;
 }
 
 /** Virtual ms of the first settle after which `onCostKnown` is called (four frames at 16 ms). */
@@ -195,8 +201,8 @@ export class ProbeRun {
    * real time than the page script allows one move), the clock fell behind and what follows depends on real
    * time: the log says so once.
    */
-  async advance(ms: number, note = true): Promise<Advanced> {
-    const r = await this.agent<Advanced>('advance', [ms]);
+  async advance(ms: number, note = true, callMs = EVAL_MS): Promise<Advanced> {
+    const r = await this.agent<Advanced>('advance', [ms], callMs);
     if (typeof r.now === 'number') this.clockNow = r.now;
     if ((r.storm || r.slow) && note)
       this.clockBehind(
@@ -216,14 +222,16 @@ export class ProbeRun {
   async settle(): Promise<void> {
     await this.quiet();
     // The first settle measures the page's cost (frames then adapt): a clock behind there is not noted.
+    // The first move waits for the page's start-up (opts.startUpMs): the page's own time in it is not counted.
+    const startUp = this.opts.startUpMs ?? EVAL_MS;
     if (this.settleCost === undefined && this.opts.onCostKnown) {
       // The cost from the settle's first frames; the rest of it at the frames the caller chose from that.
-      const m = await this.advance(Math.min(MEASURE_MS, this.settings.settleMs), false);
+      const m = await this.advance(Math.min(MEASURE_MS, this.settings.settleMs), false, startUp);
       this.settleCost = (m.realMs * 1000) / Math.max(1, m.moved);
       await this.opts.onCostKnown(this);
       if (this.settings.settleMs > m.moved) await this.advance(this.settings.settleMs - m.moved, false);
     } else {
-      const r = await this.advance(this.settings.settleMs, this.settleCost !== undefined);
+      const r = await this.advance(this.settings.settleMs, this.settleCost !== undefined, startUp);
       this.settleCost ??= (r.realMs * 1000) / Math.max(1, r.moved);
     }
     await this.quiet();

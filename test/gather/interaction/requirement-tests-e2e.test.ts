@@ -112,6 +112,23 @@ describe('requirement tests on the shopping-list fixtures', () => {
     assert.match(rs[0]!.reason!, /the page stopped responding during the test \(click "Freeze" timed out after 4000 ms\)/);
   });
 
+  it('a page busy for 4 s with start-up work off the page clock is waited for, not taken as stopped responding', async () => {
+    const tests = [
+      { id: 'ready', steps: [], expect: [{ visible: 'Ready' }, { noErrors: true as const }] },
+      // A restore of its own (a step): the wait holds on every load, not only the first.
+      { id: 'again', steps: [{ click: 'Slow start' }], expect: [{ visible: 'Ready' }] },
+    ];
+    const { evidence } = await scorer.scoreWithEvidence(fixture('requirement-tests', 'slow-start'), { requirement: { ...req, tests } });
+    const rs = (evidence.requirementTests as { value: RequirementTestsEvidence }).value.results;
+    assert.deepEqual(
+      rs.map((r) => [r.id, r.passed, r.reason ?? null]),
+      [
+        ['ready', true, null],
+        ['again', true, null],
+      ],
+    );
+  });
+
   it('batch --requirements runs the tests of every requirement: one score per broken copy', async () => {
     const out = join(tempDir(), 'results.jsonl');
     const r = await runCli(
