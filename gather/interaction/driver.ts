@@ -246,11 +246,13 @@ export class ProbeDriver {
       // (page/main/animations.ts). It holds for every document this page loads.
       cdp.send('Animation.setPlaybackRate', { playbackRate: 0 }),
       cdp.send('Page.setInterceptFileChooserDialog', { enabled: true }),
-      cdp
-        .send('Debugger.enable')
-        .then(() => cdp.send('Debugger.setSkipAllPauses', { skip: true }))
-        .then(() => cdp.send('Profiler.enable'))
-        .then(() => cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: true })),
+      this.config.coverage === false
+        ? undefined
+        : cdp
+            .send('Debugger.enable')
+            .then(() => cdp.send('Debugger.setSkipAllPauses', { skip: true }))
+            .then(() => cdp.send('Profiler.enable'))
+            .then(() => cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: true })),
     ]);
   }
 
@@ -426,6 +428,7 @@ export class ProbeDriver {
 
   /** Take the coverage since the last take into the union. */
   async takeCoverage(timeoutMs: number): Promise<void> {
+    if (this.config.coverage === false) return;
     try {
       const { result } = (await withTimeout(this.cdp.send('Profiler.takePreciseCoverage'), timeoutMs, 'coverage')) as {
         result: Array<{ scriptId: string; url: string; functions: Array<{ ranges: Array<{ startOffset: number; endOffset: number; count: number }> }> }>;

@@ -12,6 +12,11 @@ export interface ProbeConfig {
   maxAdvanceRealMs: number;
   /** Elements fingerprinted per snapshot (document order; the rest are folded into one record). */
   maxElements: number;
+  /**
+   * V8 block coverage of every load (the probe's code coverage); default on. Off for the requirement tests, which
+   * read none of it: its counters in every block slow a page's own code (a loop drawing every pixel most).
+   */
+  coverage?: boolean;
 }
 
 /** The probe's defaults (docs/interaction.md has the measurements behind them). */

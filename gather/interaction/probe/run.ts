@@ -44,6 +44,8 @@ export interface ProbeOptions {
    * the main thread meanwhile; default EVAL_MS, past which the page counts as not answering.
    */
   startUpMs?: number;
+  /** Whether the pages keep V8 block coverage (ProbeConfig.coverage; default on: the probe's evidence needs it). */
+  coverage?: boolean;
 }
 
 /** Virtual ms of the first settle after which `onCostKnown` is called (four frames at 16 ms). */
@@ -122,7 +124,7 @@ export class ProbeRun {
 
   /** A new page for the probe (the first, or after a hung one). */
   async openPage(): Promise<void> {
-    this.d = new ProbeDriver(this.context, this.origin, PROBE_CONFIG, sampleFile);
+    this.d = new ProbeDriver(this.context, this.origin, this.opts.coverage === false ? { ...PROBE_CONFIG, coverage: false } : PROBE_CONFIG, sampleFile);
     await this.d.open();
   }
 

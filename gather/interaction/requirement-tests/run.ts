@@ -230,6 +230,7 @@ export async function runRequirementTests(
     started: t0,
     settings: { budgetMs: Math.max(1, opts.deadline - t0) },
     startUpMs: START_UP_MS,
+    coverage: false, // nothing here reads it, and its counters slow the page's own code
     // A heavy page: frames further apart from the first settle on (this document and every later load), at the
     // page's own pace (ProbeRun.adaptFrames). Not on a page paced by real time, a worker's: its settle costs real
     // time by design, not by weight.
