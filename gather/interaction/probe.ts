@@ -31,8 +31,11 @@
  *    popups, file choosers, requests, focus moved by the page, scrolling by the page, the field's value read by
  *    the page's code). A control with none of these is inert. The keyboard control is played key by key, each
  *    held for frames and read at its own moment against the baseline's snapshot of that moment (probe/play.ts).
- *    On a heavy page (its first settle slow in real time) animation frames come further apart from the
- *    baselines on, so that the budget reaches the controls (ProbeRun.adaptFrames).
+ *    On a heavy page (its first frames slow in real time) animation frames come further apart from MEASURE_MS into
+ *    the first settle on, about as far apart as one frame costs (at most PACED_MAX_FRAME_MS: the page clock at
+ *    about real speed, ProbeRun.adaptEarly), so that the budget reaches the controls. Such a page without controls
+ *    keeps its first document for its baseline (nothing compares it with another load); one with controls reloads
+ *    for it (its first frames ran at 16 ms, the restores' at the adapted interval from their start).
  * 4. In-app navigation, breadth first: every navigation element (links to other files, fragments, hash routes,
  *    tabs, nav buttons, `#` links in navigation) is tried from the start view (reusing the control's action when
  *    it was acted on), then from each new view reached (up to `navDepth` steps, `maxViews` views and
@@ -101,7 +104,13 @@ export async function probeInteraction(
   entryUrl: string,
   opts: ProbeOptions,
 ): Promise<InteractionEvidence> {
-  const run = new ProbeRun(context, artifact, origin, entryUrl, opts);
+  // A heavy page gets frames at its own pace from MEASURE_MS into the first settle (ProbeRun.adaptEarly).
+  const run = new ProbeRun(context, artifact, origin, entryUrl, {
+    onCostKnown: async (r) => {
+      await r.adaptEarly();
+    },
+    ...opts,
+  });
   await run.openPage();
   let probed = true;
   try {

@@ -45,15 +45,19 @@ export const KEY_HOLD_MS = 250;
 export const KEY_WINDOW_MS = 500;
 
 /**
- * A page whose first settle costs more real ms than this per virtual second (its frames are heavy: thousands
- * of particles redrawn) gets animation frames further apart for the rest of the probe, at most MAX_FRAME_MS,
- * so that restores and baselines leave the budget to the controls.
+ * A page whose first frames cost more real ms than this per virtual second (its frames are heavy: thousands of
+ * particles redrawn) gets animation frames further apart for the rest of the probe (ProbeRun.adaptFrames): at most
+ * MAX_FRAME_MS for a page paced by a worker (adapted after its first settle), about as far apart as one frame
+ * costs for the others (adapted MEASURE_MS into the first settle, ProbeRun.adaptEarly), so that restores and
+ * baselines leave the budget to the controls.
  */
 export const FRAME_COST_TARGET_MS = 250;
 export const MAX_FRAME_MS = 96;
 /**
- * The requirement tests' bound on that interval for a page whose every frame costs more than MAX_FRAME_MS of
- * real time (`ProbeRun.adaptFrames(true)`): frames about as far apart as one costs, so about four a second at most.
+ * The bound on that interval for a page whose every frame costs more than MAX_FRAME_MS of real time
+ * (`ProbeRun.adaptFrames(true)`, the probe's and the requirement tests'): frames about as far apart as one costs, so
+ * about four a second at most; 256 keeps at least one frame inside a requirement test's 500 ms `moving` window and
+ * inside a held key (KEY_HOLD_MS).
  */
 export const PACED_MAX_FRAME_MS = 256;
 

@@ -97,6 +97,11 @@ export class ProbeRun {
   startViewport?: Buffer;
   /** Real ms the first settle cost per virtual second of the page clock. */
   settleCost?: number;
+  /**
+   * Frames were adapted MEASURE_MS into the first document's settle (`adaptEarly`): that document ran its first
+   * frames at 16 ms and the rest at `frameMs`, every later load at `frameMs` from its start.
+   */
+  adaptedEarly = false;
   private clockNoted = false;
 
   constructor(
@@ -256,6 +261,19 @@ export class ProbeRun {
     const cap = paced ? Math.min(PACED_MAX_FRAME_MS, Math.max(MAX_FRAME_MS, base * Math.ceil(perFrame / base))) : MAX_FRAME_MS;
     this.frameMs = Math.min(cap, base * Math.ceil(this.settleCost / FRAME_COST_TARGET_MS));
     this.settings.frameMs = this.frameMs;
+    return true;
+  }
+
+  /**
+   * For `onCostKnown`: on a heavy page, frames at the page's own pace (`adaptFrames(true)`) from here on, in this
+   * document and every later load. Not on a page paced by real time, a worker's: its settle costs real time by
+   * design, not by weight. True when the interval changed.
+   */
+  async adaptEarly(): Promise<boolean> {
+    const moved = await this.agent<{ workers?: unknown }>('advance', [0]).catch(() => null);
+    if ((moved?.workers ?? 0) !== 0 || !this.adaptFrames(true)) return false;
+    await this.agent('setFrameMs', [this.frameMs]).catch(() => undefined);
+    this.adaptedEarly = true;
     return true;
   }
 

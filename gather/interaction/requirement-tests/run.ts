@@ -232,13 +232,9 @@ export async function runRequirementTests(
     startUpMs: START_UP_MS,
     coverage: false, // nothing here reads it, and its counters slow the page's own code
     // A heavy page: frames further apart from the first settle on (this document and every later load), at the
-    // page's own pace (ProbeRun.adaptFrames). Not on a page paced by real time, a worker's: its settle costs real
-    // time by design, not by weight.
+    // page's own pace (ProbeRun.adaptEarly).
     onCostKnown: async (r) => {
-      const paced = ((await r.agent<{ workers?: unknown }>('advance', [0]).catch(() => null))?.workers ?? 0) !== 0;
-      if (paced || !r.adaptFrames(true)) return;
-      await r.agent('setFrameMs', [r.frameMs]).catch(() => undefined);
-      ev.faults.push(`heavy page: animation frames every ${r.frameMs} page-clock ms in the tests`);
+      if (await r.adaptEarly()) ev.faults.push(`heavy page: animation frames every ${r.frameMs} page-clock ms in the tests`);
     },
   });
   const results = new Map<number, RequirementTestResult>();
