@@ -50,7 +50,10 @@
  * blank; the screenshot is what a person sees). A WebGL canvas whose region is one colour is blank. A blank first view (one colour, or a border), a view of text only that fails UI2App's
  * counts (an error message alone) and a page whose script threw before its first render still score 0.
  *
- * A page that does not answer after load (a busy main thread) did not render: 0, with the reason. Unscorable
+ * A page that does not answer after load (a busy main thread) did not render: 0, with the reason. Since
+ * 2026-11-28 the probe waits START_UP_MS (6 s) for that answer and for the first move of the page clock, not 2–3 s:
+ * a page that starts a WebAssembly runtime on its main thread after load (Pyodide: 3.7–4.6 s on the corpus's
+ * pages) was taken as hung and scored 0 though it renders (4 of 23 corpus pages sampled). Unscorable
  * only when the probe could not run (no browser, no time left); the leaderboard shows the share of executable
  * artifacts (this metric at 100) per model.
  */

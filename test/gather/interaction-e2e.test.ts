@@ -241,7 +241,7 @@ describe('the probe and the sandbox', () => {
   });
 });
 
-describe('a heavy page', () => {
+describe('heavy and slow-starting pages', () => {
   it('the fractal: frames as far apart as one costs from its first settle, its first document kept for the baseline', async () => {
     const { doc, evidence } = await scorer.scoreWithEvidence(fixture('heavy', 'fractal.html'));
     const v = probeOf(evidence);
@@ -251,6 +251,15 @@ describe('a heavy page', () => {
     assert.equal(v.controls.length, 0);
     assert.equal(v.timings.restore, undefined, 'no reload');
     assert.equal(metric(doc, 'render-validity').score, 100);
+  });
+
+  it('a page busy 4 s after its load (a WebAssembly runtime starting) is waited for, not taken as hung', async () => {
+    const { evidence } = await scorer.scoreWithEvidence(fixture('requirement-tests', 'slow-start'));
+    const v = probeOf(evidence);
+    // Before: 2 s for the page to answer after load, then "the page did not respond after load": hung, no first view.
+    assert.notEqual(v.hung, true, JSON.stringify(v.faults));
+    assert.ok(v.firstView, JSON.stringify(v.unavailable));
+    assert.ok(v.firstView.textChars >= 'Slow start Ready'.length, `text ${v.firstView.textChars}`);
   });
 });
 

@@ -32,7 +32,8 @@ export async function firstLoad(run: ProbeRun): Promise<boolean> {
   const tl = performance.now();
   const nav = await load(run);
   try {
-    await run.d.alive(run.bound(2000), 'responsiveness probe');
+    // A page busy with start-up work after its load (a WebAssembly runtime compiling) has START_UP_MS to answer.
+    await run.d.alive(run.bound(run.opts.startUpMs ?? 2000), 'responsiveness probe');
     await run.settle();
   } catch (err) {
     if (err instanceof OutOfBudget) throw err;

@@ -70,6 +70,14 @@ export const MAX_HANGS = 2;
 /** Real milliseconds one call into the page may take. */
 export const EVAL_MS = 3000;
 /**
+ * Real milliseconds a page may take to answer after a load, and the first move of its clock to end (ProbeOptions
+ * `startUpMs`), for start-up work off the page clock that holds its main thread (a WebAssembly runtime compiling:
+ * Pyodide's took 3.7–4.6 s on the corpus's pages, 2026-11-28): a page busy starting is not a page that stopped
+ * answering. A page that never answers costs this per load (the probe: once; the requirement tests: per test,
+ * at most MAX_HANGS times).
+ */
+export const START_UP_MS = 6000;
+/**
  * Real milliseconds kept from the probe's budget for finishing: the last coverage read, closing the page, the
  * crops and closing the context. The steps run against the budget minus this, so the whole probe, its browser
  * context included, stays within its budget.

@@ -47,7 +47,7 @@ import {
 } from '../../../core/requirement-tests.js';
 import { withTimeout } from '../../time.js';
 import { VIEWPORT } from '../driver.js';
-import { EVAL_MS, MAX_HANGS, SCREENSHOT_CAP_PX } from '../probe/limits.js';
+import { EVAL_MS, MAX_HANGS, SCREENSHOT_CAP_PX, START_UP_MS } from '../probe/limits.js';
 import { OutOfBudget, ProbeRun } from '../probe/run.js';
 import { checkExpectations as checkAll, takeSamples, type TestState } from './expect.js';
 import { runSteps as runAll } from './steps.js';
@@ -66,12 +66,6 @@ export interface TestRunOptions {
 
 /** Page-clock milliseconds observed after the last step, before the expectations are checked. */
 export const OBSERVE_MS = 1000;
-/**
- * Real milliseconds a restore's first move of the page clock may wait for the page's start-up work off the clock
- * (Pyodide's took 3.7–4.6 s on the corpus's pages, 2026-11-28): a page busy starting is not a page that stopped
- * answering. A page that never answers costs this per test, twice (MAX_HANGS).
- */
-export const START_UP_MS = 6000;
 /** Real milliseconds a scripted test may take by default (its `timeLimit` overrides it). */
 export const TEST_TIME_LIMIT_MS = 8000;
 
