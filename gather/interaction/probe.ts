@@ -58,7 +58,7 @@ import { baselines } from './probe/baselines.js';
 import { discoverControls, screenshot } from './probe/discover.js';
 import { closePage, crops } from './probe/finish.js';
 import { firstLoad } from './probe/first-load.js';
-import { INTERACTION_DEFAULTS, RESTORE, START_UP_MS } from './probe/limits.js';
+import { INTERACTION_DEFAULTS, RESTORE } from './probe/limits.js';
 import { navigation } from './probe/navigation.js';
 import { OutOfBudget, ProbeRun, type ProbeOptions } from './probe/run.js';
 import { secondChances, valueReads } from './probe/second-chance.js';
@@ -109,8 +109,6 @@ export async function probeInteraction(
     onCostKnown: async (r) => {
       await r.adaptEarly();
     },
-    // A page busy starting after its load (Pyodide) is waited for, not taken as hung.
-    startUpMs: START_UP_MS,
     ...opts,
   });
   await run.openPage();

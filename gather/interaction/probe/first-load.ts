@@ -7,7 +7,7 @@ import { errorMessage } from '../../../core/errors.js';
 import { TimeoutError } from '../../time.js';
 import type { ProbeDriver } from '../driver.js';
 import { plain } from './effects.js';
-import { FIRST_LOAD_TIMEOUT_MS } from './limits.js';
+import { FIRST_LOAD_TIMEOUT_MS, START_UP_MS } from './limits.js';
 import { OutOfBudget, type ProbeRun } from './run.js';
 import { gate } from '../../step-gate.js';
 
@@ -33,7 +33,7 @@ export async function firstLoad(run: ProbeRun): Promise<boolean> {
   const nav = await load(run);
   try {
     // A page busy with start-up work after its load (a WebAssembly runtime compiling) has START_UP_MS to answer.
-    await run.d.alive(run.bound(run.opts.startUpMs ?? 2000), 'responsiveness probe');
+    await run.d.alive(run.bound(run.opts.startUpMs ?? START_UP_MS), 'responsiveness probe');
     await run.settle();
   } catch (err) {
     if (err instanceof OutOfBudget) throw err;

@@ -20,6 +20,7 @@ import {
   PROBE_CONFIG,
   RELOAD_TIMEOUT_MS,
   RESTORE,
+  START_UP_MS,
 } from './limits.js';
 import type { Baseline, Navigated, PostResult, PrepareResult, RawControl } from './page-answers.js';
 import { sampleFile } from './samples.js';
@@ -41,7 +42,8 @@ export interface ProbeOptions {
   /**
    * Real ms the first move of the clock after a load may wait for the page's own start-up work, which runs off
    * the page clock (a WebAssembly runtime such as Pyodide compiling, data parsed in a network callback) and holds
-   * the main thread meanwhile; default EVAL_MS, past which the page counts as not answering.
+   * the main thread meanwhile, and the page's first answer after its load (first-load.ts); default START_UP_MS,
+   * past which the page counts as not answering.
    */
   startUpMs?: number;
   /** Whether the pages keep V8 block coverage (ProbeConfig.coverage; default on: the probe's evidence needs it). */
@@ -230,7 +232,7 @@ export class ProbeRun {
     await this.quiet();
     // The first settle measures the page's cost (frames then adapt): a clock behind there is not noted.
     // The first move waits for the page's start-up (opts.startUpMs): the page's own time in it is not counted.
-    const startUp = this.opts.startUpMs ?? EVAL_MS;
+    const startUp = this.opts.startUpMs ?? START_UP_MS;
     if (this.settleCost === undefined && this.opts.onCostKnown) {
       // The cost from the settle's first frames; the rest of it at the frames the caller chose from that.
       const m = await this.advance(Math.min(MEASURE_MS, this.settings.settleMs), false, startUp);

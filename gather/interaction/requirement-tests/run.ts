@@ -47,7 +47,7 @@ import {
 } from '../../../core/requirement-tests.js';
 import { withTimeout } from '../../time.js';
 import { VIEWPORT } from '../driver.js';
-import { EVAL_MS, MAX_HANGS, SCREENSHOT_CAP_PX, START_UP_MS } from '../probe/limits.js';
+import { EVAL_MS, MAX_HANGS, SCREENSHOT_CAP_PX } from '../probe/limits.js';
 import { OutOfBudget, ProbeRun } from '../probe/run.js';
 import { checkExpectations as checkAll, takeSamples, type TestState } from './expect.js';
 import { runSteps as runAll } from './steps.js';
@@ -223,7 +223,6 @@ export async function runRequirementTests(
     deadline: opts.deadline,
     started: t0,
     settings: { budgetMs: Math.max(1, opts.deadline - t0) },
-    startUpMs: START_UP_MS,
     coverage: false, // nothing here reads it, and its counters slow the page's own code
     // A heavy page: frames further apart from the first settle on (this document and every later load), at the
     // page's own pace (ProbeRun.adaptEarly).
