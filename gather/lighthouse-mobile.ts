@@ -5,7 +5,9 @@
  * navigation (Lighthouse's model: gatherers collect, audits read):
  *
  * - `WebgradeMobile` (gatherer): after Lighthouse's load and quiet windows, runs `measureOverflow` in an
- *   isolated world of the page and, when asked, captures the first screen (PNG, 1170×2532 device pixels).
+ *   isolated world of the page and, when asked, captures the first screen (PNG, 1170×2532 device pixels), its
+ *   CSS and Web Animations stopped first as for the desktop screenshot (the tab was seeded as the visit is:
+ *   lighthouse-thread-worker.ts).
  *   It runs in Lighthouse's artifact phase, after the trace is stopped, so it does not touch the performance
  *   measurement.
  * - The same gatherer can hold the run at its start (`before`): Lighthouse calls every gatherer's
@@ -25,6 +27,7 @@ import { Audit, Gatherer } from 'lighthouse';
 import { measureOverflow, type OverflowMeasure } from './mobile-measure.js';
 import { acquireMeasureLock } from './measure-lock.js';
 import { holdAnimationFrames } from './collectors/busy-after-load.js';
+import { freezeAnimations } from './collectors/screenshots.js';
 
 export const MOBILE_ARTIFACT = 'WebgradeMobile';
 export const MOBILE_AUDIT = 'webgrade-mobile';
@@ -167,6 +170,12 @@ export function mobileGatherer(opts: MobileGathererOptions): new () => object {
         const measure = await driver.executionContext.evaluate(measureOverflow, { args: [], useIsolation: true });
         const out: MobileArtifact = { measure };
         if (screenshot) {
+          // Stop the page's CSS and Web Animations as the desktop screenshot does (collectors/screenshots.ts), so
+          // that the phone picture of a page with a spinner or a pulse is the same in two runs. After the overflow
+          // is measured (mobile-compat reads the page as it is). This gatherer's artifact is the last one collected
+          // (Lighthouse orders only its full-page screenshot and bf-cache checks after it, both off here:
+          // lighthouse.ts), so nothing Lighthouse scores sees the frozen page.
+          await driver.executionContext.evaluate(freezeAnimations, { args: [], useIsolation: true }).catch(() => 0);
           const shot = (await driver.defaultSession.sendCommand('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true })) as { data: string };
           out.screenshotBase64 = shot.data;
         }

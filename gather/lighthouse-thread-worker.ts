@@ -12,6 +12,7 @@ import { LighthouseTimeout, medianPerformance, runLighthouseWith, traceFault, ty
 import type { FromWorker, ToWorker } from './lighthouse-thread.js';
 import type { HoldVerdict } from './lighthouse-mobile.js';
 import { gate } from './step-gate.js';
+import { PAGE_SEED, seedRandomness } from './seeded-random.js';
 
 const port = parentPort!;
 
@@ -81,6 +82,9 @@ async function once(
     await gate.step('lighthouse set-up');
     context = await sandboxContext(await connect(msg.port), msg.proxyServer);
     page = await context.newPage();
+    // The page draws at random what it drew in the visit (seeded-random.ts): the phone picture taken in this run,
+    // and work a page sizes at random (particle counts, generated data), are then the same in two runs.
+    await page.evaluateOnNewDocument(seedRandomness, PAGE_SEED);
     return await runLighthouseWith(msg.url, { port: msg.port, page, timeoutMs, lock: true, ...options });
   } finally {
     await page?.close().catch(() => undefined);

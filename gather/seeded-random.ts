@@ -3,8 +3,10 @@
  * (from the same generator) are replaced before any page script runs, so that a page that draws something at
  * random (an id in its header, a shuffled list, a generated palette) shows the same thing in two runs. Used by
  * the visit (visit.ts: the screenshots and DOM the visual metrics read; broadcast-channel-chat's random tab id
- * in its header moved layout-consistency by 19 points between two runs) and by the interaction probe
- * (page-script.ts, ahead of its bundle). Self-contained: it is sent to the page as source text.
+ * in its header moved layout-consistency by 19 points between two runs), by the interaction probe
+ * (page-script.ts, ahead of its bundle), the runtime watch, the fidelity render, the mobile visit, and the
+ * Lighthouse run (lighthouse-thread-worker.ts: its phone picture is the kept one, and a page that sizes its work at
+ * random loads the same work in two runs). Self-contained: it is sent to the page as source text.
  */
 export const PAGE_SEED = 20260115;
 

@@ -218,6 +218,9 @@ describe('mobile measurement inside the Lighthouse run', () => {
   // mobile measurement; the session does not load the page a second time.
   const withLighthouse = new Scorer({ only: ['mobile-compat', 'accessibility'], budgetMs: BUDGET_MS });
   after(() => withLighthouse.close());
+  // layout-sparsity needs the screenshots: the Lighthouse run then takes the phone picture too.
+  const withPictures = new Scorer({ only: ['mobile-compat', 'accessibility', 'layout-sparsity'], budgetMs: BUDGET_MS });
+  after(() => withPictures.close());
 
   it('the 420 px block page scores 70 from the Lighthouse run, as from a separate mobile visit', async () => {
     const { doc, evidence } = await withLighthouse.scoreWithEvidence(fixture('browser', 'overflow-420.html'));
@@ -232,6 +235,47 @@ describe('mobile measurement inside the Lighthouse run', () => {
       offenders.some((o) => o.width === 420),
       JSON.stringify(offenders),
     );
+  });
+
+  it('a page that sizes its blocks at random measures the same blocks in the Lighthouse run as in a mobile visit (both seeded)', async () => {
+    // Two blocks wider than the phone, each width a draw of Math.random: unseeded, the two measurements agree on
+    // both widths about once in 125,000.
+    const page = writeArtifact({
+      'index.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>random widths</title></head><body style="margin:0"><p>Two blocks of random widths.</p>
+<div id="a" style="height:20px;background:#123"></div><div id="b" style="height:20px;background:#321"></div>
+<script>for (const id of ['a', 'b']) document.getElementById(id).style.width = (400 + Math.floor(Math.random() * 500)) + 'px';</script></body></html>`,
+    });
+    const widths = (doc: ScoreDocument, evidence: Awaited<ReturnType<Scorer['scoreWithEvidence']>>['evidence'], by: string) => {
+      assert.equal(metric(doc, 'mobile-compat').details.measuredBy, by);
+      assert.ok(evidence.browser?.ok);
+      return (evidence.browser.value.mobile?.offenders ?? []).map((o) => o.width).sort((x, y) => x - y);
+    };
+    const visit = await scorer.scoreWithEvidence(page);
+    const fromVisit = widths(visit.doc, visit.evidence, 'mobile visit');
+    assert.equal(fromVisit.length, 2, JSON.stringify(fromVisit));
+    assert.notEqual(fromVisit[0], fromVisit[1]);
+    const run = await withLighthouse.scoreWithEvidence(page);
+    assert.deepEqual(widths(run.doc, run.evidence, 'lighthouse run'), fromVisit);
+  });
+
+  it('a page with endless CSS animations gives the same phone picture in two Lighthouse runs (stopped as for the desktop)', async () => {
+    const page = writeArtifact({
+      'index.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>spinner</title>
+<style>@keyframes spin { to { transform: rotate(360deg); } } @keyframes slide { from { margin-left: 0; } to { margin-left: 200px; } }
+.spin { width: 120px; height: 120px; border: 12px solid #ccd; border-top-color: #c33; border-radius: 50%; animation: spin 0.7s linear infinite; }
+.slide { width: 60px; height: 30px; background: #363; animation: slide 1.3s ease-in-out infinite alternate; }</style></head>
+<body><h1>Loading forever</h1><div class="spin"></div><div class="slide"></div></body></html>`,
+    });
+    const phone = async () => {
+      const { doc, evidence } = await withPictures.scoreWithEvidence(page);
+      assert.equal(metric(doc, 'mobile-compat').details.measuredBy, 'lighthouse run');
+      assert.ok(evidence.browser?.ok);
+      const shot = evidence.browser.value.screenshots.mobile;
+      assert.ok(shot, 'no phone picture');
+      return (await sharp(shot.png).raw().toBuffer()).toString('base64');
+    };
+    const first = await phone();
+    assert.ok(first === (await phone()), 'the two phone pictures differ');
   });
 
   it('a page that hangs its renderer: the held Lighthouse run is skipped with the reason, within the budget, and the next page gets a real run', async () => {
@@ -270,6 +314,9 @@ describe('mobile measurement inside the Lighthouse run', () => {
 describe('how busy a page is after its load', () => {
   const withLighthouse = new Scorer({ only: ['mobile-compat', 'accessibility'], budgetMs: BUDGET_MS });
   after(() => withLighthouse.close());
+  // layout-sparsity needs the screenshots: the Lighthouse run then takes the phone picture too.
+  const withPictures = new Scorer({ only: ['mobile-compat', 'accessibility', 'layout-sparsity'], budgetMs: BUDGET_MS });
+  after(() => withPictures.close());
   // A simulation that computes in 40 ms tasks one after another (and draws on every frame): the main thread is
   // busy almost all the time after load, however loaded the machine is (a frame loop of 12 ms per frame measured
   // 45 % busy while another test file ran).
