@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_NETWORK_MODE, NETWORK_MODES, type NetworkModeId, type NetworkSettings } from '../core/network.js';
 import { DEFAULT_LIGHTHOUSE_RUNS } from '../gather/browser-gatherers.js';
+import { DEFAULT_VISIT_CLOCK, VISIT_CLOCKS, type VisitClockMode } from '../core/visit-clock.js';
 import { AGENT_TASK, CHECKLIST_TASK } from '../judges/settings.js';
 
 /** `--suite study|extended` (SPEC "Suites"). */
@@ -28,6 +29,13 @@ export interface NetworkFlags {
   cdnCache?: string;
   allowHost?: string[];
   lighthouseRuns?: number;
+  visitClock?: VisitClockMode;
+}
+
+/** `--visit-clock real|page` (gather/visit.ts VisitOptions `clock`). */
+export function parseVisitClock(value: string): VisitClockMode {
+  if (!(VISIT_CLOCKS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${VISIT_CLOCKS.join(', ')}`);
+  return value as VisitClockMode;
 }
 
 /** At most this many Lighthouse runs per artifact (each costs about 3–5 s). */
@@ -56,6 +64,11 @@ export function addNetworkOptions(cmd: Command): Command {
           throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_LIGHTHOUSE_RUNS}`);
         return n;
       },
+    )
+    .option(
+      '--visit-clock <clock>',
+      `the visit's page clock: real (load and settle on real time) or page (a clock of our own from the first byte: the same page gives the same evidence on every run; docs/heavy-pages.md) (default ${DEFAULT_VISIT_CLOCK})`,
+      parseVisitClock,
     );
 }
 

@@ -11,6 +11,7 @@ import type { ReferenceInput, ReferenceRecord } from './fidelity.js';
 /** The reference of a score: what was used, or what was given and why it could not be used. */
 export type ScoreReference = ReferenceRecord | { input: string; kind: ReferenceInput['kind']; unavailable: string };
 import type { AlignmentStance } from './judge-answer.js';
+import type { VisitClockMode } from './visit-clock.js';
 
 export interface MetricResult {
   id: string;
@@ -77,6 +78,8 @@ export interface ScoringSettings {
   /** Network mode (record/replay folders are machine paths and are left out). */
   network: string;
   lighthouseRuns: number;
+  /** The visit's page clock (`--visit-clock`); absent in rows from before the option (they visited on real time). */
+  visitClock?: VisitClockMode;
   budgetSeconds: number;
   checkNetwork: boolean;
   /** The alignment judges' stance (`--alignment`); absent = the study's. */

@@ -19,6 +19,7 @@ import { errorMessage } from '../core/errors.js';
 import type { Requirement } from '../core/requirements.js';
 import { Scorer, type ScoreHooks } from '../runner/score.js';
 import { onChromeLaunch } from '../gather/chrome-process.js';
+import type { VisitClockMode } from '../core/visit-clock.js';
 import type { SuiteId } from '../core/metric.js';
 import type { NetworkSettings } from '../core/network.js';
 import type { AlignmentStance } from '../core/judge-answer.js';
@@ -34,6 +35,7 @@ export interface InitMessage {
   suite?: SuiteId;
   network?: NetworkSettings;
   lighthouseRuns?: number;
+  visitClock?: VisitClockMode;
   only?: string[];
   budgetMs: number;
   checkNetwork: boolean;
@@ -115,6 +117,7 @@ process.on('message', (msg: ToWorker) => {
       if (msg.suite) opts.suite = msg.suite;
       if (msg.network) opts.network = msg.network;
       if (msg.lighthouseRuns) opts.lighthouseRuns = msg.lighthouseRuns;
+      if (msg.visitClock) opts.visitClock = msg.visitClock;
       if (msg.alignment) opts.alignment = msg.alignment;
       if (msg.viewports) opts.viewports = msg.viewports;
       if (msg.deferJudges) opts.deferJudges = true;

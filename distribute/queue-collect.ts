@@ -79,7 +79,7 @@ export async function queueStatus(redis: Redis, name = DEFAULT_QUEUE, windowMinu
 }
 
 /** The settings a worker takes from the queue (its network mode and --check-network are its own; its version may differ). */
-const QUEUE_CHOSEN: ReadonlyArray<keyof ScoringSettings> = ['suite', 'metrics', 'lighthouseRuns', 'budgetSeconds', 'alignment', 'viewports'];
+const QUEUE_CHOSEN: ReadonlyArray<keyof ScoringSettings> = ['suite', 'metrics', 'lighthouseRuns', 'visitClock', 'budgetSeconds', 'alignment', 'viewports'];
 
 /**
  * A row a worker returned, checked before collect writes it. Redis is not trusted with results (docs/many-machines.md "Security:

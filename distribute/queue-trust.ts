@@ -15,6 +15,7 @@ import { parseRequirement, type Requirement } from '../core/requirements.js';
 import type { ViewportSpec } from '../core/fidelity.js';
 import type { ScoringSettings } from '../core/results.js';
 import { COMPARED_SETTINGS } from '../runner/scoring-settings.js';
+import { VISIT_CLOCKS, type VisitClockMode } from '../core/visit-clock.js';
 
 /** A job or settings record a worker refuses; the message says which field and why. */
 export class RefusedPayload extends Error {
@@ -202,6 +203,8 @@ export interface QueuePoolSettings {
   /** The network mode the queue was added with: workers compare it with their own (`worker --network`). */
   network?: { mode: NetworkModeId };
   lighthouseRuns?: number;
+  /** The visit's page clock the queue was added with (`--visit-clock`); workers use it. */
+  visitClock?: VisitClockMode;
   budgetMs: number;
   /** Whether the queue was added with --check-network: workers compare it with their own. */
   checkNetwork?: boolean;
@@ -212,7 +215,7 @@ export interface QueuePoolSettings {
 
 /** The most Lighthouse runs a queue may ask for (as `--lighthouse-runs` allows). */
 const MAX_LIGHTHOUSE_RUNS = 9;
-const POOL_KEYS = ['suite', 'only', 'network', 'lighthouseRuns', 'budgetMs', 'checkNetwork', 'alignment', 'viewports', 'hardLimitMs'] as const;
+const POOL_KEYS = ['suite', 'only', 'network', 'lighthouseRuns', 'visitClock', 'budgetMs', 'checkNetwork', 'alignment', 'viewports', 'hardLimitMs'] as const;
 /** A row's scoring settings: the compared ones and the browser. */
 const SCORING_KEYS: ReadonlyArray<keyof ScoringSettings> = [...COMPARED_SETTINGS, 'browser'];
 const DAY_MS = 24 * 3600 * 1000;
@@ -240,6 +243,7 @@ function validatePool(raw: unknown): QueuePoolSettings {
     out.network = { mode: oneOf(raw.network.mode, NETWORK_MODES, 'settings.pool.network.mode') };
   }
   if (raw.lighthouseRuns !== undefined) out.lighthouseRuns = intIn(raw.lighthouseRuns, 1, MAX_LIGHTHOUSE_RUNS, 'settings.pool.lighthouseRuns');
+  if (raw.visitClock !== undefined) out.visitClock = oneOf(raw.visitClock, VISIT_CLOCKS, 'settings.pool.visitClock');
   if (raw.checkNetwork !== undefined) {
     if (typeof raw.checkNetwork !== 'boolean') throw new RefusedPayload('settings.pool.checkNetwork: expected true or false');
     out.checkNetwork = raw.checkNetwork;
@@ -274,6 +278,7 @@ function validateScoring(raw: unknown): ScoringSettings {
     budgetSeconds: numberIn(raw.budgetSeconds, 0, DAY_MS / 1000, w('budgetSeconds')),
     checkNetwork: raw.checkNetwork,
   };
+  if (raw.visitClock !== undefined) out.visitClock = oneOf(raw.visitClock, VISIT_CLOCKS, w('visitClock'));
   if (raw.alignment !== undefined) out.alignment = oneOf(raw.alignment, ALIGNMENT_STANCES, w('alignment'));
   if (raw.viewports !== undefined) {
     if (!Array.isArray(raw.viewports) || raw.viewports.length > 10) throw new RefusedPayload(`${w('viewports')}: expected a list of at most 10`);

@@ -37,6 +37,7 @@ import type { FromWorker, ToWorker } from './batch-worker.js';
 import { selectMetrics } from '../runner/score.js';
 import { scoringSettings } from '../runner/scoring-settings.js';
 import { reapOwnedBy, reapProfile } from '../gather/chrome-reaper.js';
+import type { VisitClockMode } from '../core/visit-clock.js';
 import { JudgeStage, type JudgeHandle, type SavedShot } from './judge-stage.js';
 import { PendingEvidence } from './pending-evidence.js';
 import type { EvidenceTarget } from '../store/evidence-keep.js';
@@ -59,6 +60,7 @@ export interface PoolOptions {
   suite?: SuiteId;
   network?: NetworkSettings;
   lighthouseRuns?: number;
+  visitClock?: VisitClockMode;
   only?: string[];
   concurrency: number;
   budgetMs: number;
@@ -414,6 +416,7 @@ class Pool implements WorkerPool {
     if (opts.suite) init.suite = opts.suite;
     if (opts.network) init.network = opts.network;
     if (opts.lighthouseRuns) init.lighthouseRuns = opts.lighthouseRuns;
+    if (opts.visitClock) init.visitClock = opts.visitClock;
     if (opts.alignment) init.alignment = opts.alignment;
     if (opts.viewports) init.viewports = opts.viewports;
     if (opts.evidence) init.evidence = opts.evidence;

@@ -25,6 +25,7 @@ import { servedArtifact } from './server.js';
 import { attributeRequests, type SeenRequests } from './page-requests.js';
 import { gate } from './step-gate.js';
 import { countLoads } from './loads.js';
+import type { VisitClockMode } from '../core/visit-clock.js';
 
 export const CLOSE_TIMEOUT_MS = 5_000;
 
@@ -36,6 +37,8 @@ export interface BrowserKitOptions {
   cdn?: CdnOptions;
   /** Hosts that count as CDNs instead of cdn/'s list (tests). */
   cdnHosts?: readonly string[];
+  /** The visit's page clock (visit.ts VisitOptions `clock`; default `'real'`). */
+  visitClock?: VisitClockMode;
 }
 
 /** One artifact's share of the kit while its gatherers run. */

@@ -38,6 +38,8 @@ import { PAGE_SEED, seedRandomness } from './seeded-random.js';
 import { LOAD_TIMEOUT_MS, SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, sleep, withTimeout } from './time.js';
 import { gate } from './step-gate.js';
 import { evaluateIsolated } from './isolated-world.js';
+import { MAX_MOVE_REAL_MS, NETWORK_QUIET_CAP_MS, VisitClock } from './visit-clock.js';
+import type { VisitClockMode } from '../core/visit-clock.js';
 
 /**
  * How long the page may take to answer once after load before it counts as not responding. It was 2 s, then 5 s:
@@ -71,7 +73,15 @@ export interface VisitOptions {
   mobile?: 'visit' | 'lighthouse';
   /** A fresh context for the mobile visit (default: the visit's own context). The caller closes it. */
   mobileContext?: () => Promise<BrowserContext>;
+  /**
+   * The page's clock: `'real'` (default) loads and settles on real time and then runs CDP virtual time on (phases
+   * 3–4 above); `'page'` puts the page on a clock of our own from its first byte (visit-clock.ts), which replaces
+   * phases 3 and 4.
+   */
+  clock?: VisitClockMode;
 }
+
+export { DEFAULT_VISIT_CLOCK, VISIT_CLOCKS, type VisitClockMode } from '../core/visit-clock.js';
 
 /**
  * Visit the artifact at `entryUrl` in `context` and gather BrowserEvidence.
@@ -100,6 +110,8 @@ class VisitRun {
   private closed = false;
   private responsive = true;
   private unresponsive = 'page did not respond (busy main thread)';
+  /** The page clock of our own (VisitOptions `clock: 'page'`). */
+  private readonly clock?: VisitClock;
 
   constructor(
     private readonly t0: number,
@@ -118,17 +130,16 @@ class VisitRun {
         .then(() => cdp.send('CSS.enable'))
         .then(() => undefined));
     this.ctx = { page, cdp, artifact, origin, entryUrl, faults: this.faults, documents: this.documents, enableCss };
+    if (opts.clock === 'page') {
+      this.clock = new VisitClock(page, cdp, PAGE_SEED);
+      this.ctx.pageClock = true;
+    }
   }
 
   async run(): Promise<BrowserEvidence> {
     await this.open();
     const loaded = await this.load();
-    const busy = await this.settle(loaded);
-    // On a page that never goes idle the probe's one answer is the hold of its frames (`pauseClock`).
-    const neverIdle = isNeverIdle(busy);
-    await this.step('domHtml', 'probe', () => this.page.evaluate(neverIdle ? holdAnimationFrames : () => undefined), RESPONSIVE_PROBE_MS);
-    if (neverIdle) await this.pauseClock();
-    else await this.advanceClock();
+    const busy = this.clock ? await this.settleOnClock(this.clock, loaded) : await this.settleOnRealTime(loaded);
     const fcp = await this.step('domHtml', 'first paint', () => evaluateIsolated(this.cdp, firstContentfulPaintMs), RESPONSIVE_PROBE_MS);
     const ev: BrowserEvidence = {
       url: this.entryUrl,
@@ -173,7 +184,8 @@ class VisitRun {
     await Promise.all([
       ...this.collectors.map((c) => c.start?.(this.ctx)),
       page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 }),
-      page.evaluateOnNewDocument(seedRandomness, PAGE_SEED),
+      // The page clock's script seeds the randomness first (interaction/page-script.ts `agentScript`).
+      this.clock ? this.clock.install() : page.evaluateOnNewDocument(seedRandomness, PAGE_SEED),
     ]);
     this.mark('setup', this.t0);
   }
@@ -191,6 +203,36 @@ class VisitRun {
     } finally {
       this.mark('load', t);
     }
+  }
+
+  /** Phases 3 and 4 on real time; the busy share after load. */
+  private async settleOnRealTime(loaded: boolean): Promise<number | undefined> {
+    const busy = await this.settle(loaded);
+    // On a page that never goes idle the probe's one answer is the hold of its frames (`pauseClock`).
+    const neverIdle = isNeverIdle(busy);
+    await this.step('domHtml', 'probe', () => this.page.evaluate(neverIdle ? holdAnimationFrames : () => undefined), RESPONSIVE_PROBE_MS);
+    if (neverIdle) await this.pauseClock();
+    else await this.advanceClock();
+    return busy;
+  }
+
+  /**
+   * Phases 3 and 4 on the page clock of our own (visit-clock.ts `settle`): its first move is the page's answer
+   * (within RESPONSIVE_PROBE_MS); the busy share is the page's task time per page millisecond. A page that never
+   * loaded is not moved (as on real time, it is collected as it is).
+   */
+  private async settleOnClock(clock: VisitClock, loaded: boolean): Promise<number | undefined> {
+    const t = performance.now();
+    this.responsive = !this.closed;
+    if (!loaded) {
+      this.mark('settle', t);
+      return undefined;
+    }
+    const limit = RESPONSIVE_PROBE_MS + 2 * (MAX_MOVE_REAL_MS + 2000) + 2 * NETWORK_QUIET_CAP_MS + 4000;
+    const settled = await this.step('domHtml', 'probe', () => clock.settle(RESPONSIVE_PROBE_MS, () => this.left()), limit);
+    if (settled?.behind) this.faults.add(`the page clock fell behind (${settled.behind}): what was collected depends on real time`);
+    this.mark('settle', t);
+    return settled?.busy;
   }
 
   /** The settle after load (none for a page that never loads). Returns the main thread's busy share over it. */

@@ -37,6 +37,7 @@ import type { NetworkSettings } from '../core/network.js';
 import type { ScoreDocument } from '../core/results.js';
 import { findMetric, suiteMetrics } from '../metrics/registry.js';
 import { closeGatherers, productGatherers, type Gatherer, type ScorerGathererOptions } from '../runner/gatherers.js';
+import type { VisitClockMode } from '../core/visit-clock.js';
 import { DEFAULT_BUDGET_MS, Scorer } from '../runner/score.js';
 import type { MutationOperator } from './operator.js';
 import { Mutation, PageModel } from './page.js';
@@ -57,6 +58,8 @@ export interface MutateOptions {
   checkNetwork?: boolean;
   budgetMs?: number;
   lighthouseRuns?: number;
+  /** The visit's page clock (`--visit-clock`). */
+  visitClock?: VisitClockMode;
   /** Write each mutant into `<keepDir>/<operator>/` and keep it (default: a temporary folder, removed). */
   keepDir?: string;
   /** One line per step, for a progress display. */
@@ -224,6 +227,7 @@ export class MutationRunner {
     const gopts: ScorerGathererOptions = { checkNetwork: opts.checkNetwork ?? false, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS };
     if (opts.network) gopts.network = opts.network;
     if (opts.lighthouseRuns) gopts.lighthouseRuns = opts.lighthouseRuns;
+    if (opts.visitClock) gopts.visitClock = opts.visitClock;
     this.gatherers = opts.gatherers ?? productGatherers(gopts);
   }
 

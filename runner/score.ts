@@ -42,6 +42,7 @@ import { isStaticMetric, metricBase, runMetric } from './run-metric.js';
 import { StaticThread } from './static-thread.js';
 import { MEASURE_TIMINGS } from '../gather/lighthouse-mobile.js';
 import { browserVersion } from '../gather/chrome.js';
+import type { VisitClockMode } from '../core/visit-clock.js';
 import { judgeCostOf } from './judge-cost.js';
 import { Projects } from '../project/build.js';
 import { isProjectFolder } from '../project/manifest.js';
@@ -70,6 +71,8 @@ export interface ScorerOptions {
   cdn?: CdnOptions;
   /** Lighthouse runs per artifact; the performance score is their median (gather/gatherers/lighthouse.ts). */
   lighthouseRuns?: number;
+  /** The visit's page clock (gather/visit.ts VisitOptions `clock`; default DEFAULT_VISIT_CLOCK). */
+  visitClock?: VisitClockMode;
   /** Alignment judges' stance when `judge` is absent (settings from the environment, e.g. batch workers). */
   alignment?: AlignmentStance;
   /** The fidelity viewports (default desktop, tablet, phone; core/fidelity.ts). */
@@ -159,6 +162,7 @@ export class Scorer {
     if (opts.network) this.options.network = opts.network;
     if (opts.cdn) this.options.cdn = opts.cdn;
     if (opts.lighthouseRuns) this.options.lighthouseRuns = opts.lighthouseRuns;
+    if (opts.visitClock) this.options.visitClock = opts.visitClock;
     if (opts.alignment) this.options.alignment = opts.alignment;
     if (opts.viewports) this.options.viewports = opts.viewports;
     if (opts.fidelityCache !== undefined) this.options.fidelityCache = opts.fidelityCache;

@@ -16,6 +16,7 @@ import type { ViewportSpec } from '../core/fidelity.js';
 import { DEFAULT_LIGHTHOUSE_RUNS } from '../gather/browser-gatherers.js';
 import { selectMetrics } from './score.js';
 import { browserVersion } from '../gather/chrome.js';
+import { DEFAULT_VISIT_CLOCK, type VisitClockMode } from '../core/visit-clock.js';
 
 export type { ScoringSettings };
 
@@ -27,6 +28,7 @@ export function scoringSettings(opts: {
   only?: string[];
   network?: NetworkSettings;
   lighthouseRuns?: number;
+  visitClock?: VisitClockMode;
   budgetMs: number;
   checkNetwork?: boolean;
   alignment?: AlignmentStance;
@@ -41,6 +43,7 @@ export function scoringSettings(opts: {
     budgetSeconds: opts.budgetMs / 1000,
     checkNetwork: opts.checkNetwork ?? false,
   };
+  out.visitClock = opts.visitClock ?? DEFAULT_VISIT_CLOCK;
   if (opts.alignment) out.alignment = opts.alignment;
   if (opts.viewports) out.viewports = opts.viewports.map((v) => `${v.name}:${v.width}x${v.height}`);
   const browser = browserVersion();
@@ -69,6 +72,7 @@ export const COMPARED_SETTINGS: ReadonlyArray<keyof ScoringSettings> = [
   'metrics',
   'network',
   'lighthouseRuns',
+  'visitClock',
   'budgetSeconds',
   'checkNetwork',
   'alignment',

@@ -233,6 +233,7 @@ export function batchCommand(): Command {
         if (flags.suite) opts.suite = flags.suite;
         opts.network = networkFromFlags(flags);
         if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
+        if (flags.visitClock) opts.visitClock = flags.visitClock;
         if (flags.alignment) opts.alignment = flags.alignment;
         const judgeIds = selectMetrics(flags.only, flags.suite)
           .filter((m) => m.kind === 'judge')

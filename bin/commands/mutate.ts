@@ -92,6 +92,7 @@ export function mutateCommand(): Command {
           ...(flags.repeats ? { repeats: flags.repeats } : {}),
           ...(flags.operators ? { operators: flags.operators } : {}),
           ...(flags.lighthouseRuns ? { lighthouseRuns: flags.lighthouseRuns } : {}),
+          ...(flags.visitClock ? { visitClock: flags.visitClock } : {}),
           ...(flags.keep ? { keepDir: flags.keep } : {}),
           network: networkFromFlags(flags),
           checkNetwork: flags.checkNetwork ?? false,

@@ -88,6 +88,7 @@ export function normsCommand(): Command {
             if (flags.suite) opts.suite = flags.suite;
             opts.network = networkFromFlags(flags);
             if (flags.lighthouseRuns) opts.lighthouseRuns = flags.lighthouseRuns;
+            if (flags.visitClock) opts.visitClock = flags.visitClock;
             if (flags.repeats) opts.repeats = flags.repeats;
             const summary = await runBatchWithProgress(jobs, opts, 'norms');
             warn(summaryText(summary, rowsPath) + '\n');

@@ -137,6 +137,7 @@ function addCommand(): Command {
         if (flags.only) pool.only = flags.only;
         if (flags.suite) pool.suite = flags.suite;
         if (flags.lighthouseRuns) pool.lighthouseRuns = flags.lighthouseRuns;
+        if (flags.visitClock) pool.visitClock = flags.visitClock;
         if (flags.alignment) pool.alignment = flags.alignment;
         const settings = makeQueueSettings(pool); // bad --only fails here, before Redis
         const s = await withRedis(flags.redis, (redis) =>

@@ -130,6 +130,7 @@ export function scoreCommand(): Command {
           ...(flags.suite ? { suite: flags.suite } : {}),
           network,
           ...(flags.lighthouseRuns ? { lighthouseRuns: flags.lighthouseRuns } : {}),
+          ...(flags.visitClock ? { visitClock: flags.visitClock } : {}),
           ...(viewports ? { viewports } : {}),
           only,
           checkNetwork: flags.checkNetwork ?? false,

@@ -32,6 +32,11 @@ export interface VisitContext {
   documents: readonly string[];
   /** The DOM and CSS domains of `cdp` enabled (sent once, however many collectors ask). */
   enableCss(): Promise<void>;
+  /**
+   * The page runs on the visit's page clock of our own (visit-clock.ts), which stands still between its moves:
+   * CDP virtual time is then not needed to stop it, and not used.
+   */
+  pageClock?: boolean;
 }
 
 /** One piece of browser evidence. Phases run in this order, each for every collector in index.ts's order. */

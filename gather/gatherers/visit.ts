@@ -45,6 +45,7 @@ export class VisitGatherer implements Gatherer {
         screenshots: ctx.needs.has('screenshot'),
         mobile: ctx.active.has('lighthouse') ? 'lighthouse' : 'visit',
         mobileContext: async () => (mobileContext = await kit.context(evidence, 'mobile')),
+        ...(kit.options.visitClock ? { clock: kit.options.visitClock } : {}),
       });
       await kit.markConsoleSoFar(evidence, ev);
       return { browser: gathered(ev) };

@@ -115,6 +115,15 @@ const SMOKES: Smoke[] = [
     ],
   },
   {
+    name: 'visit-clock',
+    args: ['--pages', '2', '--dir', pagesDir, '--no-fixtures', '--runs', '2'],
+    figures: [
+      /^2 pages \(2 corpus, 0 of them animated or canvas\), 2 runs per clock/m,
+      /^real: screenshots identical on \d+ of 2, DOM on \d+; visit s median [\d.]+, p90 [\d.]+/m,
+      /^page: screenshots identical on \d+ of 2, DOM on \d+; visit s median [\d.]+, p90 [\d.]+/m,
+    ],
+  },
+  {
     name: 'runtime',
     args: ['--pages', 'smooth.html', '--repeats', '1', '--no-concurrency'],
     figures: [/^runtime\/smooth\.html: watch [\d.]+ s, page [\d.]+ s; frame-smoothness/m, /^added cost per page: watch median [\d.]+ s/m],

@@ -82,6 +82,7 @@ describe('webgrade score (CLI)', () => {
     ['an unknown metric id', () => ['score', fixture('example'), '--only', 'nope'], /unknown metric "nope"/],
     ['a metric outside the suite', () => ['score', fixture('example'), '--only', 'dead-code'], /not in the study suite/],
     ['an unknown suite', () => ['score', fixture('example'), '--suite', 'all'], /expected one of study, extended/],
+    ['an unknown visit clock', () => ['score', fixture('example'), '--visit-clock', 'virtual'], /--visit-clock.*expected one of real, page/],
     ['an unknown option', () => ['score', fixture('example'), '--frobnicate'], /unknown option/],
     ['a bad requirement reference', () => ['score', fixture('example'), '--requirement', 'x.jsonl'], /expected <file\.jsonl>#<id>/],
   ];

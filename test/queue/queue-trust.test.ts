@@ -217,6 +217,13 @@ describe('queue settings a worker accepts from Redis', () => {
   it('accepts the settings queue add stores', () => {
     const s = honest();
     assert.deepEqual(validateQueueSettings(s), s);
+    // With the visit on the page clock, in the pool (what workers use) and in the rows' scoring settings.
+    const paged = JSON.parse(
+      JSON.stringify(makeQueueSettings({ budgetMs: 30_000, checkNetwork: false, network: { mode: 'cdn' }, only: ['comment-rate'], visitClock: 'page' })),
+    ) as Record<string, Record<string, unknown>>;
+    assert.equal(paged.pool!.visitClock, 'page');
+    assert.equal(paged.scoring!.visitClock, 'page');
+    assert.deepEqual(validateQueueSettings(paged), paged);
   });
 
   it('refuses settings that choose a program, a folder, hosts to reach or anything not on the allow-list', () => {
@@ -228,6 +235,8 @@ describe('queue settings a worker accepts from Redis', () => {
       [(s) => (s.pool!.network = { mode: 'cdn', cdnCache: '/root' }), /settings\.pool\.network: unknown field "cdnCache"/],
       [(s) => (s.pool!.network = { mode: 'evil' }), /settings\.pool\.network\.mode: expected one of/],
       [(s) => (s.pool!.lighthouseRuns = 1000), /settings\.pool\.lighthouseRuns/],
+      [(s) => (s.pool!.visitClock = 'wall'), /settings\.pool\.visitClock: expected one of real, page/],
+      [(s) => (s.scoring!.visitClock = 1), /settings\.scoring\.visitClock: expected one of real, page/],
       [(s) => (s.pool!.budgetMs = -1), /settings\.pool\.budgetMs/],
       [(s) => (s.pool!.suite = 'evil'), /settings\.pool\.suite/],
       [(s) => (s.pool!.only = ['../x']), /settings\.pool\.only\[0\]: not an id/],

@@ -92,6 +92,22 @@ describe('webgrade merge', () => {
     assert.match(r2.stderr, /metrics: comment-rate vs lint/);
   });
 
+  it('refuses to merge rows visited on the page clock with rows visited on real time (the default)', async () => {
+    const real = scoringSettings({ only: ['comment-rate'], budgetMs: 60_000 });
+    assert.equal(real.visitClock, 'real');
+    const page = scoringSettings({ only: ['comment-rate'], budgetMs: 60_000, visitClock: 'page' });
+    assert.equal(page.visitClock, 'page');
+    const r = await runCli([
+      'merge',
+      file([row('m1', 'r1', 20, { settings: real })]),
+      file([row('m1', 'r2', 20, { settings: page })]),
+      '--out',
+      join(tempDir(), 'o.jsonl'),
+    ]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /visitClock: real vs page/);
+  });
+
   it('merges rows scored with different browsers, with a one-line warning naming them (a warning, not a refusal)', async () => {
     const settings = scoringSettings({ only: ['comment-rate'], budgetMs: 60_000 });
     const a = file([row('m1', 'r1', 10, { settings: { ...settings, browser: 'Chromium 150.0.7871.100' } })]);

@@ -30,7 +30,18 @@ import {
   settled,
   stringStartsWith,
 } from './primordials.js';
-import { canvasKinds, deepStorage, eventMarks, eventsSince, installRecorders, startReads, stopReads, tag, workersStarted } from './recorders.js';
+import {
+  canvasKinds,
+  deepStorage,
+  eventMarks,
+  eventsSince,
+  installRecorders,
+  installWorkerWatch,
+  startReads,
+  stopReads,
+  tag,
+  workersStarted,
+} from './recorders.js';
 
 /** What the host sends at install: where the agent answers, and the clock's settings. */
 export interface AgentInit extends AgentConfig {
@@ -38,6 +49,11 @@ export interface AgentInit extends AgentConfig {
   name: string;
   /** The value the first argument must have for the agent to answer. */
   secret: string;
+  /**
+   * Only the clock and the count of workers started (which paces it), no recorders: the visit's page clock
+   * (gather/visit-clock.ts), whose page keeps its own dialogs, sound, clipboard and canvas contexts.
+   */
+  clockOnly?: boolean;
 }
 
 const REACT: Record<string, string> = {
@@ -164,7 +180,8 @@ export function agentInit(init: AgentInit): void {
   agentConfig.maxFires = init.maxFires;
   agentConfig.maxAdvanceRealMs = init.maxAdvanceRealMs;
   installClock();
-  installRecorders();
+  if (init.clockOnly === true) installWorkerWatch();
+  else installRecorders();
   const fn = function (run: unknown, op: unknown, args: unknown) {
     return answer(secret, run as string, op, args);
   };

@@ -378,7 +378,7 @@ const started = { workers: 0 };
 /** Workers the page started (dedicated or shared): the page clock is then paced by real time (clock.ts). */
 export const workersStarted = (): number => started.workers;
 
-function installWorkerWatch(): void {
+export function installWorkerWatch(): void {
   for (const name of ['Worker', 'SharedWorker']) {
     const W = w[name];
     if (typeof W !== 'function') continue;

@@ -1,0 +1,203 @@
+/**
+ * The visit on a page clock of our own from the first byte (issue 45, `--visit-clock page`): the interaction
+ * probe's main-world clock (interaction/page/main/clock.ts: timers, animation frames, idle callbacks, `Date`,
+ * `performance.now`, and with the document timeline stopped CSS, Web and SVG animations) installed before any
+ * page script, in its clock-only form (no recorders: the visit's page keeps its own dialogs, sound and canvases).
+ * The page's clock starts at 0 with the document and moves only when the visit moves it; network waits are not
+ * counted (the settle waits for the network to go quiet before and after moving it). So a page that draws in
+ * `requestAnimationFrame` (a d3 transition, a bar-chart race), a message shown by a timer and a CSS animation are
+ * at the same moment of their start-up when the visit collects them, on every run and on every machine speed.
+ *
+ * The settle on this clock, after load (`settle`):
+ * 1. the network goes quiet (at most NETWORK_QUIET_CAP_MS);
+ * 2. FIRST_MS of page time (start-up timers, the first frame); this is the page's answer: a page that does not
+ *    end it within the responsiveness limit is unresponsive, as with the real-time probe; a first frame whose
+ *    tasks cost more than FIRST_FRAME_HEAVY_MS makes the page heavy at once (busy share 1, step 4);
+ * 3. MEASURE_MS more at 16 ms frames: the main thread's task time over them per page millisecond is the busy
+ *    share (`BrowserEvidence.busyAfterLoad`): the share of its main thread the page would keep busy on real time
+ *    at 60 frames a second, measured on the page's own work, not on how long the machine made us wait;
+ * 4. the rest of SETTLE_TOTAL_MS: at 16 ms frames on a light page; on a heavy one (those frames cost more than
+ *    HEAVY_FRAME_MS each) with its animation frames held from here (its picture is its second or third frame),
+ *    its timers still running, so that a page costing a second a frame does not cost a minute of frames here;
+ * 5. the network goes quiet again.
+ * A move that reaches MAX_MOVE_REAL_MS of real time stops there (the page's clock fell behind, said in the faults):
+ * only then does what is collected depend on the machine.
+ *
+ * What stays on real time: what a worker computes (a page that started one gets its page time paced by real time,
+ * as in the probe), the network, video and audio.
+ */
+import type { CDPSession, Page } from 'puppeteer-core';
+import { agentKeys, agentScript, type AgentInit } from './interaction/page-script.js';
+import { bounded } from './isolated-world.js';
+import { withTimeout } from './time.js';
+
+/** Page ms moved first after load, at 16 ms frames (one frame). */
+export const FIRST_MS = 16;
+/** Page ms whose real cost is the busy share (six frames at 16 ms). */
+export const MEASURE_MS = 96;
+/**
+ * Page ms the settle moves in all: the real-time visit's 300 ms settle and 1 s run-on (visit.ts), so that the
+ * two clocks collect a page at about the same moment of its start-up.
+ */
+export const SETTLE_TOTAL_MS = 1300;
+/** Real ms one frame may cost, measured over MEASURE_MS, before the page's frames are held for the rest of the settle. */
+export const HEAVY_FRAME_MS = 25;
+/**
+ * Real ms of the main thread's tasks in the first frame after load from which the page is taken as heavy at once:
+ * its frames are held from there and its busy share is 1 (a light page whose start-up callback alone costs this
+ * much is then said to be busy: Lighthouse waits less for it to go idle, gatherers/lighthouse.ts).
+ */
+export const FIRST_FRAME_HEAVY_MS = 100;
+/** Real ms one move of the clock may take (the agent stops there and says the clock fell behind). */
+export const MAX_MOVE_REAL_MS = 3000;
+/** Real ms the settle waits for the network to go quiet, before and after moving the clock. */
+export const NETWORK_QUIET_CAP_MS = 1500;
+/** Virtual ms between frames that holds them: no frame falls due within a settle. */
+const HELD_FRAME_MS = 1e9;
+/** The visit's fixed start date (the probe's: the same page reads the same date in both). */
+const EPOCH_MS = Date.UTC(2026, 0, 15, 9, 0, 0);
+/** At most this many callbacks per move (a storm of timers stops there). */
+const MAX_FIRES = 5000;
+/** Frames at 60 a second. */
+const FRAME_MS = 16;
+
+/** What one move of the page clock did, validated. */
+export interface ClockMove {
+  fired: number;
+  storm: boolean;
+  slow: boolean;
+  realMs: number;
+  moved: number;
+  now: number;
+  workers: number;
+}
+
+/** What the settle on the page clock found. */
+export interface ClockSettle {
+  /** The busy share (0–1) over MEASURE_MS. */
+  busy: number;
+  /** Frames were held for the rest of the settle (a heavy page). */
+  heldFrames: boolean;
+  /** Page ms moved in all. */
+  moved: number;
+  /** Why the clock fell behind (undefined: it did not). */
+  behind?: string;
+}
+
+/** A number from the page, or a default when it is not a finite number. */
+const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+
+/** The agent's answer to a move, held to plain numbers and booleans. */
+export function clockMove(raw: unknown): ClockMove {
+  const v = (bounded(raw) ?? {}) as Record<string, unknown>;
+  return {
+    fired: Math.max(0, num(v.fired)),
+    storm: v.storm === true,
+    slow: v.slow === true,
+    realMs: Math.max(0, num(v.realMs)),
+    moved: Math.max(0, num(v.moved)),
+    now: Math.max(0, num(v.now)),
+    workers: Math.max(0, num(v.workers)),
+  };
+}
+
+/**
+ * The busy share of a move: ms of the main thread's tasks (Chrome's `TaskDuration`, so that the real-time pacing
+ * of a page with a worker, which sleeps, does not count) per page ms moved, at most 1; a storm of callbacks is 1.
+ */
+export function busyShare(m: ClockMove, taskMs: number): number {
+  if (m.storm) return 1;
+  return Math.min(1, Math.max(0, taskMs) / Math.max(1, m.moved));
+}
+
+/** Chrome's main-thread task seconds so far (undefined: not answered). */
+async function taskSeconds(page: Page, ms: number): Promise<number | undefined> {
+  const m = await withTimeout(page.metrics(), ms, 'metrics').catch(() => undefined);
+  return m?.TaskDuration;
+}
+
+/** The page clock of one visit's page: installed before navigation, moved by the settle. */
+export class VisitClock {
+  private readonly keys = agentKeys();
+
+  constructor(
+    private readonly page: Page,
+    private readonly cdp: CDPSession,
+    private readonly seed: number,
+  ) {}
+
+  /** Before navigation: the clock (with the seeded randomness) in every document, the document timeline stopped. */
+  async install(): Promise<void> {
+    const init: AgentInit = { ...this.keys, epochMs: EPOCH_MS, frameMs: FRAME_MS, maxFires: MAX_FIRES, maxAdvanceRealMs: MAX_MOVE_REAL_MS, clockOnly: true };
+    await Promise.all([this.page.evaluateOnNewDocument(agentScript(init, this.seed)), this.cdp.send('Animation.setPlaybackRate', { playbackRate: 0 })]);
+  }
+
+  /** Ask the agent (`window[name](secret, op, args)`, an expression the page cannot redirect) within `ms`. */
+  private async ask(op: string, args: unknown[], ms: number): Promise<unknown> {
+    const { name, secret } = this.keys;
+    const expression = `window[${JSON.stringify(name)}](${JSON.stringify(secret)}, ${JSON.stringify(op)}, ${JSON.stringify(JSON.stringify(args))})`;
+    const r = (await withTimeout(this.cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }), ms, `page clock ${op}`)) as {
+      result: { value?: unknown };
+      exceptionDetails?: { text: string };
+    };
+    if (r.exceptionDetails)
+      throw new Error(
+        `page clock ${op}: ${(r.exceptionDetails as { exception?: { description?: string } }).exception?.description?.split('\n')[0] ?? r.exceptionDetails.text}`,
+      );
+    const raw = r.result.value;
+    if (typeof raw !== 'string' || raw === '') throw new Error(`page clock ${op}: the clock is not in this document`);
+    return JSON.parse(raw) as unknown;
+  }
+
+  /** Move the clock `ms` page ms (timeout: real ms the answer may take). */
+  async advance(ms: number, timeoutMs: number): Promise<ClockMove> {
+    return clockMove(await this.ask('advance', [ms], timeoutMs));
+  }
+
+  private async frames(ms: number, timeoutMs: number): Promise<void> {
+    await this.ask('setFrameMs', [ms], timeoutMs);
+  }
+
+  /** Wait until no request is in flight, at most `capMs`. */
+  private async quiet(capMs: number): Promise<void> {
+    if (capMs <= 0) return;
+    await this.page.waitForNetworkIdle({ idleTime: 50, timeout: capMs, concurrency: 0 }).catch(() => undefined);
+  }
+
+  /**
+   * The settle (steps in the module comment). `answerMs`: real ms the first move may take (the page's answer, its
+   * start-up work off the clock included); `left()`: real ms left in the visit's budget. Throws a TimeoutError when
+   * the page does not answer.
+   */
+  async settle(answerMs: number, left: () => number): Promise<ClockSettle> {
+    const limit = (ms: number) => Math.max(1, Math.min(ms, left()));
+    await this.quiet(Math.min(NETWORK_QUIET_CAP_MS, left()));
+    const t0 = await taskSeconds(this.page, limit(2000));
+    const first = await this.advance(FIRST_MS, limit(answerMs));
+    const t1 = await taskSeconds(this.page, limit(2000));
+    const moves = [first];
+    let busy: number;
+    let heavy: boolean;
+    if (first.storm || (t0 !== undefined && t1 !== undefined && (t1 - t0) * 1000 > FIRST_FRAME_HEAVY_MS)) {
+      // A first frame this costly (a fractal recomputed every frame: about a second here) is not measured again.
+      busy = 1;
+      heavy = true;
+    } else {
+      const measure = await this.advance(MEASURE_MS, limit(MAX_MOVE_REAL_MS + 2000));
+      const t2 = await taskSeconds(this.page, limit(2000));
+      moves.push(measure);
+      // Without Chrome's count, the move's own real time (an estimate from above: it includes the yields).
+      const taskMs = t1 !== undefined && t2 !== undefined ? (t2 - t1) * 1000 : measure.realMs;
+      busy = busyShare(measure, taskMs);
+      heavy = measure.storm || taskMs > (HEAVY_FRAME_MS * MEASURE_MS) / FRAME_MS;
+    }
+    if (heavy) await this.frames(HELD_FRAME_MS, limit(2000));
+    const moved = moves.reduce((sum, m) => sum + m.moved, 0);
+    moves.push(await this.advance(SETTLE_TOTAL_MS - moved, limit(MAX_MOVE_REAL_MS + 2000)));
+    await this.quiet(Math.min(NETWORK_QUIET_CAP_MS, left()));
+    const out: ClockSettle = { busy, heldFrames: heavy, moved: moves.reduce((s, m) => s + m.moved, 0) };
+    const behind = moves.find((m) => m.storm || m.slow);
+    if (behind) out.behind = behind.storm ? `over ${MAX_FIRES} callbacks in one move` : `a move took over ${MAX_MOVE_REAL_MS} real ms`;
+    return out;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The visit on the page clock of our own (`--visit-clock page`, gather/visit-clock.ts), with the real Chromium:
+ * a page that draws in `requestAnimationFrame` from `performance.now()` and shows a timer's message gives the
+ * same DOM and the same screenshot on every visit, the message shown and a later one not; the busy share is the
+ * page's own work (a frame loop that costs more than a frame is busy, a still page is not); a heavy page's frames
+ * are held after its first ones, so it costs seconds, not minutes; and a page cannot stop or steer the clock.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { Scorer } from '../../runner/score.js';
+import { FIRST_FRAME_HEAVY_MS } from '../../gather/visit-clock.js';
+import { NEVER_IDLE_BUSY } from '../../gather/collectors/busy-after-load.js';
+import { writeArtifact } from '../helpers.js';
+import { createHash } from 'node:crypto';
+
+const scorer = new Scorer({ only: ['layout-sparsity', 'console-errors'], budgetMs: 30_000, network: { mode: 'offline' }, visitClock: 'page' });
+after(() => scorer.close());
+
+const sha = (b: Buffer | string) => createHash('sha1').update(b).digest('hex');
+
+async function visit(page: string) {
+  const { evidence } = await scorer.scoreWithEvidence(page);
+  assert.ok(evidence.browser?.ok, evidence.browser && !evidence.browser.ok ? evidence.browser.reason : 'no browser evidence');
+  return evidence.browser.value;
+}
+
+/** A canvas drawn every frame at a place given by the clock, a frame counter, a message after 900 ms and one after 20 s. */
+const ANIMATED = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>race</title></head><body style="margin:0">
+<canvas id="c" width="600" height="200"></canvas><p id="frames">0</p><p id="soon">waiting</p><p id="late">waiting</p>
+<script>
+const g = document.getElementById('c').getContext('2d'); let n = 0;
+function draw(t) { n++; g.fillStyle = '#fff'; g.fillRect(0, 0, 600, 200); g.fillStyle = '#c30';
+  g.fillRect((performance.now() / 3) % 580, 60 + 40 * Math.sin(t / 200), 20, 20);
+  if (n % 10 === 0) document.getElementById('frames').textContent = String(n); requestAnimationFrame(draw); }
+requestAnimationFrame(draw);
+setTimeout(() => { document.getElementById('soon').textContent = 'shown at ' + Date.now(); }, 900);
+setTimeout(() => { document.getElementById('late').textContent = 'much later'; }, 20000);
+</script></body></html>`;
+
+describe('the visit on the page clock', () => {
+  it('a page drawn in requestAnimationFrame gives the same DOM and screenshot on every visit, with what its timers show by then', async () => {
+    const page = writeArtifact({ 'index.html': ANIMATED });
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      runs.push(await visit(page));
+      await new Promise((r) => setTimeout(r, 150 * i)); // another moment of real time
+    }
+    const first = runs[0]!;
+    assert.match(first.domHtml, /<p id="soon">shown at \d+<\/p>/);
+    assert.match(first.domHtml, /<p id="late">waiting<\/p>/);
+    // 1.3 s of page time at 60 frames a second: about 80 frames, counted in tens.
+    const frames = Number(/<p id="frames">(\d+)<\/p>/.exec(first.domHtml)?.[1]);
+    assert.ok(frames >= 70 && frames <= 90, `frames drawn: ${frames}`);
+    assert.ok(first.busyAfterLoad !== undefined && first.busyAfterLoad < NEVER_IDLE_BUSY, `busy ${first.busyAfterLoad}`);
+    for (const [i, r] of runs.entries()) {
+      assert.equal(r.domHtml, first.domHtml, `visit ${i + 1}: the DOM differs`);
+      assert.equal(sha(r.screenshots.desktop!.png), sha(first.screenshots.desktop!.png), `visit ${i + 1}: the screenshot differs`);
+    }
+  });
+
+  it('a still page is not busy; a frame loop costing more than a frame is, and is held after its first frames', async () => {
+    const still = await visit(
+      writeArtifact({ 'index.html': '<!doctype html><html lang="en"><head><title>still</title></head><body><p>still</p></body></html>' }),
+    );
+    assert.ok(still.busyAfterLoad !== undefined && still.busyAfterLoad <= 0.1, `still page busy ${still.busyAfterLoad}`);
+    // Every frame computes for 2 × FIRST_FRAME_HEAVY_MS of real time: 80 frames would take 16 s.
+    const heavy = await visit(
+      writeArtifact({
+        'index.html': `<!doctype html><html lang="en"><head><title>heavy</title></head><body><p id="n">0</p><script>
+let n = 0; const real = () => new Event('x').timeStamp; // real time: the page's clock stands still while it computes
+const spin = (ms) => { const end = real() + ms; let x = 0; while (real() < end) x += Math.sqrt(x + 1); return x; };
+function frame() { n++; spin(${2 * FIRST_FRAME_HEAVY_MS}); document.getElementById('n').textContent = String(n); requestAnimationFrame(frame); }
+requestAnimationFrame(frame);
+</script></body></html>`,
+      }),
+    );
+    assert.equal(heavy.busyAfterLoad, 1);
+    const n = Number(/<p id="n">(\d+)<\/p>/.exec(heavy.domHtml)?.[1]);
+    assert.ok(n >= 1 && n <= 3, `frames run on the heavy page: ${n}`);
+    assert.ok((heavy.timings.settle ?? Infinity) < 10_000, `settle ${heavy.timings.settle} ms`);
+  });
+
+  it('a page cannot stop the clock or move it: deleting and replacing timers leaves the evidence as it was', async () => {
+    const page = writeArtifact({
+      'index.html': `<!doctype html><html lang="en"><head><title>tamper</title></head><body><p id="m">waiting</p><script>
+for (const k of Object.getOwnPropertyNames(window)) { try { if (/^_[0-9a-f]{18}$/.test(k)) { window[k] = () => '{"fired":0,"storm":false,"slow":false,"realMs":0,"moved":1300,"now":1300}'; delete window[k]; } } catch {} }
+setTimeout(() => { document.getElementById('m').textContent = 'timer ran'; }, 500);
+</script></body></html>`,
+    });
+    const v = await visit(page);
+    assert.match(v.domHtml, /<p id="m">timer ran<\/p>/);
+    assert.ok(!v.faults.some((f) => /page clock|probe failed/.test(f)), JSON.stringify(v.faults));
+  });
+});
