@@ -13,7 +13,7 @@
  *   5. with `--queue` (and redis-server installed): one queue worker with and without judges.
  * Prints pages/min of each, the ratio with/without (goal ≥ 0.9), and the calls in flight over time.
  *
- *   node dist/bench/judge-pipeline.js [--pages 8] [--delay 15] [--dir DIR] [--judge-concurrency N] [--queue]
+ *   node dist/bench/judge-pipeline.js [--pages 8] [--delay 15] [--dir DIR] [--judge-concurrency N] [--visit-clock real|page] [--queue]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -29,12 +29,13 @@ import { benchArgs, corpusDir, inputDir, usageError } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'bin', 'webgrade.js');
-const USAGE = 'usage: node dist/bench/judge-pipeline.js [--pages 8] [--delay 15] [--dir DIR] [--judge-concurrency N] [--queue]';
+const USAGE = 'usage: node dist/bench/judge-pipeline.js [--pages 8] [--delay 15] [--dir DIR] [--judge-concurrency N] [--visit-clock real|page] [--queue]';
 const { values: args } = benchArgs(USAGE, {
   pages: { type: 'number', default: 8 },
   delay: { type: 'number', default: 15 },
   dir: { type: 'string' },
   'judge-concurrency': { type: 'number' },
+  'visit-clock': { type: 'string' },
   queue: { type: 'boolean' },
 });
 const count = args.pages;
@@ -43,6 +44,8 @@ const dir = inputDir(args.dir ?? join(corpusDir, 'llm-tools', 'pages'));
 /** Handed to `webgrade batch` and `worker` as given (they check it); absent, theirs is the default. */
 const judgeConcurrency = args['judge-concurrency'] === undefined ? undefined : String(args['judge-concurrency']);
 const withQueue = args.queue;
+/** Handed to `webgrade batch` as given (it checks it). */
+const visitClock = args['visit-clock'];
 if (!(count >= 1) || !(delayS >= 0)) usageError(USAGE, '--pages must be ≥ 1 and --delay ≥ 0');
 
 const work = mkdtempSync(join(tmpdir(), 'webgrade-bench-judges-'));
@@ -114,6 +117,7 @@ async function batch(name: string, only?: string): Promise<{ seconds: number; ro
     reqs,
     ...(only ? ['--only', only] : []),
     ...(judgeConcurrency ? ['--judge-concurrency', judgeConcurrency] : []),
+    ...(visitClock ? ['--visit-clock', visitClock] : []),
   ];
   const t = performance.now();
   await childDone(spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] }), `batch (${name})`);

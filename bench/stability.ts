@@ -18,7 +18,7 @@
  *    visit's desktop screenshot alone and for every picture; and the pages on which `performance` moved (goal ≤ 2).
  *    Identical WebP bytes mean identical pixels (the encoder is deterministic); a difference can be one pixel.
  *
- *   node dist/bench/stability.js [--pages 60] [--dir DIR] [--out DIR] [--models 6] [--lighthouse-runs N] [--reuse DIR | --reuse-all DIR]
+ *   node dist/bench/stability.js [--pages 60] [--dir DIR] [--out DIR] [--models 6] [--lighthouse-runs N] [--visit-clock real|page] [--heavy] [--reuse DIR | --reuse-all DIR]
  *
  * Pages: the first N in name order of the corpus, but every page with a CSS animation, requestAnimationFrame or a
  * canvas is put first (so that animated and canvas pages are always in the sample).
@@ -34,25 +34,30 @@ import type { ResultRow } from '../core/results.js';
 import { populationFromRows } from '../weights/aggregate.js';
 import { leaderboardFromPopulation } from '../weights/leaderboard.js';
 import { presetWeights } from '../weights/personas.js';
-import { benchArgs, corpusDir, inputDir } from './common.js';
+import { benchArgs, corpusDir, inputDir, usageError } from './common.js';
+import { DEFAULT_VISIT_CLOCK, VISIT_CLOCKS, type VisitClockMode } from '../core/visit-clock.js';
 
-const { values: args } = benchArgs(
-  'usage: node dist/bench/stability.js [--pages 60] [--dir DIR] [--out DIR] [--models 6] [--lighthouse-runs N] [--reuse DIR | --reuse-all DIR]',
-  {
-    pages: { type: 'number', default: 60 },
-    dir: { type: 'string' },
-    out: { type: 'string' },
-    models: { type: 'number', default: 6 },
-    'lighthouse-runs': { type: 'number' },
-    reuse: { type: 'string' },
-    'reuse-all': { type: 'string' },
-  },
-);
+const USAGE =
+  'usage: node dist/bench/stability.js [--pages 60] [--dir DIR] [--out DIR] [--models 6] [--lighthouse-runs N] [--visit-clock real|page] [--heavy] [--reuse DIR | --reuse-all DIR]';
+const { values: args } = benchArgs(USAGE, {
+  pages: { type: 'number', default: 60 },
+  dir: { type: 'string' },
+  out: { type: 'string' },
+  models: { type: 'number', default: 6 },
+  'lighthouse-runs': { type: 'number' },
+  'visit-clock': { type: 'string' },
+  heavy: { type: 'boolean' },
+  reuse: { type: 'string' },
+  'reuse-all': { type: 'string' },
+});
 const dir = inputDir(args.dir ?? join(corpusDir, 'llm-tools', 'pages'));
 const n = args.pages;
 const models = args.models;
 const out = args.out ?? mkdtempSync(join(tmpdir(), 'webgrade-stability-'));
 const lighthouseRuns = args['lighthouse-runs'];
+const visitClock = args['visit-clock'];
+if (visitClock !== undefined && !(VISIT_CLOCKS as readonly string[]).includes(visitClock))
+  usageError(USAGE, `--visit-clock ${visitClock}: expected one of ${VISIT_CLOCKS.join(', ')}`);
 mkdirSync(out, { recursive: true });
 
 const all = readdirSync(dir)
@@ -61,7 +66,17 @@ const all = readdirSync(dir)
 const moving = all.filter((f) => /@keyframes|requestAnimationFrame|<canvas/.test(readFileSync(join(dir, f), 'utf8')));
 const pages = [...moving.slice(0, Math.floor(n / 3)), ...all.filter((f) => !moving.includes(f))].slice(0, n);
 const modelOf = (f: string) => `pseudo-${createHash('sha1').update(f).digest()[0]! % models}`;
-const jobs: BatchJob[] = pages.map((f) => ({ model: modelOf(f), requirement: f.replace(/\.html$/, ''), path: join(dir, f) }));
+/** The pages by key (`heavy-<name>` for the heavy fixtures `--heavy` adds). */
+const entries = pages.map((f) => ({ key: f.replace(/\.html$/, ''), path: join(dir, f) }));
+if (args.heavy) {
+  const heavy = join(import.meta.dirname, '..', '..', 'fixtures', 'heavy');
+  for (const f of readdirSync(heavy)
+    .filter((x) => x.endsWith('.html'))
+    .sort())
+    entries.push({ key: `heavy-${f.replace(/\.html$/, '')}`, path: join(heavy, f) });
+}
+const keys = entries.map((e) => e.key);
+const jobs: BatchJob[] = entries.map((e) => ({ model: modelOf(`${e.key}.html`), requirement: e.key, path: e.path }));
 
 /**
  * `--reuse DIR`: the two runs at concurrency 1 are read from an earlier run's folder (to try a change that only
@@ -92,6 +107,7 @@ async function run(name: string, concurrency: number): Promise<{ rows: ResultRow
     concurrency,
     budgetMs: 60_000,
     ...(lighthouseRuns ? { lighthouseRuns } : {}),
+    ...(visitClock ? { visitClock: visitClock as VisitClockMode } : {}),
     onProgress: (p) => process.stderr.write(`${name} ${p.done}/${p.total}\r`),
   });
   return { rows: readResults(file).rows, minutes: (Date.now() - t) / 60_000 };
@@ -106,11 +122,13 @@ const score = (r: ResultRow | undefined, id: string) => r?.metrics.find((m) => m
 const ids = [...new Set(A.rows.flatMap((r) => r.metrics.map((m) => m.id)))];
 
 const lines: string[] = [];
-lines.push(`${pages.length} pages (${moving.filter((f) => pages.includes(f)).length} animated or canvas), ${models} pseudo-models; results in ${out}`);
+lines.push(
+  `${entries.length} pages (${moving.filter((f) => pages.includes(f)).length} animated or canvas, ${entries.length - pages.length} heavy fixtures), ${models} pseudo-models, visit clock ${visitClock ?? DEFAULT_VISIT_CLOCK}; results in ${out}`,
+);
 lines.push('');
 lines.push('metric                      between sd  retest sd  ratio   changed A→B  max |A−B|  max |A−C|');
 for (const id of ids) {
-  const pairs = pages.map((f) => f.replace(/\.html$/, '')).map((k) => [score(a.get(k), id), score(b.get(k), id), score(c.get(k), id)] as const);
+  const pairs = keys.map((k) => [score(a.get(k), id), score(b.get(k), id), score(c.get(k), id)] as const);
   const ab = pairs.filter((p): p is readonly [number, number, number | null] => p[0] !== null && p[1] !== null);
   if (ab.length < 3) {
     lines.push(`${id.padEnd(27)} n/a (scorable on ${ab.length} pages)`);
@@ -133,10 +151,7 @@ const perPage = (rows: ResultRow[], tag: string) => rows.map((r) => ({ ...r, mod
 const pop = populationFromRows([...perPage(A.rows, 'A'), ...perPage(B.rows, 'B')], new Set(Object.keys(weights.metrics)));
 const doc = leaderboardFromPopulation(pop, weights, { iterations: 0 });
 const overall = new Map(doc.models.map((m) => [m.model, m.overall]));
-const diffs = pages
-  .map((f) => f.replace(/\.html$/, ''))
-  .map((k) => Math.abs((overall.get(`A:${k}`) ?? NaN) - (overall.get(`B:${k}`) ?? NaN)))
-  .filter((d) => Number.isFinite(d));
+const diffs = keys.map((k) => Math.abs((overall.get(`A:${k}`) ?? NaN) - (overall.get(`B:${k}`) ?? NaN))).filter((d) => Number.isFinite(d));
 lines.push('');
 lines.push(
   `per-page overall A vs B (% of one SD): median ${(100 * quantile(diffs, 0.5)).toFixed(2)}, p90 ${(100 * quantile(diffs, 0.9)).toFixed(2)} (goal ≤ 0.5), max ${(100 * Math.max(...diffs)).toFixed(2)}`,
@@ -165,7 +180,7 @@ lines.push(`pairs apart in A (bootstrap ≥ 95%): ${apart}; of those in the same
 const lockWaits = C.rows.map((r) => r.timings?.lighthouseLockWait).filter((x): x is number => typeof x === 'number');
 lines.push('');
 lines.push(
-  `pages per minute: concurrency 1 ${(pages.length / A.minutes).toFixed(1)} and ${(pages.length / B.minutes).toFixed(1)}, concurrency 2 ${(pages.length / C.minutes).toFixed(1)} (goal ≥ 18)`,
+  `pages per minute: concurrency 1 ${(entries.length / A.minutes).toFixed(1)} and ${(entries.length / B.minutes).toFixed(1)}, concurrency 2 ${(entries.length / C.minutes).toFixed(1)} (goal ≥ 18)`,
 );
 if (lockWaits.length)
   lines.push(
@@ -173,12 +188,10 @@ if (lockWaits.length)
   );
 lines.push('');
 lines.push(...pictureIdentity(reuse ?? out));
-const perf = pages
-  .map((f) => f.replace(/\.html$/, ''))
-  .filter((k) => {
-    const [x, y] = [score(a.get(k), 'performance'), score(b.get(k), 'performance')];
-    return x !== null && y !== null && x !== y;
-  });
+const perf = keys.filter((k) => {
+  const [x, y] = [score(a.get(k), 'performance'), score(b.get(k), 'performance')];
+  return x !== null && y !== null && x !== y;
+});
 lines.push(`performance moved A→B on ${perf.length} pages (goal ≤ 2)${perf.length ? `: ${perf.join(', ')}` : ''}`);
 process.stdout.write(lines.join('\n') + '\n');
 

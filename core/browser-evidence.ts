@@ -97,6 +97,11 @@ export interface MediaInfo {
   renderedHeight: number;
   /** Image decoded in the browser (complete && naturalWidth > 0). */
   decoded: boolean;
+  /**
+   * A CSS background whose size probe got no answer (gather/collectors/media.ts `probeBackgrounds`: with the page's
+   * clock paused an image's load never comes): whether it decodes is unknown, and `decoded` says nothing.
+   */
+  unprobed?: true;
   visible: boolean;
   /** Video only. */
   video?: { readyState: number; canPlay: boolean; hasControls: boolean; hasCaptions: boolean; firstFrame?: Buffer };

@@ -42,7 +42,7 @@ export function inPage(c: PageCollector): VisitCollector {
     field: c.key,
     name: `collector ${key}`,
     limit: COLLECTOR_TIMEOUT_MS,
-    collect: ({ cdp }: VisitContext) => evaluateIsolated(cdp, c.fn, c.arg, COLLECTOR_BOUNDS),
+    collect: ({ cdp }: VisitContext) => (c.collect ? c.collect(cdp) : evaluateIsolated(cdp, c.fn, c.arg, COLLECTOR_BOUNDS)),
     fill(ev: BrowserEvidence, raw: unknown, { faults }: VisitContext): void {
       if (raw === undefined) return;
       try {

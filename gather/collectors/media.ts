@@ -4,7 +4,9 @@
  * - `<img>` (tag `picture` when inside `<picture>`; `src` = `currentSrc`), `<video>` (`currentSrc`, else `src`,
  *   else its first `<source>`), SVG `<image href>` (tag `svg-image`), and CSS background images (`url(...)` in
  *   the computed `background-image` of at most MAX_ELEMENTS elements; tag `css-background`; natural size from
- *   loading the URL into an `Image` with a short time limit).
+ *   loading the URL into an `Image`, a second evaluation bounded from Node, `probeBackgrounds`: with the page's
+ *   clock paused (CDP virtual time, visit.ts) an image's load never came, nor the in-page time limit, and a page
+ *   with one data-URI background (a select's arrow) lost its media, icons, coverage, fonts and screenshots).
  * - Sizes: natural (intrinsic pixels) and rendered (CSS px of the element's box, or the content box for
  *   `<img>`); `box` in document coordinates; `objectFit` from the computed style.
  * - `decoded`: img: `complete && naturalWidth > 0`; background: the probe image loaded; video: readyState ≥ 2.
@@ -21,7 +23,10 @@
  *   turned into a Buffer by `finish`) when the frame is available and the canvas is not tainted.
  * At most MAX_ITEMS items are returned, in document order per kind.
  */
+import type { CDPSession } from 'puppeteer-core';
 import type { MediaInfo } from '../../core/browser-evidence.js';
+import { COLLECTOR_BOUNDS, evaluateIsolated } from '../isolated-world.js';
+import { withTimeout } from '../time.js';
 import type { PageCollector } from './collector.js';
 
 interface RawMedia extends Omit<MediaInfo, 'video'> {
@@ -186,7 +191,7 @@ export async function collectMedia(arg: unknown): Promise<RawMedia[]> {
     out.push(item);
   }
 
-  // CSS background images
+  // CSS background images (their natural sizes: `probeBackgrounds`, when PROBE_MS > 0 here too)
   const probes: Array<Promise<void>> = [];
   const all = document.body ? Array.from(document.body.querySelectorAll('*')).slice(0, MAX_ELEMENTS) : [];
   for (const el of [document.body, ...all]) {
@@ -203,24 +208,25 @@ export async function collectMedia(arg: unknown): Promise<RawMedia[]> {
       const role = el.getAttribute('role');
       item.alt = role === 'img' ? el.getAttribute('aria-label') : null;
       out.push(item);
-      probes.push(
-        new Promise<void>((resolve) => {
-          const probe = new Image();
-          const timer = setTimeout(resolve, PROBE_MS);
-          probe.onload = () => {
-            item.naturalWidth = probe.naturalWidth;
-            item.naturalHeight = probe.naturalHeight;
-            item.decoded = probe.naturalWidth > 0;
-            clearTimeout(timer);
-            resolve();
-          };
-          probe.onerror = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-          probe.src = url;
-        }),
-      );
+      if (PROBE_MS > 0)
+        probes.push(
+          new Promise<void>((resolve) => {
+            const probe = new Image();
+            const timer = setTimeout(resolve, PROBE_MS);
+            probe.onload = () => {
+              item.naturalWidth = probe.naturalWidth;
+              item.naturalHeight = probe.naturalHeight;
+              item.decoded = probe.naturalWidth > 0;
+              clearTimeout(timer);
+              resolve();
+            };
+            probe.onerror = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+            probe.src = url;
+          }),
+        );
     }
   }
   await Promise.all(probes);
@@ -239,9 +245,64 @@ export function finishMedia(raw: unknown): MediaInfo[] {
   });
 }
 
+/** Runs in the page: the natural size of each image URL (null: it did not load within `probeMs`). */
+export async function probeImageSizes(arg: unknown): Promise<Array<{ width: number; height: number } | null>> {
+  const { urls, probeMs } = (arg ?? {}) as { urls?: string[]; probeMs?: number };
+  return Promise.all(
+    (urls ?? []).map(
+      (url) =>
+        new Promise<{ width: number; height: number } | null>((resolve) => {
+          const probe = new Image();
+          const timer = setTimeout(() => resolve(null), probeMs ?? 1500);
+          probe.onload = () => {
+            clearTimeout(timer);
+            resolve({ width: probe.naturalWidth, height: probe.naturalHeight });
+          };
+          probe.onerror = () => {
+            clearTimeout(timer);
+            resolve(null);
+          };
+          probe.src = url;
+        }),
+    ),
+  );
+}
+
+const MEDIA_ARG = { maxItems: 300, maxElements: 4000 };
+/** How long the background probes may take, in the page and (with a margin) from Node. */
+export const BACKGROUND_PROBE_MS = 1500;
+
+/**
+ * The media items, then the natural sizes of the CSS backgrounds in a second evaluation that may not answer (see
+ * the module comment): after BACKGROUND_PROBE_MS and a margin without an answer their sizes stay unknown and they
+ * are marked `unprobed` (media-quality then judges them by their bytes); one that answered "not loaded" in time
+ * is not decoded, as before.
+ */
+export async function probeBackgrounds(cdp: CDPSession): Promise<RawMedia[]> {
+  const items = (await evaluateIsolated(cdp, collectMedia, { ...MEDIA_ARG, probeMs: 0 }, COLLECTOR_BOUNDS)) as unknown;
+  if (!Array.isArray(items)) return items as RawMedia[];
+  const bg = (items as RawMedia[]).filter((m) => m.tag === 'css-background' && typeof m.src === 'string');
+  if (!bg.length) return items as RawMedia[];
+  const sizes = await withTimeout(
+    evaluateIsolated(cdp, probeImageSizes, { urls: bg.map((m) => m.src), probeMs: BACKGROUND_PROBE_MS }),
+    BACKGROUND_PROBE_MS + 500,
+    'background image probes',
+  ).catch(() => null);
+  bg.forEach((m, i) => {
+    const s = Array.isArray(sizes) ? (sizes[i] as { width?: unknown; height?: unknown } | null | undefined) : undefined;
+    if (s && typeof s.width === 'number' && typeof s.height === 'number') {
+      m.naturalWidth = s.width;
+      m.naturalHeight = s.height;
+      m.decoded = s.width > 0;
+    } else if (!Array.isArray(sizes)) m.unprobed = true;
+  });
+  return items as RawMedia[];
+}
+
 export const mediaCollector: PageCollector = {
   key: 'media',
   fn: collectMedia as (arg: unknown) => unknown,
-  arg: { maxItems: 300, maxElements: 4000, probeMs: 1500 },
+  arg: { ...MEDIA_ARG, probeMs: BACKGROUND_PROBE_MS },
   finish: finishMedia,
+  collect: probeBackgrounds,
 };

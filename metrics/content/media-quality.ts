@@ -119,7 +119,8 @@ export async function assessItem(evidence: Evidence, m: MediaInfo): Promise<Medi
     return { ...res, clarity: 100, clarityNote: 'plays (no frame captured)' };
   }
   if (src.kind === 'unverified') return { ...res, clarityNote: `unverified: ${src.reason}` };
-  if (!m.decoded && m.tag !== 'svg-image')
+  // A background whose size probe got no answer (the visit's clock paused: MediaInfo `unprobed`) is judged by its bytes.
+  if (!m.decoded && !m.unprobed && m.tag !== 'svg-image')
     return { ...res, clarity: 0, clarityNote: src.kind === 'missing' ? `broken: ${src.reason}` : 'did not decode in the browser' };
   if (src.kind === 'missing') return { ...res, clarity: 0, clarityNote: `broken: ${src.reason}` };
   try {

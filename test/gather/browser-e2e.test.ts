@@ -122,6 +122,22 @@ describe('screenshots of moving pages', () => {
     for (let y = 10; y < 60; y++) for (let x = 8; x < 400; x++) if (data[(y * info.width + x) * info.channels]! < 80) dark++;
     assert.ok(dark > 500, `the heading is not drawn in full (${dark} dark pixels)`);
   });
+
+  it('a page with a data-URI CSS background (a select arrow) keeps its media, fonts and screenshots: the background is decoded or unknown, never broken', async () => {
+    const page = writeArtifact({
+      'index.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bg</title><style>
+select { background-image: url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='12' height='12'%3E%3Cpath d='M2 4l4 4 4-4'/%3E%3C/svg%3E"); }
+</style></head><body><h1>Pick one</h1><select><option>a</option></select></body></html>`,
+    });
+    const { evidence } = await shots.scoreWithEvidence(page);
+    assert.ok(evidence.browser?.ok);
+    const b = evidence.browser.value;
+    assert.equal(b.unavailable, undefined, JSON.stringify(b.unavailable));
+    assert.ok(b.screenshots.desktop && b.fonts, 'screenshots and fonts collected');
+    const bg = b.media?.find((m) => m.tag === 'css-background');
+    assert.ok(bg, JSON.stringify(b.media));
+    assert.ok(bg.decoded || bg.unprobed, JSON.stringify(bg));
+  });
 });
 
 describe('hostile pages', () => {
