@@ -12,8 +12,8 @@
  * 1. the network goes quiet (at most NETWORK_QUIET_CAP_MS);
  * 2. FIRST_MS of page time (start-up timers, the first frame); this is the page's answer: a page that does not
  *    end it within the responsiveness limit is unresponsive, as with the real-time probe; a first frame whose
- *    tasks cost more than FIRST_FRAME_HEAVY_MS makes the page heavy at once (busy share 1, step 4);
- * 3. MEASURE_MS more at 16 ms frames: the main thread's task time over them per page millisecond is the busy
+ *    thread CPU time exceeds FIRST_FRAME_HEAVY_MS makes the page heavy at once (busy share 1, step 4);
+ * 3. MEASURE_MS more at 16 ms frames: the main thread's CPU time over them per page millisecond is the busy
  *    share (`BrowserEvidence.busyAfterLoad`): the share of its main thread the page would keep busy on real time
  *    at 60 frames a second, measured on the page's own work, not on how long the machine made us wait;
  * 4. the rest of SETTLE_TOTAL_MS: at 16 ms frames on a light page; on a heavy one (those frames cost more than
@@ -40,10 +40,10 @@ export const MEASURE_MS = 96;
  * two clocks collect a page at about the same moment of its start-up.
  */
 export const SETTLE_TOTAL_MS = 1300;
-/** Real ms one frame may cost, measured over MEASURE_MS, before the page's frames are held for the rest of the settle. */
+/** CPU ms one frame may cost, measured over MEASURE_MS, before the page's frames are held for the rest of the settle. */
 export const HEAVY_FRAME_MS = 25;
 /**
- * Real ms of the main thread's tasks in the first frame after load from which the page is taken as heavy at once:
+ * CPU ms of the main thread in the first frame after load from which the page is taken as heavy at once:
  * its frames are held from there and its busy share is 1 (a light page whose start-up callback alone costs this
  * much is then said to be busy: Lighthouse waits less for it to go idle, gatherers/lighthouse.ts).
  */
@@ -102,18 +102,24 @@ export function clockMove(raw: unknown): ClockMove {
 }
 
 /**
- * The busy share of a move: ms of the main thread's tasks (Chrome's `TaskDuration`, so that the real-time pacing
- * of a page with a worker, which sleeps, does not count) per page ms moved, at most 1; a storm of callbacks is 1.
+ * The busy share of a move: CPU ms of the page's main thread (Chrome's `ThreadTime`: neither the real-time pacing
+ * of a page with a worker, which sleeps, nor waiting for a core on a loaded machine counts) per page ms moved, at
+ * most 1; a storm of callbacks is 1.
  */
 export function busyShare(m: ClockMove, taskMs: number): number {
   if (m.storm) return 1;
   return Math.min(1, Math.max(0, taskMs) / Math.max(1, m.moved));
 }
 
-/** Chrome's main-thread task seconds so far (undefined: not answered). */
-async function taskSeconds(page: Page, ms: number): Promise<number | undefined> {
-  const m = await withTimeout(page.metrics(), ms, 'metrics').catch(() => undefined);
-  return m?.TaskDuration;
+/**
+ * CPU seconds of the page's main thread so far (Chrome's `ThreadTime`: time the thread ran, not time it waited for
+ * a core, so a loaded machine does not make a still page busy); undefined when not answered.
+ */
+async function threadSeconds(cdp: CDPSession, ms: number): Promise<number | undefined> {
+  const r = (await withTimeout(cdp.send('Performance.getMetrics'), ms, 'metrics').catch(() => undefined)) as
+    { metrics?: Array<{ name: string; value: number }> } | undefined;
+  const v = r?.metrics?.find((m) => m.name === 'ThreadTime')?.value;
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 /** The page clock of one visit's page: installed before navigation, moved by the settle. */
@@ -129,7 +135,12 @@ export class VisitClock {
   /** Before navigation: the clock (with the seeded randomness) in every document, the document timeline stopped. */
   async install(): Promise<void> {
     const init: AgentInit = { ...this.keys, epochMs: EPOCH_MS, frameMs: FRAME_MS, maxFires: MAX_FIRES, maxAdvanceRealMs: MAX_MOVE_REAL_MS, clockOnly: true };
-    await Promise.all([this.page.evaluateOnNewDocument(agentScript(init, this.seed)), this.cdp.send('Animation.setPlaybackRate', { playbackRate: 0 })]);
+    await Promise.all([
+      this.page.evaluateOnNewDocument(agentScript(init, this.seed)),
+      this.cdp.send('Animation.setPlaybackRate', { playbackRate: 0 }),
+      // For the main thread's CPU time (`threadSeconds`).
+      this.cdp.send('Performance.enable'),
+    ]);
   }
 
   /** Ask the agent (`window[name](secret, op, args)`, an expression the page cannot redirect) within `ms`. */
@@ -172,9 +183,9 @@ export class VisitClock {
   async settle(answerMs: number, left: () => number): Promise<ClockSettle> {
     const limit = (ms: number) => Math.max(1, Math.min(ms, left()));
     await this.quiet(Math.min(NETWORK_QUIET_CAP_MS, left()));
-    const t0 = await taskSeconds(this.page, limit(2000));
+    const t0 = await threadSeconds(this.cdp, limit(2000));
     const first = await this.advance(FIRST_MS, limit(answerMs));
-    const t1 = await taskSeconds(this.page, limit(2000));
+    const t1 = await threadSeconds(this.cdp, limit(2000));
     const moves = [first];
     let busy: number;
     let heavy: boolean;
@@ -184,9 +195,9 @@ export class VisitClock {
       heavy = true;
     } else {
       const measure = await this.advance(MEASURE_MS, limit(MAX_MOVE_REAL_MS + 2000));
-      const t2 = await taskSeconds(this.page, limit(2000));
+      const t2 = await threadSeconds(this.cdp, limit(2000));
       moves.push(measure);
-      // Without Chrome's count, the move's own real time (an estimate from above: it includes the yields).
+      // Without Chrome's count, the move's own real time (an estimate from above: it includes the yields and waits).
       const taskMs = t1 !== undefined && t2 !== undefined ? (t2 - t1) * 1000 : measure.realMs;
       busy = busyShare(measure, taskMs);
       heavy = measure.storm || taskMs > (HEAVY_FRAME_MS * MEASURE_MS) / FRAME_MS;
