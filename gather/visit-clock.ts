@@ -11,14 +11,15 @@
  * The settle on this clock, after load (`settle`):
  * 1. the network goes quiet (at most NETWORK_QUIET_CAP_MS);
  * 2. FIRST_MS of page time (start-up timers, the first frame); this is the page's answer: a page that does not
- *    end it within the responsiveness limit is unresponsive, as with the real-time probe; a first frame whose
- *    thread CPU time exceeds FIRST_FRAME_HEAVY_MS makes the page heavy at once (busy share 1, step 4);
- * 3. MEASURE_MS more at 16 ms frames: the main thread's CPU time over them per page millisecond is the busy
- *    share (`BrowserEvidence.busyAfterLoad`): the share of its main thread the page would keep busy on real time
- *    at 60 frames a second, measured on the page's own work, not on how long the machine made us wait;
- * 4. the rest of SETTLE_TOTAL_MS: at 16 ms frames on a light page; on a heavy one (those frames cost more than
- *    HEAVY_FRAME_MS each) with its animation frames held from here (its picture is its second or third frame),
- *    its timers still running, so that a page costing a second a frame does not cost a minute of frames here;
+ *    end it within the responsiveness limit is unresponsive, as with the real-time probe;
+ * 3. MEASURE_MS more at 16 ms frames: the main thread's CPU time over them per page millisecond is the busy share
+ *    (`BrowserEvidence.busyAfterLoad`): the share of its main thread the page would keep busy on real time at 60
+ *    frames a second, measured on the page's own work, not on how long the machine made us wait;
+ * 4. the rest of SETTLE_TOTAL_MS: at 16 ms frames on a light page; on a page busy from NEVER_IDLE_BUSY (its frames
+ *    cost 8 ms of CPU or more) with its animation frames held from here (its picture is its fourth frame), its
+ *    timers still running, so that a page costing a second a frame does not cost a minute of frames here. One
+ *    mark only, decided on a deterministic workload (the same frames on every run): an earlier second mark on the
+ *    first frame's cost sat on the cloth fixture's and flipped its picture between runs;
  * 5. the network goes quiet again.
  * A move that reaches MAX_MOVE_REAL_MS of real time stops there (the page's clock fell behind, said in the faults):
  * only then does what is collected depend on the machine.
@@ -30,24 +31,17 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import { agentKeys, agentScript, type AgentInit } from './interaction/page-script.js';
 import { bounded } from './isolated-world.js';
 import { withTimeout } from './time.js';
+import { NEVER_IDLE_BUSY } from './collectors/busy-after-load.js';
 
 /** Page ms moved first after load, at 16 ms frames (one frame). */
 export const FIRST_MS = 16;
-/** Page ms whose real cost is the busy share (six frames at 16 ms). */
-export const MEASURE_MS = 96;
+/** Page ms whose CPU cost is the busy share (two frames at 16 ms). */
+export const MEASURE_MS = 32;
 /**
  * Page ms the settle moves in all: the real-time visit's 300 ms settle and 1 s run-on (visit.ts), so that the
  * two clocks collect a page at about the same moment of its start-up.
  */
 export const SETTLE_TOTAL_MS = 1300;
-/** CPU ms one frame may cost, measured over MEASURE_MS, before the page's frames are held for the rest of the settle. */
-export const HEAVY_FRAME_MS = 25;
-/**
- * CPU ms of the main thread in the first frame after load from which the page is taken as heavy at once:
- * its frames are held from there and its busy share is 1 (a light page whose start-up callback alone costs this
- * much is then said to be busy: Lighthouse waits less for it to go idle, gatherers/lighthouse.ts).
- */
-export const FIRST_FRAME_HEAVY_MS = 100;
 /** Real ms one move of the clock may take (the agent stops there and says the clock fell behind). */
 export const MAX_MOVE_REAL_MS = 3000;
 /** Real ms the settle waits for the network to go quiet, before and after moving the clock. */
@@ -183,25 +177,17 @@ export class VisitClock {
   async settle(answerMs: number, left: () => number): Promise<ClockSettle> {
     const limit = (ms: number) => Math.max(1, Math.min(ms, left()));
     await this.quiet(Math.min(NETWORK_QUIET_CAP_MS, left()));
-    const t0 = await threadSeconds(this.cdp, limit(2000));
     const first = await this.advance(FIRST_MS, limit(answerMs));
     const t1 = await threadSeconds(this.cdp, limit(2000));
-    const moves = [first];
-    let busy: number;
-    let heavy: boolean;
-    if (first.storm || (t0 !== undefined && t1 !== undefined && (t1 - t0) * 1000 > FIRST_FRAME_HEAVY_MS)) {
-      // A first frame this costly (a fractal recomputed every frame: about a second here) is not measured again.
-      busy = 1;
-      heavy = true;
-    } else {
-      const measure = await this.advance(MEASURE_MS, limit(MAX_MOVE_REAL_MS + 2000));
-      const t2 = await threadSeconds(this.cdp, limit(2000));
-      moves.push(measure);
-      // Without Chrome's count, the move's own real time (an estimate from above: it includes the yields and waits).
-      const taskMs = t1 !== undefined && t2 !== undefined ? (t2 - t1) * 1000 : measure.realMs;
-      busy = busyShare(measure, taskMs);
-      heavy = measure.storm || taskMs > (HEAVY_FRAME_MS * MEASURE_MS) / FRAME_MS;
-    }
+    const measure = await this.advance(MEASURE_MS, limit(MAX_MOVE_REAL_MS + 2000));
+    const t2 = await threadSeconds(this.cdp, limit(2000));
+    const moves = [first, measure];
+    // Without Chrome's count, the move's own real time (an estimate from above: it includes the yields and waits).
+    const cpuMs = t1 !== undefined && t2 !== undefined ? (t2 - t1) * 1000 : measure.realMs;
+    const busy = busyShare(measure, cpuMs);
+    // One mark, far from both kinds of page: light pages' frames cost 0.1–2 ms of CPU, the heavy fixtures' 24 ms
+    // and more (cloth) to a second (fractal).
+    const heavy = measure.storm || busy >= NEVER_IDLE_BUSY;
     if (heavy) await this.frames(HELD_FRAME_MS, limit(2000));
     const moved = moves.reduce((sum, m) => sum + m.moved, 0);
     moves.push(await this.advance(SETTLE_TOTAL_MS - moved, limit(MAX_MOVE_REAL_MS + 2000)));
