@@ -29,6 +29,7 @@
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import { agentKeys, agentScript, type AgentInit } from './interaction/page-script.js';
+import type { Moved } from './interaction/page/main/clock.js';
 import { bounded } from './isolated-world.js';
 import { withTimeout } from './time.js';
 import { NEVER_IDLE_BUSY } from './collectors/busy-after-load.js';
@@ -55,14 +56,9 @@ const MAX_FIRES = 5000;
 /** Frames at 60 a second. */
 const FRAME_MS = 16;
 
-/** What one move of the page clock did, validated. */
-export interface ClockMove {
-  fired: number;
-  storm: boolean;
-  slow: boolean;
-  realMs: number;
-  moved: number;
-  now: number;
+/** What one move of the page clock did (the agent's answer, interaction/page/main/clock.ts), validated. */
+export interface ClockMove extends Moved {
+  /** Workers the page started (its clock is then paced by real time). */
   workers: number;
 }
 
