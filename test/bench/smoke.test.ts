@@ -187,7 +187,7 @@ const SMOKES: Smoke[] = [
     name: 'stability',
     args: ['--pages', '2', '--models', '2', '--dir', pagesDir, '--out', stabilityOut],
     figures: [
-      /^2 pages \(\d+ animated or canvas\), 2 pseudo-models/m,
+      /^2 pages \(\d+ animated or canvas, \d+ heavy fixtures\), 2 pseudo-models, visit clock (real|page); results in/m,
       /^per-page overall A vs B/m,
       /^pseudo-model order A: /m,
       /^pages per minute: concurrency 1 [\d.]+ and [\d.]+, concurrency 2 [\d.]+/m,
