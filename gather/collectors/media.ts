@@ -35,10 +35,9 @@ interface RawMedia extends Omit<MediaInfo, 'video'> {
 
 /** Runs in the page: must not reference anything outside itself. */
 export async function collectMedia(arg: unknown): Promise<RawMedia[]> {
-  const opts = (arg ?? {}) as { maxItems?: number; maxElements?: number; probeMs?: number };
+  const opts = (arg ?? {}) as { maxItems?: number; maxElements?: number };
   const MAX_ITEMS = opts.maxItems ?? 300;
   const MAX_ELEMENTS = opts.maxElements ?? 4000;
-  const PROBE_MS = opts.probeMs ?? 1500;
   const out: RawMedia[] = [];
   const origin = location.origin;
 
@@ -191,8 +190,7 @@ export async function collectMedia(arg: unknown): Promise<RawMedia[]> {
     out.push(item);
   }
 
-  // CSS background images (their natural sizes: `probeBackgrounds`, when PROBE_MS > 0 here too)
-  const probes: Array<Promise<void>> = [];
+  // CSS background images (their natural sizes: `probeBackgrounds`, a second evaluation)
   const all = document.body ? Array.from(document.body.querySelectorAll('*')).slice(0, MAX_ELEMENTS) : [];
   for (const el of [document.body, ...all]) {
     if (!el || out.length >= MAX_ITEMS) break;
@@ -208,28 +206,8 @@ export async function collectMedia(arg: unknown): Promise<RawMedia[]> {
       const role = el.getAttribute('role');
       item.alt = role === 'img' ? el.getAttribute('aria-label') : null;
       out.push(item);
-      if (PROBE_MS > 0)
-        probes.push(
-          new Promise<void>((resolve) => {
-            const probe = new Image();
-            const timer = setTimeout(resolve, PROBE_MS);
-            probe.onload = () => {
-              item.naturalWidth = probe.naturalWidth;
-              item.naturalHeight = probe.naturalHeight;
-              item.decoded = probe.naturalWidth > 0;
-              clearTimeout(timer);
-              resolve();
-            };
-            probe.onerror = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-            probe.src = url;
-          }),
-        );
     }
   }
-  await Promise.all(probes);
   return out;
 }
 
@@ -279,7 +257,7 @@ export const BACKGROUND_PROBE_MS = 1500;
  * is not decoded, as before.
  */
 export async function probeBackgrounds(cdp: CDPSession): Promise<RawMedia[]> {
-  const items = (await evaluateIsolated(cdp, collectMedia, { ...MEDIA_ARG, probeMs: 0 }, COLLECTOR_BOUNDS)) as unknown;
+  const items = (await evaluateIsolated(cdp, collectMedia, MEDIA_ARG, COLLECTOR_BOUNDS)) as unknown;
   if (!Array.isArray(items)) return items as RawMedia[];
   const bg = (items as RawMedia[]).filter((m) => m.tag === 'css-background' && typeof m.src === 'string');
   if (!bg.length) return items as RawMedia[];
@@ -302,7 +280,7 @@ export async function probeBackgrounds(cdp: CDPSession): Promise<RawMedia[]> {
 export const mediaCollector: PageCollector = {
   key: 'media',
   fn: collectMedia as (arg: unknown) => unknown,
-  arg: { ...MEDIA_ARG, probeMs: BACKGROUND_PROBE_MS },
+  arg: MEDIA_ARG,
   finish: finishMedia,
   collect: probeBackgrounds,
 };
