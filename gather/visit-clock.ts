@@ -66,10 +66,6 @@ export interface ClockMove extends Moved {
 export interface ClockSettle {
   /** The busy share (0–1) over MEASURE_MS. */
   busy: number;
-  /** Frames were held for the rest of the settle (a heavy page). */
-  heldFrames: boolean;
-  /** Page ms moved in all. */
-  moved: number;
   /** Why the clock fell behind (undefined: it did not). */
   behind?: string;
 }
@@ -188,7 +184,7 @@ export class VisitClock {
     const moved = moves.reduce((sum, m) => sum + m.moved, 0);
     moves.push(await this.advance(SETTLE_TOTAL_MS - moved, limit(MAX_MOVE_REAL_MS + 2000)));
     await this.quiet(Math.min(NETWORK_QUIET_CAP_MS, left()));
-    const out: ClockSettle = { busy, heldFrames: heavy, moved: moves.reduce((s, m) => s + m.moved, 0) };
+    const out: ClockSettle = { busy };
     const behind = moves.find((m) => m.storm || m.slow);
     if (behind) out.behind = behind.storm ? `over ${MAX_FIRES} callbacks in one move` : `a move took over ${MAX_MOVE_REAL_MS} real ms`;
     return out;

@@ -218,7 +218,7 @@ class VisitRun {
 
   /**
    * Phases 3 and 4 on the page clock of our own (visit-clock.ts `settle`): its first move is the page's answer
-   * (within RESPONSIVE_PROBE_MS); the busy share is the page's task time per page millisecond. A page that never
+   * (within RESPONSIVE_PROBE_MS); the busy share is the page's main-thread CPU time per page millisecond. A page that never
    * loaded is not moved (as on real time, it is collected as it is).
    */
   private async settleOnClock(clock: VisitClock, loaded: boolean): Promise<number | undefined> {
