@@ -33,6 +33,7 @@ import type { Moved } from './interaction/page/main/clock.js';
 import { bounded } from './isolated-world.js';
 import { withTimeout } from './time.js';
 import { NEVER_IDLE_BUSY } from './collectors/busy-after-load.js';
+import { threadSeconds } from './thread-time.js';
 
 /** Page ms moved first after load, at 16 ms frames (one frame). */
 export const FIRST_MS = 16;
@@ -95,17 +96,6 @@ export function clockMove(raw: unknown): ClockMove {
 export function busyShare(m: ClockMove, taskMs: number): number {
   if (m.storm) return 1;
   return Math.min(1, Math.max(0, taskMs) / Math.max(1, m.moved));
-}
-
-/**
- * CPU seconds of the page's main thread so far (Chrome's `ThreadTime`: time the thread ran, not time it waited for
- * a core, so a loaded machine does not make a still page busy); undefined when not answered.
- */
-async function threadSeconds(cdp: CDPSession, ms: number): Promise<number | undefined> {
-  const r = (await withTimeout(cdp.send('Performance.getMetrics'), ms, 'metrics').catch(() => undefined)) as
-    { metrics?: Array<{ name: string; value: number }> } | undefined;
-  const v = r?.metrics?.find((m) => m.name === 'ThreadTime')?.value;
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 /** The page clock of one visit's page: installed before navigation, moved by the settle. */

@@ -31,7 +31,7 @@
  *    popups, file choosers, requests, focus moved by the page, scrolling by the page, the field's value read by
  *    the page's code). A control with none of these is inert. The keyboard control is played key by key, each
  *    held for frames and read at its own moment against the baseline's snapshot of that moment (probe/play.ts).
- *    On a heavy page (its first frames slow in real time) animation frames come further apart from MEASURE_MS into
+ *    On a heavy page (its first frames costly in main-thread CPU time) animation frames come further apart from MEASURE_MS into
  *    the first settle on, about as far apart as one frame costs (at most PACED_MAX_FRAME_MS: the page clock at
  *    about real speed, ProbeRun.adaptEarly), so that the budget reaches the controls. Such a page without controls
  *    keeps its first document for its baseline (nothing compares it with another load); one with controls reloads

@@ -13,6 +13,7 @@ import {
   EVAL_MS,
   FINISH_RESERVE_MS,
   FRAME_COST_TARGET_MS,
+  HEAVY_FRAME_COST_MS,
   INTERACTION_DEFAULTS,
   MAX_FRAME_MS,
   PACED_MAX_FRAME_MS,
@@ -97,7 +98,7 @@ export class ProbeRun {
   clockNow = 0;
   /** The start state's viewport as first captured (render-validity reads it: driver.ts `screenshot`). */
   startViewport?: Buffer;
-  /** Real ms the first settle cost per virtual second of the page clock. */
+  /** CPU ms of the page's main thread the first settle cost per virtual second of the page clock (`costOf`). */
   settleCost?: number;
   /**
    * Frames were adapted MEASURE_MS into the first document's settle (`adaptEarly`): that document ran its first
@@ -235,28 +236,46 @@ export class ProbeRun {
     const startUp = this.opts.startUpMs ?? START_UP_MS;
     if (this.settleCost === undefined && this.opts.onCostKnown) {
       // The cost from the settle's first frames; the rest of it at the frames the caller chose from that.
-      const m = await this.advance(Math.min(MEASURE_MS, this.settings.settleMs), false, startUp);
-      this.settleCost = (m.realMs * 1000) / Math.max(1, m.moved);
+      const { moved, cost } = await this.costOf(Math.min(MEASURE_MS, this.settings.settleMs), startUp);
+      this.settleCost = cost;
       await this.opts.onCostKnown(this);
-      if (this.settings.settleMs > m.moved) await this.advance(this.settings.settleMs - m.moved, false);
+      if (this.settings.settleMs > moved) await this.advance(this.settings.settleMs - moved, false);
+    } else if (this.settleCost === undefined) {
+      this.settleCost = (await this.costOf(this.settings.settleMs, startUp)).cost;
     } else {
-      const r = await this.advance(this.settings.settleMs, this.settleCost !== undefined, startUp);
-      this.settleCost ??= (r.realMs * 1000) / Math.max(1, r.moved);
+      await this.advance(this.settings.settleMs, true, startUp);
     }
     await this.quiet();
   }
 
   /**
-   * On a page whose first settle cost more than FRAME_COST_TARGET_MS real ms a virtual second, animation
-   * frames come further apart (16 ms times the excess, at most MAX_FRAME_MS) in every later load: each
+   * Move the page clock `ms` (not noted when it falls behind: this is the measure) and say what the move cost the
+   * page: CPU ms of its main thread per page-clock second (Chrome's ThreadTime, thread-time.ts), so that a loaded
+   * machine, where every move takes longer, does not make a light page heavy and change its frames (and with them
+   * what a requirement test sees). The page's answer comes first, in its own call: start-up work that holds the
+   * main thread after load (Pyodide) is not its frames' cost. Without Chrome's count, the move's real time (an
+   * estimate from above).
+   */
+  private async costOf(ms: number, startUp: number): Promise<{ moved: number; cost: number }> {
+    await this.advance(0, false, startUp);
+    const t1 = await this.d.threadSeconds(this.bound(EVAL_MS));
+    const m = await this.advance(ms, false);
+    const t2 = await this.d.threadSeconds(this.bound(EVAL_MS));
+    const spent = t1 !== undefined && t2 !== undefined ? Math.max(0, (t2 - t1) * 1000) : m.realMs;
+    return { moved: m.moved, cost: (spent * 1000) / Math.max(1, m.moved) };
+  }
+
+  /**
+   * On a heavy page (its first settle cost HEAVY_FRAME_COST_MS CPU ms a page second or more), animation
+   * frames come further apart (16 ms times its cost over FRAME_COST_TARGET_MS, at most MAX_FRAME_MS) in every later load: each
    * restore, baseline and action then costs a fraction, and the budget reaches the controls. True when the
    * interval changed (the document loaded so far ran at 16 ms: a baseline must reload).
-   * With `paced` (the requirement tests), a page whose one frame costs more real time than MAX_FRAME_MS gets
+   * With `paced` (the requirement tests), a page whose one frame costs more CPU time than MAX_FRAME_MS gets
    * frames as far apart as one of its frames costs (at most PACED_MAX_FRAME_MS): the page clock then runs at
    * about real speed, the pace at which a person's browser would draw that page, not two or more times slower.
    */
   adaptFrames(paced = false): boolean {
-    if (this.settleCost === undefined || this.settleCost <= FRAME_COST_TARGET_MS) return false;
+    if (this.settleCost === undefined || this.settleCost < HEAVY_FRAME_COST_MS) return false;
     const base = PROBE_CONFIG.frameMs;
     // The cost of one frame, as measured at 16 ms frames (timers count in it too: an estimate from above).
     const perFrame = (this.settleCost * base) / 1000;

@@ -19,7 +19,7 @@
  *   Every other test starts from a restore of its own. Results are reported in file order.
  * - On a heavy page (the first restore's settle costs more than the probe's frame-cost target) animation frames
  *   come further apart from MEASURE_MS into that settle on, as in the probe, and on a page whose one frame costs
- *   more real time than the probe's widest interval, as far apart as a frame costs: the page clock at about real
+ *   more CPU time than the probe's widest interval, as far apart as a frame costs: the page clock at about real
  *   speed (ProbeRun.adaptFrames with `paced`).
  * - Each test has a time limit (`timeLimit`, real ms, default TEST_TIME_LIMIT_MS): past it the test is not run to
  *   the end (null, with the reason, never a failure: a slow machine is not the page's fault), and the next test
