@@ -116,3 +116,8 @@ export function killOwnChildren(): void {
   for (const c of ownChildren) c.kill('SIGKILL');
   ownChildren.clear();
 }
+
+/** `n` processes that spin a core each until killed (a loaded machine, for tests of load-independent measures). */
+export function cpuHogs(n = 4): import('node:child_process').ChildProcess[] {
+  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+}

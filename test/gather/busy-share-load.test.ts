@@ -7,10 +7,9 @@
  * queued by a message to itself (a timer would add the 4 ms clamp of nested timers: its own share is 0.91).
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import { Scorer } from '../../runner/score.js';
-import { fixture, writeArtifact } from '../helpers.js';
+import { cpuHogs, fixture, writeArtifact } from '../helpers.js';
 
 const BUSY = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>busy</title></head><body><canvas id="c" width="300" height="150"></canvas>
 <script>const g = document.getElementById('c').getContext('2d'); let x = 0;
@@ -25,11 +24,6 @@ step(); requestAnimationFrame(frame);</script></body></html>`;
  */
 const ONE_LONG_TASK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>once</title></head><body><p>Still.</p>
 <script>addEventListener('load', () => setTimeout(() => { const end = performance.now() + 400; while (performance.now() < end); }, 0));</script></body></html>`;
-
-/** Four processes that spin a core each until killed. */
-function hogs(n = 4): ChildProcess[] {
-  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-}
 
 describe('busy share after load under machine load', () => {
   const scorer = new Scorer({ only: ['console-errors'], budgetMs: 60_000 });
@@ -50,7 +44,7 @@ describe('busy share after load under machine load', () => {
 
   for (const loaded of [false, true]) {
     it(`a page computing in a loop measures ≥ 0.9 busy and a quiet page ≤ 0.1, ${loaded ? 'with four CPU hogs beside it' : 'alone'}`, async () => {
-      const spinning = loaded ? hogs() : [];
+      const spinning = loaded ? cpuHogs() : [];
       try {
         const busy = await measure(busyPage);
         const quiet = await measure(quietPage);

@@ -17,7 +17,7 @@ import { loadArtifact } from '../../lib/artifact/load.js';
 import type { Evidence } from '../../core/evidence.js';
 import { tallyLiveness } from '../../metrics/interaction/control-liveness.js';
 import { MAX_FRAME_MS } from '../../gather/interaction/probe/limits.js';
-import { fixture, runCli, tempDir } from '../helpers.js';
+import { cpuHogs, fixture, runCli, tempDir } from '../helpers.js';
 
 const BUDGET_MS = 40_000;
 const INTERACTION = ['render-validity', 'control-liveness', 'interaction-errors', 'navigation-reachability'];
@@ -251,6 +251,19 @@ describe('the probe and the sandbox', () => {
 });
 
 describe('heavy and slow-starting pages', () => {
+  it('a light canvas redrawn every frame keeps 16 ms frames with four CPU hogs beside the browser (its cost is CPU time)', async () => {
+    // On wall time (before 2026-11-28) a loaded machine made this page "heavy": its frames came 32-48 ms apart and
+    // its player jumped a third as high in the same page time.
+    const spinning = cpuHogs();
+    try {
+      const { evidence } = await scorer.scoreWithEvidence(fixture('requirement-tests', 'language', 'game-no-start-screen.html'));
+      const v = probeOf(evidence);
+      assert.equal(v.settings.frameMs, undefined, `frames every ${v.settings.frameMs} ms: ${JSON.stringify(v.faults)}`);
+    } finally {
+      for (const h of spinning) h.kill('SIGKILL');
+    }
+  });
+
   it('the fractal: frames as far apart as one costs from its first settle, its first document kept for the baseline', async () => {
     const { doc, evidence } = await scorer.scoreWithEvidence(fixture('heavy', 'fractal.html'));
     const v = probeOf(evidence);
