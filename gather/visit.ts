@@ -241,7 +241,7 @@ class VisitRun {
     let busy: number | undefined;
     if (loaded) {
       const wait = () => sleep(Math.min(SETTLE_MS, this.left()));
-      busy = await busyAfterLoad(this.page, wait, wait);
+      busy = await busyAfterLoad(this.cdp, wait, wait);
     }
     this.responsive = !this.closed;
     this.mark('settle', t);

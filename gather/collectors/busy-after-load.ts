@@ -1,9 +1,9 @@
 /**
- * How busy the page's main thread is after load (BrowserEvidence.busyAfterLoad): Chrome's task time
- * (`Performance.getMetrics` TaskDuration) over the settle, against the renderer's own clock. The runner owns the settle;
- * this only reads the task time on both sides of it.
+ * How busy the page's main thread is after load (BrowserEvidence.busyAfterLoad): Chrome's counters
+ * (`Performance.getMetrics`: task time, the thread's CPU time, the renderer's clock) on both sides of the settle
+ * (`counterShare`). The runner owns the settle; this only reads the counters on both sides of it.
  */
-import type { Page } from 'puppeteer-core';
+import type { CDPSession } from 'puppeteer-core';
 import { TimeoutError, withTimeout } from '../time.js';
 
 /**
@@ -51,29 +51,54 @@ export function firstContentfulPaintMs(): number | null {
  */
 export const METRICS_TIMEOUT_MS = 5000;
 
-/** Chrome's task seconds so far and the renderer's clock when it counted them (s); 'busy' when the page did not answer, undefined when the call failed. */
-function taskSeconds(page: Page): Promise<{ task: number; at: number } | 'busy' | undefined> {
-  return withTimeout(page.metrics(), METRICS_TIMEOUT_MS, 'metrics').then(
-    (m) => (m.TaskDuration !== undefined && m.Timestamp !== undefined ? { task: m.TaskDuration, at: m.Timestamp } : undefined),
+/** One reading of Chrome's counters (s): task time so far, the main thread's CPU time so far (when given), the renderer's clock. */
+export interface Counters {
+  task: number;
+  cpu?: number;
+  at: number;
+}
+
+/** Chrome's counters now; 'busy' when the page did not answer, undefined when the call failed. */
+function counters(cdp: CDPSession): Promise<Counters | 'busy' | undefined> {
+  return withTimeout(cdp.send('Performance.getMetrics'), METRICS_TIMEOUT_MS, 'metrics').then(
+    (r: { metrics?: Array<{ name: string; value: number }> }) => {
+      const get = (name: string) => {
+        const v = r.metrics?.find((m) => m.name === name)?.value;
+        return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
+      };
+      const [task, cpu, at] = [get('TaskDuration'), get('ThreadTime'), get('Timestamp')];
+      return task !== undefined && at !== undefined ? { task, at, ...(cpu !== undefined ? { cpu } : {}) } : undefined;
+    },
     (err) => (err instanceof TimeoutError ? ('busy' as const) : undefined),
   );
 }
 
 /** The busy share of one window (`wait`); 'busy' when a call was not answered in time, undefined when not measured. */
-async function windowShare(page: Page, wait: () => Promise<unknown>): Promise<number | 'busy' | undefined> {
-  const a = await taskSeconds(page);
+async function windowShare(cdp: CDPSession, wait: () => Promise<unknown>): Promise<number | 'busy' | undefined> {
+  const a = await counters(cdp);
   await wait();
-  const b = a === 'busy' ? 'busy' : await taskSeconds(page);
+  const b = a === 'busy' ? 'busy' : await counters(cdp);
   if (a === 'busy' || b === 'busy') return 'busy';
-  return a !== undefined && b !== undefined ? taskShare(a, b) : undefined;
+  return a !== undefined && b !== undefined ? counterShare(a, b) : undefined;
 }
 
 /**
- * The renderer's busy share between two readings of Chrome's counters: task seconds over the renderer's own clock
- * (`TaskDuration` and `Timestamp` of Performance.getMetrics), clamped to 0–1; undefined when no time passed.
+ * The renderer's busy share between two readings of Chrome's counters, on the renderer's own clock, clamped to 0–1;
+ * undefined when no time passed. With the thread's CPU time: CPU time over the window less the time the thread
+ * spent inside tasks without a core (task time − CPU time: preempted by other processes). So a page computing in a
+ * loop is busy whether or not it shares its core (it used every moment it had one), and a still page's short tasks,
+ * stretched by a loaded machine, do not make it busy: on CI (2026-11-28, the whole suite on two cores) the still
+ * fixture measured 0.13 on task time over the window, which counts the stretch. Alone, with a core always at hand,
+ * this is task time over the window, as before. Without the CPU time: task time over the window.
  */
-export function taskShare(a: { task: number; at: number }, b: { task: number; at: number }): number | undefined {
-  return b.at > a.at ? Math.min(1, Math.max(0, (b.task - a.task) / (b.at - a.at))) : undefined;
+export function counterShare(a: Counters, b: Counters): number | undefined {
+  const wall = b.at - a.at;
+  if (!(wall > 0)) return undefined;
+  const task = Math.max(0, b.task - a.task);
+  if (a.cpu === undefined || b.cpu === undefined) return Math.min(1, task / wall);
+  const cpu = Math.max(0, b.cpu - a.cpu);
+  const had = wall - Math.max(0, task - cpu);
+  return had > 0 ? Math.min(1, cpu / had) : 1;
 }
 
 /**
@@ -88,12 +113,14 @@ export function taskShare(a: { task: number; at: number }, b: { task: number; at
  * still page whose one long task (its first layout of a thousand paragraphs, stretched by a loaded machine) happened
  * to fill the first window is not called never-idle for it. Only pages measured busy pay the second window.
  */
-export async function busyAfterLoad(page: Page, settle: () => Promise<unknown>, confirm?: () => Promise<unknown>): Promise<number | undefined> {
-  const first = await windowShare(page, settle);
+export async function busyAfterLoad(cdp: CDPSession, settle: () => Promise<unknown>, confirm?: () => Promise<unknown>): Promise<number | undefined> {
+  // The counters are this session's to read (the visit's own CDP session): enabled once, here.
+  await withTimeout(cdp.send('Performance.enable'), METRICS_TIMEOUT_MS, 'metrics').catch(() => undefined);
+  const first = await windowShare(cdp, settle);
   if (first === 'busy') return 1;
   let busy = first;
   if (confirm && busy !== undefined && busy >= NEVER_IDLE_BUSY) {
-    const again = await windowShare(page, confirm);
+    const again = await windowShare(cdp, confirm);
     if (again !== undefined) busy = Math.min(busy, again === 'busy' ? 1 : again);
   }
   return busy === undefined ? undefined : Math.round(busy * 1000) / 1000;

@@ -24,7 +24,7 @@ import type { MemorySample, RuntimeEvidence, RuntimeFrame, RuntimeInteraction } 
 import { errorMessage } from '../../core/errors.js';
 import { bounded, type Bounds } from '../isolated-world.js';
 import { sleep, withTimeout } from '../time.js';
-import { taskShare } from '../collectors/busy-after-load.js';
+import { counterShare } from '../collectors/busy-after-load.js';
 import { installObservers, markInputs, readObservers, type Observed } from './observer.js';
 import { readTrace, TRACE_CATEGORIES, type TraceEvent, type TraceReading } from './trace.js';
 
@@ -286,7 +286,7 @@ class Watch {
     const counters = (m: Record<string, number> | undefined) =>
       m?.TaskDuration !== undefined && m.Timestamp !== undefined ? { task: m.TaskDuration, at: m.Timestamp } : undefined;
     const [r0, r1] = [counters(m0), counters(m1)];
-    const share = r0 && r1 ? taskShare(r0, r1) : undefined;
+    const share = r0 && r1 ? counterShare(r0, r1) : undefined;
     if (share !== undefined) out.busyCpu = Math.round(share * 1000) / 1000;
     return out;
   }
