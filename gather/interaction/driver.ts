@@ -9,7 +9,6 @@
  * (errors, requests, dialogs, listeners, navigations) needs no page's word.
  */
 import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
-import { threadSeconds } from '../thread-time.js';
 import type { InteractionError } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import { TimeoutError, sleep, withTimeout } from '../time.js';
@@ -247,7 +246,7 @@ export class ProbeDriver {
       // (page/main/animations.ts). It holds for every document this page loads.
       cdp.send('Animation.setPlaybackRate', { playbackRate: 0 }),
       cdp.send('Page.setInterceptFileChooserDialog', { enabled: true }),
-      // For the main thread's CPU time (`threadSeconds`): the frame cost the probe adapts to.
+      // For the main thread's CPU time (thread-time.ts): the frame cost the probe adapts to (ProbeRun.costOf).
       cdp.send('Performance.enable'),
       this.config.coverage === false
         ? undefined
@@ -427,11 +426,6 @@ export class ProbeDriver {
 
   async type(text: string): Promise<void> {
     await this.page.keyboard.type(text);
-  }
-
-  /** CPU seconds of the page's main thread so far (thread-time.ts); undefined when Chrome does not answer within `ms`. */
-  threadSeconds(ms: number): Promise<number | undefined> {
-    return threadSeconds(this.cdp, ms);
   }
 
   /** Take the coverage since the last take into the union. */

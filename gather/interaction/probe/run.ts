@@ -26,6 +26,7 @@ import {
 import type { Baseline, Navigated, PostResult, PrepareResult, RawControl } from './page-answers.js';
 import { sampleFile } from './samples.js';
 import { gate } from '../../step-gate.js';
+import { threadSeconds } from '../../thread-time.js';
 
 export interface ProbeOptions {
   /** performance.now() by which the probe must be over. */
@@ -258,10 +259,10 @@ export class ProbeRun {
    */
   private async costOf(ms: number, startUp: number): Promise<{ moved: number; cost: number }> {
     await this.advance(0, false, startUp);
-    const t1 = await this.d.threadSeconds(this.bound(EVAL_MS));
+    const t1 = await threadSeconds(this.d.cdp, this.bound(EVAL_MS));
     // As long as the answer may take: one frame of a very heavy page can outlast EVAL_MS.
     const m = await this.advance(ms, false, startUp);
-    const t2 = await this.d.threadSeconds(this.bound(EVAL_MS));
+    const t2 = await threadSeconds(this.d.cdp, this.bound(EVAL_MS));
     const spent = t1 !== undefined && t2 !== undefined ? Math.max(0, (t2 - t1) * 1000) : m.realMs;
     return { moved: m.moved, cost: (spent * 1000) / Math.max(1, m.moved) };
   }
