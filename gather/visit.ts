@@ -18,7 +18,8 @@
  *    paused (`pauseClock`), any other page has it run on by PAGE_CLOCK_ADVANCE_MS at once and then paused
  *    (`advanceClock`), so that what its timers show soon after start-up is in the evidence on every run.
  * 5. Collect: each collector's step, in order, each within its limit.
- * 6. Phone: iPhone 12 Pro in a page of its own (collectors/mobile-visit.ts), unless the Lighthouse run measures it.
+ * 6. Phone: iPhone 12 Pro in a page of its own (collectors/mobile-visit.ts), unless the Lighthouse run measures it;
+ *    on the page clock the phone picture is taken here either way (`phone`).
  * 7. Finish: what the listeners recorded.
  *
  * When an in-page step times out the page is taken as unresponsive (a busy main thread: endless loop) and the
@@ -340,31 +341,38 @@ class VisitRun {
     }
   }
 
-  /** The phone measurement in a page of its own (the desktop page may be unresponsive; this one loads anew). */
+  /**
+   * The phone measurement in a page of its own (the desktop page may be unresponsive; this one loads anew). On the
+   * page clock the phone picture is always this page's (collectors/mobile-visit.ts): when the Lighthouse run
+   * measures the overflow, this visit takes the picture only, and a failure is a fault, not a missing measurement.
+   */
   private async phone(ev: BrowserEvidence): Promise<void> {
     const { faults, opts } = this;
     const responsive = this.responsive && !this.closed;
     // Measured in the Lighthouse run (gatherers/lighthouse.ts), which runs whenever the page answered the probe and gave
     // its DOM: a later step that timed out on a page busy starting up (a Pyodide page beside other work) is that
     // step's loss, not the phone check's.
-    if (opts.mobile === 'lighthouse' && !this.closed && !faults.unavailable.domHtml) return;
+    const byLighthouse = opts.mobile === 'lighthouse' && !this.closed && !faults.unavailable.domHtml;
+    const pictureOnly = byLighthouse && this.clock !== undefined && opts.screenshots;
+    if (byLighthouse && !pictureOnly) return;
     if (!responsive || this.left() <= 1000) {
-      faults.skip('mobile', this.responsive ? 'no time left in the budget for mobile emulation' : this.unresponsive);
+      if (pictureOnly) faults.add(`phone picture: ${this.responsive ? 'no time left in the budget' : this.unresponsive}`);
+      else faults.skip('mobile', this.responsive ? 'no time left in the budget for mobile emulation' : this.unresponsive);
       return;
     }
     const t = performance.now();
     try {
       const context = opts.mobileContext ? await opts.mobileContext() : this.context;
       const mob = await withTimeout(
-        visitMobile(context, this.entryUrl, faults, () => this.left(), opts.screenshots),
+        visitMobile(context, this.entryUrl, faults, () => this.left(), opts.screenshots, opts.clock),
         Math.min(LOAD_TIMEOUT_MS + 5000, this.left()),
         'mobile visit',
       );
-      ev.mobile = mob.result;
+      if (!pictureOnly) ev.mobile = mob.result;
       if (mob.screenshot) ev.screenshots.mobile = mob.screenshot;
     } catch (err) {
       faults.add(`mobile emulation: ${errorMessage(err)}`);
-      faults.skip('mobile', `mobile emulation failed: ${errorMessage(err)}`);
+      if (!pictureOnly) faults.skip('mobile', `mobile emulation failed: ${errorMessage(err)}`);
     }
     this.mark('mobile', t);
   }

@@ -84,7 +84,7 @@ export class LighthouseGatherer implements Gatherer {
     const started = performance.now();
     const kills = this.kit.chrome.kills;
     const run = this.kit
-      .within(ctx.evidence, () => this.run(ctx.evidence, ctx.deadline, { screenshot: ctx.needs.has('screenshot'), before: hold }))
+      .within(ctx.evidence, () => this.run(ctx.evidence, ctx.deadline, { screenshot: this.phonePicture(ctx), before: hold }))
       .catch((err: unknown) => notRun(`Lighthouse failed: ${errorMessage(err)}`));
     this.early.set(ctx.evidence, { started, run, decide, kills });
   }
@@ -106,7 +106,7 @@ export class LighthouseGatherer implements Gatherer {
         ? measured
         : skip
           ? notRun(skip)
-          : await this.run(evidence, ctx.deadline, visited ? { screenshot: ctx.needs.has('screenshot') } : undefined, pageState(evidence.browser));
+          : await this.run(evidence, ctx.deadline, visited ? { screenshot: this.phonePicture(ctx) } : undefined, pageState(evidence.browser));
     this.mobile.set(evidence, run.mobile);
     const b = evidence.browser;
     if (b?.ok) {
@@ -117,6 +117,15 @@ export class LighthouseGatherer implements Gatherer {
       }
     }
     return { lighthouse: run.evidence };
+  }
+
+  /**
+   * Whether the run takes the phone picture: when screenshots are needed, on real time only. On the visit's page
+   * clock the visit takes it in its own phone page on that clock (visit.ts `phone`): this run's page is on real
+   * time, and its picture of a page drawn in animation frames differed between runs.
+   */
+  private phonePicture(ctx: GatherContext): boolean {
+    return ctx.needs.has('screenshot') && this.kit.options.visitClock !== 'page';
   }
 
   /** One Lighthouse run on the kit's Chrome within `deadline`, in the Lighthouse thread; never throws. */

@@ -10,6 +10,10 @@
  * measured in the run all the same: there its frames are held after the trace (lighthouse-mobile.ts), so it
  * costs nothing, while a mobile visit of such a page took 1.3–7.9 s before Lighthouse could measure (machine at
  * load 20).
+ *
+ * On the visit's page clock (`--visit-clock page`) the phone picture is the visit's (taken on that clock in a phone
+ * page of its own, visit.ts `phone`); the Lighthouse run then takes none, and the fallback visit here runs on the
+ * page clock and takes the picture only when the visit has none.
  */
 import type { BrowserContext } from 'puppeteer-core';
 import type { Evidence } from '../../core/evidence.js';
@@ -57,7 +61,8 @@ export class PhoneGatherer implements Gatherer {
     this.lighthouse.mobile.delete(evidence);
     if (mobile?.ok) {
       ev.mobile = mobileResult(mobile.value.measure, 'lighthouse run');
-      if (mobile.value.screenshotBase64) ev.screenshots.mobile = mobileScreenshot(Buffer.from(mobile.value.screenshotBase64, 'base64'));
+      if (mobile.value.screenshotBase64 && !ev.screenshots.mobile)
+        ev.screenshots.mobile = mobileScreenshot(Buffer.from(mobile.value.screenshotBase64, 'base64'));
       return {};
     }
     const why = mobile?.reason ?? 'the Lighthouse run did not measure it';
@@ -73,7 +78,7 @@ export class PhoneGatherer implements Gatherer {
       try {
         const site = await this.kit.site(evidence);
         context = await this.kit.context(evidence, 'mobile');
-        const mob = await visitMobile(context, site.entryUrl, faults, left, screenshots);
+        const mob = await visitMobile(context, site.entryUrl, faults, left, screenshots && !ev.screenshots.mobile, this.kit.options.visitClock);
         ev.mobile = mob.result;
         if (mob.screenshot) ev.screenshots.mobile = mob.screenshot;
       } catch (err) {

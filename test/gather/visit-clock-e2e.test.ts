@@ -3,7 +3,8 @@
  * a page that draws in `requestAnimationFrame` from `performance.now()` and shows a timer's message gives the
  * same DOM and the same screenshot on every visit, the message shown and a later one not; the busy share is the
  * page's own work (a frame loop that costs more than a frame is busy, a still page is not); a heavy page's frames
- * are held after its first ones, so it costs seconds, not minutes; and a page cannot stop or steer the clock.
+ * are held after its first ones, so it costs seconds, not minutes; a page cannot stop or steer the clock; and with
+ * Lighthouse measuring the phone, the phone picture is taken on the page clock too, the same on every run.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -11,9 +12,17 @@ import { Scorer } from '../../runner/score.js';
 import { NEVER_IDLE_BUSY } from '../../gather/collectors/busy-after-load.js';
 import { writeArtifact } from '../helpers.js';
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 
 const scorer = new Scorer({ only: ['layout-sparsity', 'console-errors'], budgetMs: 30_000, network: { mode: 'offline' }, visitClock: 'page' });
-after(() => scorer.close());
+/** With Lighthouse (accessibility) measuring the phone (mobile-compat), and screenshots (layout-sparsity). */
+const withLighthouse = new Scorer({
+  only: ['mobile-compat', 'accessibility', 'layout-sparsity'],
+  budgetMs: 60_000,
+  network: { mode: 'offline' },
+  visitClock: 'page',
+});
+after(() => Promise.all([scorer.close(), withLighthouse.close()]));
 
 const sha = (b: Buffer | string) => createHash('sha1').update(b).digest('hex');
 
@@ -90,5 +99,24 @@ setTimeout(() => { document.getElementById('m').textContent = 'timer ran'; }, 50
     const v = await visit(page);
     assert.match(v.domHtml, /<p id="m">timer ran<\/p>/);
     assert.ok(!v.faults.some((f) => /page clock|probe failed/.test(f)), JSON.stringify(v.faults));
+  });
+
+  it('with Lighthouse measuring the phone, the phone picture of a page drawn in animation frames is the same on every run', async () => {
+    const page = writeArtifact({ 'index.html': ANIMATED });
+    const phone = async () => {
+      const { doc, evidence } = await withLighthouse.scoreWithEvidence(page);
+      const compat = doc.metrics.find((m) => m.id === 'mobile-compat');
+      // The overflow is still measured in Lighthouse's run; only the picture is the visit's.
+      assert.equal(compat?.details?.measuredBy, 'lighthouse run', JSON.stringify(compat));
+      assert.ok(evidence.browser?.ok);
+      const b = evidence.browser.value;
+      assert.ok(b.timings.mobile !== undefined, 'the visit took no phone picture');
+      assert.ok(b.screenshots.mobile, `no phone picture: ${JSON.stringify(b.faults)}`);
+      assert.equal(b.screenshots.mobile.width, 1170);
+      return sha(await sharp(b.screenshots.mobile.png).raw().toBuffer());
+    };
+    const first = await phone();
+    await new Promise((r) => setTimeout(r, 300)); // another moment of real time
+    assert.equal(await phone(), first, 'the two phone pictures differ');
   });
 });
