@@ -42,7 +42,7 @@ function initiated(e: NetworkEntry): boolean {
 
 /**
  * Splits the sandbox's log into the page's requests and the browser's own (see the module comment). `origin` is
- * the artifact's (`http://127.0.0.1:<port>`); a tunnel (a CONNECT the sandbox could not look inside) is the page's.
+ * the artifact's (`http://127.0.0.1:61080`, server.ts `ARTIFACT_ORIGIN`); a tunnel (a CONNECT the sandbox could not look inside) is the page's.
  */
 export function attributeRequests(log: readonly NetworkEntry[], seen: SeenRequests, origin: string): { page: NetworkEntry[]; browser: NetworkEntry[] } {
   const page: NetworkEntry[] = [];

@@ -6,12 +6,15 @@
  * opened without following links: lib/artifact/load.ts). Only GET and HEAD are answered. Every response carries
  * `Cache-Control: no-store`.
  *
- * The sandbox proxy (sandbox/sandbox.ts) answers the browser's requests for the artifact's origin with it; the
- * loopback listener of `startArtifactServer` holds the origin's port (so that every artifact has an origin of its
- * own) and answers direct requests the same way (benchmarks, tests).
+ * The sandbox proxy (sandbox/sandbox.ts) answers the browser's requests for the artifact's origin with it. Every
+ * artifact is served at one fixed origin, ARTIFACT_ORIGIN (`artifactSite`): the browser sends every request,
+ * loopback included, to the proxy of its context, and each artifact's contexts have proxies of their own, so the
+ * proxy knows the artifact without the origin naming it; nothing listens on that port. Until 2026-11-29 each
+ * artifact had a loopback listener holding a port of its own as its origin, and a page that shows its own address
+ * (a URL bar, a share link, a "running at" line: datasette-extras-explorer in the corpus) gave a new DOM, a new
+ * screenshot and new judge prompts on every run. Two artifacts scored side by side share the origin's name but
+ * nothing behind it: each browser context has its own storage, cookies, caches and service workers.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import mime from 'mime-types';
 import { readArtifactFile } from '../lib/artifact/load.js';
@@ -47,14 +50,19 @@ export function mimeType(path: string): string {
   return SERVED_TYPES[ext] ?? (mime.contentType(ext) || 'application/octet-stream').replace('; charset=UTF-8', '; charset=utf-8');
 }
 
-export interface ArtifactServer {
-  /** `http://127.0.0.1:<port>` */
+/**
+ * The origin every artifact is served at (module comment). A port no server is expected on (the browser never
+ * connects to it: the proxy answers), unusual enough that a page's own reference to a local server (`:8000`,
+ * `:3000`, `:5173`) is not taken for its own origin.
+ */
+export const ARTIFACT_ORIGIN = 'http://127.0.0.1:61080';
+
+/** Where the browser finds an artifact: its origin and its entry page's URL. */
+export interface ArtifactSite {
+  /** ARTIFACT_ORIGIN */
   origin: string;
   /** URL of the entry page. */
   entryUrl: string;
-  /** Paths requested so far (artifact-relative, or the raw path for 404s), with the status sent. */
-  log: Array<{ path: string; status: number }>;
-  close(): Promise<void>;
 }
 
 /** Artifact-relative path of a request path, or null when it cannot name an artifact file. */
@@ -116,30 +124,7 @@ export function artifactResponse(artifact: ServedArtifact, method: string, urlPa
   };
 }
 
-/** A listener on 127.0.0.1 that answers direct requests with `artifactResponse` (and holds the origin's port). */
-export async function startArtifactServer(artifact: ServedArtifact): Promise<ArtifactServer> {
-  const log: ArtifactServer['log'] = [];
-  const server: Server = createServer((req, res) => {
-    const r = artifactResponse(artifact, req.method ?? 'GET', req.url ?? '/');
-    log.push({ path: r.path, status: r.status });
-    res.writeHead(r.status, { ...r.headers, 'Content-Length': r.body.length });
-    res.end(req.method === 'HEAD' ? undefined : r.body);
-  });
-  server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
-  return {
-    origin,
-    entryUrl: `${origin}/${artifact.entry.split('/').map(encodeURIComponent).join('/')}`,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+/** The artifact's origin and entry URL (module comment). */
+export function artifactSite(artifact: ServedArtifact): ArtifactSite {
+  return { origin: ARTIFACT_ORIGIN, entryUrl: `${ARTIFACT_ORIGIN}/${artifact.entry.split('/').map(encodeURIComponent).join('/')}` };
 }

@@ -9,7 +9,8 @@
  * workers, WebSockets and fetches alike, in every phase, arrives here and nowhere else; WebRTC may not send
  * non-proxied UDP (a profile preference, chrome-process.ts). The proxy answers:
  *
- * - the artifact's own origin (`http://127.0.0.1:<its port>`) from the artifact's files (server.ts);
+ * - the artifact's own origin (`http://127.0.0.1:61080`, the same for every artifact: server.ts `ARTIFACT_ORIGIN`)
+ *   from the artifact's files;
  * - well-known CDN hosts from the CDN cache in `cdn` mode (cdn/), as withheld in `offline` mode;
  * - in `live`/`record` mode, GET/HEAD requests to allow-listed hosts from the internet (recorded in `record`);
  * - in `replay` mode, exactly the recorded responses;
@@ -30,7 +31,7 @@ import { TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { errorMessage } from '../../core/errors.js';
 import { DEFAULT_NETWORK_MODE, describeNetwork, type NetworkEntry, type NetworkSettings, type SandboxPhase } from '../../core/network.js';
-import { artifactResponse, startArtifactServer, type ArtifactServer, type ServedArtifact } from '../server.js';
+import { artifactResponse, artifactSite, type ArtifactSite, type ServedArtifact } from '../server.js';
 import type { CdnAnswer, CdnBudget, CdnRequest } from '../../cdn/index.js';
 import { ResponseArchive } from './archive.js';
 import { SandboxCertificates } from './certificates.js';
@@ -113,8 +114,7 @@ export class Sandbox {
 
   /** Start serving one artifact: its origin, and a log shared by every phase. */
   async open(artifact: ServedArtifact): Promise<SandboxSite> {
-    const server = await startArtifactServer(artifact);
-    return new SandboxSite(this, artifact, server);
+    return new SandboxSite(this, artifact, artifactSite(artifact));
   }
 
   /** Decide and answer one request (see the module comment). */
@@ -257,7 +257,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 export class SandboxSite {
   readonly origin: string;
   readonly entryUrl: string;
-  /** `127.0.0.1:<port>` of the origin. */
+  /** `127.0.0.1:<port>` of the origin (the same for every artifact). */
   readonly host: string;
   readonly log: NetworkEntry[] = [];
   /** Entries not logged because the log was full. */
@@ -274,11 +274,11 @@ export class SandboxSite {
   constructor(
     private readonly sandbox: Sandbox,
     readonly artifact: ServedArtifact,
-    private readonly server: ArtifactServer,
+    served: ArtifactSite,
   ) {
-    this.origin = server.origin;
-    this.entryUrl = server.entryUrl;
-    this.host = new URL(server.origin).host;
+    this.origin = served.origin;
+    this.entryUrl = served.entryUrl;
+    this.host = new URL(served.origin).host;
   }
 
   /** Entries of one phase. */
@@ -455,6 +455,5 @@ export class SandboxSite {
           }),
       ),
     );
-    await this.server.close();
   }
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { loadArtifact } from '../../lib/artifact/load.js';
 import type { NetworkSettings } from '../../core/network.js';
 import { Sandbox, type CdnAnswerer, type SandboxSite } from '../../gather/sandbox/sandbox.js';
-import { servedArtifact } from '../../gather/server.js';
+import { ARTIFACT_ORIGIN, servedArtifact } from '../../gather/server.js';
 import { tempDir, writeArtifact } from '../helpers.js';
 
 const cdn: CdnAnswerer = {
@@ -106,6 +106,28 @@ describe('sandbox proxy', () => {
       );
     } finally {
       await s.close();
+    }
+  });
+
+  it('serves every artifact at one fixed origin, each through its own proxies: two sites open at once never see each other', async () => {
+    const a = await site({ mode: 'cdn' }, { 'index.html': '<p>a</p>', 'only-a.js': 'let a = 1;' });
+    const b = await site({ mode: 'cdn' }, { 'index.html': '<p>b</p>', 'only-b.js': 'let b = 2;' });
+    try {
+      assert.equal(a.origin, ARTIFACT_ORIGIN);
+      assert.equal(b.origin, a.origin);
+      assert.equal(a.entryUrl, `${ARTIFACT_ORIGIN}/index.html`);
+      const [pa, pb] = [await a.endpoint('visit'), await b.endpoint('visit')];
+      assert.deepEqual(await proxiedGet(pa, `${a.origin}/index.html`), { status: 200, body: '<p>a</p>' });
+      assert.deepEqual(await proxiedGet(pb, `${b.origin}/index.html`), { status: 200, body: '<p>b</p>' });
+      assert.equal((await proxiedGet(pa, `${a.origin}/only-b.js`)).status, 404);
+      assert.equal((await proxiedGet(pb, `${b.origin}/only-a.js`)).status, 404);
+      // Each site's log has its own requests only.
+      assert.deepEqual(
+        a.log.map((e) => e.url),
+        [`${ARTIFACT_ORIGIN}/index.html`, `${ARTIFACT_ORIGIN}/only-b.js`],
+      );
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 
