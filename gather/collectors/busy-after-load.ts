@@ -4,7 +4,8 @@
  * (`counterShare`). The runner owns the settle; this only reads the counters on both sides of it.
  */
 import type { CDPSession } from 'puppeteer-core';
-import { TimeoutError, withTimeout } from '../time.js';
+import { chromeMetrics } from '../thread-time.js';
+import { withTimeout } from '../time.js';
 
 /**
  * A page whose main thread was busy at least this share of the settle never goes idle: it animates or computes
@@ -59,18 +60,11 @@ export interface Counters {
 }
 
 /** Chrome's counters now; 'busy' when the page did not answer, undefined when the call failed. */
-function counters(cdp: CDPSession): Promise<Counters | 'busy' | undefined> {
-  return withTimeout(cdp.send('Performance.getMetrics'), METRICS_TIMEOUT_MS, 'metrics').then(
-    (r: { metrics?: Array<{ name: string; value: number }> }) => {
-      const get = (name: string) => {
-        const v = r.metrics?.find((m) => m.name === name)?.value;
-        return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
-      };
-      const [task, cpu, at] = [get('TaskDuration'), get('ThreadTime'), get('Timestamp')];
-      return task !== undefined && at !== undefined ? { task, at, ...(cpu !== undefined ? { cpu } : {}) } : undefined;
-    },
-    (err) => (err instanceof TimeoutError ? ('busy' as const) : undefined),
-  );
+async function counters(cdp: CDPSession): Promise<Counters | 'busy' | undefined> {
+  const m = await chromeMetrics(cdp, METRICS_TIMEOUT_MS);
+  if (m === 'timeout') return 'busy';
+  const [task, cpu, at] = [m?.get('TaskDuration'), m?.get('ThreadTime'), m?.get('Timestamp')];
+  return task !== undefined && at !== undefined ? { task, at, ...(cpu !== undefined ? { cpu } : {}) } : undefined;
 }
 
 /** The busy share of one window (`wait`); 'busy' when a call was not answered in time, undefined when not measured. */
