@@ -53,9 +53,15 @@ describe('runtime performance on fixtures/runtime/', () => {
   });
   it("responsiveness: Event Timing's latency of the blocking key is measured (its observer is in the page before the page's scripts)", async () => {
     const slow = (await page('blocking-keys'))['responsiveness']!;
-    const d = slow.details as { slowest?: { inpMs?: number | null } } | undefined;
-    // A handler that blocks 200 ms paints no sooner: Event Timing reports at least that.
-    assert.ok(typeof d?.slowest?.inpMs === 'number' && d.slowest.inpMs >= 180, why(slow));
+    const d = slow.details as { interactions?: Array<{ input: string; inpMs?: number | null }> } | undefined;
+    // A handler that blocks 200 ms paints no sooner: Event Timing reports at least that for the keys. (Not read
+    // from `slowest`: the page blocks on its click as well, and which of the two costs a few ms more CPU is chance;
+    // the click, the watch's last input, may paint after the window, unreported: a fresh clone's run, 2026-11-29.)
+    const keys = (d?.interactions ?? []).filter((i) => i.input.startsWith('key '));
+    assert.ok(
+      keys.some((i) => typeof i.inpMs === 'number' && i.inpMs >= 180),
+      why(slow),
+    );
   });
   it('responsiveness: a page that never rests and listens to no input is unscorable, its listeners read in time', async () => {
     const { doc, evidence } = await scorer.scoreWithEvidence(fixture('heavy', 'fractal.html'));
