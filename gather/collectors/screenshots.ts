@@ -3,7 +3,8 @@
  * when a metric needs them. Screenshots of a page that moves differ between runs (the screenshot metrics of one
  * animated page differed by up to 41.5 points), so the page is frozen first (`freezeAnimations`, then CDP virtual
  * time paused); then the first screen (VIEWPORT) and the full page (VIEWPORT.width × min(max(scrollHeight,
- * VIEWPORT.height), FULL_PAGE_CAP_PX); `truncated` says when the cap cut it). PNGs are encoded with Chrome's fast
+ * VIEWPORT.height), FULL_PAGE_CAP_PX); `truncated` says when the cap cut it; a document no taller than the viewport
+ * is captured without resizing the view). PNGs are encoded with Chrome's fast
  * zlib setting (`optimizeForSpeed`): larger files, the same pixels.
  */
 import type { BrowserEvidence, Screenshot } from '../../core/browser-evidence.js';
@@ -93,7 +94,11 @@ export const fullPageScreenshotCollector: VisitCollector<Screenshot> = {
     const h = Number(await evaluateIsolated(cdp, pageHeight)) || 0;
     const height = Math.min(Math.max(h, VIEWPORT.height), FULL_PAGE_CAP_PX);
     const clip = { x: 0, y: 0, width: VIEWPORT.width, height };
-    const png = Buffer.from(await page.screenshot({ type: 'png', clip, captureBeyondViewport: true, optimizeForSpeed: true }));
+    // A capture beyond the viewport resizes the page's view, and a page that fits itself to the window redraws for
+    // it (badge-drawer in the corpus: its canvas at 4× in the first screen, at 1× or 4× in the full page, run to
+    // run). A document no taller than the viewport is captured as it stands.
+    const beyond = h > VIEWPORT.height;
+    const png = Buffer.from(await page.screenshot({ type: 'png', clip, captureBeyondViewport: beyond, optimizeForSpeed: true }));
     return { png, width: VIEWPORT.width, height, deviceScaleFactor: 1, truncated: h > FULL_PAGE_CAP_PX };
   },
   fill(ev: BrowserEvidence, shot: Screenshot | undefined): void {

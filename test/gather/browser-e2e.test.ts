@@ -123,6 +123,22 @@ describe('screenshots of moving pages', () => {
     assert.ok(dark > 500, `the heading is not drawn in full (${dark} dark pixels)`);
   });
 
+  it('a page no taller than the window that redraws when resized has the same full page as first screen (its view is not resized)', async () => {
+    const page = writeArtifact({
+      'index.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>fit</title><style>body { margin: 0; background: #fff; }</style></head>
+<body><h1>Fits the window</h1><script>
+addEventListener('resize', () => { document.body.style.background = '#c00'; document.querySelector('h1').textContent = 'resized'; });
+</script></body></html>`,
+    });
+    const { evidence } = await shots.scoreWithEvidence(page);
+    assert.ok(evidence.browser?.ok);
+    const { desktop, fullPage } = evidence.browser.value.screenshots;
+    assert.ok(desktop && fullPage, 'both screenshots');
+    assert.equal(fullPage.height, desktop.height);
+    const pixels = async (png: Buffer) => (await sharp(png).raw().toBuffer()).toString('base64');
+    assert.ok((await pixels(fullPage.png)) === (await pixels(desktop.png)), 'the full page differs from the first screen');
+  });
+
   it('a page with a data-URI CSS background (a select arrow) keeps its media, fonts and screenshots: the background is decoded or unknown, never broken', async () => {
     const page = writeArtifact({
       'index.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bg</title><style>
