@@ -25,8 +25,11 @@
  * A move that reaches MAX_MOVE_REAL_MS of real time stops there (the page's clock fell behind, said in the faults):
  * only then does what is collected depend on the machine.
  *
+ * The page's own fetches and XHRs hold the clock while they are in flight (interaction/page/main/network.ts, at
+ * most MOVE_NETWORK_WAIT_MS a move): what they bring is handled at the page time they were asked for.
+ *
  * What stays on real time: what a worker computes (a page that started one gets its page time paced by real time,
- * as in the probe), the network, video and audio.
+ * as in the probe), the network (its waits are not page time), video and audio.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 import { agentKeys, agentScript, type AgentInit } from './interaction/page-script.js';
@@ -55,6 +58,10 @@ export const SETTLE_TOTAL_MS = 1300;
 export const HOLD_FRAMES_BUSY = 1;
 /** Real ms one move of the clock may take (the agent stops there and says the clock fell behind). */
 export const MAX_MOVE_REAL_MS = 3000;
+/** Real ms one move may wait for the page's fetches and XHRs to answer (not counted in MAX_MOVE_REAL_MS). */
+export const MOVE_NETWORK_WAIT_MS = 1500;
+/** Real ms the answer to one move may take: its callbacks, its waits, the last callback's overrun. */
+export const MOVE_CALL_MS = MAX_MOVE_REAL_MS + MOVE_NETWORK_WAIT_MS + 2000;
 /** Real ms the settle waits for the network to go quiet, before and after moving the clock. */
 export const NETWORK_QUIET_CAP_MS = 1500;
 /** Virtual ms between frames that holds them: no frame falls due within a settle. */
@@ -119,7 +126,15 @@ export class VisitClock {
 
   /** Before navigation: the clock (with the seeded randomness) in every document, the document timeline stopped. */
   async install(): Promise<void> {
-    const init: AgentInit = { ...this.keys, epochMs: EPOCH_MS, frameMs: FRAME_MS, maxFires: MAX_FIRES, maxAdvanceRealMs: MAX_MOVE_REAL_MS, clockOnly: true };
+    const init: AgentInit = {
+      ...this.keys,
+      epochMs: EPOCH_MS,
+      frameMs: FRAME_MS,
+      maxFires: MAX_FIRES,
+      maxAdvanceRealMs: MAX_MOVE_REAL_MS,
+      maxNetworkWaitMs: MOVE_NETWORK_WAIT_MS,
+      clockOnly: true,
+    };
     await Promise.all([
       this.page.evaluateOnNewDocument(agentScript(init, this.seed)),
       this.cdp.send('Animation.setPlaybackRate', { playbackRate: 0 }),
@@ -173,7 +188,7 @@ export class VisitClock {
     // own fetch with `performance.now()`, datasette-extras-explorer, showed 16 ms in one run and 1,300 in the next).
     await this.quiet(Math.min(NETWORK_QUIET_CAP_MS, left()));
     const t1 = await threadSeconds(this.cdp, limit(2000));
-    const measure = await this.advance(MEASURE_MS, limit(MAX_MOVE_REAL_MS + 2000));
+    const measure = await this.advance(MEASURE_MS, limit(MOVE_CALL_MS));
     const t2 = await threadSeconds(this.cdp, limit(2000));
     const moves = [first, measure];
     // Without Chrome's count, the move's own real time (an estimate from above: it includes the yields and waits).
@@ -182,7 +197,7 @@ export class VisitClock {
     const heavy = measure.storm || busy >= HOLD_FRAMES_BUSY;
     if (heavy) await this.frames(HELD_FRAME_MS, limit(2000));
     const moved = moves.reduce((sum, m) => sum + m.moved, 0);
-    moves.push(await this.advance(SETTLE_TOTAL_MS - moved, limit(MAX_MOVE_REAL_MS + 2000)));
+    moves.push(await this.advance(SETTLE_TOTAL_MS - moved, limit(MOVE_CALL_MS)));
     await this.quiet(Math.min(NETWORK_QUIET_CAP_MS, left()));
     const out: ClockSettle = { busy };
     const behind = moves.find((m) => m.storm || m.slow);

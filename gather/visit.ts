@@ -39,7 +39,7 @@ import { PAGE_SEED, seedRandomness } from './seeded-random.js';
 import { LOAD_TIMEOUT_MS, SETTLE_MS, STEP_TIMEOUT_MS, TimeoutError, sleep, withTimeout } from './time.js';
 import { gate } from './step-gate.js';
 import { evaluateIsolated } from './isolated-world.js';
-import { MAX_MOVE_REAL_MS, NETWORK_QUIET_CAP_MS, VisitClock } from './visit-clock.js';
+import { MOVE_CALL_MS, NETWORK_QUIET_CAP_MS, VisitClock } from './visit-clock.js';
 import type { VisitClockMode } from '../core/visit-clock.js';
 
 /**
@@ -229,7 +229,7 @@ class VisitRun {
       this.mark('settle', t);
       return undefined;
     }
-    const limit = RESPONSIVE_PROBE_MS + 2 * (MAX_MOVE_REAL_MS + 2000) + 2 * NETWORK_QUIET_CAP_MS + 4000;
+    const limit = RESPONSIVE_PROBE_MS + 2 * MOVE_CALL_MS + 2 * NETWORK_QUIET_CAP_MS + 4000;
     const settled = await this.step('domHtml', 'probe', () => clock.settle(RESPONSIVE_PROBE_MS, () => this.left()), limit);
     if (settled?.behind) this.faults.add(`the page clock fell behind (${settled.behind}): what was collected depends on real time`);
     this.mark('settle', t);

@@ -231,6 +231,7 @@ export class ProbeDriver {
       frameMs: this.config.frameMs,
       maxFires: this.config.maxFires,
       maxAdvanceRealMs: this.config.maxAdvanceRealMs,
+      maxNetworkWaitMs: this.config.maxNetworkWaitMs,
     };
     await Promise.all([
       cdp.send('Page.enable'),

@@ -3,7 +3,8 @@
  * a page that draws in `requestAnimationFrame` from `performance.now()` and shows a timer's message gives the
  * same DOM and the same screenshot on every visit, the message shown and a later one not; the busy share is the
  * page's own work (a frame loop that costs more than a frame is busy, a still page is not); a heavy page's frames
- * are held after its first ones, so it costs seconds, not minutes; a page cannot stop or steer the clock; and with
+ * are held after its first ones, so it costs seconds, not minutes; a page cannot stop or steer the clock; the clock
+ * stands still while the page's own requests are in flight; and with
  * Lighthouse measuring the phone, the phone picture is taken on the page clock too, the same on every run.
  */
 import assert from 'node:assert/strict';
@@ -99,6 +100,32 @@ setTimeout(() => { document.getElementById('m').textContent = 'timer ran'; }, 50
     const v = await visit(page);
     assert.match(v.domHtml, /<p id="m">timer ran<\/p>/);
     assert.ok(!v.faults.some((f) => /page clock|probe failed/.test(f)), JSON.stringify(v.faults));
+  });
+
+  it("the clock stands still while the page's fetches and XHRs are in flight: what they bring is handled at the page time it was asked for", async () => {
+    // A 1 ms interval keeps callbacks due at every page ms, so a clock that went on while the answers travelled
+    // would show the time they took; 2 MB through the artifact's proxy take tens of real ms.
+    const page = writeArtifact({
+      'index.html': `<!doctype html><html lang="en"><head><title>fetch</title></head><body><p id="f">waiting</p><p id="x">waiting</p>
+<button id="b" disabled>Copy</button><script>
+let ticks = 0; setInterval(() => { ticks++; }, 1);
+setTimeout(() => {
+  const t0 = performance.now();
+  fetch('big.bin').then((r) => r.arrayBuffer()).then((b) => {
+    document.getElementById('f').textContent = 'fetch ' + b.byteLength + ' after ' + (performance.now() - t0) + ' ms';
+    document.getElementById('b').disabled = false;
+  });
+  const x = new XMLHttpRequest(); x.open('GET', 'big.bin?x'); x.responseType = 'arraybuffer';
+  x.onload = () => { document.getElementById('x').textContent = 'xhr ' + x.response.byteLength + ' after ' + (performance.now() - t0) + ' ms'; };
+  x.send();
+}, 100);
+</script></body></html>`,
+      'big.bin': Buffer.alloc(2_000_000, 7),
+    });
+    const v = await visit(page);
+    assert.match(v.domHtml, /<p id="f">fetch 2000000 after 0 ms<\/p>/);
+    assert.match(v.domHtml, /<p id="x">xhr 2000000 after 0 ms<\/p>/);
+    assert.match(v.domHtml, /<button id="b">Copy<\/button>/);
   });
 
   it('with Lighthouse measuring the phone, the phone picture of a page drawn in animation frames is the same on every run', async () => {

@@ -10,6 +10,8 @@ export interface ProbeConfig {
   maxFires: number;
   /** At most this many real milliseconds per `advance`. */
   maxAdvanceRealMs: number;
+  /** At most this many real milliseconds per `advance` waiting for the page's fetches and XHRs (not counted above). */
+  maxNetworkWaitMs: number;
   /** Elements fingerprinted per snapshot (document order; the rest are folded into one record). */
   maxElements: number;
   /**
@@ -101,6 +103,8 @@ export const PROBE_CONFIG: ProbeConfig = {
   frameMs: 16,
   maxFires: 5000,
   maxAdvanceRealMs: 1500,
+  // A move's call may take EVAL_MS (3 s): 1.5 s of callbacks, 1 s of waiting for requests, the last callback's overrun.
+  maxNetworkWaitMs: 1000,
   maxElements: 4000,
 };
 

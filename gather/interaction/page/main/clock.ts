@@ -10,6 +10,7 @@
  */
 import { moveAnimationsBy } from './animations.js';
 import { agentConfig, w } from './config.js';
+import { untilAnswered } from './network.js';
 import {
   MathFloor,
   MathMax,
@@ -34,6 +35,7 @@ import {
   reportErrorNative,
   setPortOnMessage,
   settled,
+  sleepReal,
 } from './primordials.js';
 
 interface Timer {
@@ -193,17 +195,11 @@ export interface Moved {
   now: number;
 }
 
-/** Wait `ms` real milliseconds. */
-const sleepReal = (ms: number): Promise<void> =>
-  settled(
-    new PromiseCtor<void>((r) => {
-      realSetTimeout(r, ms);
-    }),
-  );
-
 /**
  * Move the clock `ms` ahead, running every callback due in order and yielding to the real event loop between
- * them; stops early at `maxFires` callbacks (a storm) or `maxAdvanceRealMs` real milliseconds (slow).
+ * them; stops early at `maxFires` callbacks (a storm) or `maxAdvanceRealMs` real milliseconds (slow). Before each
+ * callback, and before the move ends, the clock waits while the page's own requests are in flight (network.ts),
+ * at most `maxNetworkWaitMs` a move, not counted as the move's time.
  *
  * `paced` (a page that started a worker, recorders.ts `workersStarted`): the clock never runs ahead of real time,
  * each callback waiting until as much real time has passed since the move began as page time, and the move lasting
@@ -219,14 +215,17 @@ export async function advance(ms: number, paced = false): Promise<Moved> {
   let fired = 0;
   let storm = false;
   let slow = false;
+  // Real ms spent waiting for the page's requests (network.ts): not counted against the move's limit.
+  let waited = 0;
   for (;;) {
+    waited += await untilAnswered(MathMax(0, agentConfig.maxNetworkWaitMs - waited));
     const next = nextDue();
     if (!next || next.at > target) break;
     if (fired >= agentConfig.maxFires) {
       storm = true;
       break;
     }
-    if (perfNow() - t0 > limit) {
+    if (perfNow() - t0 - waited > limit) {
       slow = true;
       break;
     }

@@ -7,6 +7,8 @@ export interface AgentConfig {
   maxFires: number;
   /** At most this many real milliseconds per `advance`. */
   maxAdvanceRealMs: number;
+  /** At most this many real milliseconds per `advance` waiting for the page's requests (network.ts), not counted above. */
+  maxNetworkWaitMs: number;
 }
 
 export const agentConfig = {} as AgentConfig;

@@ -14,6 +14,7 @@
  */
 import { advance, installClock, pending, setFrameMs, clock, type Moved } from './clock.js';
 import { agentConfig, w, type AgentConfig } from './config.js';
+import { installNetworkWatch } from './network.js';
 import {
   JSONParse,
   ObjectDefineProperty,
@@ -179,7 +180,9 @@ export function agentInit(init: AgentInit): void {
   agentConfig.frameMs = init.frameMs;
   agentConfig.maxFires = init.maxFires;
   agentConfig.maxAdvanceRealMs = init.maxAdvanceRealMs;
+  agentConfig.maxNetworkWaitMs = init.maxNetworkWaitMs;
   installClock();
+  installNetworkWatch();
   if (init.clockOnly === true) installWorkerWatch();
   else installRecorders();
   const fn = function (run: unknown, op: unknown, args: unknown) {

@@ -125,6 +125,14 @@ export function settled<T>(p: Promise<T>): Promise<T> {
   return p;
 }
 
+/** Wait `ms` real milliseconds (the page's own `setTimeout`, captured before the clock replaced it). */
+export const sleepReal = (ms: number): Promise<void> =>
+  settled(
+    new PromiseCtor<void>((r) => {
+      realSetTimeout(r, ms);
+    }),
+  );
+
 /** Append `v` to an array of ours as an own property (never through a setter on `Array.prototype`). */
 export function add<T>(list: T[], v: T): void {
   ObjectDefineProperty(list, list.length, { value: v, writable: true, enumerable: true, configurable: true });
