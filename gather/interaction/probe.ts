@@ -109,6 +109,7 @@ export async function probeInteraction(
     onCostKnown: async (r) => {
       await r.adaptEarly();
     },
+    holdSettleFrames: true,
     ...opts,
   });
   await run.openPage();

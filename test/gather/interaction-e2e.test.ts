@@ -5,7 +5,7 @@
  * held until the probe is over. One Scorer (one Chrome) for most of the file.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { InteractionEvidence } from '../../core/browser-evidence.js';
@@ -273,6 +273,38 @@ describe('heavy and slow-starting pages', () => {
     assert.equal(v.controls.length, 0);
     assert.equal(v.timings.restore, undefined, 'no reload');
     assert.equal(metric(doc, 'render-validity').score, 100);
+  });
+
+  it("a heavy page's restores run two frames and hold the rest of the settle; its frames come again for the action", async () => {
+    // Every frame computes for 40 ms of CPU time (frames adapted early); the button says how many frames were drawn
+    // by the time it is clicked: the restore's settle (1,000 page ms) and PREP (300) before the click.
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'index.html'),
+      `<!doctype html><html lang="en"><head><title>heavy frames</title></head><body><p id="n">0</p>
+<button id="b" type="button">Count frames</button><script>
+let drawn = 0; const real = () => new Event('x').timeStamp;
+const spin = (ms) => { const end = real() + ms; let x = 0; while (real() < end) x += Math.sqrt(x + 1); return x; };
+function frame() { drawn++; spin(40); document.getElementById('n').textContent = String(drawn); requestAnimationFrame(frame); }
+requestAnimationFrame(frame);
+document.getElementById('b').addEventListener('click', () => alert('frames drawn ' + drawn));
+</script></body></html>`,
+    );
+    const { evidence } = await scorer.scoreWithEvidence(dir);
+    const v = probeOf(evidence);
+    const frameMs = v.settings.frameMs;
+    assert.ok(frameMs !== undefined && frameMs > 16, `frames every ${frameMs} ms: ${JSON.stringify(v.faults)}`);
+    const clicks = v.actions.filter((a) => v.controls[a.control]?.text === 'Count frames' && a.outcome === 'done');
+    assert.ok(clicks.length > 0, JSON.stringify(v.actions));
+    for (const click of clicks) {
+      const said = click.effects.map((e) => /frames drawn (\d+)/.exec(e.detail)?.[1]).find((n) => n !== undefined);
+      assert.ok(said !== undefined, JSON.stringify(click.effects));
+      // Held: two frames in the settle, PREP's frames (the held frame due again at its first), the click's. Not
+      // held, the settle alone would draw 1,000 / frameMs frames.
+      const most = 2 + Math.ceil(v.settings.prepMs / frameMs) + 1;
+      assert.ok(Number(said) <= most, `frames drawn by the click: ${said} (at most ${most})`);
+      assert.ok(Number(said) >= 3, `frames drawn by the click: ${said}: PREP's frames did not come`);
+    }
   });
 
   it('a page busy 4 s after its load (a WebAssembly runtime starting) is waited for, not taken as hung', async () => {

@@ -50,7 +50,20 @@ export interface ProbeOptions {
   startUpMs?: number;
   /** Whether the pages keep V8 block coverage (ProbeConfig.coverage; default on: the probe's evidence needs it). */
   coverage?: boolean;
+  /**
+   * On a page whose frames were adapted early (`adaptedEarly`: heavy, no worker), every settle after the first runs
+   * SETTLE_FRAMES frame intervals at the page's frames (two frames: the one due, and the one it requests) and holds
+   * the rest (its timers go on), as the visit's settle holds a busy page's frames: a restore then costs two frames,
+   * not a second of the page's frames. The probe's (probe.ts); not the
+   * requirement tests', whose waits and windows count frames.
+   */
+  holdSettleFrames?: boolean;
 }
+
+/** Frame intervals a held settle runs before holding the rest (the first draws of a document just loaded). */
+export const SETTLE_FRAMES = 1;
+/** Virtual ms between frames that holds them: none falls due within a settle. */
+const HELD_FRAME_MS = 1e9;
 
 /** Virtual ms of the first settle after which `onCostKnown` is called (four frames at 16 ms). */
 export const MEASURE_MS = 64;
@@ -243,6 +256,14 @@ export class ProbeRun {
       if (this.settings.settleMs > moved) await this.advance(this.settings.settleMs - moved, false);
     } else if (this.settleCost === undefined) {
       this.settleCost = (await this.costOf(this.settings.settleMs, startUp)).cost;
+    } else if (this.opts.holdSettleFrames && this.adaptedEarly) {
+      const first = await this.advance(Math.min(SETTLE_FRAMES * this.frameMs, this.settings.settleMs), true, startUp);
+      await this.agent('setFrameMs', [HELD_FRAME_MS]);
+      try {
+        if (this.settings.settleMs > first.moved) await this.advance(this.settings.settleMs - first.moved);
+      } finally {
+        await this.agent('setFrameMs', [this.frameMs]);
+      }
     } else {
       await this.advance(this.settings.settleMs, true, startUp);
     }

@@ -140,9 +140,20 @@ function installDate(): void {
   }
 }
 
-/** Animation frames from now on every `ms` virtual ms (a page too heavy for 60 frames a second, see run.ts). */
+/**
+ * Animation frames from now on every `ms` virtual ms (a page too heavy for 60 frames a second, see run.ts). A frame
+ * already requested keeps its time, unless the new interval brings the next frame sooner (frames held at a very
+ * long interval are due again at the next frame of the shorter one).
+ */
 export function setFrameMs(ms: number): void {
-  agentConfig.frameMs = MathMax(1, MathRound(ms));
+  const f = MathMax(1, MathRound(ms));
+  agentConfig.frameMs = f;
+  const next = MathFloor(clock.vnow / f) * f + f;
+  const it = mapValues(clock.timers);
+  for (let r = mapIteratorNext(it); !r.done; r = mapIteratorNext(it)) {
+    const t = r.value as Timer;
+    if (t.raf && t.at > next) t.at = next;
+  }
 }
 
 /** Replace the page's timers and dates with the virtual clock. */
