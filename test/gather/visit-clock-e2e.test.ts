@@ -128,6 +128,18 @@ setTimeout(() => {
     assert.match(v.domHtml, /<button id="b">Copy<\/button>/);
   });
 
+  it('a request that never answers holds the clock only a while: the timers after it still run, on the clock', async () => {
+    const page = writeArtifact({
+      'index.html': `<!doctype html><html lang="en"><head><title>stuck</title></head><body><p id="m">waiting</p><script>
+setTimeout(() => { new Response(new ReadableStream({ start() {} })).text(); }, 100); // a body that never ends
+setTimeout(() => { document.getElementById('m').textContent = 'ran at ' + performance.now(); }, 600);
+</script></body></html>`,
+    });
+    const v = await visit(page);
+    assert.match(v.domHtml, /<p id="m">ran at 600<\/p>/);
+    assert.ok(!v.faults.some((f) => /page clock|probe failed/.test(f)), JSON.stringify(v.faults));
+  });
+
   it('with Lighthouse measuring the phone, the phone picture of a page drawn in animation frames is the same on every run', async () => {
     const page = writeArtifact({ 'index.html': ANIMATED });
     const phone = async () => {

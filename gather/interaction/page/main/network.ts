@@ -8,14 +8,14 @@
  * while the answer travelled.
  *
  * A request holds the clock for at most HOLD_REAL_MS of real time from its start (a long poll, a request that
- * never answers: the clock then goes on, and what it brings lands when it lands), and one move waits for requests
- * at most the host's `maxNetworkWaitMs` in all (config.ts). Not counted: scripts, images, styles and modules the page adds (the browser
- * loads them, not the page's code), `EventSource`, `WebSocket`, a `Response` body read as a stream, and what a
- * worker fetches. A page can undo the wrappers for itself (its requests then no longer hold its clock) or make
+ * never answers: the clock then goes on, what it brings lands when it lands, and it is forgotten), and one move
+ * waits for requests at most the host's `maxNetworkWaitMs` in all (config.ts). Not counted: scripts, images,
+ * styles and modules the page adds (the browser loads them, not the page's code), `EventSource`, `WebSocket`, a
+ * `Response` body read as a stream, and what a worker fetches. A page can undo the wrappers for itself (its requests then no longer hold its clock) or make
  * requests to hold it; either only changes when its own clock moves, which it can do anyway.
  */
 import { w } from './config.js';
-import { MapCtor, ReflectApply, mapDelete, mapIteratorNext, mapSet, mapValues, perfNow, sleepReal, uncurry } from './primordials.js';
+import { MapCtor, ReflectApply, mapDelete, mapEntries, mapIteratorNext, mapSet, perfNow, sleepReal, uncurry } from './primordials.js';
 
 /** Real ms one request may hold the clock, from its start. */
 export const HOLD_REAL_MS = 2000;
@@ -77,12 +77,16 @@ export function installNetworkWatch(): void {
   }
 }
 
-/** Requests in flight that still hold the clock (started less than HOLD_REAL_MS ago). */
+/** Requests in flight that still hold the clock (started less than HOLD_REAL_MS ago); older ones are forgotten. */
 function holding(): number {
   const now = perfNow();
   let n = 0;
-  const it = mapValues(inflight);
-  for (let r = mapIteratorNext(it); !r.done; r = mapIteratorNext(it)) if (now - (r.value as number) < HOLD_REAL_MS) n++;
+  const it = mapEntries(inflight);
+  for (let r = mapIteratorNext(it); !r.done; r = mapIteratorNext(it)) {
+    const entry = r.value as [number, number];
+    if (now - entry[1] < HOLD_REAL_MS) n++;
+    else mapDelete(inflight, entry[0]);
+  }
   return n;
 }
 

@@ -65,6 +65,7 @@ export const mapSet = uncurry(Map.prototype.set);
 export const mapDelete = uncurry(Map.prototype.delete);
 export const mapSize = getterOf(Map.prototype, 'size');
 export const mapValues = uncurry(Map.prototype.values);
+export const mapEntries = uncurry(Map.prototype.entries);
 export const mapIteratorNext = uncurry(Object.getPrototypeOf(new Map().values()).next as Fn);
 export const weakMapGet = uncurry(WeakMap.prototype.get);
 export const weakMapSet = uncurry(WeakMap.prototype.set);
