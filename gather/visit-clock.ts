@@ -35,6 +35,7 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import { agentKeys, agentScript, type AgentInit } from './interaction/page-script.js';
 import type { Moved } from './interaction/page/main/clock.js';
 import { bounded } from './isolated-world.js';
+import { HELD_FRAME_MS } from './interaction/probe/limits.js';
 import { withTimeout } from './time.js';
 import { threadSeconds } from './thread-time.js';
 
@@ -64,8 +65,6 @@ export const MOVE_NETWORK_WAIT_MS = 1500;
 export const MOVE_CALL_MS = MAX_MOVE_REAL_MS + MOVE_NETWORK_WAIT_MS + 2000;
 /** Real ms the settle waits for the network to go quiet, before and after moving the clock. */
 export const NETWORK_QUIET_CAP_MS = 1500;
-/** Virtual ms between frames that holds them: no frame falls due within a settle. */
-const HELD_FRAME_MS = 1e9;
 /** The visit's fixed start date (the probe's: the same page reads the same date in both). */
 const EPOCH_MS = Date.UTC(2026, 0, 15, 9, 0, 0);
 /** At most this many callbacks per move (a storm of timers stops there). */

@@ -73,6 +73,11 @@ export const MAX_FRAME_MS = 96;
  * inside a held key (KEY_HOLD_MS).
  */
 export const PACED_MAX_FRAME_MS = 256;
+/**
+ * An animation-frame interval that holds a page's frames: none falls due within a settle (the visit's settle on a
+ * busy page, ../../visit-clock.ts; the probe's settles on a heavy page, ProbeOptions `holdSettleFrames`).
+ */
+export const HELD_FRAME_MS = 1e9;
 
 export const FIRST_LOAD_TIMEOUT_MS = 15_000;
 export const RELOAD_TIMEOUT_MS = 5_000;

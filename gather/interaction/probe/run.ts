@@ -14,6 +14,7 @@ import {
   FINISH_RESERVE_MS,
   FRAME_COST_TARGET_MS,
   HEAVY_FRAME_COST_MS,
+  HELD_FRAME_MS,
   INTERACTION_DEFAULTS,
   MAX_FRAME_MS,
   PACED_MAX_FRAME_MS,
@@ -54,16 +55,14 @@ export interface ProbeOptions {
    * On a page whose frames were adapted early (`adaptedEarly`: heavy, no worker), every settle after the first runs
    * SETTLE_FRAMES frame intervals at the page's frames (two frames: the one due, and the one it requests) and holds
    * the rest (its timers go on), as the visit's settle holds a busy page's frames: a restore then costs two frames,
-   * not a second of the page's frames. The probe's (probe.ts); not the
-   * requirement tests', whose waits and windows count frames.
+   * not a second of the page's frames. The probe's (probe.ts); not the requirement tests', whose waits and windows
+   * count frames.
    */
   holdSettleFrames?: boolean;
 }
 
 /** Frame intervals a held settle runs before holding the rest (the first draws of a document just loaded). */
 export const SETTLE_FRAMES = 1;
-/** Virtual ms between frames that holds them: none falls due within a settle. */
-const HELD_FRAME_MS = 1e9;
 
 /** Virtual ms of the first settle after which `onCostKnown` is called (four frames at 16 ms). */
 export const MEASURE_MS = 64;
