@@ -31,9 +31,10 @@
  *    popups, file choosers, requests, focus moved by the page, scrolling by the page, the field's value read by
  *    the page's code). A control with none of these is inert. The keyboard control is played key by key, each
  *    held for frames and read at its own moment against the baseline's snapshot of that moment (probe/play.ts).
- *    On a heavy page (its first frames costly in main-thread CPU time) animation frames come further apart from MEASURE_MS into
- *    the first settle on, about as far apart as one frame costs (at most PACED_MAX_FRAME_MS: the page clock at
- *    about real speed, ProbeRun.adaptEarly), so that the budget reaches the controls. Such a page without controls
+ *    On a heavy page (its first frames costly in main-thread CPU time) animation frames come PROBE_HEAVY_FRAME_MS
+ *    apart from its first settle on (from its first frame when that alone costs the mark, else from MEASURE_MS;
+ *    ProbeRun.adaptEarly), its later settles draw one frame and hold the rest, and its later sample of the first
+ *    view draws only the frame at its moment, so that the budget reaches the controls. Such a page without controls
  *    keeps its first document for its baseline (nothing compares it with another load); one with controls reloads
  *    for it (its first frames ran at 16 ms, the restores' at the adapted interval from their start).
  * 4. In-app navigation, breadth first: every navigation element (links to other files, fragments, hash routes,
@@ -58,7 +59,7 @@ import { baselines } from './probe/baselines.js';
 import { discoverControls, screenshot } from './probe/discover.js';
 import { closePage, crops } from './probe/finish.js';
 import { firstLoad } from './probe/first-load.js';
-import { INTERACTION_DEFAULTS, RESTORE } from './probe/limits.js';
+import { INTERACTION_DEFAULTS, PROBE_HEAVY_FRAME_MS, RESTORE } from './probe/limits.js';
 import { navigation } from './probe/navigation.js';
 import { OutOfBudget, ProbeRun, type ProbeOptions } from './probe/run.js';
 import { secondChances, valueReads } from './probe/second-chance.js';
@@ -110,6 +111,7 @@ export async function probeInteraction(
       await r.adaptEarly();
     },
     holdSettleFrames: true,
+    heavyFrameMs: PROBE_HEAVY_FRAME_MS,
     ...opts,
   });
   await run.openPage();

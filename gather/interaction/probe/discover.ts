@@ -100,7 +100,8 @@ export async function sampleLater(run: ProbeRun): Promise<void> {
   const last = samples[samples.length - 1];
   const before = samples.length > 1 ? samples[samples.length - 2]!.screen : fv?.screen;
   if (!last || !before || sameReading(last.screen, before) || run.clockNow >= LAST_SAMPLE_MS) return;
-  await run.advance(LAST_SAMPLE_MS - run.clockNow);
+  // On a heavy page only the frame at LAST_SAMPLE_MS is drawn (ProbeRun.advanceToLastFrame).
+  await run.advanceToLastFrame(LAST_SAMPLE_MS - run.clockNow);
   await sampleFirstView(run);
 }
 

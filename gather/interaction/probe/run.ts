@@ -52,13 +52,21 @@ export interface ProbeOptions {
   /** Whether the pages keep V8 block coverage (ProbeConfig.coverage; default on: the probe's evidence needs it). */
   coverage?: boolean;
   /**
-   * On a page whose frames were adapted early (`adaptedEarly`: heavy, no worker), every settle after the first runs
-   * SETTLE_FRAMES frame intervals at the page's frames (two frames: the one due, and the one it requests) and holds
-   * the rest (its timers go on), as the visit's settle holds a busy page's frames: a restore then costs two frames,
-   * not a second of the page's frames. The probe's (probe.ts); not the requirement tests', whose waits and windows
-   * count frames.
+   * On a page whose frames were adapted early (`adaptedEarly`: heavy, no worker), every settle holds the page's
+   * frames (its timers go on) after its first ones, as the visit's settle holds a busy page's frames: the first settle
+   * after the frames its cost was measured over, every later one after SETTLE_FRAMES frame intervals (two frames:
+   * the one due, and the one it requests); a restore then costs two frames, not a second of the page's frames. The
+   * later sample of the first view draws only its last frame (`advanceToLastFrame`). The probe's (probe.ts); not the
+   * requirement tests', whose waits and windows count frames.
    */
   holdSettleFrames?: boolean;
+  /**
+   * On a heavy page whose frames adapt early (`adaptEarly`), frames this many page ms apart whatever their measured
+   * cost, instead of about as far apart as one costs: the probe's (probe.ts, PROBE_HEAVY_FRAME_MS), whose own cost on
+   * a heavy page is its frames. The decision is then only "heavy or not", so the first settle's cost measure stops
+   * after its first frame when that frame alone already costs the mark for the whole measure (`costOf`).
+   */
+  heavyFrameMs?: number;
 }
 
 /** Frame intervals a held settle runs before holding the rest (the first draws of a document just loaded). */
@@ -241,32 +249,68 @@ export class ProbeRun {
     this.faults.push(`the page clock fell behind (${why}): states after it depend on real time`);
   }
 
-  /** SETTLE virtual ms of the page clock, with the network quiet before and after. */
+  /** Frames are held in settles and later samples (`holdSettleFrames` on a page whose frames adapted early). */
+  get holdsFrames(): boolean {
+    return !!this.opts.holdSettleFrames && this.adaptedEarly;
+  }
+
+  /** Run `work` with the page's animation frames held (its timers go on), then let them run again. */
+  async holding<T>(work: () => Promise<T>): Promise<T> {
+    await this.agent('setFrameMs', [HELD_FRAME_MS]);
+    try {
+      return await work();
+    } finally {
+      // A held frame comes back due at most one interval from now (page/main/clock.ts `setFrameMs`).
+      await this.agent('setFrameMs', [this.frameMs]);
+    }
+  }
+
+  /** Move the page clock `ms` with the page's animation frames held. */
+  private async held(ms: number, note = true): Promise<void> {
+    if (ms > 0) await this.holding(() => this.advance(ms, note));
+  }
+
+  /**
+   * SETTLE virtual ms of the page clock, with the network quiet before and after. On a page that holds its frames
+   * (`holdsFrames`) only the settle's first frames are drawn: in the first settle those its cost was measured over
+   * (one at 16 ms, or MEASURE_MS of them), in the later ones SETTLE_FRAMES intervals at the adapted frames.
+   */
   async settle(): Promise<void> {
     await this.quiet();
     // The first settle measures the page's cost (frames then adapt): a clock behind there is not noted.
     // The first move waits for the page's start-up (opts.startUpMs): the page's own time in it is not counted.
     const startUp = this.opts.startUpMs ?? START_UP_MS;
+    const { settleMs } = this.settings;
     if (this.settleCost === undefined && this.opts.onCostKnown) {
       // The cost from the settle's first frames; the rest of it at the frames the caller chose from that.
-      const { moved, cost } = await this.costOf(Math.min(MEASURE_MS, this.settings.settleMs), startUp);
+      const { moved, cost } = await this.costOf(Math.min(MEASURE_MS, settleMs), startUp);
       this.settleCost = cost;
       await this.opts.onCostKnown(this);
-      if (this.settings.settleMs > moved) await this.advance(this.settings.settleMs - moved, false);
+      if (this.holdsFrames) await this.held(settleMs - moved, false);
+      else if (settleMs > moved) await this.advance(settleMs - moved, false);
     } else if (this.settleCost === undefined) {
-      this.settleCost = (await this.costOf(this.settings.settleMs, startUp)).cost;
-    } else if (this.opts.holdSettleFrames && this.adaptedEarly) {
-      const first = await this.advance(Math.min(SETTLE_FRAMES * this.frameMs, this.settings.settleMs), true, startUp);
-      await this.agent('setFrameMs', [HELD_FRAME_MS]);
-      try {
-        if (this.settings.settleMs > first.moved) await this.advance(this.settings.settleMs - first.moved);
-      } finally {
-        await this.agent('setFrameMs', [this.frameMs]);
-      }
+      this.settleCost = (await this.costOf(settleMs, startUp)).cost;
+    } else if (this.holdsFrames) {
+      const first = await this.advance(Math.min(SETTLE_FRAMES * this.frameMs, settleMs), true, startUp);
+      await this.held(settleMs - first.moved);
     } else {
-      await this.advance(this.settings.settleMs, true, startUp);
+      await this.advance(settleMs, true, startUp);
     }
     await this.quiet();
+  }
+
+  /**
+   * Move the page clock `ms` ahead with the page's frames held but the last one (its timers go on) on a page that
+   * holds its frames (`holdsFrames`), a plain `advance` otherwise: the page then shows what its frame at the end of
+   * the move draws (for a later sample of a view, not for a run an action's effect is compared in).
+   */
+  async advanceToLastFrame(ms: number): Promise<void> {
+    if (!this.holdsFrames || ms <= this.frameMs) {
+      await this.advance(ms);
+      return;
+    }
+    await this.held(ms - this.frameMs);
+    await this.advance(this.frameMs);
   }
 
   /**
@@ -280,11 +324,23 @@ export class ProbeRun {
   private async costOf(ms: number, startUp: number): Promise<{ moved: number; cost: number }> {
     await this.advance(0, false, startUp);
     const t1 = await threadSeconds(this.d.cdp, this.bound(EVAL_MS));
+    const spentSince = (t: number | undefined, realMs: number) => (t1 !== undefined && t !== undefined ? Math.max(0, (t - t1) * 1000) : realMs);
+    let moved = 0;
+    let realMs = 0;
+    const first = PROBE_CONFIG.frameMs;
+    if (this.opts.heavyFrameMs !== undefined && ms > first) {
+      // The first frame alone: when it already cost the mark's CPU time for the whole window, the page is heavy
+      // whatever the rest would cost (and with `heavyFrameMs` nothing else depends on how heavy): the measure ends.
+      const m1 = await this.advance(first, false, startUp);
+      moved = m1.moved;
+      realMs = m1.realMs;
+      const spent = spentSince(await threadSeconds(this.d.cdp, this.bound(EVAL_MS)), realMs);
+      if (spent >= (HEAVY_FRAME_COST_MS * ms) / 1000) return { moved, cost: (spent * 1000) / ms };
+    }
     // As long as the answer may take: one frame of a very heavy page can outlast EVAL_MS.
-    const m = await this.advance(ms, false, startUp);
-    const t2 = await threadSeconds(this.d.cdp, this.bound(EVAL_MS));
-    const spent = t1 !== undefined && t2 !== undefined ? Math.max(0, (t2 - t1) * 1000) : m.realMs;
-    return { moved: m.moved, cost: (spent * 1000) / Math.max(1, m.moved) };
+    const m = await this.advance(ms - moved, false, startUp);
+    const spent = spentSince(await threadSeconds(this.d.cdp, this.bound(EVAL_MS)), realMs + m.realMs);
+    return { moved: moved + m.moved, cost: (spent * 1000) / Math.max(1, moved + m.moved) };
   }
 
   /**
@@ -295,6 +351,7 @@ export class ProbeRun {
    * With `paced` (the requirement tests), a page whose one frame costs more CPU time than MAX_FRAME_MS gets
    * frames as far apart as one of its frames costs (at most PACED_MAX_FRAME_MS): the page clock then runs at
    * about real speed, the pace at which a person's browser would draw that page, not two or more times slower.
+   * With `paced` and `heavyFrameMs` (the probe), every such page gets frames `heavyFrameMs` apart.
    */
   adaptFrames(paced = false): boolean {
     if (this.settleCost === undefined || this.settleCost < HEAVY_FRAME_COST_MS) return false;
@@ -302,7 +359,8 @@ export class ProbeRun {
     // The cost of one frame, as measured at 16 ms frames (timers count in it too: an estimate from above).
     const perFrame = (this.settleCost * base) / 1000;
     const cap = paced ? Math.min(PACED_MAX_FRAME_MS, Math.max(MAX_FRAME_MS, base * Math.ceil(perFrame / base))) : MAX_FRAME_MS;
-    this.frameMs = Math.min(cap, base * Math.ceil(this.settleCost / FRAME_COST_TARGET_MS));
+    this.frameMs =
+      paced && this.opts.heavyFrameMs !== undefined ? this.opts.heavyFrameMs : Math.min(cap, base * Math.ceil(this.settleCost / FRAME_COST_TARGET_MS));
     this.settings.frameMs = this.frameMs;
     return true;
   }
