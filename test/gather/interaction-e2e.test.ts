@@ -307,6 +307,28 @@ document.getElementById('b').addEventListener('click', () => alert('frames drawn
     }
   });
 
+  it('a heavy page with nothing to act on draws one frame in its baseline: the frame at its end', async () => {
+    // Every frame computes for 80 ms of CPU time (the first alone is past the mark) and says how many were drawn.
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'index.html'),
+      `<!doctype html><html lang="en"><head><title>heavy, no controls</title></head><body><p id="n">frames 0</p><script>
+let drawn = 0; const real = () => new Event('x').timeStamp;
+const spin = (ms) => { const end = real() + ms; let x = 0; while (real() < end) x += Math.sqrt(x + 1); return x; };
+function frame() { drawn++; spin(80); document.getElementById('n').textContent = 'frames ' + drawn; history.replaceState(null, '', '#frames' + drawn); requestAnimationFrame(frame); }
+requestAnimationFrame(frame);
+</script></body></html>`,
+    );
+    const { evidence } = await scorer.scoreWithEvidence(dir);
+    const v = probeOf(evidence);
+    assert.equal(v.settings.frameMs, PROBE_HEAVY_FRAME_MS, JSON.stringify(v.faults));
+    assert.equal(v.controls.length, 0);
+    // The start view is read at the end of the baseline: the first settle's measured frame, the baseline's last. Its
+    // frames not held, PREP and OBSERVE (1,300 page ms) would draw five more.
+    const drawn = Number(/#frames(\d+)/.exec(v.navigation.startView?.key ?? '')?.[1]);
+    assert.ok(drawn >= 2 && drawn <= 3, `frames drawn by the start view: ${JSON.stringify(v.navigation.startView)}`);
+  });
+
   it('a page busy 4 s after its load (a WebAssembly runtime starting) is waited for, not taken as hung', async () => {
     const { evidence } = await scorer.scoreWithEvidence(fixture('requirement-tests', 'slow-start'));
     const v = probeOf(evidence);

@@ -68,22 +68,28 @@ describe('frames on heavy pages', () => {
 });
 
 /**
- * A page simulated behind the probe's driver: an animation frame on a grid of the current interval (none while held)
- * costs `frameCost` CPU ms of the main thread, which Chrome's ThreadTime counter reports; the probe's calls go to it
- * as they would to the page's agent.
+ * A page simulated behind the probe's driver, drawing in every animation frame: one frame requested at a time, due on
+ * the grid of the interval it was requested at, rescheduled as the page clock's `setFrameMs` does
+ * (page/main/clock.ts); each costs `frameCost` CPU ms of the main thread, which Chrome's ThreadTime counter reports.
+ * The probe's calls go to it as they would to the page's agent.
  */
 function simulated(frameCost: number, opts: Partial<ProbeOptions> = {}) {
-  const page = { now: 0, frameMs: PROBE_CONFIG.frameMs, cpuMs: 0, drawn: [] as number[] };
+  const page = { now: 0, frameMs: PROBE_CONFIG.frameMs, due: PROBE_CONFIG.frameMs, cpuMs: 0, drawn: [] as number[] };
+  const gridAfter = (t: number) => Math.floor(t / page.frameMs) * page.frameMs + page.frameMs;
   const d = {
     cdp: { send: async () => ({ metrics: [{ name: 'ThreadTime', value: page.cpuMs / 1000 }] }) },
     networkQuiet: async () => true,
     agent: async (op: string, args: unknown[]) => {
-      if (op === 'setFrameMs') page.frameMs = args[0] as number;
+      if (op === 'setFrameMs') {
+        page.frameMs = args[0] as number;
+        const next = gridAfter(page.now);
+        if (args[1] === true || page.due > next) page.due = next;
+      }
       if (op !== 'advance') return null;
       const to = page.now + (args[0] as number);
       let realMs = 0;
-      for (let t = Math.floor(page.now / page.frameMs) * page.frameMs + page.frameMs; t <= to; t += page.frameMs) {
-        page.drawn.push(t);
+      for (; page.due <= to; page.due = gridAfter(page.due)) {
+        page.drawn.push(page.due);
         page.cpuMs += frameCost;
         realMs += frameCost;
       }

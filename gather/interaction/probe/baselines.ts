@@ -15,12 +15,15 @@ import type { ProbeRun } from './run.js';
 /**
  * PREP then OBSERVE without an action (after a restore when `reload`), the form filled when `fill`; with
  * `moments` (virtual ms after PREP), a snapshot at each of those too, the clock going on past OBSERVE if need be.
+ * With `lastFrame` (a heavy page with nothing to act on: no run is compared with this one) only the frame at the end
+ * of OBSERVE is drawn (ProbeRun.advanceToLastFrame): what changes by itself still shows, at a frame's cost.
  */
-async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: number[] = []): Promise<Baseline> {
+async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: number[] = [], lastFrame = false): Promise<Baseline> {
   const { settings, ev } = run;
   if (reload) await run.restore();
   const w = run.d.startWindow();
-  const prep = await run.prepare({ fill, target: null, exclude: null, prepMs: settings.prepMs });
+  const prepare = () => run.prepare({ fill, target: null, exclude: null, prepMs: settings.prepMs });
+  const prep = lastFrame ? await run.holding(prepare) : await prepare();
   if (fill && prep.filled) ev.filled = prep.filled;
   if (prep.storm) run.clockBehind('in the PREP of a baseline');
   const fillErrors = w.errors.map(plain);
@@ -29,7 +32,8 @@ async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: 
   const at: Record<number, Record<string, string>> = {};
   let now = 0;
   for (const ms of [...new Set([...moments, settings.observeMs])].sort((a, b) => a - b)) {
-    await run.advance(ms - now);
+    if (lastFrame) await run.advanceToLastFrame(ms - now);
+    else await run.advance(ms - now);
     now = ms;
     await run.quiet();
     at[ms] = await run.call<Record<string, string>>('snapshot', ['B', null, true]);
@@ -66,7 +70,8 @@ export async function baselines(run: ProbeRun): Promise<void> {
   // adapted interval from their start, so a page whose runs are compared (it has controls) reloads for this run.
   // Otherwise (a page paced by a worker) frames adapt here: the document so far ran at 16 ms, and it reloads.
   const reload = run.adaptedEarly ? run.controls.length > 0 : run.adaptFrames();
-  const plainBase = await baseline(run, false, reload, moments);
+  // A heavy page with nothing to act on: only the baseline's last frame (its frames are its cost, nothing compares).
+  const plainBase = await baseline(run, false, reload, moments, run.holdsFrames && run.controls.length === 0);
   const needFill = run.hasTextField && run.chosen.some((c) => c.kind !== 'keyboard');
   // The first view read again at the end of that run, and later still once the document is no longer needed.
   const reloadsNext = needFill || run.controls.length > 0;

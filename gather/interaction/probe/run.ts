@@ -54,8 +54,8 @@ export interface ProbeOptions {
   /**
    * On a page whose frames were adapted early (`adaptedEarly`: heavy, no worker), every settle holds the page's
    * frames (its timers go on) after its first ones, as the visit's settle holds a busy page's frames: the first settle
-   * after the frames its cost was measured over, every later one after SETTLE_FRAMES frame intervals (two frames:
-   * the one due, and the one it requests); a restore then costs two frames, not a second of the page's frames. The
+   * after the frames its cost was measured over, every later one after SETTLE_FRAMES frame intervals (the frame
+   * the document's first request is due at); a restore then costs a frame, not a second of the page's frames. The
    * later sample of the first view draws only its last frame (`advanceToLastFrame`). The probe's (probe.ts); not the
    * requirement tests', whose waits and windows count frames.
    */
@@ -254,9 +254,12 @@ export class ProbeRun {
     return !!this.opts.holdSettleFrames && this.adaptedEarly;
   }
 
-  /** Run `work` with the page's animation frames held (its timers go on), then let them run again. */
+  /**
+   * Run `work` with the page's animation frames held (its timers go on), the frame already due too, then let them
+   * run again.
+   */
   async holding<T>(work: () => Promise<T>): Promise<T> {
-    await this.agent('setFrameMs', [HELD_FRAME_MS]);
+    await this.agent('setFrameMs', [HELD_FRAME_MS, true]);
     try {
       return await work();
     } finally {

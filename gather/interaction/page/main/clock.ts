@@ -143,16 +143,18 @@ function installDate(): void {
 /**
  * Animation frames from now on every `ms` virtual ms (a page too heavy for 60 frames a second, see run.ts). A frame
  * already requested keeps its time, unless the new interval brings the next frame sooner (frames held at a very
- * long interval are due again at the next frame of the shorter one).
+ * long interval are due again at the next frame of the shorter one), or `reschedule`: then every frame requested is
+ * due at the new interval's next frame, sooner or later (the probe holding a page's frames from now on, not from the
+ * frame after the one due).
  */
-export function setFrameMs(ms: number): void {
+export function setFrameMs(ms: number, reschedule = false): void {
   const f = MathMax(1, MathRound(ms));
   agentConfig.frameMs = f;
   const next = MathFloor(clock.vnow / f) * f + f;
   const it = mapValues(clock.timers);
   for (let r = mapIteratorNext(it); !r.done; r = mapIteratorNext(it)) {
     const t = r.value as Timer;
-    if (t.raf && t.at > next) t.at = next;
+    if (t.raf && (reschedule || t.at > next)) t.at = next;
   }
 }
 

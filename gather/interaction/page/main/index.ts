@@ -132,7 +132,7 @@ ops.advance = async (a) => {
   if (a[1] === true) track();
   return m;
 };
-ops.setFrameMs = (a) => setFrameMs(a[0] as number);
+ops.setFrameMs = (a) => setFrameMs(a[0] as number, a[1] === true);
 ops.now = () => clock.vnow;
 ops.pending = () => pending();
 ops.kinds = () => canvasKinds();
