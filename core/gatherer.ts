@@ -29,6 +29,11 @@ export interface GatherScope {
   within<T>(evidence: Evidence, work: () => Promise<T>): Promise<T>;
   /** The artifact's gatherers that use the scope are over: release what it opened, record what it saw. Never throws. */
   end(evidence: Evidence): Promise<void>;
+  /**
+   * Start what the scope's first artifact would otherwise start inside its time budget (a browser, threads), so a
+   * batch's first artifacts are not the ones that pay for it (Scorer.warmUp). Optional; never throws.
+   */
+  warm?(): Promise<void>;
   /** Release processes and files. */
   close(): Promise<void>;
 }

@@ -5,7 +5,7 @@
  * Protocol (IPC messages):
  *   parent → worker  {type: 'init', suite?, network?, lighthouseRuns?, alignment?, viewports?, only?, budgetMs, checkNetwork, deferJudges?, judge?}   then any number of
  *                    {type: 'job', jobId, path, requirement?, reference?, shotPath?}
- *   worker → parent  {type: 'ready'} after init;
+ *   worker → parent  {type: 'ready'} after init and the Scorer's warm-up (Chrome, threads: Scorer.warmUp);
  *                    {type: 'shot', jobId, shot} as soon as the visit's screenshot is ready (with `shotPath`);
  *                    {type: 'done', jobId, doc, shot?} or {type: 'error', jobId, message} per job;
  *                    {type: 'chrome', pid, profile} whenever it starts a Chrome (if the worker is killed, the
@@ -122,9 +122,10 @@ process.on('message', (msg: ToWorker) => {
       if (msg.viewports) opts.viewports = msg.viewports;
       if (msg.deferJudges) opts.deferJudges = true;
       if (msg.judge) opts.judge = msg.judge;
-      scorer = new Scorer(opts);
+      const s = (scorer = new Scorer(opts));
       keep = msg.evidence;
-      send({ type: 'ready' });
+      // Chrome, the threads and the linters' first use before the first job, not inside its budget.
+      void s.warmUp().then(() => send({ type: 'ready' }));
     } catch (err) {
       process.stderr.write(`batch worker: ${errorMessage(err)}\n`);
       void shutdown(1);

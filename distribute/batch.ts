@@ -7,7 +7,8 @@
  * Hidden entries and other files are ignored; a sub-folder without index.html is reported and skipped.
  *
  * Interpretations:
- * - `--concurrency N` runs N worker processes (batch-worker.ts), each with its own Scorer and Chrome; the judges
+ * - `--concurrency N` runs N worker processes (batch-worker.ts), each with its own Scorer and Chrome, warmed up
+ *   (Chrome, threads, the linters' first use: Scorer.warmUp) before its first job, outside any budget; the judges
  *   run in the parent, as a second stage of a pipeline (distribute/worker-pool.ts, distribute/judge-stage.ts), so the
  *   browsers never wait for them.
  * - The per-artifact time budget goes to the Scorer (gatherers share it). The parent also enforces a hard limit

@@ -181,6 +181,15 @@ export class BrowserKit implements GatherScope {
     if (dropped) b.value.faults.push(`${dropped} more requests not logged (log full)`);
   }
 
+  /** Chrome started (with the sandbox it trusts) and Lighthouse's thread importing Lighthouse. */
+  async warm(): Promise<void> {
+    this.thread.warm();
+    await this.chrome.browser().then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   async close(): Promise<void> {
     await this.thread.terminate();
     await this.chrome.kill();

@@ -95,6 +95,11 @@ export class LighthouseThread {
     return worker;
   }
 
+  /** Start the worker now (it imports Lighthouse, about a second) rather than with the first run. */
+  warm(): void {
+    this.worker ??= this.start();
+  }
+
   /** One Lighthouse run in the worker; rejects with LighthouseTimeout when over `timeoutMs`. */
   run(url: string, opts: ThreadRunOptions): Promise<LighthouseRun> {
     const worker = (this.worker ??= this.start());

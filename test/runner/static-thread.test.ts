@@ -5,14 +5,16 @@
  * and one thread serves many artifacts. Nothing here starts a browser.
  */
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { after, describe, it } from 'node:test';
 import { ArtifactParseError } from '../../core/artifact/model.js';
 import { Scorer } from '../../runner/score.js';
 import { runMetric } from '../../runner/run-metric.js';
-import { StaticThread } from '../../runner/static-thread.js';
+import { StaticThread, WARM_DIR_PREFIX } from '../../runner/static-thread.js';
 import { findMetric } from '../../metrics/registry.js';
 import type { MetricDefinition } from '../../core/metric.js';
+import type { Gatherer } from '../../core/gatherer.js';
 import { runCli, tempDir, writeSingleFile } from '../helpers.js';
 
 const STATIC = ['error-handling', 'lint', 'component-consistency', 'copywriting', 'comment-rate'];
@@ -135,5 +137,51 @@ describe('score on a page nested 100 000 levels deep', () => {
     assert.deepEqual(doc.metrics.map((m) => m.id).sort(), [...STATIC].sort());
     for (const m of doc.metrics) assert.ok(m.score !== null || (m.reason ?? '').length > 3, JSON.stringify(m));
     assert.notEqual(doc.metrics.find((m) => m.id === 'comment-rate')!.score, null);
+  });
+});
+
+describe('the warm-up job', () => {
+  it('scores the warm-up page with every static metric in the thread that serves the next artifact, and leaves no file', async () => {
+    const thread = new StaticThread();
+    try {
+      const metrics = STATIC.map((id) => findMetric(id)!);
+      const warm = await thread.warm(metrics);
+      for (const id of STATIC) assert.equal(typeof warm.results.get(id)?.score, 'number', `${id}: ${warm.results.get(id)?.reason}`);
+      assert.ok(!readdirSync(tmpdir()).some((f) => f.startsWith(WARM_DIR_PREFIX)), 'the warm-up page is removed');
+      const page = writeSingleFile('<!doctype html><title>after</title><p>Hello there, reader.</p>');
+      const out = await thread.run({ path: page, metrics, checkNetwork: false, deadline: performance.now() + 60_000, budgetMs: 60_000 });
+      assert.equal(typeof out.results.get('lint')?.score, 'number');
+      assert.equal(thread.starts, 1, 'one thread for the warm-up and the artifact');
+    } finally {
+      await thread.terminate();
+    }
+  });
+
+  it("Scorer.warmUp warms each scope of the gatherers the selected metrics need, once; not the others'", async () => {
+    const warmed: string[] = [];
+    const scope = (id: string) => ({
+      id,
+      within: <T>(_e: unknown, work: () => Promise<T>) => work(),
+      end: async () => undefined,
+      close: async () => undefined,
+      warm: async () => {
+        warmed.push(id);
+      },
+    });
+    const shared = scope('shared');
+    const gatherer = (id: string, provides: string[], s: ReturnType<typeof scope>) => ({
+      meta: { id, provides, fills: provides, scope: s },
+      gather: async () => ({}),
+      close: async () => undefined,
+    });
+    // The static metrics need the source and its DOM; nothing selected needs the browser.
+    const gatherers = [gatherer('a', ['source'], shared), gatherer('b', ['dom'], shared), gatherer('c', ['browser'], scope('browser'))];
+    const scorer = new Scorer({ only: STATIC, gatherers: gatherers as unknown as Gatherer[] });
+    try {
+      assert.equal(typeof (await scorer.warmUp()), 'number');
+      assert.deepEqual(warmed, ['shared']);
+    } finally {
+      await scorer.close();
+    }
   });
 });
