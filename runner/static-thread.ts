@@ -171,10 +171,11 @@ export class StaticThread {
   /**
    * Score WARM_PAGE with `metrics` and forget the results: the thread's first job loads what its linters and parsers
    * load on first use (2.1 s alone on a 2-core VM, 10–14 s beside two browsers starting, 2026-11-29; later jobs
-   * 0.1–0.3 s), and an artifact's budget should not pay for that. Never rejects; resolves with the job's outcome.
+   * 0.1–0.3 s), and an artifact's budget should not pay for that. The page is written in a folder made in `parent`
+   * and removed after. Never rejects; resolves with the job's outcome.
    */
-  async warm(metrics: readonly MetricDefinition[]): Promise<StaticOutcome> {
-    const dir = mkdtempSync(join(tmpdir(), WARM_DIR_PREFIX));
+  async warm(metrics: readonly MetricDefinition[], parent = tmpdir()): Promise<StaticOutcome> {
+    const dir = mkdtempSync(join(parent, WARM_DIR_PREFIX));
     try {
       const path = join(dir, 'index.html');
       writeFileSync(path, WARM_PAGE);

@@ -87,6 +87,31 @@ function chromeUp(owners: () => number[]): Promise<string[]> {
   );
 }
 
+/**
+ * Wait until a page whose address contains `name` is open in the Chrome of one of `profiles` (its DevTools port, from
+ * its command line): the artifact is being scored, not only Chrome started (a batch worker starts its Chrome in its
+ * warm-up, before it takes a job).
+ */
+async function pageOpen(profiles: string[], name: string): Promise<void> {
+  const end = Date.now() + 120_000;
+  for (;;) {
+    for (const p of profiles) {
+      try {
+        const port = processesUsing(p)
+          .map((pid) => /--remote-debugging-port=(\d+)/.exec(cmdline(pid))?.[1])
+          .find((x) => x !== undefined);
+        if (port === undefined) continue;
+        const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ url?: string }>;
+        if (targets.some((t) => (t.url ?? '').includes(name))) return;
+      } catch {
+        /* no port yet, or Chrome not answering yet */
+      }
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for a page of ${name}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 function describeProcs(profiles: string[]): string {
   return profiles
     .flatMap((p) => processesUsing(p))
@@ -180,6 +205,8 @@ describe('a batch worker killed with SIGKILL', () => {
     // The batch worker, not a short-lived child of the parent (it asks the Chrome binary its version).
     const worker = await until(() => childrenOf(run.child.pid!).find((pid) => cmdline(pid).includes('batch-worker')), 60_000, 'the worker');
     const profiles = await chromeUp(() => [worker]);
+    // The artifact in flight: its page open (Chrome alone is up before the first job, in the worker's warm-up).
+    await pageOpen(profiles, 'a-loop');
     process.kill(worker, 'SIGKILL');
     // The parent reaps the dead worker's Chrome (reparented to PID 1) at once, while the batch goes on.
     await assertNoChrome(profiles);

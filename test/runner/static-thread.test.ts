@@ -6,12 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { after, describe, it } from 'node:test';
 import { ArtifactParseError } from '../../core/artifact/model.js';
 import { Scorer } from '../../runner/score.js';
 import { runMetric } from '../../runner/run-metric.js';
-import { StaticThread, WARM_DIR_PREFIX } from '../../runner/static-thread.js';
+import { StaticThread } from '../../runner/static-thread.js';
 import { findMetric } from '../../metrics/registry.js';
 import type { MetricDefinition } from '../../core/metric.js';
 import type { Gatherer } from '../../core/gatherer.js';
@@ -145,9 +144,10 @@ describe('the warm-up job', () => {
     const thread = new StaticThread();
     try {
       const metrics = STATIC.map((id) => findMetric(id)!);
-      const warm = await thread.warm(metrics);
+      const parent = tempDir();
+      const warm = await thread.warm(metrics, parent);
       for (const id of STATIC) assert.equal(typeof warm.results.get(id)?.score, 'number', `${id}: ${warm.results.get(id)?.reason}`);
-      assert.ok(!readdirSync(tmpdir()).some((f) => f.startsWith(WARM_DIR_PREFIX)), 'the warm-up page is removed');
+      assert.deepEqual(readdirSync(parent), [], 'the warm-up page and its folder are removed');
       const page = writeSingleFile('<!doctype html><title>after</title><p>Hello there, reader.</p>');
       const out = await thread.run({ path: page, metrics, checkNetwork: false, deadline: performance.now() + 60_000, budgetMs: 60_000 });
       assert.equal(typeof out.results.get('lint')?.score, 'number');
