@@ -77,7 +77,7 @@ export const PACED_MAX_FRAME_MS = 256;
  * The probe's animation-frame interval on a heavy page (ProbeOptions `heavyFrameMs`), whatever its frames cost: four
  * frames a page second, so that the probe's cost on a heavy page is a few frames per run, not its frame rate times
  * the page time it moves; KEY_HOLD_MS, so that one frame falls inside every held key. Measured 2026-11-29 on the heavy
- * fixtures (bench/interaction.js, docs/interaction.md): at the cost-paced 96-256 ms the probe's median was 9.9 s.
+ * fixtures (bench/interaction.js, docs/heavy-pages.md): at the cost-paced 96-256 ms the probe's median was 9.9 s.
  */
 export const PROBE_HEAVY_FRAME_MS = KEY_HOLD_MS;
 /**
