@@ -182,7 +182,8 @@ export function compare(
         continue;
       }
       detected[id] = b.base !== null && m.score !== null && b.base - m.score > b.noise;
-      if (b.base === null) notes[id] = `unscorable on the original: ${b.reason ?? 'no score'}`;
+      if (b.base === null)
+        notes[id] = `unscorable on the original: ${b.reason ?? 'no score'}${m.score === null ? `; on the mutant: ${m.reason ?? 'no score'}` : ''}`;
       else if (b.base === 0) notes[id] = 'at the floor (0) on the original: cannot drop';
       else if (m.score === null) notes[id] = `unscorable on the mutant: ${m.reason ?? 'no score'}`;
       continue;

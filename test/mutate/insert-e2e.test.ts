@@ -25,6 +25,16 @@ describe('inserting operators (the detection rule)', () => {
     assert.match(plain.notes!.m!, /unscorable on the original/);
     assert.equal(compare({ targets: ['m'], inserts: true }, base(80), doc(70), ['m']).detected.m, true);
   });
+  it('a target unscorable on both says why on each', () => {
+    const both = compare(
+      { targets: ['m'], inserts: true },
+      base(null),
+      { metrics: [{ id: 'm', score: null, reason: 'trace start: timed out' }] } as unknown as ScoreDocument,
+      ['m'],
+    );
+    assert.equal(both.detected.m, false);
+    assert.equal(both.notes!.m, 'unscorable on the original: no images; on the mutant: trace start: timed out');
+  });
 });
 
 describe('inserting operators and shift-block on a page without the features (real Chrome)', { timeout: 600_000 }, () => {

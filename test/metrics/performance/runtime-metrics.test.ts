@@ -39,6 +39,12 @@ testMetric(frameSmoothness, [
     near: [9.1, 0.1],
   },
   {
+    name: 'a few heavy frames on a loaded machine (their CPU time half their wall time) are still a slow animation',
+    html,
+    evidence: runtime({ frames: [0, 250, 500, 750].map((at) => ({ at, cpuMs: 110, wallMs: 240 })) }),
+    near: [14.3, 0.1],
+  },
+  {
     name: 'a few cheap frames across the window: paced off the main thread, unscorable with why',
     html,
     evidence: runtime({ frames: [0, 300, 600, 900, 1200].map((at) => ({ at, cpuMs: 3, wallMs: 5 })), windowMs: 1400 }),
