@@ -114,7 +114,9 @@ export async function probeInteraction(
     heavyFrameMs: PROBE_HEAVY_FRAME_MS,
     ...opts,
   });
+  const to = performance.now();
   await run.openPage();
+  run.mark('open', to);
   let probed = true;
   try {
     probed = await steps(run);

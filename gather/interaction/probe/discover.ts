@@ -101,7 +101,9 @@ export async function sampleLater(run: ProbeRun): Promise<void> {
   const before = samples.length > 1 ? samples[samples.length - 2]!.screen : fv?.screen;
   if (!last || !before || sameReading(last.screen, before) || run.clockNow >= LAST_SAMPLE_MS) return;
   // On a heavy page only the frame at LAST_SAMPLE_MS is drawn (ProbeRun.advanceToLastFrame).
+  const t = performance.now();
   await run.advanceToLastFrame(LAST_SAMPLE_MS - run.clockNow);
+  run.mark('samples', t);
   await sampleFirstView(run);
 }
 

@@ -27,7 +27,9 @@ export async function closePage(run: ProbeRun): Promise<void> {
   });
   if (js.length || ev.firstView) ev.coverage = { js };
   run.mark('coverage', tc);
+  const tx = performance.now();
   await d.close().catch((err) => run.faults.push(errorMessage(err)));
+  run.mark('close', tx);
 }
 
 /** A PNG crop of the screenshot around `box` (16 px margin, at most 640×360, scaled down to fit). */
