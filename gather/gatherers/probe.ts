@@ -17,6 +17,7 @@ import { gathered, missing } from '../../core/evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import type { InteractionSettings } from '../../core/browser-evidence.js';
 import type { GatherContext, Gatherer, GatheredParts } from '../../core/gatherer.js';
+import type { EvidenceNeed } from '../../core/metric.js';
 import { FIRST_LOAD_TIMEOUT_MS, probeInteraction, unresponsiveEvidence } from '../interaction/probe.js';
 import { readScreen } from '../interaction/probe/screen.js';
 import { VIEWPORT } from '../interaction/driver.js';
@@ -63,11 +64,13 @@ export class ProbeGatherer implements Gatherer {
       // The probe's budget and time count from here: starting Chrome (once for many artifacts) is not the probe's.
       t = performance.now();
       const site = await this.kit.site(evidence);
-      context = await this.kit.context(evidence, 'interaction');
+      const pre = await this.kit.takePreopened(evidence, 'interaction');
+      context = pre?.context ?? (await this.kit.context(evidence, 'interaction'));
       const ev = await probeInteraction(context, evidence.artifact, site.origin, site.entryUrl, {
         deadline,
         started: t,
         firstLoadMs,
+        ...(pre ? { blank: pre.page } : {}),
         ...(this.options.interaction ? { settings: this.options.interaction } : {}),
       });
       out = { interaction: gathered(ev) };
@@ -88,6 +91,27 @@ export class ProbeGatherer implements Gatherer {
     if (evidence.browser?.ok) evidence.browser.value.timings.interaction = ms;
     if (out.interaction?.ok) out.interaction.value.timings.withContext = ms;
     return out;
+  }
+
+  /**
+   * Without a visit (no selected metric needs it), the probe's context and first page are opened at once, beside
+   * the gatherers before it (BrowserKit.preopen); with one, when it is over (`ready`).
+   */
+  prepare(ctx: GatherContext): void {
+    if (!ctx.active.has('visit') && !this.meta.after.includes('lighthouse')) this.kit.preopen(ctx.evidence, 'interaction');
+  }
+
+  /**
+   * When the visit is over, the probe's context and its first page are opened (BrowserKit.preopen) while the
+   * gatherers before it work (the runtime watch waits on real time): not during the visit, whose real-time settle
+   * would share the cores with a renderer starting; not for a page the visit found unresponsive, which is not
+   * probed; not when the probe runs after Lighthouse (an idle renderer beside its measurement).
+   */
+  ready(evidence: Evidence, done: readonly EvidenceNeed[]): void {
+    if (!done.includes('browser') || this.meta.after.includes('lighthouse')) return;
+    const b = evidence.browser;
+    if (b?.ok && b.value.unavailable?.domHtml) return;
+    this.kit.preopen(evidence, 'interaction');
   }
 
   async close(): Promise<void> {

@@ -114,12 +114,15 @@ export class ProbeDriver {
     };
   }
 
-  /** Open the page and set everything up before the first navigation. */
-  async open(): Promise<void> {
+  /**
+   * Open the page (or take `blank`, a page of this context opened ahead and never navigated) and set everything up
+   * before the first navigation.
+   */
+  async open(blank?: Page): Promise<void> {
     this.closed = false;
     this.inflight.clear();
     this.viewport = { ...VIEWPORT };
-    this.page = await this.context.newPage();
+    this.page = blank ?? (await this.context.newPage());
     this.context.on('targetcreated', this.onTarget);
     const cdp = (this.cdp = await this.page.createCDPSession());
     cdp.on(

@@ -4,7 +4,7 @@
  * settle, the restore of the start state, reading a document reached by navigation).
  */
 import type { Moved } from '../page/main/clock.js';
-import type { BrowserContext } from 'puppeteer-core';
+import type { BrowserContext, Page } from 'puppeteer-core';
 import type { Artifact } from '../../../core/artifact/model.js';
 import type { InteractionControl, InteractionEvidence, InteractionSettings, InteractionView } from '../../../core/browser-evidence.js';
 import { withTimeout } from '../../time.js';
@@ -49,6 +49,8 @@ export interface ProbeOptions {
    * past which the page counts as not answering.
    */
   startUpMs?: number;
+  /** A blank page of the context, opened ahead (BrowserKit.preopen): the first page the probe opens. */
+  blank?: Page;
   /** Whether the pages keep V8 block coverage (ProbeConfig.coverage; default on: the probe's evidence needs it). */
   coverage?: boolean;
   /**
@@ -127,6 +129,8 @@ export class ProbeRun {
    */
   adaptedEarly = false;
   private clockNoted = false;
+  /** The blank page opened ahead (ProbeOptions `blank`), until the first page is opened. */
+  private blank: Page | undefined;
 
   constructor(
     readonly context: BrowserContext,
@@ -136,6 +140,7 @@ export class ProbeRun {
     readonly opts: ProbeOptions,
   ) {
     this.settings = { ...INTERACTION_DEFAULTS, ...opts.settings, restore: RESTORE };
+    this.blank = opts.blank;
     const hardDeadline = Math.min(opts.deadline, (opts.started ?? this.t0) + this.settings.budgetMs);
     this.deadline = hardDeadline - FINISH_RESERVE_MS;
     this.ev = {
@@ -154,7 +159,9 @@ export class ProbeRun {
   /** A new page for the probe (the first, or after a hung one). */
   async openPage(): Promise<void> {
     this.d = new ProbeDriver(this.context, this.origin, this.opts.coverage === false ? { ...PROBE_CONFIG, coverage: false } : PROBE_CONFIG, sampleFile);
-    await this.d.open();
+    const blank = this.blank;
+    this.blank = undefined; // a page after a hung one is a new one
+    await this.d.open(blank);
   }
 
   /** performance.now() by which the current piece of work must be over (a requirement test's time limit), if sooner. */
