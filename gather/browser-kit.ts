@@ -189,10 +189,11 @@ export class BrowserKit implements GatherScope {
     const a = this.artifacts.get(evidence);
     if (!a) return;
     this.artifacts.delete(evidence);
-    // Opened ahead for a gatherer that never took it (it did not run, or the artifact ended early).
+    // Opened ahead for a gatherer that never took it (it did not run, or the artifact ended early): closed once open,
+    // waited for at most CLOSE_TIMEOUT_MS.
     for (const opening of a.preopened.values()) {
-      const left = await opening;
-      if (left) await this.closeContext(left.context);
+      const closed = opening.then((left) => (left ? this.closeContext(left.context) : undefined));
+      await pTimeout(closed, { milliseconds: CLOSE_TIMEOUT_MS, fallback: () => undefined });
     }
     const site = await a.site.catch(() => undefined);
     if (!site) return;

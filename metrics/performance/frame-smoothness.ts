@@ -20,10 +20,11 @@
  *   not a smooth animation, and is not penalised either). A few frames that fill the window (a fractal
  *   recomputed every frame: 5 frames of 180 ms) are a very slow animation, and are scored. "Fill" is the frames'
  *   CPU time or their wall time, whichever is more: on a loaded machine a heavy frame waits for a CPU, so its
- *   wall time fills the window while its CPU time alone (what the page got of the core) may not; with CPU time
- *   alone the janky-animation mutant (about 110 ms of CPU a frame; 14.75 on a quiet machine) was called
- *   unscorable with four CPU hogs beside it (test/metrics/performance). A few cheap frames spread over the window are paced by raster or GPU work (a WebGL scene, rendered in software here): unscorable
- *   with that reason, not "nothing animates".
+ *   wall time fills the window while its CPU time alone (what the page got of a core) may not: a page given less
+ *   than half a core would be called still. (In CI, 2026-11-29, the janky-animation mutant, about 110 ms of CPU a
+ *   frame and 14–16 here also beside eight CPU hogs, was once unscorable; the cause was not recorded.) A few cheap
+ *   frames spread over the window are paced by raster or GPU work (a WebGL scene, rendered in software here):
+ *   unscorable with that reason, not "nothing animates".
  *
  * Cannot see: raster and GPU work (off the main thread: a canvas with huge fills or a heavy WebGL scene may drop
  * frames on the GPU while its main thread is cheap); animations that run on the compositor alone (CSS transforms,
