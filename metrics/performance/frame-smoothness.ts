@@ -16,15 +16,14 @@
  *   concurrency (issue "Numbers that hold still"). Chrome's dropped share, a wall-time figure, is reported beside
  *   it, not scored.
  * - Unscorable when the window's trace could not be read (the frames were not measured), and when the page drew
- *   fewer than MIN_FRAMES frames in the window that fill less than half of it: nothing animates (a still page is
+ *   fewer than MIN_FRAMES frames in the window that cost less than half of it: nothing animates (a still page is
  *   not a smooth animation, and is not penalised either). A few frames that fill the window (a fractal
- *   recomputed every frame: 5 frames of 180 ms) are a very slow animation, and are scored. "Fill" is the frames'
- *   CPU time or their wall time, whichever is more: on a loaded machine a heavy frame waits for a CPU, so its
- *   wall time fills the window while its CPU time alone (what the page got of a core) may not: a page given less
- *   than half a core would be called still. (In CI, 2026-11-29, the janky-animation mutant, about 110 ms of CPU a
- *   frame and 14–16 here also beside eight CPU hogs, was once unscorable; the cause was not recorded.) A few cheap
- *   frames spread over the window are paced by raster or GPU work (a WebGL scene, rendered in software here):
- *   unscorable with that reason, not "nothing animates".
+ *   recomputed every frame: 5 frames of 180 ms) are a very slow animation, and are scored; a few cheap frames
+ *   spread over the window are paced by raster or GPU work (a WebGL scene, rendered in software here): unscorable
+ *   with that reason, not "nothing animates". "Cost" is CPU time only. Counting the frames' wall time too (so that a
+ *   page given less than half a core still counts as animating) was tried on 2026-11-29 and dropped: on 55 corpus
+ *   pages it called three pages starting a WebAssembly runtime (pyodide-bar-chart, schema-dsl, tacopy-playground:
+ *   3–5 frames of start-up work, 0.9–1.1 s of wall time in a 1.0–1.35 s window) a janky animation scoring 13.
  *
  * Cannot see: raster and GPU work (off the main thread: a canvas with huge fills or a heavy WebGL scene may drop
  * frames on the GPU while its main thread is cheap); animations that run on the compositor alone (CSS transforms,
@@ -55,8 +54,7 @@ const frameSmoothness: MetricDefinition = {
     const frames = r.frames;
     const chrome = r.presented + r.dropped > 0 ? round1((100 * r.dropped) / (r.presented + r.dropped)) : null;
     const frameCpu = frames.reduce((a, f) => a + f.cpuMs, 0);
-    const frameWall = frames.reduce((a, f) => a + f.wallMs, 0);
-    if (frames.length < MIN_FRAMES && (frames.length < 2 || Math.max(frameCpu, frameWall) < BUSY_SHARE * r.windowMs))
+    if (frames.length < MIN_FRAMES && (frames.length < 2 || frameCpu < BUSY_SHARE * r.windowMs))
       return unscorable(
         frames.length >= 3 && frames[frames.length - 1]!.at >= r.windowMs / 2
           ? `the page animates at about ${round1((1000 * frames.length) / Math.max(1, r.windowMs))} fps with an idle main thread: its frames wait on raster or GPU work, which is not measured`
