@@ -13,6 +13,11 @@ export interface RuntimeFrame {
   wallMs: number;
   /** Main-thread CPU time of the tasks inside it (ms, thread ticks): the page's own cost, not the machine's. */
   cpuMs: number;
+  /**
+   * Of `cpuMs`, the CPU time of the page's `requestAnimationFrame` callbacks (Chrome's `FireAnimationFrame`): the
+   * work a script-driven animation does in the frame. Absent in evidence recorded before 2026-11-29.
+   */
+  rafCpuMs?: number;
 }
 
 /** One interaction webgrade sent (a key press or a click), as Event Timing measured it. */

@@ -7,6 +7,8 @@
  *   after the previous rendering to the end of this one;
  * - each frame's CPU cost: the thread time (`tdur`) of the top-level `RunTask`s that start inside it. Thread time
  *   is what the page's own work costs; wall time also counts the waits for a CPU another process holds;
+ * - of that cost, the part in the page's own `requestAnimationFrame` callbacks (`FireAnimationFrame`'s thread
+ *   time): the work an animation driven by script does each frame, beside its start-up, timers and events;
  * - Chrome's own accounting of the frames it presented and dropped (`PipelineReporter`, the source of its
  *   smoothness metric), dropped frames counted only where Chrome says they affect smoothness.
  * Everything is a number checked for its type; a trace event is Chrome's, but its arguments can carry the page's
@@ -94,6 +96,7 @@ export function readTrace(events: readonly TraceEvent[], from?: number, to?: num
   const tasks: Array<{ ts: number; end: number; cpu: number }> = [];
   const begins = new Map<string, number>();
   const spans: Array<{ ts: number; end: number }> = [];
+  const callbacks: Array<{ ts: number; cpu: number }> = [];
   let presented = 0;
   let dropped = 0;
   let first = Infinity;
@@ -121,6 +124,9 @@ export function readTrace(events: readonly TraceEvent[], from?: number, to?: num
     if (e.name === 'RunTask' && e.ph === 'X') {
       const dur = num(e.dur);
       if (dur !== undefined && dur >= 0) tasks.push({ ts, end: ts + dur, cpu: Math.max(0, num(e.tdur) ?? dur) });
+    } else if (e.name === 'FireAnimationFrame' && e.ph === 'X') {
+      const dur = num(e.dur);
+      if (dur !== undefined && dur >= 0) callbacks.push({ ts, cpu: Math.max(0, num(e.tdur) ?? dur) });
     } else if (e.name === 'AnimationFrame' && (e.ph === 'b' || e.ph === 'e')) {
       const id = typeof e.id === 'string' || typeof e.id === 'number' ? String(e.id) : JSON.stringify(obj(e.id2) ?? null);
       if (e.ph === 'b') begins.set(id, ts);
@@ -136,14 +142,25 @@ export function readTrace(events: readonly TraceEvent[], from?: number, to?: num
   const top: typeof tasks = [];
   for (const t of tasks) if (!top.length || t.ts >= top[top.length - 1]!.end) top.push(t);
   spans.sort((a, b) => a.ts - b.ts);
+  callbacks.sort((a, b) => a.ts - b.ts);
   const start = from ?? (Number.isFinite(first) ? first : 0);
   const frames: RuntimeFrame[] = [];
   let i = 0;
+  let k = 0;
   for (const s of spans.slice(0, MAX_FRAMES)) {
     while (i < top.length && top[i]!.ts < s.ts) i++;
+    while (k < callbacks.length && callbacks[k]!.ts < s.ts) k++;
     let cpu = 0;
     for (let j = i; j < top.length && top[j]!.ts <= s.end; j++) cpu += top[j]!.cpu;
-    frames.push({ at: round((s.ts - start) / 1000), wallMs: round((s.end - s.ts) / 1000), cpuMs: round(cpu / 1000) });
+    // Callbacks of one frame run one after another in its rendering step: none is nested in another.
+    let script = 0;
+    for (let j = k; j < callbacks.length && callbacks[j]!.ts <= s.end; j++) script += callbacks[j]!.cpu;
+    frames.push({
+      at: round((s.ts - start) / 1000),
+      wallMs: round((s.end - s.ts) / 1000),
+      cpuMs: round(cpu / 1000),
+      rafCpuMs: round(Math.min(cpu, script) / 1000),
+    });
   }
   const busyWallMs = round(top.reduce((a, t) => a + (t.end - t.ts), 0) / 1000);
   const spanMs = Number.isFinite(first) ? round(((to ?? last) - start) / 1000) : 0;

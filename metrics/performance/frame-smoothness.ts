@@ -24,6 +24,12 @@
  *   page given less than half a core still counts as animating) was tried on 2026-11-29 and dropped: on 55 corpus
  *   pages it called three pages starting a WebAssembly runtime (pyodide-bar-chart, schema-dsl, tacopy-playground:
  *   3–5 frames of start-up work, 0.9–1.1 s of wall time in a 1.0–1.35 s window) a janky animation scoring 13.
+ *   What tells a slow animation from start-up work instead: where the CPU goes. At least MIN_SCRIPT_FRAMES frames
+ *   whose own `requestAnimationFrame` callbacks cost more than a refresh each are an animation driven by script
+ *   that misses refreshes, scored however few frames the window held and however little of a core the page got
+ *   (CI, 2026-11-29: the mutation test's janky animation, 3·10⁷ loop iterations a frame, drew 5 frames in 1,009 ms
+ *   beside other tests, under half the window in CPU, and was called still). Start-up work runs in script
+ *   evaluation, WebAssembly compilation and promise jobs, not in animation-frame callbacks.
  *
  * Cannot see: raster and GPU work (off the main thread: a canvas with huge fills or a heavy WebGL scene may drop
  * frames on the GPU while its main thread is cheap); animations that run on the compositor alone (CSS transforms,
@@ -38,6 +44,8 @@ import { renderSvg } from '../lib/image-tools.js';
 /** Fewer frames than this in the window, costing less than BUSY_SHARE of it: the page does not animate. */
 export const MIN_FRAMES = 10;
 export const BUSY_SHARE = 0.5;
+/** At least this many frames whose own animation-frame callbacks cost more than a refresh: a slow animation, scored. */
+export const MIN_SCRIPT_FRAMES = 3;
 
 const frameSmoothness: MetricDefinition = {
   number: 33,
@@ -54,7 +62,8 @@ const frameSmoothness: MetricDefinition = {
     const frames = r.frames;
     const chrome = r.presented + r.dropped > 0 ? round1((100 * r.dropped) / (r.presented + r.dropped)) : null;
     const frameCpu = frames.reduce((a, f) => a + f.cpuMs, 0);
-    if (frames.length < MIN_FRAMES && (frames.length < 2 || frameCpu < BUSY_SHARE * r.windowMs))
+    const drawnByScript = frames.filter((f) => (f.rafCpuMs ?? 0) > FRAME_BUDGET_MS).length;
+    if (frames.length < MIN_FRAMES && (frames.length < 2 || frameCpu < BUSY_SHARE * r.windowMs) && drawnByScript < MIN_SCRIPT_FRAMES)
       return unscorable(
         frames.length >= 3 && frames[frames.length - 1]!.at >= r.windowMs / 2
           ? `the page animates at about ${round1((1000 * frames.length) / Math.max(1, r.windowMs))} fps with an idle main thread: its frames wait on raster or GPU work, which is not measured`

@@ -31,6 +31,8 @@ function trace(costs: number[], after: TraceEvent[] = []): TraceEvent[] {
     ev.push({ name: 'AnimationFrame', ph: 'b', id: i, pid: PID, tid: TID, ts: t });
     ev.push({ name: 'RunTask', ph: 'X', pid: PID, tid: TID, ts: t + 10, dur: c * 2000, tdur: c * 1000 });
     ev.push({ name: 'RunTask', ph: 'X', pid: PID, tid: TID, ts: t + 20, dur: 5, tdur: 5 }); // nested: not counted twice
+    // the page's animation-frame callback, inside the task: half its CPU time
+    ev.push({ name: 'FireAnimationFrame', ph: 'X', pid: PID, tid: TID, ts: t + 30, dur: c * 1000, tdur: c * 500 });
     ev.push({ name: 'AnimationFrame', ph: 'e', id: i, pid: PID, tid: TID, ts: t + c * 2000 + 100 });
     ev.push({
       name: 'PipelineReporter',
@@ -56,6 +58,10 @@ describe('runtime trace reading', () => {
       [2, 2, 42, 2, 2, 42],
     );
     assert.equal(r.frames[2]!.wallMs, 84.1);
+    assert.deepEqual(
+      r.frames.map((f) => f.rafCpuMs),
+      [1, 1, 21, 1, 1, 21],
+    );
     assert.equal(r.presented, 4);
     assert.equal(r.dropped, 2);
     assert.equal(r.fault, undefined);

@@ -45,6 +45,21 @@ testMetric(frameSmoothness, [
     unscorable: /nothing animates|raster or GPU/,
   },
   {
+    name: 'a few frames whose animation-frame callbacks each cost more than a refresh are a slow animation, on under half a core too',
+    html,
+    evidence: runtime({ frames: [0, 200, 400, 600, 800].map((at) => ({ at, cpuMs: 100, rafCpuMs: 98, wallMs: 200 })), windowMs: 1009 }),
+    near: [16.7, 0.1],
+  },
+  {
+    name: 'two such frames, the rest start-up work outside animation-frame callbacks: not an animation',
+    html,
+    evidence: runtime({
+      frames: [0, 200, 400, 600].map((at, i) => ({ at, cpuMs: 100, rafCpuMs: i < 2 ? 98 : 1, wallMs: 200 })),
+      windowMs: 1009,
+    }),
+    unscorable: /nothing animates|raster or GPU/,
+  },
+  {
     name: 'a few cheap frames across the window: paced off the main thread, unscorable with why',
     html,
     evidence: runtime({ frames: [0, 300, 600, 900, 1200].map((at) => ({ at, cpuMs: 3, wallMs: 5 })), windowMs: 1400 }),
