@@ -16,22 +16,27 @@
  *   concurrency (issue "Numbers that hold still"). Chrome's dropped share, a wall-time figure, is reported beside
  *   it, not scored.
  * - Unscorable when the window's trace could not be read (the frames were not measured), and when the page drew
- *   fewer than MIN_FRAMES frames in the window that cost less than half of it: nothing animates (a still page is
- *   not a smooth animation, and is not penalised either). A few frames that fill the window (a fractal
- *   recomputed every frame: 5 frames of 180 ms) are a very slow animation, and are scored; a few cheap frames
- *   spread over the window are paced by raster or GPU work (a WebGL scene, rendered in software here): unscorable
- *   with that reason, not "nothing animates". "Cost" is CPU time only. Counting the frames' wall time too (so that a
- *   page given less than half a core still counts as animating) was tried on 2026-11-29 and dropped: on 55 corpus
- *   pages it called three pages starting a WebAssembly runtime (pyodide-bar-chart, schema-dsl, tacopy-playground:
- *   3–5 frames of start-up work, 0.9–1.1 s of wall time in a 1.0–1.35 s window) a janky animation scoring 13.
- *   What tells a slow animation from start-up work instead: where the CPU goes. At least MIN_SCRIPT_FRAMES frames
- *   whose own `requestAnimationFrame` callbacks cost more than a refresh each are an animation driven by script
- *   that misses refreshes, scored however few frames the window held and however little of a core the page got
- *   (CI, 2026-11-29: the mutation test's janky animation, 3·10⁷ loop iterations a frame, drew 5 frames in 1,009 ms
- *   beside other tests, under half the window in CPU, and was called still). Start-up work runs in script
- *   evaluation, WebAssembly compilation and promise jobs, not in animation-frame callbacks.
+ *   fewer than MIN_FRAMES frames in the window unless at least MIN_SCRIPT_FRAMES of them spent more than a
+ *   refresh in the page's own `requestAnimationFrame` callbacks: nothing animates (a still page is not a smooth
+ *   animation, and is not penalised either). A few frames drawn by such callbacks (a fractal recomputed every
+ *   frame: 5 frames of 180 ms) are a very slow animation, and are scored, however little of a core the page got;
+ *   a few cheap frames spread over the window are paced by raster or GPU work (a WebGL scene, rendered in software
+ *   here): unscorable with that reason, not "nothing animates". "Cost" is CPU time only.
+ * - Why the callbacks decide (2026-11-29): before, a few frames whose CPU filled half the window were scored. That
+ *   rule moved with the machine: on CI the mutation test's janky animation (3·10⁷ loop iterations a frame) got
+ *   under half a core beside other tests, drew 5 frames in 1,009 ms under half the window in CPU and was called
+ *   still; and pages starting a WebAssembly runtime (tacopy-playground: one start-up frame of 2.2 s of CPU) were
+ *   called a janky animation scoring 4. Counting the frames' wall time too was tried and dropped the same day: it
+ *   called three such pages (pyodide-bar-chart, schema-dsl, tacopy-playground: 3–5 frames, 0.9–1.1 s of wall in a
+ *   1.0–1.35 s window) a janky animation scoring 13. Their start-up work runs in script evaluation, WebAssembly
+ *   compilation and promise jobs: 0 ms of it in animation-frame callbacks. Over 73 pages (67 corpus pages, every
+ *   one that calls `requestAnimationFrame` among them, and the six heavy fixtures; one run beside a test suite) the
+ *   two rules differ on one: tacopy-playground, 10.2 → unscorable. Evidence recorded before the callbacks' time
+ *   was read (`rafCpuMs` absent) keeps the old rule.
  *
- * Cannot see: raster and GPU work (off the main thread: a canvas with huge fills or a heavy WebGL scene may drop
+ * Cannot see: a slow animation of under MIN_FRAMES frames a second drawn from timers or a worker's messages instead
+ * of animation-frame callbacks (unscorable: rare in generated pages, which draw in `requestAnimationFrame`); raster
+ * and GPU work (off the main thread: a canvas with huge fills or a heavy WebGL scene may drop
  * frames on the GPU while its main thread is cheap); animations that run on the compositor alone (CSS transforms,
  * opacity: they are smooth anyway); frames after the window (a game that slows down as the level grows); a phone's
  * slower CPU (costs are this machine's; a page at 10 ms here may miss refreshes on a phone).
@@ -41,8 +46,9 @@ import { present } from '../../core/evidence.js';
 import { FRAME_BUDGET_MS, frameStripSvg, quantile, round1 } from '../lib/runtime.js';
 import { renderSvg } from '../lib/image-tools.js';
 
-/** Fewer frames than this in the window, costing less than BUSY_SHARE of it: the page does not animate. */
+/** Fewer frames than this in the window (and not a slow animation, below): the page does not animate. */
 export const MIN_FRAMES = 10;
+/** Evidence without `rafCpuMs` (recorded before 2026-11-29): frames whose CPU fills this share of the window animate. */
 export const BUSY_SHARE = 0.5;
 /** At least this many frames whose own animation-frame callbacks cost more than a refresh: a slow animation, scored. */
 export const MIN_SCRIPT_FRAMES = 3;
@@ -63,7 +69,10 @@ const frameSmoothness: MetricDefinition = {
     const chrome = r.presented + r.dropped > 0 ? round1((100 * r.dropped) / (r.presented + r.dropped)) : null;
     const frameCpu = frames.reduce((a, f) => a + f.cpuMs, 0);
     const drawnByScript = frames.filter((f) => (f.rafCpuMs ?? 0) > FRAME_BUDGET_MS).length;
-    if (frames.length < MIN_FRAMES && (frames.length < 2 || frameCpu < BUSY_SHARE * r.windowMs) && drawnByScript < MIN_SCRIPT_FRAMES)
+    // Evidence recorded before the callbacks' time was read: the CPU that fills the window decides instead.
+    const legacy = frames.some((f) => f.rafCpuMs === undefined);
+    const slowAnimation = legacy ? frames.length >= 2 && frameCpu >= BUSY_SHARE * r.windowMs : drawnByScript >= MIN_SCRIPT_FRAMES;
+    if (frames.length < MIN_FRAMES && !slowAnimation)
       return unscorable(
         frames.length >= 3 && frames[frames.length - 1]!.at >= r.windowMs / 2
           ? `the page animates at about ${round1((1000 * frames.length) / Math.max(1, r.windowMs))} fps with an idle main thread: its frames wait on raster or GPU work, which is not measured`

@@ -41,7 +41,33 @@ testMetric(frameSmoothness, [
   {
     name: 'a few frames of start-up work (CPU under half the window, wall time over it) are not an animation',
     html,
-    evidence: runtime({ frames: [0, 400, 800].map((at) => ({ at, cpuMs: 120, wallMs: 370 })), windowMs: 1012 }),
+    evidence: runtime({ frames: [0, 400, 800].map((at) => ({ at, cpuMs: 120, rafCpuMs: 0, wallMs: 370 })), windowMs: 1012 }),
+    unscorable: /nothing animates|raster or GPU/,
+  },
+  {
+    name: 'start-up frames whose CPU fills the window outside animation-frame callbacks (a WebAssembly runtime compiling) are not an animation',
+    html,
+    evidence: runtime({
+      frames: [
+        { at: 59, cpuMs: 183, rafCpuMs: 0, wallMs: 187 },
+        { at: 277, cpuMs: 328, rafCpuMs: 0, wallMs: 380 },
+        { at: 658, cpuMs: 59, rafCpuMs: 0, wallMs: 60 },
+        { at: 918, cpuMs: 2250, rafCpuMs: 0, wallMs: 3273 },
+      ],
+      windowMs: 1030,
+    }),
+    unscorable: /nothing animates|raster or GPU/,
+  },
+  {
+    name: 'evidence recorded before callbacks were timed: a few frames filling half the window in CPU are still a slow animation',
+    html,
+    evidence: runtime({ frames: [0, 200, 400, 600, 800].map((at) => ({ at, cpuMs: 110, wallMs: 200 })), windowMs: 1000 }),
+    near: [14.3, 0.1],
+  },
+  {
+    name: 'evidence recorded before callbacks were timed: a few frames under half the window are not',
+    html,
+    evidence: runtime({ frames: [0, 200, 400, 600].map((at) => ({ at, cpuMs: 100, wallMs: 200 })), windowMs: 1000 }),
     unscorable: /nothing animates|raster or GPU/,
   },
   {
@@ -62,7 +88,7 @@ testMetric(frameSmoothness, [
   {
     name: 'a few cheap frames across the window: paced off the main thread, unscorable with why',
     html,
-    evidence: runtime({ frames: [0, 300, 600, 900, 1200].map((at) => ({ at, cpuMs: 3, wallMs: 5 })), windowMs: 1400 }),
+    evidence: runtime({ frames: [0, 300, 600, 900, 1200].map((at) => ({ at, cpuMs: 3, rafCpuMs: 2, wallMs: 5 })), windowMs: 1400 }),
     unscorable: /raster or GPU/,
   },
   { name: 'a few frames (start-up) are not an animation', html, evidence: runtime({ frames: frames(5, [2]) }), unscorable: /5 frames/ },

@@ -4,7 +4,13 @@ import type { MemorySample, RuntimeEvidence, RuntimeInteraction } from '../../..
 
 /** `n` frames 16.7 ms apart whose CPU costs cycle through `costs`. */
 export function frames(n: number, costs: number[]): RuntimeEvidence['frames'] {
-  return Array.from({ length: n }, (_, i) => ({ at: Math.round(i * 16.7), cpuMs: costs[i % costs.length]!, wallMs: costs[i % costs.length]! + 1 }));
+  // every frame's cost in the page's animation-frame callbacks (an animation drawn by script)
+  return Array.from({ length: n }, (_, i) => ({
+    at: Math.round(i * 16.7),
+    cpuMs: costs[i % costs.length]!,
+    rafCpuMs: costs[i % costs.length]!,
+    wallMs: costs[i % costs.length]! + 1,
+  }));
 }
 
 export function key(input: string, handlerCpuMs: number | undefined, latencyMs: number | null = null): RuntimeInteraction {
