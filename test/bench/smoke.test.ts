@@ -111,7 +111,7 @@ const SMOKES: Smoke[] = [
       /^virtual-time benchmark .*, 2 runs per page and mode, 2300 ms of page time$/m,
       /^visit {8}clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":\d+,"frames":\d+,"ticks":\d+\}/m,
       /^virtual-time clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":\d+/m,
-      /^begin-frame (skipped \(.*chromium-headless-shell|.*clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":\d+)/m,
+      /^begin-frame(: skipped \(.*chromium-headless-shell| +clock page {13}[\d.]+ s {2}screenshots .* clock \{"now":\d+)/m,
     ],
   },
   {

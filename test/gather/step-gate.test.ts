@@ -101,7 +101,10 @@ describe('the step gate', () => {
       );
       const waited = performance.now() - t;
       assert.ok(waited >= 380 && waited < 3000, `five steps waited ${Math.round(waited)} ms for a page cap of 400 ms`);
-      assert.equal(gate.stats.held, 2);
+      // The first step is held maxHoldMs, the second the rest of the page's 400 ms; on a loaded machine the first
+      // poll after 250 ms can come past 400, and then the first step alone used the page's allowance.
+      assert.ok(gate.stats.held >= 1 && gate.stats.held <= 2, `${gate.stats.held} steps held`);
+      assert.ok(gate.stats.heldMs >= 380, `held ${gate.stats.heldMs} ms`);
       // Another page starts with its own allowance.
       const t2 = performance.now();
       await gate.scope(
