@@ -286,6 +286,17 @@ export function workerCommand(): Command {
               const log = (line: string) => {
                 if (!flags.quiet) process.stderr.write(line + '\n');
               };
+              // The signals are taken before the worker starts: it takes jobs as soon as it is made (BullMQ's
+              // autorun), and a SIGTERM then, while it waits to be ready, would kill it with a job in hand.
+              let stopping: string | undefined;
+              let started: { stop(): Promise<unknown> } | undefined;
+              const onSignal = (sig: string) => {
+                log(`[worker ${process.pid}] ${sig}: finishing the jobs in hand, then exiting`);
+                stopping = sig;
+                if (started) void started.stop();
+              };
+              process.once('SIGTERM', () => onSignal('SIGTERM'));
+              process.once('SIGINT', () => onSignal('SIGINT'));
               const w = await startQueueWorker(redis, {
                 queue: flags.queue ?? DEFAULT_QUEUE,
                 concurrency: flags.concurrency ?? 1,
@@ -305,15 +316,12 @@ export function workerCommand(): Command {
                   log(`[worker ${process.pid}] ${what} ${status} ${(e.ms / 1000).toFixed(1)}s`);
                 },
               });
-              log(
-                `[worker ${process.pid}] waiting for jobs on queue ${flags.queue ?? DEFAULT_QUEUE} (network ${describeNetwork(network)}${flags.checkNetwork ? ', --check-network' : ''}${sharedRoot ? `, shared jobs inside ${sharedRoot}` : ''})`,
-              );
-              const onSignal = (sig: string) => {
-                log(`[worker ${process.pid}] ${sig}: finishing the jobs in hand, then exiting`);
-                void w.stop();
-              };
-              process.once('SIGTERM', () => onSignal('SIGTERM'));
-              process.once('SIGINT', () => onSignal('SIGINT'));
+              started = w;
+              if (stopping) void w.stop();
+              else
+                log(
+                  `[worker ${process.pid}] waiting for jobs on queue ${flags.queue ?? DEFAULT_QUEUE} (network ${describeNetwork(network)}${flags.checkNetwork ? ', --check-network' : ''}${sharedRoot ? `, shared jobs inside ${sharedRoot}` : ''})`,
+                );
               await w.closed;
               log(`[worker ${process.pid}] stopped`);
             },
