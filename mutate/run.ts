@@ -186,6 +186,7 @@ export function compare(
         notes[id] = `unscorable on the original: ${b.reason ?? 'no score'}${m.score === null ? `; on the mutant: ${m.reason ?? 'no score'}` : ''}`;
       else if (b.base === 0) notes[id] = 'at the floor (0) on the original: cannot drop';
       else if (m.score === null) notes[id] = `unscorable on the mutant: ${m.reason ?? 'no score'}`;
+      else if (!detected[id] && m.summary) notes[id] = `the mutant: ${m.summary}`;
       continue;
     }
     const changedScorability = b.values.every((v) => v !== null) !== (m.score !== null) && !(m.score === null && b.values.some((v) => v === null));

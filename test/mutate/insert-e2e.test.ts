@@ -35,6 +35,18 @@ describe('inserting operators (the detection rule)', () => {
     assert.equal(both.detected.m, false);
     assert.equal(both.notes!.m, 'unscorable on the original: no images; on the mutant: trace start: timed out');
   });
+  it('a target the mutant left where it was says what the mutant scored it on', () => {
+    const missed = compare(
+      { targets: ['m'] },
+      base(100),
+      { metrics: [{ id: 'm', score: 100, summary: '4 of 4 controls acted on answered' }] } as unknown as ScoreDocument,
+      ['m'],
+    );
+    assert.equal(missed.detected.m, false);
+    assert.equal(missed.notes!.m, 'the mutant: 4 of 4 controls acted on answered');
+    const hit = compare({ targets: ['m'] }, base(100), { metrics: [{ id: 'm', score: 75, summary: '3 of 4' }] } as unknown as ScoreDocument, ['m']);
+    assert.equal(hit.notes, undefined);
+  });
 });
 
 describe('inserting operators and shift-block on a page without the features (real Chrome)', { timeout: 600_000 }, () => {
