@@ -431,6 +431,8 @@ export interface InteractionEvidence {
   fillErrors?: InteractionError[];
   /** Snapshot paths that differed between two identical runs (left out of every comparison). */
   unstable?: string[];
+  /** Why no second identical run looked for unstable paths (a heavy page with nothing on real time). */
+  unstableUnchecked?: string;
   /** The page stopped answering after its first load: nothing was acted on. */
   hung?: boolean;
   /** V8 block coverage of the page's own JS over every load of the probe (dead-code). */

@@ -18,7 +18,8 @@
  *    an animated page is the page over its first seconds: discover.ts `sampleFirstView`).
  * 2. When the page has empty text fields, a filled baseline (R1): reload, fill them, PREP, OBSERVE. Then a
  *    second baseline (R2), the same as the first: what differs between two identical runs is unstable (it
- *    depends on real time: network timing, a CSS transition in progress) and never counts as an effect.
+ *    depends on real time: network timing, a video) and never counts as an effect. A heavy page held to the page
+ *    clock with nothing left on real time (no worker, no request after load, no media) gets no R2 (baselines.ts).
  * 3. Controls (at most `maxControls`, keyboard first, then document order; with more, that many spread evenly
  *    over document order): for each, the start state is restored (storage and cookies of the origin cleared,
  *    the entry page loaded again, SETTLE), the other empty text fields are filled (not for the keyboard), the
@@ -35,7 +36,8 @@
  *    apart from its first settle on (from its first frame when that alone costs the mark, else from MEASURE_MS;
  *    ProbeRun.adaptEarly), its later settles draw one frame and hold the rest, and its later sample of the first
  *    view draws only the frame at its moment, so that the budget reaches the controls. Such a page without controls
- *    keeps its first document for its baseline (nothing compares it with another load); one with controls reloads
+ *    keeps its first document for its baseline (nothing compares it with another load), which runs on to the later
+ *    sample's moment and draws its frame there only; one with controls reloads
  *    for it (its first frames ran at 16 ms, the restores' at the adapted interval from their start).
  * 4. In-app navigation, breadth first: every navigation element (links to other files, fragments, hash routes,
  *    tabs, nav buttons, `#` links in navigation) is tried from the start view (reusing the control's action when

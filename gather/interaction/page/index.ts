@@ -54,6 +54,8 @@ const api = {
   },
   docId: () => performance.timeOrigin,
   readyState: () => document.readyState,
+  /** A video or audio element in the document (media plays on real time: probe/baselines.ts). */
+  hasMedia: () => document.querySelector('video, audio') !== null,
   href: () => location.href,
   pageHeight: () => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
   /** Requirement tests (../requirement-tests/page/). */

@@ -44,6 +44,8 @@ export interface Baseline {
   /** Paths that changed by themselves between `before` and `after`. */
   spontaneous: string[];
   errors: InteractionError[];
+  /** Requests the page made in its PREP and OBSERVE (the load's own are before them). */
+  requests: number;
   view: InteractionView;
   /** Snapshots at more moments (virtual ms after PREP → records): where the keyboard's keys are read. */
   at?: Record<number, Record<string, string>>;

@@ -1,0 +1,63 @@
+/**
+ * The probe's baselines on heavy pages (fixtures/probe-heavy/: a canvas scene whose every frame costs tens of
+ * millions of iterations), in the real browser: a heavy page held to the page clock with nothing on real time gets
+ * no second identical baseline (R2), and says why; one with a video or with requests of its own after load keeps
+ * it; one with nothing to act on draws the later sample's frame once, in its baseline.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { InteractionEvidence } from '../../core/browser-evidence.js';
+import { LAST_SAMPLE_MS } from '../../gather/interaction/probe/discover.js';
+import { PROBE_HEAVY_FRAME_MS } from '../../gather/interaction/probe/limits.js';
+import { Scorer } from '../../runner/score.js';
+import { fixture } from '../helpers.js';
+
+const scorer = new Scorer({ suite: 'extended', only: ['control-liveness', 'render-validity'], network: { mode: 'offline' }, judge: undefined });
+after(() => scorer.close());
+
+async function probe(name: string) {
+  const { doc, evidence } = await scorer.scoreWithEvidence(fixture('probe-heavy', `${name}.html`));
+  assert.ok(evidence.interaction?.ok, JSON.stringify(evidence.interaction));
+  const ev = (evidence.interaction as { value: InteractionEvidence }).value;
+  // Every page here is heavy: its frames adapted in its first settle (without that, nothing below is tested).
+  assert.equal(ev.settings.frameMs, PROBE_HEAVY_FRAME_MS, `${name} was not taken as heavy: ${JSON.stringify(ev.settings)}`);
+  const score = (id: string) => doc.metrics.find((m) => m.id === id)!;
+  return { ev, liveness: score('control-liveness'), render: score('render-validity') };
+}
+
+/** Reloads of the entry page the probe made (its first load is not one). */
+const restores = (ev: InteractionEvidence) => ev.network?.filter((e) => /\.html$/.test(new URL(e.url).pathname)).length ?? NaN;
+
+describe('the second baseline on heavy pages', () => {
+  it('a heavy scene with a button and nothing on real time: no R2, the reason logged, the button still found live', async () => {
+    const { ev, liveness } = await probe('scene-button');
+    assert.match(ev.unstableUnchecked ?? '', /nothing in it runs on real time/);
+    assert.equal(ev.unstable, undefined);
+    assert.equal(liveness.score, 100, JSON.stringify(liveness.details));
+    // First load, the plain baseline's reload, the button's restore: three loads of the page, not four.
+    assert.equal(restores(ev), 3, JSON.stringify(ev.network?.map((e) => e.url)));
+  });
+
+  it('the same scene with a video element keeps R2 (media plays on real time)', async () => {
+    const { ev } = await probe('scene-video');
+    assert.equal(ev.unstableUnchecked, undefined);
+    assert.equal(restores(ev), 4, JSON.stringify(ev.network?.map((e) => e.url)));
+  });
+
+  it('the same scene polling its server keeps R2 (what it shows depends on network timing)', async () => {
+    const { ev } = await probe('scene-polling');
+    assert.equal(ev.unstableUnchecked, undefined);
+  });
+});
+
+describe('the later sample on a heavy page with nothing to act on', () => {
+  it('is read once, at LAST_SAMPLE_MS, in the frame its baseline ends on, and the page renders', async () => {
+    const { ev, render } = await probe('scene-alone');
+    assert.deepEqual(
+      ev.firstView?.samples?.map((s) => s.atMs),
+      [LAST_SAMPLE_MS],
+    );
+    assert.equal(ev.unstableUnchecked, undefined, 'nothing to compare: no R2 to skip');
+    assert.equal(render.score, 100, JSON.stringify(render.details));
+  });
+});
