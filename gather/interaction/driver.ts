@@ -9,47 +9,13 @@
  * (errors, requests, dialogs, listeners, navigations) needs no page's word.
  */
 import type { BrowserContext, CDPSession, Page } from 'puppeteer-core';
-import type { InteractionError } from '../../core/browser-evidence.js';
 import { errorMessage } from '../../core/errors.js';
 import { TimeoutError, sleep, withTimeout } from '../time.js';
 import { CoverageUnion } from './coverage.js';
 import { agentKeys, agentScript, readerScript, WORLD_NAME, type AgentInit } from './page-script.js';
 import { bounded } from '../isolated-world.js';
 import type { ProbeConfig } from './probe/limits.js';
-
-export interface RecordedError extends InteractionError {
-  id?: number;
-  /** When the browser reported it (epoch ms): errors before the first paint count against the first view. */
-  at?: number;
-  /** Raised in the top document's own world (not a frame's). */
-  top?: boolean;
-  /** For console lines about a resource: its URL (to tell the sandbox's refusals apart). */
-  url?: string;
-}
-
-export interface RecordedRequest {
-  url: string;
-  method: string;
-  type: string;
-  navigation: boolean;
-}
-
-/** What the page did during one window (an action and its observation). */
-export interface Window {
-  errors: RecordedError[];
-  requests: RecordedRequest[];
-  dialogs: string[];
-  fileChoosers: number;
-  popups: string[];
-  /** Main-frame documents committed (a navigation away from the current document). */
-  documents: Array<{ url: string; loaderId: string }>;
-  /** Same-document navigations (fragment, pushState). */
-  sameDocument: number;
-  /** Requests the sandbox refused (or that failed to connect), by URL. */
-  refused: string[];
-}
-
-const newWindow = (): Window => ({ errors: [], requests: [], dialogs: [], fileChoosers: 0, popups: [], documents: [], sameDocument: 0, refused: [] });
+import { newWindow, type RecordedError, type Window } from './window.js';
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 
@@ -91,6 +57,11 @@ export class ProbeDriver {
   /** The canvases' context kinds the agent last reported (document order), passed to the readers. */
   kinds: string[] = [];
   private closed = false;
+  /**
+   * What the page started that runs on real time, as Chrome reports it (the page cannot hide it): a WebSocket, an
+   * audio context; `unwatched` when Chrome would not report audio contexts (probe/baselines.ts `twinSkipped`).
+   */
+  readonly realTime = new Set<'websocket' | 'audio' | 'unwatched'>();
   private readonly onTarget: (t: unknown) => void;
 
   constructor(
@@ -184,6 +155,8 @@ export class ProbeDriver {
         this.win.requests.push({ url: url.slice(0, 300), method: e.request.method, type, navigation: type === 'Document' && e.frameId === this.mainFrameId });
       },
     );
+    cdp.on('Network.webSocketCreated', () => this.realTime.add('websocket'));
+    cdp.on('WebAudio.contextCreated', () => this.realTime.add('audio'));
     cdp.on('Network.loadingFinished', (e: { requestId: string }) => this.inflight.delete(e.requestId));
     cdp.on('Network.loadingFailed', (e: { requestId: string; canceled?: boolean }) => {
       const r = this.inflight.get(e.requestId);
@@ -252,6 +225,8 @@ export class ProbeDriver {
       cdp.send('Page.setInterceptFileChooserDialog', { enabled: true }),
       // For the main thread's CPU time (thread-time.ts): the frame cost the probe adapts to (ProbeRun.costOf).
       cdp.send('Performance.enable'),
+      // Audio contexts run on real time (probe/baselines.ts `twinSkipped`); a browser without the domain: unknown.
+      cdp.send('WebAudio.enable').catch(() => this.realTime.add('unwatched')),
       this.config.coverage === false
         ? undefined
         : cdp

@@ -9,7 +9,7 @@
 import type { InteractionAction, InteractionControl, InteractionView } from '../../../core/browser-evidence.js';
 import { errorMessage } from '../../../core/errors.js';
 import { TimeoutError, withTimeout } from '../../time.js';
-import type { Window } from '../driver.js';
+import type { Window } from '../window.js';
 import { act, actionName } from './act.js';
 import { actionErrors, effectsOf } from './effects.js';
 import { FINISH_RESERVE_MS, MAX_HANGS } from './limits.js';

@@ -10,7 +10,7 @@
  * and R2 costs a reload, a settle and PREP + OBSERVE of its costliest frames (0.6–0.9 s of the probe on the heavy
  * fixtures with controls, 2026-11-29, where R2 never found anything unstable). Left on real time, and R2 kept: a
  * worker (such a page does not hold its frames), a request the page made in its PREP or OBSERVE (network timing),
- * a video or audio element (media plays on real time).
+ * a video or audio element (media plays on real time), an audio context or a WebSocket (Chrome reports both).
  */
 import type { InteractionView } from '../../../core/browser-evidence.js';
 import { differing, plain, topmost } from './effects.js';
@@ -64,11 +64,12 @@ async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: 
 
 /**
  * Why R2 is not run on this page (a heavy page with nothing on real time, see above), or null when it is. `media`:
- * the page has a video or audio element.
+ * the page has a video or audio element, or Chrome saw it start an audio context or a WebSocket (driver.ts
+ * `realTime`).
  */
 export function twinSkipped(holdsFrames: boolean, plain: Pick<Baseline, 'requests'>, media: boolean): string | null {
   if (!holdsFrames || plain.requests > 0 || media) return null;
-  return 'a heavy page held to the page clock with no worker, no request after load and no media: nothing in it runs on real time';
+  return 'a heavy page held to the page clock with no worker, no request after load, no media, audio context or WebSocket: nothing in it runs on real time';
 }
 
 /** Paths that differ between the two identical runs `a` and `b` at any moment both snapshotted. */
@@ -103,7 +104,7 @@ export async function baselines(run: ProbeRun): Promise<void> {
     ? twinSkipped(
         run.holdsFrames,
         { requests: plainBase.requests + (filledBase === plainBase ? 0 : filledBase.requests) },
-        run.holdsFrames && (await run.call<boolean>('hasMedia', [])) !== false,
+        run.holdsFrames && (run.d.realTime.size > 0 || (await run.call<boolean>('hasMedia', [])) !== false),
       )
     : null;
   if (skipped) run.ev.unstableUnchecked = skipped;

@@ -3,7 +3,7 @@
  * effects; errors are the action's own once the baseline's are taken away.
  */
 import type { InteractionControl, InteractionEffect, InteractionError, InteractionView } from '../../../core/browser-evidence.js';
-import type { RecordedError, Window } from '../driver.js';
+import type { RecordedError, Window } from '../window.js';
 import type { Baseline, Navigated, PostResult } from './page-answers.js';
 
 /** The paths (snapshot records) whose hashes differ between `a` and `b`. */

@@ -11,7 +11,7 @@
  * start), so a key that only lets the animation continue is inert.
  */
 import type { InteractionControl, InteractionEffect } from '../../../core/browser-evidence.js';
-import type { Window } from '../driver.js';
+import type { Window } from '../window.js';
 import { differing, effectsOf } from './effects.js';
 import { DEFAULT_KEYS, keyName } from './keys.js';
 import { KEY_HOLD_MS, KEY_WINDOW_MS } from './limits.js';

@@ -8,7 +8,8 @@ import type { BrowserContext, Page } from 'puppeteer-core';
 import type { Artifact } from '../../../core/artifact/model.js';
 import type { InteractionControl, InteractionEvidence, InteractionSettings, InteractionView } from '../../../core/browser-evidence.js';
 import { withTimeout } from '../../time.js';
-import { ProbeDriver, type Window } from '../driver.js';
+import { ProbeDriver } from '../driver.js';
+import type { Window } from '../window.js';
 import {
   EVAL_MS,
   FINISH_RESERVE_MS,

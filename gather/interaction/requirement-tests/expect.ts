@@ -24,7 +24,7 @@
  *   first that holds.
  */
 import { describeExpectation, describeTarget, type Expectation, type Locator, type Region, type Target } from '../../../core/requirement-tests.js';
-import type { RecordedError } from '../driver.js';
+import type { RecordedError } from '../window.js';
 import { EVAL_MS } from '../probe/limits.js';
 import type { ProbeRun } from '../probe/run.js';
 import { readText } from './ocr.js';
