@@ -1,22 +1,41 @@
 /**
- * The probe's baselines on heavy pages (fixtures/probe-heavy/: a canvas scene whose every frame costs tens of
- * millions of iterations), in the real browser: a heavy page held to the page clock with nothing on real time gets
- * no second identical baseline (R2), and says why; one with a video, an audio context or requests of its own after
- * load keeps it; one with nothing to act on draws the later sample's frame once, in its baseline.
+ * The probe's baselines on heavy pages (fixtures/probe-heavy/scene.html: a canvas scene whose every frame costs
+ * millions of iterations, and its variants), in the real browser: a heavy page held to the page clock with nothing
+ * on real time gets no second identical baseline (R2), and says why; one with a video, an audio context or requests
+ * of its own after load keeps it; one with nothing to act on draws the later sample's frame once, in its baseline.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { InteractionEvidence } from '../../core/browser-evidence.js';
 import { LAST_SAMPLE_MS } from '../../gather/interaction/probe/discover.js';
 import { PROBE_HEAVY_FRAME_MS } from '../../gather/interaction/probe/limits.js';
 import { Scorer } from '../../runner/score.js';
-import { fixture } from '../helpers.js';
+import { fixture, tempDir } from '../helpers.js';
+
+/** The variants of fixtures/probe-heavy/scene.html, each what its name says added to (or taken from) the scene. */
+const SCENE = readFileSync(fixture('probe-heavy', 'scene.html'), 'utf8');
+const VARIANTS: Record<string, (page: string) => string> = {
+  'scene-button': (p) => p,
+  'scene-video': (p) => p.replace('<!-- more elements -->', '<video id="v" muted width="4" height="4"></video>'),
+  // An oscillator through an analyser, as music visualisers are built: an audio graph runs on real time.
+  'scene-synth': (p) =>
+    p.replace('// more script', 'const audio = new AudioContext(); const osc = audio.createOscillator(); osc.connect(audio.createAnalyser()); osc.start();'),
+  // Its own address fetched every 200 ms of its clock: the network takes part in what it shows.
+  'scene-polling': (p) =>
+    p.replace('// more script', "setInterval(() => fetch(location.href).then((r) => r.text()).then((t) => { document.title = 'polled ' + t.length; }), 200);"),
+  'scene-alone': (p) => p.replace(/<div id="ui">.*<\/div>/, ''),
+};
+const dir = tempDir('webgrade-probe-heavy-');
 
 const scorer = new Scorer({ suite: 'extended', only: ['control-liveness', 'render-validity'], network: { mode: 'offline' }, judge: undefined });
 after(() => scorer.close());
 
 async function probe(name: string) {
-  const { doc, evidence } = await scorer.scoreWithEvidence(fixture('probe-heavy', `${name}.html`));
+  const file = join(dir, `${name}.html`);
+  writeFileSync(file, VARIANTS[name]!(SCENE));
+  const { doc, evidence } = await scorer.scoreWithEvidence(file);
   assert.ok(evidence.interaction?.ok, JSON.stringify(evidence.interaction));
   const ev = (evidence.interaction as { value: InteractionEvidence }).value;
   // Every page here is heavy: its frames adapted in its first settle (without that, nothing below is tested).
