@@ -9,8 +9,9 @@
  * has nothing left on real time gets no R2 (`twinSkipped`): every source of change in it runs on the page clock,
  * and R2 costs a reload, a settle and PREP + OBSERVE of its costliest frames (0.6–0.9 s of the probe on the heavy
  * fixtures with controls, 2026-11-29, where R2 never found anything unstable). Left on real time, and R2 kept: a
- * worker (such a page does not hold its frames), a request the page made in its PREP or OBSERVE (network timing),
- * a video or audio element (media plays on real time), an audio context or a WebSocket (Chrome reports both).
+ * worker (such a page does not hold its frames), a request the page made after its load (in the restore's settle,
+ * PREP or OBSERVE: network timing; an image does not hold the clock as a fetch does), a video or audio element (media
+ * plays on real time), an audio context or a WebSocket (Chrome reports both).
  */
 import type { InteractionView } from '../../../core/browser-evidence.js';
 import { differing, plain, topmost } from './effects.js';
@@ -56,7 +57,7 @@ async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: 
     after,
     spontaneous: differing(before, after),
     errors: w2.errors.map(plain),
-    requests: w.requests.length + w2.requests.length,
+    requests: (reload ? run.settleRequests : 0) + w.requests.length + w2.requests.length,
     view: undefined as unknown as InteractionView,
     ...(moments.length ? { at } : {}),
   };

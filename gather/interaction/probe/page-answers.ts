@@ -44,7 +44,7 @@ export interface Baseline {
   /** Paths that changed by themselves between `before` and `after`. */
   spontaneous: string[];
   errors: InteractionError[];
-  /** Requests the page made in its PREP and OBSERVE (the load's own are before them). */
+  /** Requests the page made after its load: in its restore's settle (when it reloaded), PREP and OBSERVE. */
   requests: number;
   view: InteractionView;
   /** Snapshots at more moments (virtual ms after PREP → records): where the keyboard's keys are read. */

@@ -98,6 +98,8 @@ export class ProbeRun {
   busy = false;
   /** Reloads then wait less for the load event. */
   firstLoadTimedOut = false;
+  /** Requests the page made in the last restore's settle (after its load, the clock running: probe/baselines.ts). */
+  settleRequests = 0;
   controls: InteractionControl[] = [];
   /** The controls acted on (at most `maxControls`). */
   chosen: InteractionControl[] = [];
@@ -419,7 +421,9 @@ export class ProbeRun {
     const nav = await d.navigate(url, this.bound(this.firstLoadTimedOut ? 2000 : RELOAD_TIMEOUT_MS));
     if (nav.error) throw new Error(`reload failed: ${nav.error}`);
     await this.frames();
+    const sent = d.win.requests.length;
     await this.settle();
+    this.settleRequests = d.win.requests.length - sent;
     const missing = await this.tag(tagSelectors);
     this.mark('restore', t);
     return nav.status !== undefined ? { missing, status: nav.status } : { missing };
