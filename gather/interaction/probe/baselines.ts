@@ -66,7 +66,7 @@ async function baseline(run: ProbeRun, fill: boolean, reload: boolean, moments: 
 /**
  * Why R2 is not run on this page (a heavy page with nothing on real time, see above), or null when it is. `media`:
  * the page has a video or audio element, or Chrome saw it start an audio context or a WebSocket (driver.ts
- * `realTime`).
+ * `realTime`); a page whose readers did not answer the question counts as having media (R2 kept, the probe goes on).
  */
 export function twinSkipped(holdsFrames: boolean, plain: Pick<Baseline, 'requests'>, media: boolean): string | null {
   if (!holdsFrames || plain.requests > 0 || media) return null;
@@ -105,7 +105,7 @@ export async function baselines(run: ProbeRun): Promise<void> {
     ? twinSkipped(
         run.holdsFrames,
         { requests: plainBase.requests + (filledBase === plainBase ? 0 : filledBase.requests) },
-        run.holdsFrames && (run.d.realTime.size > 0 || (await run.call<boolean>('hasMedia', [])) !== false),
+        run.holdsFrames && (run.d.realTime.size > 0 || (await run.call<boolean>('hasMedia', []).catch(() => true)) !== false),
       )
     : null;
   if (skipped) run.ev.unstableUnchecked = skipped;
