@@ -2,7 +2,8 @@
  * The runtime watch: how a page behaves while it runs and is used, on real time (issue 44). Given a page already
  * loaded in a context of its own, running on real time (no page clock of ours, no held frames), it:
  * 1. starts the observers (observer.ts) and Chrome's counters (`Performance.enable` in thread ticks) while
- *    SETTLE_MS pass (start-up work), then collects garbage and samples memory (JS heap, DOM nodes, listeners);
+ *    SETTLE_MS pass (start-up work), then collects garbage and samples memory (JS heap, DOM nodes, listeners) and
+ *    reads the input listeners (a stand-in for the later reading, should that one time out);
  * 2. records a trace of WINDOW_MS (trace.ts): every animation frame's CPU and wall time, and Chrome's presented
  *    and dropped frames; the main thread's CPU share over the same window (TaskDuration in thread ticks);
  * 3. collects garbage and samples memory again: growth over the window is what the page keeps while it runs;
@@ -292,9 +293,9 @@ class Watch {
   }
 
   /** The input event types the page listens to (window, document and every element, frames' excepted). */
-  async listeners(): Promise<string[] | undefined> {
+  async listeners(what = 'listeners'): Promise<string[] | undefined> {
     return this.call(
-      'listeners',
+      what,
       async () => {
         const types = new Set<string>();
         // Both targets at once: on a page that never rests each call waits for the end of a frame.
@@ -448,7 +449,9 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
       sleep(Math.max(0, Math.min(SETTLE_MS, w.left() - 2000))),
     ]);
     w.windowStart = performance.now();
-    await w.sample('memory at the start');
+    // The listeners read now as well, beside the first memory reading: on a page whose frames outlast the calls' limit
+    // the reading after the inputs can time out (a fresh clone's run, 2026-11-29), and this one then stands for it.
+    const [, early] = await Promise.all([w.sample('memory at the start'), w.listeners('listeners before the window')]);
     w.mark('settle', t);
     t = performance.now();
     win = await w.window();
@@ -471,7 +474,11 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
       w.listeners(),
       w.sample('memory after the inputs', CALL_MS),
     ]);
-    if (listening) ev.inputListeners = listening;
+    // Listeners added by the page as it ran (a start screen's game) are in the later reading; the earlier one
+    // stands in when the later one could not be read (said in the faults).
+    const listeners = listening ?? early;
+    if (listeners) ev.inputListeners = listeners;
+    if (!listening && early) w.faults.push('listeners after the inputs not read: the reading before the window is used');
     const observed = readObserved(observedRaw);
     ev.interactions = matchInteractions(sent, observed ?? { timeOrigin: 0, events: [], longFrames: [] });
     if (observed) ev.longFrames = observed.longFrames.length;

@@ -17,6 +17,10 @@
  *   rests) scores 0, named: a player's key press there is lost or answered seconds later.
  * - Unscorable when the page listens to no key, pointer, mouse, click or touch event (nothing to answer: a still
  *   page is not penalised), when no input could be sent, or when the trace could not be read.
+ * - Unscorable, too, when the listeners could not be read (a main thread that answered no call in time) and no
+ *   handler cost more than GOOD_HANDLER_MS: a page that listens to nothing and one that answers at once then look
+ *   alike, and 100 would credit the first with an answer it never gave. A handler over GOOD_HANDLER_MS is a
+ *   listener however the reading went: scored.
  * - The inputs are the same for every page: a game bound to other keys, or a button away from the centre, is
  *   measured on what these inputs reach. Handlers the inputs do not reach cost nothing here.
  *
@@ -58,6 +62,11 @@ const responsiveness: MetricDefinition = {
       });
     const rows = r.interactions.map((x) => ({ input: x.input, handlerCpuMs: x.handlerCpuMs ?? 0, inpMs: x.latencyMs }));
     const worst = rows.reduce((a, b) => (b.handlerCpuMs > a.handlerCpuMs ? b : a));
+    if (!r.inputListeners && worst.handlerCpuMs <= GOOD_HANDLER_MS)
+      return unscorable(`the page's input listeners could not be read and no input cost it over ${GOOD_HANDLER_MS} ms: whether it answers inputs is unknown`, {
+        interactions: rows,
+        faults: r.faults,
+      });
     const inps = rows.map((x) => x.inpMs ?? 0);
     const inp = Math.max(...inps);
     const h = round1(worst.handlerCpuMs);

@@ -127,6 +127,18 @@ testMetric(responsiveness, [
     unscorable: /listens to no key/,
   },
   {
+    name: 'listeners not read and every handler quick: unscorable, not 100 (a page listening to nothing looks the same)',
+    html,
+    evidence: runtime({ inputListeners: undefined, faults: ['listeners: timed out'], interactions: [key('key Space', 0.1), key('click 640,400', 0)] }),
+    unscorable: /listeners could not be read/,
+  },
+  {
+    name: 'listeners not read but a handler blocking 200 ms: scored (it is a listener)',
+    html,
+    evidence: runtime({ inputListeners: undefined, interactions: [key('key ArrowRight', 200, 216)] }),
+    near: [39.8, 0.1],
+  },
+  {
     name: 'handlers not measured (no trace): unscorable',
     html,
     evidence: runtime({ traced: false, inputListeners: ['keydown'], interactions: [key('key Space', undefined)] }),
