@@ -54,6 +54,18 @@ const SMOKES: Smoke[] = [
     figures: [/^1 pages from /m, /^layout-consistency\s/m, /^placeholder-quality\s/m, /^all five together\s+[\d.]+/m],
   },
   {
+    name: 'cpu',
+    args: ['--dir', pagesDir, '--suite', 'study', '--concurrency', '1'],
+    figures: [
+      /^cpu benchmark: 2 pages from .*, suite study, concurrency 1; \d+ cores;/m,
+      /^wall [\d.]+ s; machine idle [\d.]+ %; load average/m,
+      /^pages: 2 scored of 2; wall per page median [\d.]+ s, p90 [\d.]+ s$/m,
+      /^CPU seconds: [\d.]+ in all/m,
+      /^ {2}chrome renderer +[\d.]+ s +\d+ % +[\d.]+ s\/page$/m,
+      /^ {2}webgrade \(node\) +[\d.]+ s/m,
+    ],
+  },
+  {
     name: 'bare-lighthouse',
     args: [fixture('example')],
     figures: [/example: bare Lighthouse [\d.]+ s; performance (\d+|n\/a), accessibility/],
