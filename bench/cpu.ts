@@ -140,6 +140,7 @@ async function main(): Promise<void> {
   for (const p of pages) symlinkSync(join(dir, p), join(work, 'runs', 'pages', p));
   const out = join(work, 'rows.jsonl');
   const load0 = loadavg()[0]!;
+  const started = new Date().toISOString();
   const m0 = machineTicks();
   const t0 = performance.now();
   const child = spawn(process.execPath, [cli, 'batch', join(work, 'runs'), '--suite', args.suite, '--concurrency', String(args.concurrency), '--out', out], {
@@ -164,7 +165,7 @@ async function main(): Promise<void> {
     const ms = rows.map((r) => r.ms ?? 0).sort((a, b) => a - b);
     const q = (p: number) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)]! / 1000;
     console.log(
-      `cpu benchmark: ${pages.length} pages from ${dir}, suite ${args.suite}, concurrency ${args.concurrency}; ${cpus().length} cores; ${new Date().toISOString()}`,
+      `cpu benchmark: ${pages.length} pages from ${dir}, suite ${args.suite}, concurrency ${args.concurrency}; ${cpus().length} cores; started ${started}`,
     );
     console.log(`wall ${wall.toFixed(1)} s; machine idle ${idle.toFixed(1)} %; load average ${load0.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`);
     console.log(
