@@ -85,6 +85,12 @@ export interface RuntimeEvidence {
    * elements): none means the inputs had nothing to answer them. Absent when it could not be read.
    */
   inputListeners?: string[];
+  /**
+   * When `inputListeners` was read: after the inputs (the usual reading), or before the window when that one could
+   * not be read (a page whose frames outlasted the call's limit); listeners the page added as it ran are missing from
+   * the earlier one. Absent in evidence recorded before 2026-11-29 (after the inputs).
+   */
+  inputListenersRead?: 'after the inputs' | 'before the window';
   /** Real ms the watch waited, from the first input sent, for the page to handle them all. */
   inputWaitMs?: number;
   /** Memory at the start and end of the window, then after the inputs. */

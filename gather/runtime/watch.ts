@@ -476,9 +476,14 @@ export async function watchRuntime(page: Page, cdp: CDPSession, opts: WatchOptio
     ]);
     // Listeners added by the page as it ran (a start screen's game) are in the later reading; the earlier one
     // stands in when the later one could not be read (said in the faults).
-    const listeners = listening ?? early;
-    if (listeners) ev.inputListeners = listeners;
-    if (!listening && early) w.faults.push('listeners after the inputs not read: the reading before the window is used');
+    if (listening) {
+      ev.inputListeners = listening;
+      ev.inputListenersRead = 'after the inputs';
+    } else if (early) {
+      ev.inputListeners = early;
+      ev.inputListenersRead = 'before the window';
+      w.faults.push('listeners after the inputs not read: the reading before the window is used');
+    }
     const observed = readObserved(observedRaw);
     ev.interactions = matchInteractions(sent, observed ?? { timeOrigin: 0, events: [], longFrames: [] });
     if (observed) ev.longFrames = observed.longFrames.length;

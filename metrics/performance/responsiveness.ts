@@ -17,6 +17,9 @@
  *   rests) scores 0, named: a player's key press there is lost or answered seconds later.
  * - Unscorable when the page listens to no key, pointer, mouse, click or touch event (nothing to answer: a still
  *   page is not penalised), when no input could be sent, or when the trace could not be read.
+ * - The listeners are read after the inputs; when that reading times out, the one made before the window stands in,
+ *   except that a page it found listening to nothing whose handlers cost over GOOD_HANDLER_MS in the trace (listeners
+ *   added as it ran: a start screen's game) is scored on them.
  * - Unscorable, too, when the listeners could not be read (a main thread that answered no call in time) and no
  *   handler cost more than GOOD_HANDLER_MS: a page that listens to nothing and one that answers at once then look
  *   alike, and 100 would credit the first with an answer it never gave. A handler over GOOD_HANDLER_MS is a
@@ -48,7 +51,9 @@ const responsiveness: MetricDefinition = {
   suite: 'extended',
   score(evidence) {
     const r = present(evidence.runtime, 'runtime evidence');
-    if (r.inputListeners && r.inputListeners.length === 0)
+    // A costly handler in the trace is a listener, whatever an early reading of the listeners said.
+    const costly = r.traced && r.interactions.some((x) => (x.handlerCpuMs ?? 0) > GOOD_HANDLER_MS);
+    if (r.inputListeners && r.inputListeners.length === 0 && !(r.inputListenersRead === 'before the window' && costly))
       return unscorable('the page listens to no key, pointer or click input: nothing to answer', { faults: r.faults });
     if (!r.interactions.length) return unscorable('no input could be sent to the page', { faults: r.faults });
     if (!r.traced) return unscorable(`the handlers' cost was not measured (${r.faults.join('; ') || 'no trace'})`, { faults: r.faults });

@@ -88,6 +88,7 @@ describe('runtime performance on fixtures/runtime/', () => {
       faults,
     );
     assert.deepEqual(rt?.inputListeners, [], faults);
+    assert.equal(rt?.inputListenersRead, 'before the window');
     assert.equal(m.score, null, why(m));
     assert.match(m.reason ?? '', /listens to no key/);
   });

@@ -139,6 +139,18 @@ testMetric(responsiveness, [
     near: [39.8, 0.1],
   },
   {
+    name: 'no listeners before the window (the later reading lost) but a handler blocking 200 ms: scored, the page added one as it ran',
+    html,
+    evidence: runtime({ inputListeners: [], inputListenersRead: 'before the window', interactions: [key('key ArrowRight', 200, 216)] }),
+    near: [39.8, 0.1],
+  },
+  {
+    name: 'no listeners before the window and every handler quick: unscorable as listening to nothing',
+    html,
+    evidence: runtime({ inputListeners: [], inputListenersRead: 'before the window', interactions: [key('key ArrowRight', 0.2)] }),
+    unscorable: /listens to no key/,
+  },
+  {
     name: 'handlers not measured (no trace): unscorable',
     html,
     evidence: runtime({ traced: false, inputListeners: ['keydown'], interactions: [key('key Space', undefined)] }),
