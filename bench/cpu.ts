@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlink
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { quantile } from 'simple-statistics';
 import { benchArgs, cannotRun, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -34,7 +35,7 @@ const SAMPLE_MS = 250;
 const TICK = 100; // USER_HZ: Linux reports process and machine CPU times in 1/100 s
 
 /** A process's kind from its command line (Chrome rewrites its children's into one string with spaces). */
-export function processKind(cmdline: string): string {
+function processKind(cmdline: string): string {
   const argv = cmdline.split(/[\0 ]/).filter(Boolean);
   const exe = argv[0] ?? '';
   if (/chrom/i.test(exe)) {
@@ -162,8 +163,8 @@ async function main(): Promise<void> {
       .map((l) => JSON.parse(l) as { requirement: string; status: string; ms?: number });
     const sampled = [...sampler.byKind.values()].reduce((a, b) => a + b, 0);
     const idle = (100 * (m1.idle - m0.idle)) / Math.max(1, m1.all - m0.all);
-    const ms = rows.map((r) => r.ms ?? 0).sort((a, b) => a - b);
-    const q = (p: number) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)]! / 1000;
+    const ms = rows.map((r) => r.ms ?? 0);
+    const q = (p: number) => (ms.length ? quantile(ms, p) / 1000 : NaN);
     console.log(
       `cpu benchmark: ${pages.length} pages from ${dir}, suite ${args.suite}, concurrency ${args.concurrency}; ${cpus().length} cores; started ${started}`,
     );
