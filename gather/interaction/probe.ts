@@ -14,8 +14,9 @@
  *    (every element, window and document); controls are enumerated in document order; the start state is
  *    screenshotted. Then PREP + OBSERVE virtual ms pass without any action: what changes meanwhile changes by
  *    itself (a clock, an animation, a game loop), and the errors raised then are the page's own, not an action's;
- *    the viewport is read again at its end, and later on the same clock while it still changes (the first view of
- *    an animated page is the page over its first seconds: discover.ts `sampleFirstView`).
+ *    the viewport is read again at its end, and later on the same clock while it still changes, until a reading
+ *    shows a scene (the first view of an animated page is the page over its first seconds: discover.ts
+ *    `sampleFirstView`).
  * 2. When the page has empty text fields, a filled baseline (R1): reload, fill them, PREP, OBSERVE. Then a
  *    second baseline (R2), the same as the first: what differs between two identical runs is unstable (it
  *    depends on real time: network timing, a video) and never counts as an effect. A heavy page held to the page

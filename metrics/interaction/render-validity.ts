@@ -40,7 +40,8 @@
  * seconds. The probe reads it after its first load and settle, on a page clock that also runs the page's CSS, Web
  * and SVG animations (gather/interaction/page/main/animations.ts), then again a moment later on the same clock
  * (`samples`: the end of its first observation, about 2.3 s, and 4 s when the view was still changing); any of these
- * frames that shows a scene counts. UI2App's executability check looks once, after load; an animation that grows
+ * frames that shows a scene counts, and the first that does decides, so the probe reads no frame after it (since
+ * 2026-11-30: the thresholds below are in core/screen-scene.ts, which the probe reads too). UI2App's executability check looks once, after load; an animation that grows
  * from nothing (a bloom from `scale(0)`) shows almost nothing at that instant, and a person rates it on what it
  * becomes. The errors before the first render still fail it, whatever a later frame shows.
  *
@@ -59,6 +60,7 @@
  */
 import type { FirstView, ScreenReading } from '../../core/browser-evidence.js';
 import { scored, unscorable, type MetricDefinition } from '../../core/metric.js';
+import { SCENE_DRAWING, SCENE_VIEW, SCENE_VISUAL, sceneOn } from '../../core/screen-scene.js';
 import { MISSING_LIBRARY_ERROR } from '../lib/console.js';
 import { probeEvidence } from './probe-evidence.js';
 
@@ -66,12 +68,8 @@ export const MIN_ELEMENTS = 3;
 export const MIN_TEXT_CHARS = 20;
 export const MIN_VISUALS = 2;
 export const MIN_INTERACTIVE = 2;
-/** A visual that shows a scene: its share of the viewport, colours, share of pixels off its main colour. */
-export const SCENE_VISUAL = { share: 0.1, colours: 8, content: 0.005 } as const;
-/** A viewport that shows a scene: share off the background, colours, share of edge pixels. */
-export const SCENE_VIEW = { content: 0.15, colours: 16, edges: 0.005 } as const;
-/** A viewport that shows a drawing on a plain background: share off it, colours, edges, edges per pixel off it. */
-export const SCENE_DRAWING = { content: 0.005, colours: 8, edges: 0.0003, edgesPerContent: 0.3 } as const;
+// The scene thresholds (calibrated above) live in the contract: the probe stops sampling once a reading shows one.
+export { SCENE_DRAWING, SCENE_VIEW, SCENE_VISUAL };
 /** A canvas region of the screenshot that is not one colour: the canvas drew. */
 const CANVAS_SHOWN = { colours: 2, content: 0.001 } as const;
 
@@ -112,7 +110,6 @@ function onFrame(fv: FirstView, s: ScreenReading): ScreenVerdict {
   let shownCanvases = 0;
   let shownBlank = 0;
   let unreadBlank = 0;
-  let scene: string | null = null;
   let largest = -1;
   boxes.forEach((b, i) => {
     const r = s.visuals[i];
@@ -124,13 +121,8 @@ function onFrame(fv: FirstView, s: ScreenReading): ScreenVerdict {
       if (!shown && b.drawn === undefined) unreadBlank++;
     }
     if (largest < 0 || r.share > s.visuals[largest]!.share) largest = i;
-    if (!scene && r.share >= SCENE_VISUAL.share && r.colours >= SCENE_VISUAL.colours && r.content >= SCENE_VISUAL.content)
-      scene = `a ${b.kind} covering ${pct(r.share)} of the viewport shows a drawing (${r.colours} colours, ${pct(r.content)} of it off its main colour)`;
   });
-  if (!scene && s.content >= SCENE_VIEW.content && s.colours >= SCENE_VIEW.colours && s.edges >= SCENE_VIEW.edges)
-    scene = `the viewport shows a scene (${pct(s.content)} off its background, ${s.colours} colours, ${pct(s.edges)} edges)`;
-  if (!scene && isDrawing(s))
-    scene = `the viewport shows a drawing on its background ${s.background} (${pct(s.content)} off it, ${s.colours} colours, ${pct(s.edges)} edges)`;
+  const scene = sceneOn(boxes, s);
   const big =
     largest >= 0
       ? `; largest visual: a ${boxes[largest]!.kind} over ${pct(s.visuals[largest]!.share)} of it, ${s.visuals[largest]!.colours} colours, ${pct(s.visuals[largest]!.content)} off its main colour`
@@ -149,12 +141,6 @@ function visitDisagrees(fv: FirstView, probe: ScreenVerdict): string | undefined
   const visit = onFrame(fv, fv.visit);
   if (!visit.scene) return undefined;
   return `the visit's screenshot shows what no frame of the probe shows (${visit.scene}): the probe's start state may not be the page a person sees`;
-}
-
-/** A drawing on a plain background (SCENE_DRAWING): shapes, not a gradient, not lines of text. */
-function isDrawing(s: ScreenReading): boolean {
-  const d = SCENE_DRAWING;
-  return s.content >= d.content && s.colours >= d.colours && s.edges >= d.edges && s.edges <= d.edgesPerContent * s.content;
 }
 
 /** UI2App's counts (a canvas that shows in the screenshot counted as a visual); what they miss. */

@@ -2,7 +2,8 @@
  * The probe's baselines on heavy pages (fixtures/probe-heavy/scene.html: a canvas scene whose every frame costs
  * millions of iterations, and its variants), in the real browser: a heavy page held to the page clock with nothing
  * on real time gets no second identical baseline (R2), and says why; one with a video, an audio context or requests
- * of its own after load keeps it; one with nothing to act on draws the later sample's frame once, in its baseline.
+ * of its own after load keeps it; one with nothing to act on draws the later sample's frame once, in its baseline,
+ * and takes no later sample when its first view shows a scene.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,13 @@ const VARIANTS: Record<string, (page: string) => string> = {
   'scene-late-image': (p) =>
     p.replace('// more script', "setTimeout(() => { const i = new Image(); i.src = location.href + '?picture'; document.body.append(i); }, 500);"),
   'scene-alone': (p) => p.replace(/<div id="ui">.*<\/div>/, ''),
+  // The same, its frames (as costly) drawing nothing but the background for its first two page seconds: a scene
+  // that starts late, read again later.
+  'scene-alone-late': (p) =>
+    VARIANTS['scene-alone']!(p).replace(
+      'const h = (t / 20) % 360;',
+      "if (t < 2000) { ctx.fillStyle = '#102'; ctx.fillRect(0, 0, canvas.width, canvas.height); requestAnimationFrame(frame); return; }\n    const h = (t / 20) % 360;",
+    ),
 };
 const dir = tempDir('webgrade-probe-heavy-');
 
@@ -86,13 +94,21 @@ describe('the second baseline on heavy pages that load after their load', () => 
 });
 
 describe('the later sample on a heavy page with nothing to act on', () => {
-  it('is read once, at LAST_SAMPLE_MS, in the frame its baseline ends on, and the page renders', async () => {
-    const { ev, render } = await probe('scene-alone');
+  it('a scene that starts late is read again once, at LAST_SAMPLE_MS, in the frame its baseline ends on, and renders', async () => {
+    const { ev, render } = await probe('scene-alone-late');
     assert.deepEqual(
       ev.firstView?.samples?.map((s) => s.atMs),
       [LAST_SAMPLE_MS],
     );
     assert.equal(ev.unstableUnchecked, undefined, 'nothing to compare: no R2 to skip');
     assert.equal(render.score, 100, JSON.stringify(render.details));
+    assert.match(String(render.details.scene), /at 4\.0 s of the page clock/);
+  });
+
+  it('a scene shown in the first view is not read again (the first frame that shows one decides render-validity)', async () => {
+    const { ev, render } = await probe('scene-alone');
+    assert.equal(ev.firstView?.samples, undefined, JSON.stringify(ev.firstView?.samples?.map((s) => s.atMs)));
+    assert.equal(render.score, 100, JSON.stringify(render.details));
+    assert.match(String(render.details.scene), /at 1\.0 s of the page clock/);
   });
 });

@@ -3,8 +3,9 @@
  * and document), controls are enumerated in document order (a keyboard control first when the page listens
  * for keys), those to act on are chosen, and the start state is screenshotted.
  */
-import type { InteractionControl, ScreenReading, Screenshot } from '../../../core/browser-evidence.js';
+import type { FirstView, InteractionControl, ScreenReading, Screenshot } from '../../../core/browser-evidence.js';
 import { errorMessage } from '../../../core/errors.js';
+import { sceneOn } from '../../../core/screen-scene.js';
 import { VIEWPORT } from '../driver.js';
 import { DEFAULT_KEYS, keysOf } from './keys.js';
 import { EVAL_MS, SCREENSHOT_CAP_PX } from './limits.js';
@@ -66,6 +67,13 @@ export async function discoverControls(run: ProbeRun): Promise<void> {
 /** The page clock (ms since the document began) at which the first view is read once more, at most. */
 export const LAST_SAMPLE_MS = 4000;
 
+/**
+ * A reading of the first view so far shows a scene (core/screen-scene.ts): render-validity's verdict rests on the
+ * first such reading whatever later frames show, so none is taken (a capture and its reading cost 0.15–0.4 s on a
+ * heavy page, 2026-11-30).
+ */
+const sceneShown = (fv: FirstView) => [fv.screen, ...(fv.samples ?? []).map((s) => s.screen)].some((s) => s && sceneOn(fv.visualBoxes ?? [], s) !== null);
+
 const sameReading = (a: ScreenReading, b: ScreenReading) => a.content === b.content && a.colours === b.colours && a.edges === b.edges;
 
 /**
@@ -73,11 +81,11 @@ const sameReading = (a: ScreenReading, b: ScreenReading) => a.content === b.cont
  * was read in or one restored to the same start: an animation that grows from nothing (a flower that blooms with
  * CSS keyframes, a logo drawn by SMIL, a scene that fades in) shows little at the first view and more a moment
  * later, and render-validity takes any of these frames. Each reading is a viewport capture (no resize of the
- * page's view) and its pixels (screen.ts).
+ * page's view) and its pixels (screen.ts). None once a reading so far shows a scene (`sceneShown`).
  */
 export async function sampleFirstView(run: ProbeRun): Promise<void> {
   const fv = run.ev.firstView;
-  if (!fv?.screen || run.ev.unavailable?.screenshot) return;
+  if (!fv?.screen || run.ev.unavailable?.screenshot || sceneShown(fv)) return;
   const t = performance.now();
   try {
     const screen = await readScreen(await run.d.viewportShot(run.bound(EVAL_MS)), VIEWPORT, fv.visualBoxes ?? []);
@@ -91,7 +99,8 @@ export async function sampleFirstView(run: ProbeRun): Promise<void> {
 
 /**
  * Once more, later: the clock of the same document is run on to LAST_SAMPLE_MS and the view read, unless the last
- * reading showed no change from the one before it (a still page, or an animation that is over). Only in a
+ * reading showed no change from the one before it (a still page, or an animation that is over) or a reading so far
+ * shows a scene (`sceneShown`). Only in a
  * document the probe is about to leave (the clock it moves is that document's).
  */
 export async function sampleLater(run: ProbeRun): Promise<void> {
@@ -99,7 +108,7 @@ export async function sampleLater(run: ProbeRun): Promise<void> {
   const samples = fv?.samples ?? [];
   const last = samples[samples.length - 1];
   const before = samples.length > 1 ? samples[samples.length - 2]!.screen : fv?.screen;
-  if (!last || !before || sameReading(last.screen, before) || run.clockNow >= LAST_SAMPLE_MS) return;
+  if (!fv || !last || !before || sameReading(last.screen, before) || run.clockNow >= LAST_SAMPLE_MS || sceneShown(fv)) return;
   // On a heavy page only the frame at LAST_SAMPLE_MS is drawn (ProbeRun.advanceToLastFrame).
   const t = performance.now();
   await run.advanceToLastFrame(LAST_SAMPLE_MS - run.clockNow);

@@ -137,7 +137,8 @@ export async function readScreen(png: Buffer, viewport: { width: number; height:
     const y = Math.min(b.y, height - 1);
     const w = Math.max(1, Math.min(b.width, width - x));
     const h = Math.max(1, Math.min(b.height, height - y));
-    const { mode: _m, ...px } = readRegion(img, x, y, w, h);
+    // A visual covering the whole viewport (a canvas sized to the window) reads as the whole: read once.
+    const { mode: _m, ...px } = x === 0 && y === 0 && w === width && h === height ? whole : readRegion(img, x, y, w, h);
     return { ...px, share: round4((w * h) / (width * height)) };
   });
   const { mode, ...px } = whole;
