@@ -41,9 +41,9 @@
  * and SVG animations (gather/interaction/page/main/animations.ts), then again a moment later on the same clock
  * (`samples`: the end of its first observation, about 2.3 s, and 4 s when the view was still changing); any of these
  * frames that shows a scene counts, and the first that does decides, so the probe reads no frame after it (since
- * 2026-11-30: the thresholds below are in core/screen-scene.ts, which the probe reads too). UI2App's executability check looks once, after load; an animation that grows
- * from nothing (a bloom from `scale(0)`) shows almost nothing at that instant, and a person rates it on what it
- * becomes. The errors before the first render still fail it, whatever a later frame shows.
+ * 2026-11-30: the thresholds below are in core/screen-scene.ts, which the probe reads too). UI2App's executability
+ * check looks once, after load; an animation that grows from nothing (a bloom from `scale(0)`) shows almost nothing
+ * at that instant, and a person rates it on what it becomes. The errors before the first render still fail it, whatever a later frame shows.
  *
  * And within UI2App's rule, a canvas counts as a visual when its region of the screenshot is not one colour,
  * though it read back blank (a canvas read before the compositor's frame) or was not read back (a WebGL canvas:
