@@ -6,7 +6,10 @@
  * machine's idle share over the run (near 0 %: the run is bound by the cores, and a shorter wall time needs less
  * CPU per page, not more overlap), and the pages' wall times from the rows.
  *
- *   node dist/bench/cpu.js [--dir fixtures/heavy] [--suite extended] [--concurrency 2] [--pages N]
+ *   node dist/bench/cpu.js [--dir fixtures/heavy] [--suite extended] [--concurrency 2] [--pages N] [--only ids]
+ *
+ * `--only` passes metric ids to the batch (`webgrade batch --only`): only the gatherers those metrics need run, so
+ * runs with a gatherer's metrics alone say what each gatherer costs (the visit runs under most of them).
  *
  * A process that ends between two samples loses the CPU it used since the last one (at most SAMPLE_MS each: a few
  * renderers per page), so the figures are slightly low. (The parent's reaped-children total cannot stand in: Chrome's
@@ -23,12 +26,13 @@ import { benchArgs, cannotRun, inputDir } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'bin', 'webgrade.js');
-const USAGE = 'usage: node dist/bench/cpu.js [--dir fixtures/heavy] [--suite extended] [--concurrency 2] [--pages N]';
+const USAGE = 'usage: node dist/bench/cpu.js [--dir fixtures/heavy] [--suite extended] [--concurrency 2] [--pages N] [--only ids]';
 const { values: args } = benchArgs(USAGE, {
   dir: { type: 'string', default: join(here, '..', '..', 'fixtures', 'heavy') },
   suite: { type: 'string', default: 'extended' },
   concurrency: { type: 'number', default: 2 },
   pages: { type: 'number', default: 100 },
+  only: { type: 'string' },
 });
 /** How often the processes are read (ms). */
 const SAMPLE_MS = 250;
@@ -144,7 +148,9 @@ async function main(): Promise<void> {
   const started = new Date().toISOString();
   const m0 = machineTicks();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [cli, 'batch', join(work, 'runs'), '--suite', args.suite, '--concurrency', String(args.concurrency), '--out', out], {
+  const batchArgs = [cli, 'batch', join(work, 'runs'), '--suite', args.suite, '--concurrency', String(args.concurrency), '--out', out];
+  if (args.only) batchArgs.push('--only', args.only);
+  const child = spawn(process.execPath, batchArgs, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -166,7 +172,7 @@ async function main(): Promise<void> {
     const ms = rows.map((r) => r.ms ?? 0);
     const q = (p: number) => (ms.length ? quantile(ms, p) / 1000 : NaN);
     console.log(
-      `cpu benchmark: ${pages.length} pages from ${dir}, suite ${args.suite}, concurrency ${args.concurrency}; ${cpus().length} cores; started ${started}`,
+      `cpu benchmark: ${pages.length} pages from ${dir}, suite ${args.suite}${args.only ? ` (only ${args.only})` : ''}, concurrency ${args.concurrency}; ${cpus().length} cores; started ${started}`,
     );
     console.log(`wall ${wall.toFixed(1)} s; machine idle ${idle.toFixed(1)} %; load average ${load0.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`);
     console.log(

@@ -2,8 +2,9 @@
  * The gatherers' runner: everything about gathering one artifact that is not one gatherer's own business,
  * derived from the gatherers' declarations (core/gatherer.ts), once for all of them.
  *
- * - Which: a gatherer runs when a selected metric needs one of the needs it provides (or its own `active` says).
- * - Order: a gatherer runs after the active gatherers that provide what it `reads`, that fill what it `amends`,
+ * - Which: a gatherer runs when a selected metric needs one of the needs it provides (or its own `active` says),
+ *   or when a gatherer that runs `requires` one of them.
+ * - Order: a gatherer runs after the active gatherers that provide what it `reads` or `requires`, that fill what it `amends`,
  *   and those it names in `after`; `last` ones after every other; otherwise in the order given (the registry's).
  *   A cycle is a programming error, reported at once (planGathering throws).
  * - Time: a gatherer's deadline is the artifact's deadline less the largest `reserve` of the active gatherers
@@ -53,13 +54,18 @@ export interface GatheringReport {
 /** The gatherers that run for `needs` on `evidence`, in the order they run. Throws on a cycle in the declarations. */
 export function planGathering(gatherers: readonly Gatherer[], needs: ReadonlySet<EvidenceNeed>, evidence: Evidence): Gatherer[] {
   const active = gatherers.filter((g) => (g.active ? g.active(needs, evidence) : g.meta.provides.some((n) => needs.has(n))));
+  // What an active gatherer `requires` makes its providers active too (and so on, for theirs).
+  for (let i = 0; i < active.length; i++)
+    for (const n of active[i]!.meta.requires ?? [])
+      if (!active.some((g) => g.meta.provides.includes(n))) active.push(...gatherers.filter((g) => g.meta.provides.includes(n) && !active.includes(g)));
+  active.sort((a, b) => gatherers.indexOf(a) - gatherers.indexOf(b));
   const before = new Map<Gatherer, Set<Gatherer>>();
   for (const g of active) {
     const deps = new Set<Gatherer>();
     for (const h of active) {
       if (h === g) continue;
       const m = g.meta;
-      if (m.reads?.some((n) => h.meta.provides.includes(n))) deps.add(h);
+      if ([...(m.reads ?? []), ...(m.requires ?? [])].some((n) => h.meta.provides.includes(n))) deps.add(h);
       if (m.amends?.some((p) => h.meta.fills.includes(p))) deps.add(h);
       if (m.after?.includes(h.meta.id)) deps.add(h);
       if (m.last && !h.meta.last) deps.add(h);

@@ -4,7 +4,13 @@
  * run, which loads the page under the same emulation (lighthouse-mobile.ts); the phone gatherer
  * (gatherers/phone.ts) takes it from here.
  *
- * Overlap (bench/browser-suite.ts measures it): when the visit runs, Lighthouse starts with it (`prepare`).
+ * It `requires` the visit's evidence: what the visit saw (a page that never rests, a page that painted nothing, a
+ * page that never loaded) sets how long Lighthouse watches the page or whether it runs at all, so the visit runs
+ * whenever Lighthouse does, even when no selected metric needs it (`--only performance`): without it a page that
+ * never rests was watched for the whole 30 s `maxWaitForLoad` (43–66 s per heavy fixture against 6–11 s) and
+ * scored over another window than in the whole suite.
+ *
+ * Overlap (bench/browser-suite.ts measures it): Lighthouse starts with the visit (`prepare`).
  * Before it measures anything it resolves its configuration and benchmarks the CPU for about a second (the
  * result only feeds a "slow machine" warning); our work runs meanwhile: the visit, the probe, and the scoring
  * of the metrics whose evidence is complete. Lighthouse is held just before it starts tracing and loads the page
@@ -70,6 +76,7 @@ export class LighthouseGatherer implements Gatherer {
       fills: ['lighthouse'],
       amends: ['browser'],
       reads: ['browser'],
+      requires: ['browser'],
       exclusive: true,
       reserve: { ms: LIGHTHOUSE_RESERVE_MS, share: 0.45 },
       scope: kit,

@@ -72,6 +72,32 @@ describe('the gatherers runner', () => {
     );
   });
 
+  it('runs the providers of what an active gatherer `requires`, before it, though no selected metric needs them', () => {
+    const visit = toy({ id: 'visit', provides: ['browser', 'screenshot'] });
+    const lh = toy({ id: 'lh', provides: ['lighthouse'], reads: ['browser'], requires: ['browser'] });
+    const probe = toy({ id: 'probe', provides: ['interaction'], reads: ['browser'] });
+    const ids = (n: Set<EvidenceNeed>) => planGathering([lh, probe, visit], n, evidence()).map((g) => g.meta.id);
+    assert.deepEqual(ids(needs('lighthouse')), ['visit', 'lh']);
+    assert.deepEqual(ids(needs('interaction')), ['probe'], 'what a gatherer only reads does not make its provider run');
+    assert.deepEqual(ids(needs('interaction', 'lighthouse')), ['visit', 'lh', 'probe']);
+    // Required in a chain: each provider's own requirements are added in turn.
+    const site = toy({ id: 'site', provides: ['network'] });
+    const visit2 = toy({ id: 'visit', provides: ['browser'], requires: ['network'] });
+    assert.deepEqual(
+      planGathering([lh, visit2, site], needs('lighthouse'), evidence()).map((g) => g.meta.id),
+      ['site', 'visit', 'lh'],
+    );
+  });
+
+  it("runs the product's visit with Lighthouse alone: what the visit sees sets how long Lighthouse watches", async () => {
+    const product = productGatherers({ checkNetwork: false, budgetMs: 60_000 });
+    assert.deepEqual(
+      planGathering(product, needs('lighthouse'), evidence()).map((g) => g.meta.id),
+      ['visit', 'lighthouse'],
+    );
+    await closeGatherers(product);
+  });
+
   it('reports a cycle in the declarations, naming the gatherers', () => {
     const a = toy({ id: 'a', provides: ['browser'], after: ['b'] });
     const b = toy({ id: 'b', provides: ['lighthouse'], reads: ['browser'] });
