@@ -53,10 +53,10 @@ export interface GathererMeta {
   /** Evidence needs it reads: the active gatherers providing them run before it. */
   readonly reads?: readonly EvidenceNeed[];
   /**
-   * Evidence needs it cannot measure as designed without (read as `reads` are): whenever it runs, the gatherers
-   * providing them run too, before it, though no selected metric needs them (Lighthouse takes how long to watch a
-   * page from what the visit saw: without the visit, `--only performance` waited 30 s on a page that never rests
-   * and scored it over another window than the whole suite did).
+   * Evidence needs it reads and cannot measure as designed without (not named in `reads` as well): whenever it
+   * runs, the gatherers providing them run too, before it, though no selected metric needs them (Lighthouse takes
+   * how long to watch a page from what the visit saw: without the visit, `--only performance` waited 30 s on a
+   * page that never rests and scored it over another window than the whole suite did).
    */
   readonly requires?: readonly EvidenceNeed[];
   /** Gatherers it runs after, when they run, though it reads nothing of theirs (so that it competes with none). */

@@ -75,7 +75,6 @@ export class LighthouseGatherer implements Gatherer {
       provides: ['lighthouse'],
       fills: ['lighthouse'],
       amends: ['browser'],
-      reads: ['browser'],
       requires: ['browser'],
       exclusive: true,
       reserve: { ms: LIGHTHOUSE_RESERVE_MS, share: 0.45 },

@@ -74,7 +74,7 @@ describe('the gatherers runner', () => {
 
   it('runs the providers of what an active gatherer `requires`, before it, though no selected metric needs them', () => {
     const visit = toy({ id: 'visit', provides: ['browser', 'screenshot'] });
-    const lh = toy({ id: 'lh', provides: ['lighthouse'], reads: ['browser'], requires: ['browser'] });
+    const lh = toy({ id: 'lh', provides: ['lighthouse'], requires: ['browser'] });
     const probe = toy({ id: 'probe', provides: ['interaction'], reads: ['browser'] });
     const ids = (n: Set<EvidenceNeed>) => planGathering([lh, probe, visit], n, evidence()).map((g) => g.meta.id);
     assert.deepEqual(ids(needs('lighthouse')), ['visit', 'lh']);
