@@ -69,9 +69,10 @@ export interface VisitOptions {
    * Where the iPhone 12 Pro measurement is taken: `'visit'` (default) loads the page a second time, in the
    * context `mobileContext` gives (fresh storage, the sandbox's `mobile` phase); `'lighthouse'` leaves it to the
    * artifact's Lighthouse run, which loads the page under the same emulation anyway (the phone gatherer,
-   * gatherers/phone.ts, fills `mobile` from it).
+   * gatherers/phone.ts, fills `mobile` from it); `'none'`: no phone load at all (no selected metric needs the
+   * measurement or the pictures).
    */
-  mobile?: 'visit' | 'lighthouse';
+  mobile?: 'visit' | 'lighthouse' | 'none';
   /** A fresh context for the mobile visit (default: the visit's own context). The caller closes it. */
   mobileContext?: () => Promise<BrowserContext>;
   /**
@@ -348,6 +349,7 @@ class VisitRun {
    */
   private async phone(ev: BrowserEvidence): Promise<void> {
     const { faults, opts } = this;
+    if (opts.mobile === 'none') return;
     const responsive = this.responsive && !this.closed;
     // Measured in the Lighthouse run (gatherers/lighthouse.ts), which runs whenever the page answered the probe and gave
     // its DOM: a later step that timed out on a page busy starting up (a Pyodide page beside other work) is that

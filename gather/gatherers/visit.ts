@@ -3,7 +3,9 @@
  * visit of the artifact in a fresh browser context (sandbox phase `visit`; the steps are visit.ts's). When
  * Lighthouse runs for the artifact, the phone measurement is left to its run (gatherers/phone.ts takes it from
  * there or visits the page as a phone itself); otherwise the visit loads the page once more under iPhone
- * emulation in a context of its own (phase `mobile`).
+ * emulation in a context of its own (phase `mobile`), when a selected metric needs the measurement (`mobile`) or
+ * the pictures (`screenshot`: the phone picture is kept with the others); with neither (`--only console-errors`)
+ * there is no phone load, which on a heavy fixture took 2.5–5 s.
  *
  * Before it returns it marks the console lines about requests the sandbox refused, from the sandbox's log so
  * far: the metrics that need only the visit are scored while the next gatherers run, before the site closes.
@@ -43,7 +45,7 @@ export class VisitGatherer implements Gatherer {
       const ev = await visitArtifact(context, evidence.artifact, site.origin, site.entryUrl, {
         deadline: ctx.deadline,
         screenshots: ctx.needs.has('screenshot'),
-        mobile: ctx.active.has('lighthouse') ? 'lighthouse' : 'visit',
+        mobile: ctx.active.has('lighthouse') ? 'lighthouse' : ctx.needs.has('mobile') || ctx.needs.has('screenshot') ? 'visit' : 'none',
         mobileContext: async () => (mobileContext = await kit.context(evidence, 'mobile')),
         ...(kit.options.visitClock ? { clock: kit.options.visitClock } : {}),
       });

@@ -37,6 +37,27 @@ describe('browser session on fixture pages', () => {
     assert.equal(metric(doc, 'console-errors').score, 100, JSON.stringify(metric(doc, 'console-errors').details));
   });
 
+  it('loads the page as a phone only when a selected metric needs the measurement or the pictures', async () => {
+    const page = fixture('browser', 'overflow-420.html');
+    const phone = await scorer.scoreWithEvidence(page);
+    assert.ok(phone.evidence.browser?.ok);
+    assert.equal(typeof phone.evidence.browser.value.timings.mobile, 'number', 'mobile-compat selected: a phone visit');
+    assert.ok(phone.evidence.browser.value.mobile, 'mobile-compat selected: measured');
+    assert.equal(phone.doc.timings['loads.mobile'], 1);
+    const desktopOnly = new Scorer({ only: ['console-errors'], budgetMs: BUDGET_MS });
+    try {
+      const { doc, evidence } = await desktopOnly.scoreWithEvidence(page);
+      assert.ok(evidence.browser?.ok);
+      assert.equal(evidence.browser.value.timings.mobile, undefined, 'console-errors alone: no phone visit');
+      assert.equal(evidence.browser.value.mobile, undefined);
+      assert.equal(doc.timings['loads.mobile'], undefined, JSON.stringify(doc.timings));
+      assert.equal(doc.timings['loads.visit'], 1);
+      assert.notEqual(metric(doc, 'console-errors').score, null);
+    } finally {
+      await desktopOnly.close();
+    }
+  });
+
   it('a page whose only overflow is a 420 px block scores 70 on mobile-compat', async () => {
     const doc = await scorer.score(fixture('browser', 'overflow-420.html'));
     assert.equal(metric(doc, 'mobile-compat').score, 70, JSON.stringify(metric(doc, 'mobile-compat').details));
