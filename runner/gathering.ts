@@ -57,7 +57,7 @@ export function planGathering(gatherers: readonly Gatherer[], needs: ReadonlySet
   // What an active gatherer `requires` makes its providers active too (and so on, for theirs).
   for (let i = 0; i < active.length; i++)
     for (const n of active[i]!.meta.requires ?? [])
-      if (!active.some((g) => g.meta.provides.includes(n))) active.push(...gatherers.filter((g) => g.meta.provides.includes(n) && !active.includes(g)));
+      if (!active.some((g) => g.meta.provides.includes(n))) active.push(...gatherers.filter((g) => g.meta.provides.includes(n)));
   active.sort((a, b) => gatherers.indexOf(a) - gatherers.indexOf(b));
   const before = new Map<Gatherer, Set<Gatherer>>();
   for (const g of active) {
